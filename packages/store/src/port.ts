@@ -1,0 +1,623 @@
+// The persistence port. Two real adapters implement it (libSQL, MongoDB) and one contract
+// suite (src/testing/contract-suite.ts) proves they agree.
+//
+// Rules every adapter keeps:
+//  - Every tenant-owned method takes `tenantId` as its first argument and never reads or
+//    changes a record of another tenant, whatever ids it is given.
+//  - Times cross the port as ISO-8601 strings (UTC, millisecond precision).
+//  - Money is integer micro-USD.
+//  - JSON-ish fields (plan, metrics, data…) round-trip exactly as given.
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type {
+  ActionStatus,
+  ApiKeyRole,
+  Complexity,
+  CorrectionRecord,
+  ExpectedOutcome,
+  HierarchicalPlan,
+  LlmActionType,
+  LlmProvider,
+  MessageRole,
+  Plan,
+  SessionStatus,
+  StoredChain,
+  TaskMetrics,
+  TaskStatus,
+  VerificationResult,
+} from '@tandem/contracts';
+
+export type StoreKind = 'libsql' | 'mongodb';
+
+// ---------------------------------------------------------------- records
+
+export interface Tenant {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  /** The user the key acts as (messages, usage logs and tasks are attributed to it). */
+  userId: string;
+  name: string;
+  role: ApiKeyRole;
+  /** First characters of the key, safe to show in lists ("tdm_AbC1…"). */
+  prefix: string;
+  /** sha256 of the full key, hex. The key itself is never stored. */
+  keyHash: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface Session {
+  id: string;
+  tenantId: string;
+  userId: string;
+  status: SessionStatus;
+  url: string | null;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Message {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  /** Monotonic per session; defines message order. */
+  seq: number;
+  role: MessageRole;
+  content: string;
+  /** The grammar action the assistant returned with this message, if any. */
+  actionString: string | null;
+  taskId: string | null;
+  status: ActionStatus | null;
+  error: string | null;
+  domSummary: string | null;
+  createdAt: string;
+}
+
+export interface Task {
+  id: string;
+  tenantId: string;
+  userId: string;
+  sessionId: string | null;
+  url: string;
+  query: string;
+  status: TaskStatus;
+  complexity: Complexity | null;
+  plan: Plan | null;
+  hierarchicalPlan: HierarchicalPlan | null;
+  currentStepIndex: number;
+  corrections: CorrectionRecord[];
+  metrics: TaskMetrics;
+  lastChain: StoredChain | null;
+  webSearchResult: unknown;
+  /** Final answer (finish) or failure reason (fail / limits). */
+  result: string | null;
+  /** Streaming collection: stop the task once this many items were collected. */
+  collectLimit: number | null;
+  consecutiveFailures: number;
+  consecutiveSuccessWithoutTaskComplete: number;
+  /** Optimistic concurrency: bumped by every update; `ifVersion` guards against lost updates. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaskAction {
+  id: string;
+  tenantId: string;
+  taskId: string;
+  stepIndex: number;
+  thought: string;
+  action: string;
+  expectedOutcome: ExpectedOutcome | null;
+  /** State before the action ran, for observation-based verification. */
+  beforeState: { url: string; domHash: string; semanticSkeleton?: string } | null;
+  verification: VerificationResult | null;
+  status: ActionStatus;
+  metrics: { durationMs: number; inputTokens: number; outputTokens: number } | null;
+  createdAt: string;
+}
+
+export interface TokenUsageLog {
+  /** The generation id; appending the same id twice is a no-op (idempotent). */
+  id: string;
+  tenantId: string;
+  userId: string | null;
+  sessionId: string | null;
+  messageId: string | null;
+  taskId: string | null;
+  traceId: string | null;
+  provider: LlmProvider;
+  model: string;
+  actionType: LlmActionType;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  thinkingTokens: number;
+  totalTokens: number;
+  costMicroUsd: number;
+  durationMs: number;
+  timestamp: string;
+}
+
+export type UsageGroupBy = 'day' | 'model' | 'actionType' | 'user';
+
+export interface UsageRollupRow {
+  /** yyyy-mm-dd for day, the model name, the action type or the user id (`""` for none). */
+  key: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  costMicroUsd: number;
+}
+
+export interface Skill {
+  id: string;
+  tenantId: string;
+  domain: string;
+  goal: string;
+  failedState: { action: string; elementDescription: string; errorType: string };
+  successfulAction: { action: string; elementDescription: string; strategy: string };
+  successCount: number;
+  failureCount: number;
+  lastUsed: string;
+  createdAt: string;
+}
+
+export interface KnowledgeDocument {
+  id: string;
+  tenantId: string;
+  /** Domain the knowledge applies to ("app.example.com"); empty for tenant-wide. */
+  domain: string;
+  sourceUrl: string | null;
+  title: string;
+  mimeType: string;
+  status: 'pending' | 'ready' | 'failed';
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface KnowledgeChunk {
+  id: string;
+  tenantId: string;
+  documentId: string;
+  domain: string;
+  ordinal: number;
+  content: string;
+  headingPath: string[];
+  tokenCount: number;
+  /** Optional dense vector (float32 values). */
+  embedding: number[] | null;
+  phase: 'initial' | 'post-interaction' | null;
+  triggerAction: string | null;
+  /** RAG freshness: set when a newer chunk replaces this one. */
+  supersededBy: string | null;
+  createdAt: string;
+}
+
+export interface Extraction {
+  id: string;
+  tenantId: string;
+  taskId: string | null;
+  url: string;
+  /** JSON Schema the data was validated against. */
+  schema: Record<string, unknown>;
+  data: unknown;
+  status: 'pending' | 'completed' | 'failed';
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ExtractionStrategy {
+  id: string;
+  tenantId: string;
+  domain: string;
+  /** URL path pattern the strategy applies to ("/jobs/*"). */
+  pathPattern: string;
+  /** Hash of the schema it extracts (strategies are per schema). */
+  schemaHash: string;
+  selectors: Record<string, string>;
+  successCount: number;
+  failureCount: number;
+  lastUsed: string;
+  createdAt: string;
+}
+
+export interface CollectedItem {
+  id: string;
+  tenantId: string;
+  taskId: string;
+  type: string;
+  /** The inferred unique id ("jobId:123", "title@company"…); unique per (task, type). */
+  uniqueKey: string;
+  data: Record<string, unknown>;
+  sourceUrl: string | null;
+  /** Monotonic per task: readers page with `afterSeq`. */
+  seq: number;
+  createdAt: string;
+}
+
+export interface IdempotencyRecord {
+  tenantId: string;
+  key: string;
+  /** What the key protects ("interact", "collect"…). */
+  scope: string;
+  /** Hash of the request body: a replay with another body is a conflict. */
+  requestHash: string;
+  status: 'in_progress' | 'completed';
+  response: unknown;
+  createdAt: string;
+  expiresAt: string;
+}
+
+// ---------------------------------------------------------------- inputs
+
+export type NewTask = Pick<Task, 'userId' | 'url' | 'query'> &
+  Partial<
+    Pick<
+      Task,
+      | 'id'
+      | 'sessionId'
+      | 'status'
+      | 'complexity'
+      | 'plan'
+      | 'hierarchicalPlan'
+      | 'currentStepIndex'
+      | 'webSearchResult'
+      | 'collectLimit'
+      | 'metrics'
+    >
+  >;
+
+/** Fields a task update may change. `version`, ids, tenant and createdAt are never patched. */
+export type TaskPatch = Partial<
+  Omit<Task, 'id' | 'tenantId' | 'userId' | 'version' | 'createdAt' | 'updatedAt'>
+>;
+
+export type NewTaskAction = Omit<TaskAction, 'id' | 'tenantId' | 'createdAt'> & {
+  id?: string;
+  createdAt?: string;
+};
+
+export type NewMessage = Pick<Message, 'sessionId' | 'role' | 'content'> &
+  Partial<Pick<Message, 'id' | 'actionString' | 'taskId' | 'status' | 'error' | 'domSummary'>>;
+
+export type NewTokenUsageLog = Omit<TokenUsageLog, 'tenantId'>;
+
+export type NewSkill = Pick<Skill, 'domain' | 'goal' | 'failedState' | 'successfulAction'>;
+
+export type NewKnowledgeDocument = Pick<KnowledgeDocument, 'domain' | 'title' | 'mimeType'> &
+  Partial<Pick<KnowledgeDocument, 'id' | 'sourceUrl' | 'status' | 'metadata'>>;
+
+export type NewKnowledgeChunk = Pick<KnowledgeChunk, 'ordinal' | 'content'> &
+  Partial<
+    Pick<
+      KnowledgeChunk,
+      'id' | 'headingPath' | 'tokenCount' | 'embedding' | 'phase' | 'triggerAction'
+    >
+  >;
+
+export type NewExtraction = Pick<Extraction, 'url' | 'schema'> &
+  Partial<Pick<Extraction, 'id' | 'taskId' | 'data' | 'status' | 'error'>>;
+
+export type NewExtractionStrategy = Pick<
+  ExtractionStrategy,
+  'domain' | 'pathPattern' | 'schemaHash' | 'selectors'
+>;
+
+export type NewCollectedItem = Pick<CollectedItem, 'taskId' | 'type' | 'uniqueKey' | 'data'> &
+  Partial<Pick<CollectedItem, 'id' | 'sourceUrl'>>;
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque cursor for the next page; null when there is none. */
+  nextCursor: string | null;
+}
+
+// ---------------------------------------------------------------- errors
+
+/** A unique key was inserted twice (idempotency key, API key hash…). */
+export class DuplicateKeyError extends Error {
+  override readonly name = 'DuplicateKeyError';
+  constructor(what: string) {
+    super(`Duplicate key: ${what}`);
+  }
+}
+
+/** An `ifVersion` update lost the race: someone else changed the record first. */
+export class VersionConflictError extends Error {
+  override readonly name = 'VersionConflictError';
+  constructor(what: string) {
+    super(`Version conflict: ${what}`);
+  }
+}
+
+/** A skills insert would exceed the per-tenant maximum (10,000). */
+export class LimitExceededError extends Error {
+  override readonly name = 'LimitExceededError';
+}
+
+// ---------------------------------------------------------------- repositories
+
+export interface TenantRepository {
+  create(input: { name: string; id?: string }): Promise<Tenant>;
+  get(id: string): Promise<Tenant | null>;
+  list(): Promise<Tenant[]>;
+}
+
+export interface ApiKeyRepository {
+  /** Generates a key, stores only its hash, and returns the plaintext once. */
+  create(
+    tenantId: string,
+    input: { userId: string; name: string; role?: ApiKeyRole },
+  ): Promise<{ record: ApiKeyRecord; plaintextKey: string }>;
+  /**
+   * Stores a key whose plaintext the caller chose (the dev key from TANDEM_DEV_API_KEY).
+   * Throws DuplicateKeyError if that key already exists.
+   */
+  import(
+    tenantId: string,
+    input: { userId: string; name: string; role?: ApiKeyRole; plaintextKey: string },
+  ): Promise<ApiKeyRecord>;
+  /** Authentication lookup: by the hash of a presented key. Revoked keys are not returned. */
+  findByPlaintext(plaintextKey: string): Promise<ApiKeyRecord | null>;
+  list(tenantId: string): Promise<ApiKeyRecord[]>;
+  touch(tenantId: string, id: string, at: string): Promise<void>;
+  revoke(tenantId: string, id: string): Promise<boolean>;
+}
+
+export interface SessionRepository {
+  create(
+    tenantId: string,
+    input: { userId: string; url?: string | null; title?: string | null; id?: string },
+  ): Promise<Session>;
+  get(tenantId: string, id: string): Promise<Session | null>;
+  update(
+    tenantId: string,
+    id: string,
+    patch: Partial<Pick<Session, 'status' | 'url' | 'title'>>,
+  ): Promise<Session | null>;
+  listByUser(
+    tenantId: string,
+    userId: string,
+    options?: { limit?: number; cursor?: string | null },
+  ): Promise<Page<Session>>;
+}
+
+export interface MessageRepository {
+  append(tenantId: string, input: NewMessage): Promise<Message>;
+  /** Oldest first. `limit` keeps the newest `limit` messages (still returned oldest first). */
+  list(tenantId: string, sessionId: string, options?: { limit?: number }): Promise<Message[]>;
+  /** Updates status/error of the newest message of the session (lastActionStatus). */
+  updateLast(
+    tenantId: string,
+    sessionId: string,
+    patch: Partial<Pick<Message, 'status' | 'error'>>,
+  ): Promise<Message | null>;
+}
+
+export interface TaskRepository {
+  create(tenantId: string, input: NewTask): Promise<Task>;
+  get(tenantId: string, id: string): Promise<Task | null>;
+  /**
+   * Applies the patch and bumps `version`. With `ifVersion`, throws VersionConflictError unless
+   * the stored version equals it (only one of two concurrent requests advances a task).
+   * Returns null if the task does not exist for this tenant.
+   */
+  update(
+    tenantId: string,
+    id: string,
+    patch: TaskPatch,
+    options?: { ifVersion?: number },
+  ): Promise<Task | null>;
+  /** Newest first. */
+  list(
+    tenantId: string,
+    options?: {
+      status?: TaskStatus[];
+      userId?: string;
+      sessionId?: string;
+      limit?: number;
+      cursor?: string | null;
+    },
+  ): Promise<Page<Task>>;
+  /** The newest active/executing task of a session, optionally on a URL. */
+  findActive(
+    tenantId: string,
+    input: { sessionId: string; url?: string },
+  ): Promise<Task | null>;
+  /** Marks active/executing tasks not updated since `olderThan` as interrupted; returns count. */
+  expireStale(
+    tenantId: string,
+    input: { olderThan: string; sessionId?: string },
+  ): Promise<number>;
+}
+
+export interface TaskActionRepository {
+  insert(tenantId: string, input: NewTaskAction): Promise<TaskAction>;
+  /** One batched write (one transaction / one insertMany). */
+  insertMany(tenantId: string, inputs: NewTaskAction[]): Promise<TaskAction[]>;
+  get(tenantId: string, id: string): Promise<TaskAction | null>;
+  /** Ordered by stepIndex then createdAt. */
+  listByTask(tenantId: string, taskId: string): Promise<TaskAction[]>;
+  getLast(tenantId: string, taskId: string): Promise<TaskAction | null>;
+  update(
+    tenantId: string,
+    id: string,
+    patch: Partial<Pick<TaskAction, 'verification' | 'status' | 'metrics' | 'expectedOutcome'>>,
+  ): Promise<TaskAction | null>;
+}
+
+export interface TokenUsageRepository {
+  /** Append-only. Returns false (and changes nothing) when the id was already logged. */
+  append(tenantId: string, input: NewTokenUsageLog): Promise<boolean>;
+  /** Oldest first, `from` inclusive, `to` exclusive. */
+  list(
+    tenantId: string,
+    options?: { from?: string; to?: string; taskId?: string; limit?: number },
+  ): Promise<TokenUsageLog[]>;
+  /** Sums per group, ordered by key. `from` inclusive, `to` exclusive; days are UTC. */
+  rollup(
+    tenantId: string,
+    options: { from?: string; to?: string; groupBy: UsageGroupBy },
+  ): Promise<UsageRollupRow[]>;
+}
+
+export interface SkillRepository {
+  /**
+   * Inserts a skill, or (same domain + goal + failed action + successful action) bumps its
+   * successCount and lastUsed. Throws LimitExceededError past the per-tenant maximum.
+   */
+  upsert(tenantId: string, input: NewSkill, now?: string): Promise<Skill>;
+  get(tenantId: string, id: string): Promise<Skill | null>;
+  /**
+   * Skills for a domain (optionally a goal substring), not expired (lastUsed within the TTL),
+   * with success rate >= minSuccessRate (default 0.5), most recently used first.
+   */
+  find(
+    tenantId: string,
+    input: { domain: string; goal?: string; limit?: number; minSuccessRate?: number; now?: string },
+  ): Promise<Skill[]>;
+  recordOutcome(tenantId: string, id: string, success: boolean, now?: string): Promise<Skill | null>;
+  count(tenantId: string): Promise<number>;
+  /** Deletes skills whose lastUsed is older than the TTL (Mongo also has a TTL index). */
+  deleteExpired(now?: string): Promise<number>;
+}
+
+export interface KnowledgeRepository {
+  createDocument(tenantId: string, input: NewKnowledgeDocument): Promise<KnowledgeDocument>;
+  getDocument(tenantId: string, id: string): Promise<KnowledgeDocument | null>;
+  listDocuments(tenantId: string, options?: { domain?: string }): Promise<KnowledgeDocument[]>;
+  updateDocument(
+    tenantId: string,
+    id: string,
+    patch: Partial<Pick<KnowledgeDocument, 'status' | 'title' | 'metadata'>>,
+  ): Promise<KnowledgeDocument | null>;
+  /** Deletes the document and its chunks. */
+  deleteDocument(tenantId: string, id: string): Promise<boolean>;
+  addChunks(
+    tenantId: string,
+    documentId: string,
+    chunks: NewKnowledgeChunk[],
+  ): Promise<KnowledgeChunk[]>;
+  /** Ordered by documentId then ordinal. Superseded chunks are left out unless asked for. */
+  listChunks(
+    tenantId: string,
+    options?: { documentId?: string; domain?: string; includeSuperseded?: boolean },
+  ): Promise<KnowledgeChunk[]>;
+  markSuperseded(tenantId: string, chunkIds: string[], supersededBy: string): Promise<number>;
+}
+
+export interface ExtractionRepository {
+  create(tenantId: string, input: NewExtraction): Promise<Extraction>;
+  get(tenantId: string, id: string): Promise<Extraction | null>;
+  /** Newest first. */
+  list(tenantId: string, options?: { taskId?: string; limit?: number }): Promise<Extraction[]>;
+  update(
+    tenantId: string,
+    id: string,
+    patch: Partial<Pick<Extraction, 'data' | 'status' | 'error'>>,
+  ): Promise<Extraction | null>;
+}
+
+export interface ExtractionStrategyRepository {
+  /** Insert, or replace the selectors of the strategy with the same domain/path/schema. */
+  upsert(tenantId: string, input: NewExtractionStrategy, now?: string): Promise<ExtractionStrategy>;
+  find(
+    tenantId: string,
+    input: { domain: string; pathPattern: string; schemaHash: string },
+  ): Promise<ExtractionStrategy | null>;
+  recordResult(
+    tenantId: string,
+    id: string,
+    success: boolean,
+    now?: string,
+  ): Promise<ExtractionStrategy | null>;
+  delete(tenantId: string, id: string): Promise<boolean>;
+}
+
+export interface CollectedItemRepository {
+  /** Inserts unless (task, type, uniqueKey) exists; `inserted: false` returns the existing item. */
+  insert(
+    tenantId: string,
+    input: NewCollectedItem,
+  ): Promise<{ inserted: boolean; item: CollectedItem }>;
+  /** Ordered by seq. */
+  list(
+    tenantId: string,
+    taskId: string,
+    options?: { type?: string; afterSeq?: number; limit?: number },
+  ): Promise<CollectedItem[]>;
+  countByType(tenantId: string, taskId: string): Promise<Record<string, number>>;
+}
+
+export interface IdempotencyRepository {
+  /** Claims a key. Throws DuplicateKeyError if (tenant, key) already exists and has not expired. */
+  begin(
+    tenantId: string,
+    input: { key: string; scope: string; requestHash: string; ttlMs: number },
+    now?: string,
+  ): Promise<IdempotencyRecord>;
+  get(tenantId: string, key: string): Promise<IdempotencyRecord | null>;
+  complete(tenantId: string, key: string, response: unknown): Promise<IdempotencyRecord | null>;
+  /** Releases a claim whose request failed, so the client may retry with the same key. */
+  release(tenantId: string, key: string): Promise<boolean>;
+}
+
+/** Counters for the store-backed rate limiter (keys already carry the tenant). */
+export interface RateLimitRepository {
+  /**
+   * Adds `points` to the counter `key`, starting a new window of `durationMs` if the previous
+   * one ended. Returns the points consumed in the current window and when it ends (epoch ms).
+   */
+  increment(
+    key: string,
+    points: number,
+    durationMs: number,
+    nowMs?: number,
+  ): Promise<{ consumed: number; expiresAtMs: number }>;
+  get(key: string, nowMs?: number): Promise<{ consumed: number; expiresAtMs: number } | null>;
+  delete(key: string): Promise<boolean>;
+}
+
+export interface StoreHealth {
+  store: StoreKind;
+  ok: boolean;
+  latencyMs: number;
+  error?: string;
+}
+
+export interface Store {
+  readonly kind: StoreKind;
+  readonly tenants: TenantRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly tasks: TaskRepository;
+  readonly taskActions: TaskActionRepository;
+  readonly tokenUsage: TokenUsageRepository;
+  readonly skills: SkillRepository;
+  readonly knowledge: KnowledgeRepository;
+  readonly extractions: ExtractionRepository;
+  readonly extractionStrategies: ExtractionStrategyRepository;
+  readonly collectedItems: CollectedItemRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly rateLimits: RateLimitRepository;
+  /** LangGraph checkpointer persisted in the same database (thread id = taskId). */
+  readonly checkpointer: BaseCheckpointSaver;
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
+}
+
+export const SKILL_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+export const MAX_SKILLS_PER_TENANT = 10_000;
+export const MIN_SKILL_SUCCESS_RATE = 0.5;

@@ -29,9 +29,7 @@ export const PlanStep = z.object({
   /** Whether step refinement can turn this step into a DOM action without a full action prompt. */
   refinable: z.boolean().optional(),
   /** Conditional planning: "if X, do Y" branches checked before the correction LLM. */
-  contingencies: z
-    .array(z.object({ condition: z.string(), action: z.string() }))
-    .optional(),
+  contingencies: z.array(z.object({ condition: z.string(), action: z.string() })).optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 

@@ -37,3 +37,28 @@ export const ErrorResponse = z.object({
   }),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/**
+ * The HTTP status each code is answered with. Kept here, beside the codes, so the server's
+ * error mapping and the extension's retry logic cannot disagree.
+ */
+export const ERROR_HTTP_STATUS = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  TASK_COMPLETED: 409,
+  TASK_FAILED: 409,
+  TASK_BUSY: 409,
+  INVALID_ACTION: 400,
+  // spec 003 Phase 3/4: limits end the task with a 400, not a server error.
+  MAX_STEPS_EXCEEDED: 400,
+  MAX_RETRIES_EXCEEDED: 400,
+  RATE_LIMITED: 429,
+  LLM_NOT_CONFIGURED: 503,
+  LLM_ERROR: 502,
+  PAYLOAD_TOO_LARGE: 413,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<ErrorCode, number>;

@@ -12,7 +12,14 @@ const crossPackagePath = {
 };
 
 const appImports = {
-  group: ['@tandem/server', '@tandem/server/*', '@tandem/extension', '@tandem/extension/*', '@tandem/demo-sites', '**/apps/**'],
+  group: [
+    '@tandem/server',
+    '@tandem/server/*',
+    '@tandem/extension',
+    '@tandem/extension/*',
+    '@tandem/demo-sites',
+    '**/apps/**',
+  ],
   message: 'Packages must not import apps.',
 };
 

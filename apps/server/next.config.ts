@@ -1,0 +1,18 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // Workspace packages export TypeScript source; Next compiles them with the app.
+  transpilePackages: ['@tandem/contracts', '@tandem/store'],
+  // Native or driver-heavy modules stay as plain Node requires instead of being bundled.
+  serverExternalPackages: [
+    '@libsql/client',
+    'libsql',
+    'mongoose',
+    'mongodb',
+    '@langchain/langgraph-checkpoint-mongodb',
+  ],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default config;

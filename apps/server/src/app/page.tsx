@@ -1,0 +1,12 @@
+export default function Home() {
+  return (
+    <main>
+      <h1>Tandem</h1>
+      <p>
+        The backend of the Tandem browser agent is running. The extension talks to{' '}
+        <code>/api/agent/interact</code>; check the server with{' '}
+        <a href="/api/health">/api/health</a>.
+      </p>
+    </main>
+  );
+}

@@ -278,7 +278,10 @@ export type NewTask = Pick<Task, 'userId' | 'url' | 'query'> &
     >
   >;
 
-/** Fields a task update may change. `version`, ids, tenant and createdAt are never patched. */
+/**
+ * Fields a task update may change. `version`, ids, tenant and createdAt are never patched.
+ * A key that is absent or `undefined` leaves the field unchanged; `null` clears it.
+ */
 export type TaskPatch = Partial<
   Omit<Task, 'id' | 'tenantId' | 'userId' | 'version' | 'createdAt' | 'updatedAt'>
 >;
@@ -431,15 +434,9 @@ export interface TaskRepository {
     },
   ): Promise<Page<Task>>;
   /** The newest active/executing task of a session, optionally on a URL. */
-  findActive(
-    tenantId: string,
-    input: { sessionId: string; url?: string },
-  ): Promise<Task | null>;
+  findActive(tenantId: string, input: { sessionId: string; url?: string }): Promise<Task | null>;
   /** Marks active/executing tasks not updated since `olderThan` as interrupted; returns count. */
-  expireStale(
-    tenantId: string,
-    input: { olderThan: string; sessionId?: string },
-  ): Promise<number>;
+  expireStale(tenantId: string, input: { olderThan: string; sessionId?: string }): Promise<number>;
 }
 
 export interface TaskActionRepository {
@@ -474,8 +471,9 @@ export interface TokenUsageRepository {
 
 export interface SkillRepository {
   /**
-   * Inserts a skill, or (same domain + goal + failed action + successful action) bumps its
-   * successCount and lastUsed. Throws LimitExceededError past the per-tenant maximum.
+   * Inserts a skill (successCount 1, failureCount 0), or (same domain + goal + failed action +
+   * successful action) bumps its successCount and lastUsed. Throws LimitExceededError when a
+   * new skill would exceed the per-tenant maximum; an existing skill is still bumped.
    */
   upsert(tenantId: string, input: NewSkill, now?: string): Promise<Skill>;
   get(tenantId: string, id: string): Promise<Skill | null>;
@@ -487,7 +485,12 @@ export interface SkillRepository {
     tenantId: string,
     input: { domain: string; goal?: string; limit?: number; minSuccessRate?: number; now?: string },
   ): Promise<Skill[]>;
-  recordOutcome(tenantId: string, id: string, success: boolean, now?: string): Promise<Skill | null>;
+  recordOutcome(
+    tenantId: string,
+    id: string,
+    success: boolean,
+    now?: string,
+  ): Promise<Skill | null>;
   count(tenantId: string): Promise<number>;
   /** Deletes skills whose lastUsed is older than the TTL (Mongo also has a TTL index). */
   deleteExpired(now?: string): Promise<number>;
@@ -504,6 +507,7 @@ export interface KnowledgeRepository {
   ): Promise<KnowledgeDocument | null>;
   /** Deletes the document and its chunks. */
   deleteDocument(tenantId: string, id: string): Promise<boolean>;
+  /** Chunks take the document's domain. Throws if the document does not exist for this tenant. */
   addChunks(
     tenantId: string,
     documentId: string,
@@ -530,7 +534,10 @@ export interface ExtractionRepository {
 }
 
 export interface ExtractionStrategyRepository {
-  /** Insert, or replace the selectors of the strategy with the same domain/path/schema. */
+  /**
+   * Insert (counts 0), or replace the selectors (and lastUsed) of the strategy with the same
+   * domain/path/schema, keeping its id and counts.
+   */
   upsert(tenantId: string, input: NewExtractionStrategy, now?: string): Promise<ExtractionStrategy>;
   find(
     tenantId: string,
@@ -567,6 +574,7 @@ export interface IdempotencyRepository {
     input: { key: string; scope: string; requestHash: string; ttlMs: number },
     now?: string,
   ): Promise<IdempotencyRecord>;
+  /** Null when the key is unknown or its claim has expired. */
   get(tenantId: string, key: string): Promise<IdempotencyRecord | null>;
   complete(tenantId: string, key: string, response: unknown): Promise<IdempotencyRecord | null>;
   /** Releases a claim whose request failed, so the client may retry with the same key. */

@@ -29,7 +29,8 @@ export function encodeCursor(value: readonly (string | number)[]): string {
 export function decodeCursor(cursor: string): (string | number)[] | null {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return Array.isArray(parsed) && parsed.every((v) => typeof v === 'string' || typeof v === 'number')
+    return Array.isArray(parsed) &&
+      parsed.every((v) => typeof v === 'string' || typeof v === 'number')
       ? parsed
       : null;
   } catch {

@@ -1,0 +1,53 @@
+// Opens the libSQL client for a `file:` path, `:memory:` or a remote libsql:/https: URL.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createClient, type Client } from '@libsql/client';
+
+export interface LibsqlClientOptions {
+  /** `file:.data/tandem.db`, `file:///abs/x.db`, `:memory:`, or a remote `libsql://…` URL. */
+  url: string;
+  authToken?: string;
+}
+
+/** Busy timeout for file databases: another process (a CLI, a second server) may hold the lock. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/** The filesystem path of a local `file:` URL, or null for `:memory:` and remote URLs. */
+export function localFilePath(url: string): string | null {
+  if (!url.startsWith('file:')) return null;
+  let rest = url.slice('file:'.length);
+  const query = rest.indexOf('?');
+  if (query >= 0) rest = rest.slice(0, query);
+  if (rest.startsWith('//')) {
+    // file://host/abs/path — only an empty host or localhost is valid for a local file.
+    const slash = rest.indexOf('/', 2);
+    rest = slash >= 0 ? rest.slice(slash) : '';
+  }
+  if (rest === '' || rest.startsWith(':memory:')) return null;
+  return decodeURIComponent(rest);
+}
+
+export async function openLibsqlClient(options: LibsqlClientOptions): Promise<Client> {
+  const filePath = localFilePath(options.url);
+  // A fresh checkout has no .data/ yet; the first run must not fail on it.
+  if (filePath !== null) mkdirSync(path.dirname(path.resolve(filePath)), { recursive: true });
+
+  const client = createClient({
+    url: options.url,
+    ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+    // Applied to every pooled connection by the client itself, unlike a PRAGMA.
+    ...(filePath === null ? {} : { timeout: BUSY_TIMEOUT_MS }),
+  });
+
+  if (filePath !== null) {
+    try {
+      // WAL is a property of the database file (it persists), so setting it once is enough:
+      // readers no longer block the writer, which a server with a background sweeper needs.
+      await client.execute('PRAGMA journal_mode = WAL');
+    } catch (error) {
+      client.close();
+      throw error;
+    }
+  }
+  return client;
+}

@@ -1,0 +1,67 @@
+// The embedded default store: one libSQL database (a file under .data/, `:memory:` in tests,
+// or a remote libSQL/Turso URL) holding every repository and the LangGraph checkpoints.
+import type { Store } from '../port';
+import { LibsqlSaver } from './checkpointer';
+import { openLibsqlClient, type LibsqlClientOptions } from './client';
+import { libsqlCollectedItems } from './collected-items';
+import { libsqlExtractionStrategies, libsqlExtractions } from './extractions';
+import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
+import { libsqlKnowledge } from './knowledge';
+import { runMigrations } from './migrations';
+import { libsqlMessages, libsqlSessions } from './sessions';
+import { libsqlSkills } from './skills';
+import { libsqlTaskActions } from './task-actions';
+import { libsqlTasks } from './tasks';
+import { libsqlApiKeys, libsqlTenants } from './tenants';
+import { libsqlTokenUsage } from './token-usage';
+
+export type LibsqlStoreOptions = LibsqlClientOptions;
+
+export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<Store> {
+  const client = await openLibsqlClient(options);
+  try {
+    await runMigrations(client);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+
+  return {
+    kind: 'libsql',
+    tenants: libsqlTenants(client),
+    apiKeys: libsqlApiKeys(client),
+    sessions: libsqlSessions(client),
+    messages: libsqlMessages(client),
+    tasks: libsqlTasks(client),
+    taskActions: libsqlTaskActions(client),
+    tokenUsage: libsqlTokenUsage(client),
+    skills: libsqlSkills(client),
+    knowledge: libsqlKnowledge(client),
+    extractions: libsqlExtractions(client),
+    extractionStrategies: libsqlExtractionStrategies(client),
+    collectedItems: libsqlCollectedItems(client),
+    idempotency: libsqlIdempotency(client),
+    rateLimits: libsqlRateLimits(client),
+    checkpointer: new LibsqlSaver(client),
+    async health() {
+      const started = performance.now();
+      try {
+        await client.execute('SELECT 1');
+        return { store: 'libsql', ok: true, latencyMs: performance.now() - started };
+      } catch (error) {
+        return {
+          store: 'libsql',
+          ok: false,
+          latencyMs: performance.now() - started,
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+    },
+    async close() {
+      client.close();
+    },
+  };
+}
+
+export { MIGRATIONS, listAppliedMigrations, runMigrations, type Migration } from './migrations';
+export { localFilePath, openLibsqlClient } from './client';

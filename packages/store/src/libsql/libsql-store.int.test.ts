@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient } from '@libsql/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createStore } from '../create-store';
+import { runStoreContractSuite } from '../testing/contract-suite';
+import { localFilePath } from './client';
+import { createLibsqlStore } from './index';
+import { MIGRATIONS, listAppliedMigrations, runMigrations } from './migrations';
+
+// A fresh in-memory database per describe block of the suite.
+runStoreContractSuite('libsql', () => createLibsqlStore({ url: ':memory:' }));
+
+describe('libsql migrations', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-libsql-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has strictly increasing versions, the checkpointer tables among them', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(
+      MIGRATIONS.some((m) => m.statements.some((s) => /CREATE TABLE[^(]*checkpoints/i.test(s))),
+    ).toBe(true);
+  });
+
+  it('creates the parent directory, applies every migration once and keeps data on re-open', async () => {
+    const url = `file:${path.join(dir, 'nested', 'deeper', 'tandem.db')}`;
+    const first = await createLibsqlStore({ url });
+    const tenant = await first.tenants.create({ name: 'persisted' });
+    const task = await first.tasks.create(tenant.id, {
+      userId: 'u',
+      url: 'https://a.test',
+      query: 'q',
+    });
+    await first.close();
+
+    const second = await createLibsqlStore({ url });
+    expect(await second.tenants.get(tenant.id)).toEqual(tenant);
+    expect(await second.tasks.get(tenant.id, task.id)).toEqual(task);
+    await second.close();
+
+    const client = createClient({ url });
+    try {
+      const applied = await listAppliedMigrations(client);
+      expect(applied.map((m) => [m.version, m.name])).toEqual(
+        MIGRATIONS.map((m) => [m.version, m.name]),
+      );
+      // Re-running is a no-op: nothing is applied twice.
+      expect(await runMigrations(client)).toEqual([]);
+      expect(await listAppliedMigrations(client)).toEqual(applied);
+      const journal = await client.execute('PRAGMA journal_mode');
+      expect(String(journal.rows[0]?.[0]).toLowerCase()).toBe('wal');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('applies only the migrations a database is missing', async () => {
+    const client = createClient({ url: `file:${path.join(dir, 'partial.db')}` });
+    try {
+      const [firstMigration] = MIGRATIONS;
+      expect(await runMigrations(client, firstMigration ? [firstMigration] : [])).toEqual([1]);
+      expect(await runMigrations(client)).toEqual(MIGRATIONS.slice(1).map((m) => m.version));
+      expect(await runMigrations(client)).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('rolls back a failing migration and records nothing for it', async () => {
+    const client = createClient({ url: ':memory:' });
+    try {
+      await expect(
+        runMigrations(client, [
+          { version: 1, name: 'ok', statements: ['CREATE TABLE a (x INTEGER)'] },
+          { version: 2, name: 'broken', statements: ['CREATE TABLE b (x INTEGER)', 'NOT SQL'] },
+        ]),
+      ).rejects.toThrow();
+      expect((await listAppliedMigrations(client)).map((m) => m.version)).toEqual([1]);
+      const tables = await client.execute("SELECT name FROM sqlite_master WHERE name = 'b'");
+      expect(tables.rows).toHaveLength(0);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('refuses out-of-order migration lists', async () => {
+    const client = createClient({ url: ':memory:' });
+    try {
+      await expect(
+        runMigrations(client, [
+          { version: 2, name: 'b', statements: [] },
+          { version: 1, name: 'a', statements: [] },
+        ]),
+      ).rejects.toThrow(/increasing/);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('createStore', () => {
+  it('uses libSQL at libsqlUrl, else <dataDir>/tandem.db', async () => {
+    const memory = await createStore({ libsqlUrl: ':memory:' });
+    expect(memory.kind).toBe('libsql');
+    await memory.close();
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-create-store-'));
+    try {
+      const dataDir = path.join(dir, '.data');
+      const store = await createStore({ dataDir });
+      const tenant = await store.tenants.create({ name: 'on disk' });
+      await store.close();
+      const reopened = await createLibsqlStore({ url: `file:${path.join(dataDir, 'tandem.db')}` });
+      expect(await reopened.tenants.get(tenant.id)).toEqual(tenant);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('libsql client', () => {
+  it('maps file URLs to paths', () => {
+    expect(localFilePath('file:.data/tandem.db')).toBe('.data/tandem.db');
+    expect(localFilePath('file:/var/lib/t.db')).toBe('/var/lib/t.db');
+    expect(localFilePath('file:///var/lib/t.db')).toBe('/var/lib/t.db');
+    expect(localFilePath('file://localhost/var/lib/t.db')).toBe('/var/lib/t.db');
+    expect(localFilePath('file:my%20db.db')).toBe('my db.db');
+    expect(localFilePath(':memory:')).toBeNull();
+    expect(localFilePath('file::memory:')).toBeNull();
+    expect(localFilePath('libsql://db.turso.io')).toBeNull();
+  });
+
+  it('leads every index of a tenant-owned table with tenant_id', async () => {
+    const client = createClient({ url: ':memory:' });
+    try {
+      await runMigrations(client);
+      const indexes = await client.execute(
+        `SELECT m.name AS table_name, il.name AS index_name
+         FROM sqlite_master m JOIN pragma_index_list(m.name) il
+         WHERE m.type = 'table' AND m.name NOT IN ('tenants', 'rate_limits', 'schema_migrations')
+           AND m.name NOT LIKE 'checkpoint%' AND m.name NOT LIKE 'sqlite_%'`,
+      );
+      const exempt = new Set([
+        'api_keys_key_hash', // authentication looks a key up before the tenant is known
+        'token_usage_id', // generation ids are globally unique
+        'skills_last_used', // deleteExpired is a cross-tenant sweep
+        'idempotency_keys_expires',
+      ]);
+      for (const row of indexes.rows) {
+        const indexName = String(row.index_name);
+        if (exempt.has(indexName) || indexName.startsWith('sqlite_autoindex')) continue;
+        const columns = await client.execute(`SELECT name FROM pragma_index_info('${indexName}')`);
+        expect([indexName, columns.rows[0]?.name]).toEqual([indexName, 'tenant_id']);
+      }
+    } finally {
+      client.close();
+    }
+  });
+});

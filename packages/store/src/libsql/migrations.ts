@@ -1,0 +1,89 @@
+// Versioned migrations. Each one runs once, in its own write transaction together with the
+// row that records it, so a crash mid-migration leaves the database at the previous version
+// and the next open simply retries it.
+import type { Client } from '@libsql/client';
+import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
+import { CORE_SCHEMA_V1 } from './schema';
+
+export interface Migration {
+  /** Strictly increasing; never reuse or renumber a shipped version. */
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'core-schema', statements: CORE_SCHEMA_V1 },
+  {
+    version: 2,
+    name: CHECKPOINT_MIGRATION.name,
+    statements: CHECKPOINT_MIGRATION.statements,
+  },
+];
+
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  applied_at TEXT NOT NULL
+)`;
+
+export interface AppliedMigration {
+  version: number;
+  name: string;
+  appliedAt: string;
+}
+
+export async function listAppliedMigrations(client: Client): Promise<AppliedMigration[]> {
+  await client.execute(CREATE_MIGRATIONS_TABLE);
+  const result = await client.execute(
+    'SELECT version, name, applied_at FROM schema_migrations ORDER BY version',
+  );
+  return result.rows.map((row) => ({
+    version: Number(row.version),
+    name: String(row.name),
+    appliedAt: String(row.applied_at),
+  }));
+}
+
+/** Applies the migrations not yet recorded; returns the versions it applied (empty if none). */
+export async function runMigrations(
+  client: Client,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  assertOrdered(migrations);
+  const done = new Set((await listAppliedMigrations(client)).map((m) => m.version));
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    if (done.has(migration.version)) continue;
+    try {
+      await client.batch(
+        [
+          ...migration.statements,
+          {
+            sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+            args: [migration.version, migration.name, new Date().toISOString()],
+          },
+        ],
+        'write',
+      );
+      applied.push(migration.version);
+    } catch (error) {
+      // Two processes opening the same file race here; the loser's transaction rolls back
+      // on the version's primary key. That is success as long as the version is now recorded.
+      const now = new Set((await listAppliedMigrations(client)).map((m) => m.version));
+      if (!now.has(migration.version)) throw error;
+    }
+  }
+  return applied;
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    const previous = migrations[index - 1];
+    if (previous !== undefined && migration.version <= previous.version) {
+      throw new Error(
+        `Migrations must have strictly increasing versions (${previous.version} → ${migration.version})`,
+      );
+    }
+  });
+}

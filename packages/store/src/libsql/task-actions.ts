@@ -1,0 +1,156 @@
+// Task actions: the step history of a task. `insertMany` is one write transaction of
+// multi-row INSERTs, because the agent flushes a chain's actions together and the
+// benchmark holds us to >= 5,000 inserts/s batched.
+import type { Client, InStatement, InValue, Row } from '@libsql/client';
+import type { ActionStatus, ExpectedOutcome, VerificationResult } from '@tandem/contracts';
+import type { NewTaskAction, TaskAction, TaskActionRepository } from '../port';
+import { newId, nowIso } from '../shared';
+import { buildSet, iso, json, num, placeholders, str, toJson } from './sql';
+
+const COLUMNS = [
+  'id',
+  'tenant_id',
+  'task_id',
+  'step_index',
+  'thought',
+  'action',
+  'expected_outcome',
+  'before_state',
+  'verification',
+  'status',
+  'metrics',
+  'created_at',
+] as const;
+
+/** Rows per INSERT statement: 12 parameters each keeps us far below SQLite's variable limit. */
+const ROWS_PER_STATEMENT = 100;
+
+const ROW_PLACEHOLDER = `(${placeholders(COLUMNS.length)})`;
+
+const toTaskAction = (row: Row): TaskAction => ({
+  id: str(row, 'id'),
+  tenantId: str(row, 'tenant_id'),
+  taskId: str(row, 'task_id'),
+  stepIndex: num(row, 'step_index'),
+  thought: str(row, 'thought'),
+  action: str(row, 'action'),
+  expectedOutcome: json<ExpectedOutcome | null>(row, 'expected_outcome'),
+  beforeState: json<TaskAction['beforeState']>(row, 'before_state'),
+  verification: json<VerificationResult | null>(row, 'verification'),
+  status: str(row, 'status') as ActionStatus,
+  metrics: json<TaskAction['metrics']>(row, 'metrics'),
+  createdAt: str(row, 'created_at'),
+});
+
+function toRecord(tenantId: string, input: NewTaskAction, now: string): TaskAction {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    taskId: input.taskId,
+    stepIndex: input.stepIndex,
+    thought: input.thought,
+    action: input.action,
+    expectedOutcome: input.expectedOutcome ?? null,
+    beforeState: input.beforeState ?? null,
+    verification: input.verification ?? null,
+    status: input.status,
+    metrics: input.metrics ?? null,
+    createdAt: input.createdAt === undefined ? now : iso(input.createdAt),
+  };
+}
+
+const toArgs = (a: TaskAction): InValue[] => [
+  a.id,
+  a.tenantId,
+  a.taskId,
+  a.stepIndex,
+  a.thought,
+  a.action,
+  toJson(a.expectedOutcome),
+  toJson(a.beforeState),
+  toJson(a.verification),
+  a.status,
+  toJson(a.metrics),
+  a.createdAt,
+];
+
+function insertStatements(records: TaskAction[]): InStatement[] {
+  const statements: InStatement[] = [];
+  for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
+    const chunk = records.slice(start, start + ROWS_PER_STATEMENT);
+    statements.push({
+      sql: `INSERT INTO task_actions (${COLUMNS.join(', ')}) VALUES ${chunk
+        .map(() => ROW_PLACEHOLDER)
+        .join(', ')}`,
+      args: chunk.flatMap(toArgs),
+    });
+  }
+  return statements;
+}
+
+// rowid is the last tie-breaker: actions of one step written in one batch keep their order.
+const ORDER = 'step_index, created_at, rowid';
+const ORDER_DESC = 'step_index DESC, created_at DESC, rowid DESC';
+
+export function libsqlTaskActions(client: Client): TaskActionRepository {
+  return {
+    async insert(tenantId, input) {
+      const record = toRecord(tenantId, input, nowIso());
+      await client.batch(insertStatements([record]), 'write');
+      return record;
+    },
+    async insertMany(tenantId, inputs) {
+      if (inputs.length === 0) return [];
+      const now = nowIso();
+      const records = inputs.map((input) => toRecord(tenantId, input, now));
+      await client.batch(insertStatements(records), 'write');
+      return records;
+    },
+    async get(tenantId, id) {
+      const result = await client.execute({
+        sql: 'SELECT * FROM task_actions WHERE tenant_id = ? AND id = ?',
+        args: [tenantId, id],
+      });
+      const row = result.rows[0];
+      return row ? toTaskAction(row) : null;
+    },
+    async listByTask(tenantId, taskId) {
+      const result = await client.execute({
+        sql: `SELECT * FROM task_actions WHERE tenant_id = ? AND task_id = ? ORDER BY ${ORDER}`,
+        args: [tenantId, taskId],
+      });
+      return result.rows.map(toTaskAction);
+    },
+    async getLast(tenantId, taskId) {
+      const result = await client.execute({
+        sql: `SELECT * FROM task_actions WHERE tenant_id = ? AND task_id = ?
+              ORDER BY ${ORDER_DESC} LIMIT 1`,
+        args: [tenantId, taskId],
+      });
+      const row = result.rows[0];
+      return row ? toTaskAction(row) : null;
+    },
+    async update(tenantId, id, patch) {
+      const { assignments, args } = buildSet(patch, {
+        verification: { column: 'verification', encode: toJson },
+        status: { column: 'status' },
+        metrics: { column: 'metrics', encode: toJson },
+        expectedOutcome: { column: 'expected_outcome', encode: toJson },
+      });
+      const result = await client.execute(
+        assignments.length === 0
+          ? {
+              sql: 'SELECT * FROM task_actions WHERE tenant_id = ? AND id = ?',
+              args: [tenantId, id],
+            }
+          : {
+              sql: `UPDATE task_actions SET ${assignments.join(', ')}
+                    WHERE tenant_id = ? AND id = ? RETURNING *`,
+              args: [...args, tenantId, id],
+            },
+      );
+      const row = result.rows[0];
+      return row ? toTaskAction(row) : null;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Streaming collection: items a task gathers, unique per (task, type, uniqueKey), numbered by
+// a per-task seq that readers page on with `afterSeq`.
+import { DuplicateKeyError, type CollectedItem, type CollectedItemRepository } from '../port';
+import { clampLimit, newId } from '../shared';
+import type { CollectedItemDoc, MongoModels } from './schemas';
+import { fromJson, iso, isDuplicateKeyError, jsonValue, nextSeq, nowDate, orNull } from './util';
+
+const toItem = (doc: CollectedItemDoc): CollectedItem => ({
+  id: doc.id,
+  tenantId: doc.tenantId,
+  taskId: doc.taskId,
+  type: doc.type,
+  uniqueKey: doc.uniqueKey,
+  data: fromJson<Record<string, unknown>>(doc.data),
+  sourceUrl: orNull(doc.sourceUrl),
+  seq: doc.seq,
+  createdAt: iso(doc.createdAt),
+});
+
+export function mongoCollectedItems({
+  collectedItems,
+  counters,
+}: MongoModels): CollectedItemRepository {
+  return {
+    async insert(tenantId, input) {
+      const key = { tenantId, taskId: input.taskId, type: input.type, uniqueKey: input.uniqueKey };
+      const find = () => collectedItems.findOne(key).lean().exec();
+      // Look before taking a seq: a duplicate (the common case when a page is re-read) must not
+      // consume one, or readers paging with afterSeq would see gaps.
+      const existing = await find();
+      if (existing) return { inserted: false, item: toItem(existing) };
+
+      const doc: CollectedItemDoc = {
+        id: input.id ?? newId(),
+        ...key,
+        data: jsonValue(input.data),
+        sourceUrl: input.sourceUrl ?? null,
+        seq: await nextSeq(counters, tenantId, 'collectedItems', input.taskId),
+        createdAt: nowDate(),
+      };
+      try {
+        await collectedItems.create(doc);
+        return { inserted: true, item: toItem(doc) };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        // Lost a race to the same item (this seq stays unused), or the caller's id is taken.
+        const winner = await find();
+        if (winner) return { inserted: false, item: toItem(winner) };
+        throw new DuplicateKeyError(`collected item ${doc.id}`);
+      }
+    },
+    async list(tenantId, taskId, options = {}) {
+      const filter: Record<string, unknown> = { tenantId, taskId };
+      if (options.type !== undefined) filter.type = options.type;
+      if (options.afterSeq !== undefined) filter.seq = { $gt: options.afterSeq };
+      const docs = await collectedItems
+        .find(filter)
+        .sort({ seq: 1 })
+        .limit(clampLimit(options.limit, 1000, 10_000))
+        .lean()
+        .exec();
+      return docs.map(toItem);
+    },
+    async countByType(tenantId, taskId) {
+      const groups = await collectedItems
+        .aggregate<{ _id: string; n: number }>([
+          { $match: { tenantId, taskId } },
+          { $group: { _id: '$type', n: { $sum: 1 } } },
+          { $sort: { _id: 1 } },
+        ])
+        .exec();
+      return Object.fromEntries(groups.map((group) => [group._id, group.n]));
+    },
+  };
+}

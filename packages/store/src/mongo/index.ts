@@ -1,0 +1,110 @@
+// The MongoDB store: the production adapter and the scale-out path (replica sets, Atlas).
+// Repositories run on their own mongoose connection (never the global one); the LangGraph
+// checkpointer is the official MongoDBSaver on its own MongoClient, because the saver is typed
+// against the mongodb v6 driver while mongoose 9 bundles v7. Both point at the same database.
+import { MongoDBSaver } from '@langchain/langgraph-checkpoint-mongodb';
+import { MongoClient } from 'mongodb';
+import mongoose, { type Connection } from 'mongoose';
+import type { Store, StoreHealth } from '../port';
+import { mongoCollectedItems } from './collected-items';
+import { mongoExtractionStrategies, mongoExtractions } from './extractions';
+import { mongoIdempotency, mongoRateLimits } from './idempotency';
+import { mongoKnowledge } from './knowledge';
+import { createModels, type MongoModels } from './schemas';
+import { mongoMessages, mongoSessions } from './sessions';
+import { mongoSkills } from './skills';
+import { mongoTaskActions } from './task-actions';
+import { mongoTasks } from './tasks';
+import { mongoApiKeys, mongoTenants } from './tenants';
+import { mongoTokenUsage } from './token-usage';
+
+export interface MongoStoreOptions {
+  uri: string;
+  /** Database name; defaults to the one in the URI (or the driver's default). */
+  dbName?: string;
+  /** How long start-up waits for a server before failing (default 10 s). */
+  serverSelectionTimeoutMS?: number;
+}
+
+/** The Store, plus the handles operations and the Mongo-specific tests need. */
+export interface MongoStore extends Store {
+  readonly kind: 'mongodb';
+  readonly connection: Connection;
+  readonly models: MongoModels;
+  readonly checkpointClient: MongoClient;
+}
+
+export async function createMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
+  const serverSelectionTimeoutMS = options.serverSelectionTimeoutMS ?? 10_000;
+  const connection = mongoose.createConnection(options.uri, {
+    ...(options.dbName !== undefined ? { dbName: options.dbName } : {}),
+    serverSelectionTimeoutMS,
+    // Indexes are built below, once and awaited, not lazily per model in the background.
+    autoIndex: false,
+    autoCreate: false,
+  });
+  let checkpointClient: MongoClient | undefined;
+  try {
+    await connection.asPromise();
+    const models = createModels(connection);
+    // syncIndexes also drops indexes that schemas.ts no longer declares, so an index change
+    // ships with the code. Sequential: index builds on one server compete anyway.
+    for (const model of Object.values(models)) await model.syncIndexes();
+
+    checkpointClient = new MongoClient(options.uri, { serverSelectionTimeoutMS });
+    await checkpointClient.connect();
+    // The database mongoose actually opened (URI default included), so both share one.
+    const checkpointer = new MongoDBSaver({ client: checkpointClient, dbName: connection.name });
+    const [setupError] = await checkpointer.setup();
+    if (setupError) throw setupError;
+
+    const client = checkpointClient;
+    return {
+      kind: 'mongodb',
+      connection,
+      models,
+      checkpointClient: client,
+      tenants: mongoTenants(models),
+      apiKeys: mongoApiKeys(models),
+      sessions: mongoSessions(models),
+      messages: mongoMessages(models),
+      tasks: mongoTasks(models),
+      taskActions: mongoTaskActions(models),
+      tokenUsage: mongoTokenUsage(models),
+      skills: mongoSkills(models),
+      knowledge: mongoKnowledge(models),
+      extractions: mongoExtractions(models),
+      extractionStrategies: mongoExtractionStrategies(models),
+      collectedItems: mongoCollectedItems(models),
+      idempotency: mongoIdempotency(models),
+      rateLimits: mongoRateLimits(models),
+      checkpointer,
+      health: () => ping(connection),
+      async close() {
+        await Promise.all([connection.close(), client.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled([connection.close(), checkpointClient?.close()]);
+    throw error;
+  }
+}
+
+async function ping(connection: Connection): Promise<StoreHealth> {
+  const started = performance.now();
+  try {
+    const db = connection.db;
+    if (!db) throw new Error('MongoDB connection is not open');
+    await db.command({ ping: 1 });
+    return { store: 'mongodb', ok: true, latencyMs: performance.now() - started };
+  } catch (error) {
+    return {
+      store: 'mongodb',
+      ok: false,
+      latencyMs: performance.now() - started,
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+export { COLLECTIONS, createModels, type MongoModels } from './schemas';

@@ -1,0 +1,138 @@
+// The index declarations of the Mongo adapter, checked without a server: what syncIndexes()
+// will build at start-up is exactly what these schemas declare.
+import { describe, expect, it } from 'vitest';
+import { SKILL_TTL_MS } from '../port';
+import {
+  apiKeySchema,
+  collectedItemSchema,
+  counterSchema,
+  extractionSchema,
+  extractionStrategySchema,
+  idempotencySchema,
+  knowledgeChunkSchema,
+  knowledgeDocumentSchema,
+  messageSchema,
+  rateLimitSchema,
+  sessionSchema,
+  skillSchema,
+  taskActionSchema,
+  taskSchema,
+  tenantSchema,
+  tokenUsageSchema,
+} from './schemas';
+
+type IndexSpec = [Record<string, unknown>, Record<string, unknown>];
+
+const indexes = (schema: { indexes(): unknown[] }): IndexSpec[] => schema.indexes() as IndexSpec[];
+
+const withKey = (schema: { indexes(): unknown[] }, key: Record<string, number>) =>
+  indexes(schema).find(([fields]) => JSON.stringify(fields) === JSON.stringify(key));
+
+const TENANT_OWNED = {
+  apiKeys: apiKeySchema,
+  sessions: sessionSchema,
+  messages: messageSchema,
+  tasks: taskSchema,
+  taskActions: taskActionSchema,
+  tokenUsage: tokenUsageSchema,
+  skills: skillSchema,
+  knowledgeDocuments: knowledgeDocumentSchema,
+  knowledgeChunks: knowledgeChunkSchema,
+  extractions: extractionSchema,
+  extractionStrategies: extractionStrategySchema,
+  collectedItems: collectedItemSchema,
+  idempotency: idempotencySchema,
+  counters: counterSchema,
+};
+
+/** Indexes that cannot start with tenantId, and why. */
+const NOT_TENANT_FIRST = new Set([
+  'apiKeys:{"keyHash":1}', // authentication finds the key before it knows the tenant
+  'tokenUsage:{"id":1}', // generation ids are unique across tenants (a replay is a no-op)
+  'skills:{"lastUsed":1}', // TTL index: expiry is a cross-tenant sweep
+  'idempotency:{"expiresAt":1}', // TTL index
+]);
+
+describe('mongo schemas', () => {
+  it('lead every index of a tenant-owned collection with tenantId', () => {
+    for (const [name, schema] of Object.entries(TENANT_OWNED)) {
+      expect(indexes(schema).length, name).toBeGreaterThan(0);
+      for (const [fields] of indexes(schema)) {
+        const label = `${name}:${JSON.stringify(fields)}`;
+        if (NOT_TENANT_FIRST.has(label)) continue;
+        expect([label, Object.keys(fields)[0]]).toEqual([label, 'tenantId']);
+      }
+    }
+  });
+
+  it('declare the spec’s skills indexes: TTL on lastUsed, lookup and dedupe keys', () => {
+    expect(withKey(skillSchema, { lastUsed: 1 })?.[1]).toMatchObject({
+      expireAfterSeconds: SKILL_TTL_MS / 1000,
+    });
+    expect(SKILL_TTL_MS / 1000).toBe(90 * 24 * 60 * 60);
+    expect(withKey(skillSchema, { tenantId: 1, domain: 1, goal: 1 })).toBeDefined();
+    expect(
+      withKey(skillSchema, {
+        tenantId: 1,
+        domain: 1,
+        goal: 1,
+        'failedState.action': 1,
+        'successfulAction.action': 1,
+      })?.[1],
+    ).toMatchObject({ unique: true });
+  });
+
+  it('declare every unique key the repositories rely on', () => {
+    const unique: [string, { indexes(): unknown[] }, Record<string, number>][] = [
+      ['tenants.id', tenantSchema, { id: 1 }],
+      ['apiKeys.keyHash', apiKeySchema, { keyHash: 1 }],
+      ['idempotency (tenant, key)', idempotencySchema, { tenantId: 1, key: 1 }],
+      [
+        'collectedItems (tenant, task, type, uniqueKey)',
+        collectedItemSchema,
+        { tenantId: 1, taskId: 1, type: 1, uniqueKey: 1 },
+      ],
+      ['tokenUsage.id', tokenUsageSchema, { id: 1 }],
+      [
+        'extractionStrategies (tenant, domain, path, schema)',
+        extractionStrategySchema,
+        { tenantId: 1, domain: 1, pathPattern: 1, schemaHash: 1 },
+      ],
+      ['messages (tenant, session, seq)', messageSchema, { tenantId: 1, sessionId: 1, seq: 1 }],
+      ['rateLimits.key', rateLimitSchema, { key: 1 }],
+      ['counters (tenant, scope, key)', counterSchema, { tenantId: 1, scope: 1, key: 1 }],
+    ];
+    for (const [label, schema, key] of unique) {
+      expect([label, withKey(schema, key)?.[1]]).toEqual([label, { unique: true }]);
+    }
+    // Every record id is unique within its tenant.
+    for (const [name, schema] of Object.entries(TENANT_OWNED)) {
+      if (name === 'idempotency' || name === 'counters' || name === 'tokenUsage') continue;
+      expect([name, withKey(schema, { tenantId: 1, id: 1 })?.[1]]).toEqual([
+        name,
+        { unique: true },
+      ]);
+    }
+  });
+
+  it('expire idempotency claims and rate-limit windows by TTL', () => {
+    expect(withKey(idempotencySchema, { expiresAt: 1 })?.[1]).toMatchObject({
+      expireAfterSeconds: 0,
+    });
+    expect(withKey(rateLimitSchema, { expiresAt: 1 })?.[1]).toMatchObject({
+      expireAfterSeconds: 0,
+    });
+  });
+
+  it('keep mongoose from adding anything the port does not have', () => {
+    for (const schema of [...Object.values(TENANT_OWNED), tenantSchema, rateLimitSchema]) {
+      expect(schema.get('versionKey')).toBe(false);
+      expect(schema.get('id')).toBe(false);
+      expect(schema.get('minimize')).toBe(false);
+      expect(schema.get('autoIndex')).toBe(false);
+    }
+    // `type` is a real field of collected items, not a type declaration.
+    expect(collectedItemSchema.path('type')?.instance).toBe('String');
+    expect(collectedItemSchema.path('uniqueKey')?.instance).toBe('String');
+  });
+});

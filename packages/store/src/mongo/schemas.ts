@@ -1,0 +1,667 @@
+// One mongoose schema per collection. Documents mirror the port's records field for field,
+// except that times are BSON dates (so TTL indexes and range queries work on them) and Mongo's
+// own `_id` (an ObjectId) stays internal: it only breaks ties in insertion order.
+//
+// Index rule: every lookup the port offers is a tenant-scoped index range, so tenantId leads
+// each compound index (also the prefix a future tenant shard key needs for unique indexes).
+// `createMongoStore` runs syncIndexes() for every model at start, which also drops indexes on
+// these collections that are not declared here: declare every index here.
+//
+// No schema defaults and no `required` on strings: the repositories always write every field
+// explicitly (so upserts cannot collide with setDefaultsOnInsert), and mongoose's required
+// check would reject legitimately empty strings (a tenant-wide knowledge domain is "").
+import mongoose, { type Connection, type Model } from 'mongoose';
+import type {
+  ActionStatus,
+  ApiKeyRole,
+  Complexity,
+  LlmActionType,
+  LlmProvider,
+  MessageRole,
+  SessionStatus,
+  TaskStatus,
+} from '@tandem/contracts';
+import {
+  SKILL_TTL_MS,
+  type IdempotencyRecord,
+  type KnowledgeChunk,
+  type KnowledgeDocument,
+} from '../port';
+
+const { Schema } = mongoose;
+const Mixed = Schema.Types.Mixed;
+
+/** Options shared by every schema. */
+const OPTIONS = {
+  // Records carry their own string `id`; mongoose's virtual `id` (= _id as string) must not
+  // shadow it.
+  id: false,
+  versionKey: false,
+  // JSON-ish fields round-trip exactly as given, empty objects included.
+  minimize: false,
+  // Indexes are built once, awaited, by createMongoStore (syncIndexes), not in the background.
+  autoIndex: false,
+  autoCreate: false,
+  // Unknown fields are dropped rather than stored: the shape is the port's, nothing else.
+  strict: true,
+} as const;
+
+const TTL_SECONDS = SKILL_TTL_MS / 1000;
+
+// ---------------------------------------------------------------- documents
+
+export interface TenantDoc {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface ApiKeyDoc {
+  id: string;
+  tenantId: string;
+  userId: string;
+  name: string;
+  role: ApiKeyRole;
+  prefix: string;
+  keyHash: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface SessionDoc {
+  id: string;
+  tenantId: string;
+  userId: string;
+  status: SessionStatus;
+  url: string | null;
+  title: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MessageDoc {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  seq: number;
+  role: MessageRole;
+  content: string;
+  actionString: string | null;
+  taskId: string | null;
+  status: ActionStatus | null;
+  error: string | null;
+  domSummary: string | null;
+  createdAt: Date;
+}
+
+export interface TaskDoc {
+  id: string;
+  tenantId: string;
+  userId: string;
+  sessionId: string | null;
+  url: string;
+  query: string;
+  status: TaskStatus;
+  complexity: Complexity | null;
+  plan: unknown;
+  hierarchicalPlan: unknown;
+  currentStepIndex: number;
+  corrections: unknown;
+  metrics: unknown;
+  lastChain: unknown;
+  webSearchResult: unknown;
+  result: string | null;
+  collectLimit: number | null;
+  consecutiveFailures: number;
+  consecutiveSuccessWithoutTaskComplete: number;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TaskActionDoc {
+  id: string;
+  tenantId: string;
+  taskId: string;
+  stepIndex: number;
+  thought: string;
+  action: string;
+  expectedOutcome: unknown;
+  beforeState: unknown;
+  verification: unknown;
+  status: ActionStatus;
+  metrics: unknown;
+  createdAt: Date;
+}
+
+export interface TokenUsageDoc {
+  id: string;
+  tenantId: string;
+  userId: string | null;
+  sessionId: string | null;
+  messageId: string | null;
+  taskId: string | null;
+  traceId: string | null;
+  provider: LlmProvider;
+  model: string;
+  actionType: LlmActionType;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  thinkingTokens: number;
+  totalTokens: number;
+  costMicroUsd: number;
+  durationMs: number;
+  timestamp: Date;
+}
+
+export interface SkillDoc {
+  id: string;
+  tenantId: string;
+  domain: string;
+  goal: string;
+  failedState: { action: string; elementDescription: string; errorType: string };
+  successfulAction: { action: string; elementDescription: string; strategy: string };
+  successCount: number;
+  failureCount: number;
+  lastUsed: Date;
+  createdAt: Date;
+}
+
+export interface KnowledgeDocumentDoc {
+  id: string;
+  tenantId: string;
+  domain: string;
+  sourceUrl: string | null;
+  title: string;
+  mimeType: string;
+  status: KnowledgeDocument['status'];
+  metadata: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface KnowledgeChunkDoc {
+  id: string;
+  tenantId: string;
+  documentId: string;
+  domain: string;
+  ordinal: number;
+  content: string;
+  headingPath: unknown;
+  tokenCount: number;
+  embedding: unknown;
+  phase: KnowledgeChunk['phase'];
+  triggerAction: string | null;
+  supersededBy: string | null;
+  createdAt: Date;
+}
+
+export interface ExtractionDoc {
+  id: string;
+  tenantId: string;
+  taskId: string | null;
+  url: string;
+  schema: unknown;
+  data: unknown;
+  status: 'pending' | 'completed' | 'failed';
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ExtractionStrategyDoc {
+  id: string;
+  tenantId: string;
+  domain: string;
+  pathPattern: string;
+  schemaHash: string;
+  selectors: unknown;
+  successCount: number;
+  failureCount: number;
+  lastUsed: Date;
+  createdAt: Date;
+}
+
+export interface CollectedItemDoc {
+  id: string;
+  tenantId: string;
+  taskId: string;
+  type: string;
+  uniqueKey: string;
+  data: unknown;
+  sourceUrl: string | null;
+  seq: number;
+  createdAt: Date;
+}
+
+export interface IdempotencyDoc {
+  tenantId: string;
+  key: string;
+  scope: string;
+  requestHash: string;
+  status: IdempotencyRecord['status'];
+  response: unknown;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface RateLimitDoc {
+  key: string;
+  consumed: number;
+  expiresAtMs: number;
+  /** expiresAtMs as a date, only so a TTL index can drop windows nobody reads any more. */
+  expiresAt: Date;
+}
+
+/** Per-scope sequence numbers (message seq per session, collected-item seq per task). */
+export interface CounterDoc {
+  tenantId: string;
+  scope: 'messages' | 'collectedItems';
+  key: string;
+  seq: number;
+}
+
+// ---------------------------------------------------------------- schemas
+
+const tenantOwned = { tenantId: { type: String, required: true }, id: String } as const;
+
+export const tenantSchema = new Schema<TenantDoc>(
+  { id: String, name: String, createdAt: Date },
+  OPTIONS,
+);
+tenantSchema.index({ id: 1 }, { unique: true });
+
+export const apiKeySchema = new Schema<ApiKeyDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    name: String,
+    role: String,
+    prefix: String,
+    keyHash: String,
+    createdAt: Date,
+    lastUsedAt: Date,
+    revokedAt: Date,
+  },
+  OPTIONS,
+);
+// Authentication looks a key up by hash alone (the tenant is what it tells us).
+apiKeySchema.index({ keyHash: 1 }, { unique: true });
+apiKeySchema.index({ tenantId: 1, id: 1 }, { unique: true });
+apiKeySchema.index({ tenantId: 1, createdAt: 1, id: 1 });
+
+export const sessionSchema = new Schema<SessionDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    status: String,
+    url: String,
+    title: String,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+sessionSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+sessionSchema.index({ tenantId: 1, userId: 1, createdAt: -1, id: -1 });
+
+export const messageSchema = new Schema<MessageDoc>(
+  {
+    ...tenantOwned,
+    sessionId: String,
+    seq: Number,
+    role: String,
+    content: String,
+    actionString: String,
+    taskId: String,
+    status: String,
+    error: String,
+    domSummary: String,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+messageSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+// Unique: two racing appends can never share a seq.
+messageSchema.index({ tenantId: 1, sessionId: 1, seq: 1 }, { unique: true });
+
+export const taskSchema = new Schema<TaskDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    sessionId: String,
+    url: String,
+    query: String,
+    status: String,
+    complexity: String,
+    plan: Mixed,
+    hierarchicalPlan: Mixed,
+    currentStepIndex: Number,
+    corrections: Mixed,
+    metrics: Mixed,
+    lastChain: Mixed,
+    webSearchResult: Mixed,
+    result: String,
+    collectLimit: Number,
+    consecutiveFailures: Number,
+    consecutiveSuccessWithoutTaskComplete: Number,
+    version: Number,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+taskSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+taskSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
+taskSchema.index({ tenantId: 1, userId: 1, createdAt: -1, id: -1 });
+// findActive and list({ sessionId }).
+taskSchema.index({ tenantId: 1, sessionId: 1, status: 1, createdAt: -1 });
+// expireStale.
+taskSchema.index({ tenantId: 1, status: 1, updatedAt: 1 });
+
+export const taskActionSchema = new Schema<TaskActionDoc>(
+  {
+    ...tenantOwned,
+    taskId: String,
+    stepIndex: Number,
+    thought: String,
+    action: String,
+    expectedOutcome: Mixed,
+    beforeState: Mixed,
+    verification: Mixed,
+    status: String,
+    metrics: Mixed,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+taskActionSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+taskActionSchema.index({ tenantId: 1, taskId: 1, stepIndex: 1, createdAt: 1 });
+
+export const tokenUsageSchema = new Schema<TokenUsageDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    sessionId: String,
+    messageId: String,
+    taskId: String,
+    traceId: String,
+    provider: String,
+    model: String,
+    actionType: String,
+    inputTokens: Number,
+    outputTokens: Number,
+    cachedInputTokens: Number,
+    thinkingTokens: Number,
+    totalTokens: Number,
+    costMicroUsd: Number,
+    durationMs: Number,
+    timestamp: Date,
+  },
+  OPTIONS,
+);
+// The generation id: a retried dual-write of the same LLM call must not bill twice.
+tokenUsageSchema.index({ id: 1 }, { unique: true });
+// Billing rollups and list() by time window.
+tokenUsageSchema.index({ tenantId: 1, timestamp: 1 });
+tokenUsageSchema.index({ tenantId: 1, taskId: 1, timestamp: 1 });
+
+export const skillSchema = new Schema<SkillDoc>(
+  {
+    ...tenantOwned,
+    domain: String,
+    goal: String,
+    failedState: { action: String, elementDescription: String, errorType: String },
+    successfulAction: { action: String, elementDescription: String, strategy: String },
+    successCount: Number,
+    failureCount: Number,
+    lastUsed: Date,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+skillSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+skillSchema.index({ tenantId: 1, domain: 1, goal: 1 });
+// Dedupe key of upsert().
+skillSchema.index(
+  {
+    tenantId: 1,
+    domain: 1,
+    goal: 1,
+    'failedState.action': 1,
+    'successfulAction.action': 1,
+  },
+  { unique: true },
+);
+// find(): a domain's skills, most recently used first.
+skillSchema.index({ tenantId: 1, domain: 1, lastUsed: -1 });
+// The spec's 90-day TTL since lastUsed. The monitor runs about once a minute, so find() also
+// filters on lastUsed itself.
+skillSchema.index({ lastUsed: 1 }, { expireAfterSeconds: TTL_SECONDS });
+
+export const knowledgeDocumentSchema = new Schema<KnowledgeDocumentDoc>(
+  {
+    ...tenantOwned,
+    domain: String,
+    sourceUrl: String,
+    title: String,
+    mimeType: String,
+    status: String,
+    metadata: Mixed,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+knowledgeDocumentSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+knowledgeDocumentSchema.index({ tenantId: 1, createdAt: 1, id: 1 });
+knowledgeDocumentSchema.index({ tenantId: 1, domain: 1, createdAt: 1 });
+
+export const knowledgeChunkSchema = new Schema<KnowledgeChunkDoc>(
+  {
+    ...tenantOwned,
+    documentId: String,
+    domain: String,
+    ordinal: Number,
+    content: String,
+    headingPath: Mixed,
+    tokenCount: Number,
+    embedding: Mixed,
+    phase: String,
+    triggerAction: String,
+    supersededBy: String,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+knowledgeChunkSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+knowledgeChunkSchema.index({ tenantId: 1, documentId: 1, ordinal: 1 });
+knowledgeChunkSchema.index({ tenantId: 1, domain: 1, documentId: 1, ordinal: 1 });
+
+export const extractionSchema = new Schema<ExtractionDoc>(
+  {
+    ...tenantOwned,
+    taskId: String,
+    url: String,
+    schema: Mixed,
+    data: Mixed,
+    status: String,
+    error: String,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+extractionSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+extractionSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
+extractionSchema.index({ tenantId: 1, taskId: 1, createdAt: -1, id: -1 });
+
+export const extractionStrategySchema = new Schema<ExtractionStrategyDoc>(
+  {
+    ...tenantOwned,
+    domain: String,
+    pathPattern: String,
+    schemaHash: String,
+    selectors: Mixed,
+    successCount: Number,
+    failureCount: Number,
+    lastUsed: Date,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+extractionStrategySchema.index({ tenantId: 1, id: 1 }, { unique: true });
+extractionStrategySchema.index(
+  { tenantId: 1, domain: 1, pathPattern: 1, schemaHash: 1 },
+  { unique: true },
+);
+
+export const collectedItemSchema = new Schema<CollectedItemDoc>(
+  {
+    ...tenantOwned,
+    taskId: String,
+    // Spelled out: a bare `type: String` would read as this object's own type declaration.
+    type: { type: String },
+    uniqueKey: String,
+    data: Mixed,
+    sourceUrl: String,
+    seq: Number,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+collectedItemSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+collectedItemSchema.index({ tenantId: 1, taskId: 1, type: 1, uniqueKey: 1 }, { unique: true });
+collectedItemSchema.index({ tenantId: 1, taskId: 1, seq: 1 });
+collectedItemSchema.index({ tenantId: 1, taskId: 1, type: 1, seq: 1 });
+
+export const idempotencySchema = new Schema<IdempotencyDoc>(
+  {
+    tenantId: { type: String, required: true },
+    key: String,
+    scope: String,
+    requestHash: String,
+    status: String,
+    response: Mixed,
+    createdAt: Date,
+    expiresAt: Date,
+  },
+  OPTIONS,
+);
+idempotencySchema.index({ tenantId: 1, key: 1 }, { unique: true });
+// Expired claims disappear on their own; begin() may replace them before the monitor runs.
+idempotencySchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+export const rateLimitSchema = new Schema<RateLimitDoc>(
+  { key: String, consumed: Number, expiresAtMs: Number, expiresAt: Date },
+  OPTIONS,
+);
+rateLimitSchema.index({ key: 1 }, { unique: true });
+rateLimitSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+export const counterSchema = new Schema<CounterDoc>(
+  { tenantId: { type: String, required: true }, scope: String, key: String, seq: Number },
+  OPTIONS,
+);
+counterSchema.index({ tenantId: 1, scope: 1, key: 1 }, { unique: true });
+
+// ---------------------------------------------------------------- models
+
+export interface MongoModels {
+  tenants: Model<TenantDoc>;
+  apiKeys: Model<ApiKeyDoc>;
+  sessions: Model<SessionDoc>;
+  messages: Model<MessageDoc>;
+  tasks: Model<TaskDoc>;
+  taskActions: Model<TaskActionDoc>;
+  tokenUsage: Model<TokenUsageDoc>;
+  skills: Model<SkillDoc>;
+  knowledgeDocuments: Model<KnowledgeDocumentDoc>;
+  knowledgeChunks: Model<KnowledgeChunkDoc>;
+  extractions: Model<ExtractionDoc>;
+  extractionStrategies: Model<ExtractionStrategyDoc>;
+  collectedItems: Model<CollectedItemDoc>;
+  idempotency: Model<IdempotencyDoc>;
+  rateLimits: Model<RateLimitDoc>;
+  counters: Model<CounterDoc>;
+}
+
+/** Collection names, fixed here so they never depend on mongoose's pluralisation rules. */
+export const COLLECTIONS: Record<keyof MongoModels, string> = {
+  tenants: 'tenants',
+  apiKeys: 'apiKeys',
+  sessions: 'sessions',
+  messages: 'messages',
+  tasks: 'tasks',
+  taskActions: 'taskActions',
+  tokenUsage: 'tokenUsageLogs',
+  skills: 'skills',
+  knowledgeDocuments: 'knowledgeDocuments',
+  knowledgeChunks: 'knowledgeChunks',
+  extractions: 'extractions',
+  extractionStrategies: 'extractionStrategies',
+  collectedItems: 'collectedItems',
+  idempotency: 'idempotencyKeys',
+  rateLimits: 'rateLimits',
+  counters: 'counters',
+};
+
+/** Models bound to one connection (never the global mongoose connection). */
+export function createModels(connection: Connection): MongoModels {
+  return {
+    tenants: connection.model<TenantDoc>('Tenant', tenantSchema, COLLECTIONS.tenants),
+    apiKeys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema, COLLECTIONS.apiKeys),
+    sessions: connection.model<SessionDoc>('Session', sessionSchema, COLLECTIONS.sessions),
+    messages: connection.model<MessageDoc>('Message', messageSchema, COLLECTIONS.messages),
+    tasks: connection.model<TaskDoc>('Task', taskSchema, COLLECTIONS.tasks),
+    taskActions: connection.model<TaskActionDoc>(
+      'TaskAction',
+      taskActionSchema,
+      COLLECTIONS.taskActions,
+    ),
+    tokenUsage: connection.model<TokenUsageDoc>(
+      'TokenUsageLog',
+      tokenUsageSchema,
+      COLLECTIONS.tokenUsage,
+    ),
+    skills: connection.model<SkillDoc>('Skill', skillSchema, COLLECTIONS.skills),
+    knowledgeDocuments: connection.model<KnowledgeDocumentDoc>(
+      'KnowledgeDocument',
+      knowledgeDocumentSchema,
+      COLLECTIONS.knowledgeDocuments,
+    ),
+    knowledgeChunks: connection.model<KnowledgeChunkDoc>(
+      'KnowledgeChunk',
+      knowledgeChunkSchema,
+      COLLECTIONS.knowledgeChunks,
+    ),
+    extractions: connection.model<ExtractionDoc>(
+      'Extraction',
+      extractionSchema,
+      COLLECTIONS.extractions,
+    ),
+    extractionStrategies: connection.model<ExtractionStrategyDoc>(
+      'ExtractionStrategy',
+      extractionStrategySchema,
+      COLLECTIONS.extractionStrategies,
+    ),
+    collectedItems: connection.model<CollectedItemDoc>(
+      'CollectedItem',
+      collectedItemSchema,
+      COLLECTIONS.collectedItems,
+    ),
+    idempotency: connection.model<IdempotencyDoc>(
+      'IdempotencyKey',
+      idempotencySchema,
+      COLLECTIONS.idempotency,
+    ),
+    rateLimits: connection.model<RateLimitDoc>(
+      'RateLimit',
+      rateLimitSchema,
+      COLLECTIONS.rateLimits,
+    ),
+    counters: connection.model<CounterDoc>('Counter', counterSchema, COLLECTIONS.counters),
+  };
+}

@@ -1,0 +1,91 @@
+// Task actions: the step history of a task. `insertMany` is one insertMany call (one batched
+// write), because the agent flushes a chain's actions together.
+import type { ExpectedOutcome, VerificationResult } from '@tandem/contracts';
+import type { NewTaskAction, TaskAction, TaskActionRepository } from '../port';
+import { newId } from '../shared';
+import type { MongoModels, TaskActionDoc } from './schemas';
+import { fromJson, iso, jsonValue, nowDate, toDate } from './util';
+
+const toTaskAction = (doc: TaskActionDoc): TaskAction => ({
+  id: doc.id,
+  tenantId: doc.tenantId,
+  taskId: doc.taskId,
+  stepIndex: doc.stepIndex,
+  thought: doc.thought,
+  action: doc.action,
+  expectedOutcome: fromJson<ExpectedOutcome | null>(doc.expectedOutcome),
+  beforeState: fromJson<TaskAction['beforeState']>(doc.beforeState),
+  verification: fromJson<VerificationResult | null>(doc.verification),
+  status: doc.status,
+  metrics: fromJson<TaskAction['metrics']>(doc.metrics),
+  createdAt: iso(doc.createdAt),
+});
+
+function toDoc(tenantId: string, input: NewTaskAction, now: Date): TaskActionDoc {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    taskId: input.taskId,
+    stepIndex: input.stepIndex,
+    thought: input.thought,
+    action: input.action,
+    expectedOutcome: jsonValue(input.expectedOutcome ?? null),
+    beforeState: jsonValue(input.beforeState ?? null),
+    verification: jsonValue(input.verification ?? null),
+    status: input.status,
+    metrics: jsonValue(input.metrics ?? null),
+    createdAt: input.createdAt === undefined ? now : toDate(input.createdAt),
+  };
+}
+
+// _id (an ObjectId, increasing in creation order) is the last tie-breaker: actions of one step
+// written in one batch keep their order.
+const ORDER = { stepIndex: 1, createdAt: 1, _id: 1 } as const;
+const ORDER_DESC = { stepIndex: -1, createdAt: -1, _id: -1 } as const;
+
+export function mongoTaskActions({ taskActions }: MongoModels): TaskActionRepository {
+  return {
+    async insert(tenantId, input) {
+      const doc = toDoc(tenantId, input, nowDate());
+      await taskActions.create(doc);
+      return toTaskAction(doc);
+    },
+    async insertMany(tenantId, inputs) {
+      if (inputs.length === 0) return [];
+      const now = nowDate();
+      const docs = inputs.map((input) => toDoc(tenantId, input, now));
+      // ordered: a failure stops at the failing document instead of writing around it.
+      await taskActions.insertMany(docs, { ordered: true });
+      return docs.map(toTaskAction);
+    },
+    async get(tenantId, id) {
+      const doc = await taskActions.findOne({ tenantId, id }).lean().exec();
+      return doc ? toTaskAction(doc) : null;
+    },
+    async listByTask(tenantId, taskId) {
+      const docs = await taskActions.find({ tenantId, taskId }).sort(ORDER).lean().exec();
+      return docs.map(toTaskAction);
+    },
+    async getLast(tenantId, taskId) {
+      const doc = await taskActions.findOne({ tenantId, taskId }).sort(ORDER_DESC).lean().exec();
+      return doc ? toTaskAction(doc) : null;
+    },
+    async update(tenantId, id, patch) {
+      const set: Record<string, unknown> = {};
+      if (patch.verification !== undefined) set.verification = jsonValue(patch.verification);
+      if (patch.status !== undefined) set.status = patch.status;
+      if (patch.metrics !== undefined) set.metrics = jsonValue(patch.metrics);
+      if (patch.expectedOutcome !== undefined) {
+        set.expectedOutcome = jsonValue(patch.expectedOutcome);
+      }
+      const doc =
+        Object.keys(set).length === 0
+          ? await taskActions.findOne({ tenantId, id }).lean().exec()
+          : await taskActions
+              .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+              .lean()
+              .exec();
+      return doc ? toTaskAction(doc) : null;
+    },
+  };
+}

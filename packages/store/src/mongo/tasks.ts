@@ -1,0 +1,188 @@
+// Tasks. `update` is one findOneAndUpdate whose filter carries the expected version, so
+// `ifVersion` is a real compare-and-set: of two concurrent requests, exactly one advances it.
+import {
+  emptyTaskMetrics,
+  type CorrectionRecord,
+  type HierarchicalPlan,
+  type Plan,
+  type StoredChain,
+  type TaskMetrics,
+  type TaskStatus,
+} from '@tandem/contracts';
+import { VersionConflictError, type Task, type TaskPatch, type TaskRepository } from '../port';
+import { clampLimit, encodeCursor, newId } from '../shared';
+import type { MongoModels, TaskDoc } from './schemas';
+import { fromJson, iso, jsonValue, nowDate, olderThanCursor, orNull, toDate } from './util';
+
+/** Statuses a task can still advance from (findActive / expireStale look at these). */
+const LIVE_STATUSES: TaskStatus[] = ['active', 'executing'];
+
+const toTask = (doc: TaskDoc): Task => ({
+  id: doc.id,
+  tenantId: doc.tenantId,
+  userId: doc.userId,
+  sessionId: orNull(doc.sessionId),
+  url: doc.url,
+  query: doc.query,
+  status: doc.status,
+  complexity: orNull(doc.complexity),
+  plan: fromJson<Plan | null>(doc.plan),
+  hierarchicalPlan: fromJson<HierarchicalPlan | null>(doc.hierarchicalPlan),
+  currentStepIndex: doc.currentStepIndex,
+  corrections: fromJson<CorrectionRecord[] | null>(doc.corrections) ?? [],
+  metrics: fromJson<TaskMetrics | null>(doc.metrics) ?? emptyTaskMetrics(),
+  lastChain: fromJson<StoredChain | null>(doc.lastChain),
+  webSearchResult: fromJson<unknown>(doc.webSearchResult),
+  result: orNull(doc.result),
+  collectLimit: orNull(doc.collectLimit),
+  consecutiveFailures: doc.consecutiveFailures,
+  consecutiveSuccessWithoutTaskComplete: doc.consecutiveSuccessWithoutTaskComplete,
+  version: doc.version,
+  createdAt: iso(doc.createdAt),
+  updatedAt: iso(doc.updatedAt),
+});
+
+/** How each patchable field is written: JSON-ish fields go through jsonValue. */
+const PATCH_FIELDS: { [K in keyof Required<TaskPatch>]: 'plain' | 'json' } = {
+  sessionId: 'plain',
+  url: 'plain',
+  query: 'plain',
+  status: 'plain',
+  complexity: 'plain',
+  plan: 'json',
+  hierarchicalPlan: 'json',
+  currentStepIndex: 'plain',
+  corrections: 'json',
+  metrics: 'json',
+  lastChain: 'json',
+  webSearchResult: 'json',
+  result: 'plain',
+  collectLimit: 'plain',
+  consecutiveFailures: 'plain',
+  consecutiveSuccessWithoutTaskComplete: 'plain',
+};
+
+/**
+ * $set for the keys present in a patch. Only whitelisted keys pass, so a patch can never touch
+ * id, tenantId, userId, version or createdAt whatever object it is at run time.
+ */
+function patchSet(patch: TaskPatch): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const [key, kind] of Object.entries(PATCH_FIELDS)) {
+    if (!Object.hasOwn(patch, key)) continue;
+    const value: unknown = patch[key as keyof TaskPatch];
+    if (value === undefined) continue;
+    set[key] = kind === 'json' ? jsonValue(value) : value;
+  }
+  return set;
+}
+
+export function mongoTasks({ tasks }: MongoModels): TaskRepository {
+  const get = async (tenantId: string, id: string): Promise<Task | null> => {
+    const doc = await tasks.findOne({ tenantId, id }).lean().exec();
+    return doc ? toTask(doc) : null;
+  };
+
+  return {
+    async create(tenantId, input) {
+      const now = nowDate();
+      const doc: TaskDoc = {
+        id: input.id ?? newId(),
+        tenantId,
+        userId: input.userId,
+        sessionId: input.sessionId ?? null,
+        url: input.url,
+        query: input.query,
+        status: input.status ?? 'active',
+        complexity: input.complexity ?? null,
+        plan: jsonValue(input.plan ?? null),
+        hierarchicalPlan: jsonValue(input.hierarchicalPlan ?? null),
+        currentStepIndex: input.currentStepIndex ?? 0,
+        corrections: [],
+        metrics: jsonValue(input.metrics ?? emptyTaskMetrics()),
+        lastChain: null,
+        webSearchResult: jsonValue(input.webSearchResult ?? null),
+        result: null,
+        collectLimit: input.collectLimit ?? null,
+        consecutiveFailures: 0,
+        consecutiveSuccessWithoutTaskComplete: 0,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await tasks.create(doc);
+      return toTask(doc);
+    },
+
+    get,
+
+    async update(tenantId, id, patch, options = {}) {
+      const filter: Record<string, unknown> = { tenantId, id };
+      if (options.ifVersion !== undefined) filter.version = options.ifVersion;
+      const doc = await tasks
+        .findOneAndUpdate(
+          filter,
+          { $set: { ...patchSet(patch), updatedAt: nowDate() }, $inc: { version: 1 } },
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      if (doc) return toTask(doc);
+      if (options.ifVersion !== undefined && (await tasks.exists({ tenantId, id }).exec())) {
+        throw new VersionConflictError(`task ${id} is not at version ${options.ifVersion}`);
+      }
+      return null;
+    },
+
+    async list(tenantId, options = {}) {
+      const limit = clampLimit(options.limit, 50);
+      const filter: Record<string, unknown> = { tenantId, ...olderThanCursor(options.cursor) };
+      if (options.status !== undefined) {
+        if (options.status.length === 0) return { items: [], nextCursor: null };
+        filter.status = { $in: options.status };
+      }
+      if (options.userId !== undefined) filter.userId = options.userId;
+      if (options.sessionId !== undefined) filter.sessionId = options.sessionId;
+      const docs = await tasks
+        .find(filter)
+        .sort({ createdAt: -1, id: -1 })
+        .limit(limit + 1)
+        .lean()
+        .exec();
+      const items = docs.slice(0, limit).map(toTask);
+      const last = items[items.length - 1];
+      return {
+        items,
+        nextCursor: docs.length > limit && last ? encodeCursor([last.createdAt, last.id]) : null,
+      };
+    },
+
+    async findActive(tenantId, input) {
+      const filter: Record<string, unknown> = {
+        tenantId,
+        sessionId: input.sessionId,
+        status: { $in: LIVE_STATUSES },
+      };
+      if (input.url !== undefined) filter.url = input.url;
+      const doc = await tasks.findOne(filter).sort({ createdAt: -1, id: -1 }).lean().exec();
+      return doc ? toTask(doc) : null;
+    },
+
+    async expireStale(tenantId, input) {
+      const filter: Record<string, unknown> = {
+        tenantId,
+        status: { $in: LIVE_STATUSES },
+        updatedAt: { $lt: toDate(input.olderThan) },
+      };
+      if (input.sessionId !== undefined) filter.sessionId = input.sessionId;
+      // Bumps version too, so a request that read the task before the sweep loses its ifVersion.
+      const result = await tasks
+        .updateMany(filter, {
+          $set: { status: 'interrupted', updatedAt: nowDate() },
+          $inc: { version: 1 },
+        })
+        .exec();
+      return result.modifiedCount;
+    },
+  };
+}

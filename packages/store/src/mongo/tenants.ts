@@ -1,0 +1,116 @@
+// Tenants and API keys. Only the sha256 of a key is stored; the plaintext leaves `create`
+// once and is never readable again.
+import type { ApiKeyRole } from '@tandem/contracts';
+import {
+  DuplicateKeyError,
+  type ApiKeyRecord,
+  type ApiKeyRepository,
+  type Tenant,
+  type TenantRepository,
+} from '../port';
+import { generateApiKey, hashApiKey, keyDisplayPrefix, newId } from '../shared';
+import type { ApiKeyDoc, MongoModels, TenantDoc } from './schemas';
+import { iso, isoOrNull, isDuplicateKeyError, nowDate, toDate } from './util';
+
+const toTenant = (doc: TenantDoc): Tenant => ({
+  id: doc.id,
+  name: doc.name,
+  createdAt: iso(doc.createdAt),
+});
+
+export function mongoTenants({ tenants }: MongoModels): TenantRepository {
+  return {
+    async create(input) {
+      const doc: TenantDoc = { id: input.id ?? newId(), name: input.name, createdAt: nowDate() };
+      try {
+        await tenants.create(doc);
+      } catch (error) {
+        if (isDuplicateKeyError(error)) throw new DuplicateKeyError(`tenant ${doc.id}`);
+        throw error;
+      }
+      return toTenant(doc);
+    },
+    async get(id) {
+      const doc = await tenants.findOne({ id }).lean().exec();
+      return doc ? toTenant(doc) : null;
+    },
+    async list() {
+      const docs = await tenants.find().sort({ createdAt: 1, id: 1 }).lean().exec();
+      return docs.map(toTenant);
+    },
+  };
+}
+
+const toApiKey = (doc: ApiKeyDoc): ApiKeyRecord => ({
+  id: doc.id,
+  tenantId: doc.tenantId,
+  userId: doc.userId,
+  name: doc.name,
+  role: doc.role,
+  prefix: doc.prefix,
+  keyHash: doc.keyHash,
+  createdAt: iso(doc.createdAt),
+  lastUsedAt: isoOrNull(doc.lastUsedAt),
+  revokedAt: isoOrNull(doc.revokedAt),
+});
+
+export function mongoApiKeys({ apiKeys }: MongoModels): ApiKeyRepository {
+  async function insert(
+    tenantId: string,
+    input: { userId: string; name: string; role?: ApiKeyRole },
+    plaintextKey: string,
+  ): Promise<ApiKeyRecord> {
+    const doc: ApiKeyDoc = {
+      id: newId(),
+      tenantId,
+      userId: input.userId,
+      name: input.name,
+      role: input.role ?? 'user',
+      prefix: keyDisplayPrefix(plaintextKey),
+      keyHash: hashApiKey(plaintextKey),
+      createdAt: nowDate(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    try {
+      await apiKeys.create(doc);
+    } catch (error) {
+      // Never echo the key (or its hash) into an error message that may be logged.
+      if (isDuplicateKeyError(error)) throw new DuplicateKeyError('api key');
+      throw error;
+    }
+    return toApiKey(doc);
+  }
+
+  return {
+    async create(tenantId, input) {
+      const plaintextKey = generateApiKey();
+      const record = await insert(tenantId, input, plaintextKey);
+      return { record, plaintextKey };
+    },
+    import(tenantId, input) {
+      return insert(tenantId, input, input.plaintextKey);
+    },
+    async findByPlaintext(plaintextKey) {
+      // The one lookup without a tenant: the key is what tells us the tenant.
+      const doc = await apiKeys
+        .findOne({ keyHash: hashApiKey(plaintextKey), revokedAt: null })
+        .lean()
+        .exec();
+      return doc ? toApiKey(doc) : null;
+    },
+    async list(tenantId) {
+      const docs = await apiKeys.find({ tenantId }).sort({ createdAt: 1, id: 1 }).lean().exec();
+      return docs.map(toApiKey);
+    },
+    async touch(tenantId, id, at) {
+      await apiKeys.updateOne({ tenantId, id }, { $set: { lastUsedAt: toDate(at) } }).exec();
+    },
+    async revoke(tenantId, id) {
+      const result = await apiKeys
+        .updateOne({ tenantId, id, revokedAt: null }, { $set: { revokedAt: nowDate() } })
+        .exec();
+      return result.modifiedCount > 0;
+    },
+  };
+}

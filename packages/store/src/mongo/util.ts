@@ -1,0 +1,102 @@
+// Helpers every Mongo repository shares: time and JSON conversions between documents and the
+// port's records, duplicate-key detection, per-scope sequence numbers.
+import type { Model } from 'mongoose';
+import { decodeCursor } from '../shared';
+import type { CounterDoc } from './schemas';
+
+/** Port time (ISO string, any offset) → BSON date. Rejects what is not a time. */
+export function toDate(value: string): Date {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new Error(`Invalid timestamp: ${value}`);
+  return new Date(time);
+}
+
+/** BSON date → the port's ISO form (UTC, ms). */
+export const iso = (value: Date): string => value.toISOString();
+
+export const isoOrNull = (value: Date | null | undefined): string | null =>
+  value instanceof Date ? value.toISOString() : null;
+
+export const nowDate = (): Date => new Date();
+
+/** `optional ?? null`, for string/number fields a document may lack or hold as null. */
+export const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
+
+/**
+ * JSON-ish values are stored as their JSON form, exactly like the libSQL adapter's TEXT
+ * columns: undefined keys vanish (the driver would write them as null), and both adapters hand
+ * back the same thing for the same input. `undefined` itself becomes null.
+ */
+export function jsonValue(value: unknown): unknown {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
+}
+
+/** A stored JSON-ish value as the record's type (it was written from that same type). */
+export const fromJson = <T>(value: unknown): T => (value === undefined ? null : value) as T;
+
+/** MongoServerError / MongoBulkWriteError for a unique index violation. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, writeErrors } = error as { code?: unknown; writeErrors?: unknown };
+  if (code === 11000 || code === 11001) return true;
+  return (
+    Array.isArray(writeErrors) &&
+    writeErrors.some(
+      (e: unknown) =>
+        typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 11000,
+    )
+  );
+}
+
+/**
+ * An upsert whose filter names a unique key can still fail with E11000 when two of them
+ * insert at once; the retry then finds the winner's document and updates it.
+ */
+export async function retryOnDuplicate<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    return operation();
+  }
+}
+
+/** Escapes a user string for use inside a RegExp (skills' goal substring search). */
+export const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The next number of a per-scope sequence (1, 2, 3…): one atomic $inc on a counter document,
+ * so concurrent appends never read the same value.
+ */
+export async function nextSeq(
+  counters: Model<CounterDoc>,
+  tenantId: string,
+  scope: CounterDoc['scope'],
+  key: string,
+): Promise<number> {
+  const counter = await retryOnDuplicate(() =>
+    counters
+      .findOneAndUpdate(
+        { tenantId, scope, key },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      )
+      .lean()
+      .exec(),
+  );
+  if (counter === null) throw new Error(`mongo: counter ${scope}/${key} was not returned`);
+  return counter.seq;
+}
+
+/**
+ * Keyset filter for "newest first" pages: the cursor is the (createdAt, id) of the last item
+ * returned, the same cursor the libSQL adapter hands out.
+ */
+export function olderThanCursor(cursor: string | null | undefined): Record<string, unknown> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  if (!after || after.length !== 2) return {};
+  const createdAt = toDate(String(after[0]));
+  return {
+    $or: [{ createdAt: { $lt: createdAt } }, { createdAt, id: { $lt: String(after[1]) } }],
+  };
+}

@@ -1,0 +1,30 @@
+// The store contract, written once and run against every adapter (libSQL here, MongoDB
+// wherever MONGODB_URI points). If two adapters pass it, callers cannot tell them apart.
+//
+// Each repository's tests open their own store (makeStore per describe) and create their own
+// tenants with random names, so the suite is safe against a shared, persistent database.
+import { describe } from 'vitest';
+import type { Store } from '../port';
+import { conversationsContract } from './contract/conversations';
+import { extractionContract } from './contract/extraction';
+import { guardsContract } from './contract/guards';
+import { identityContract } from './contract/identity';
+import { isolationContract } from './contract/isolation';
+import { knowledgeContract } from './contract/knowledge';
+import { skillsContract } from './contract/skills';
+import { tasksContract } from './contract/tasks';
+import { usageContract } from './contract/usage';
+
+export function runStoreContractSuite(name: string, makeStore: () => Promise<Store>): void {
+  describe(`store contract: ${name}`, () => {
+    identityContract(makeStore);
+    conversationsContract(makeStore);
+    tasksContract(makeStore);
+    usageContract(makeStore);
+    skillsContract(makeStore);
+    knowledgeContract(makeStore);
+    extractionContract(makeStore);
+    guardsContract(makeStore);
+    isolationContract(makeStore);
+  });
+}

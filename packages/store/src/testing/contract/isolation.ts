@@ -1,0 +1,216 @@
+// Tenant isolation: with tenant B's ids, tenant A can neither read (null / empty) nor change
+// (null / false / 0) anything, and B's records are unchanged afterwards.
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../port';
+import {
+  actionInput,
+  isoAt,
+  newTenant,
+  uniq,
+  usageInput,
+  useStore,
+  type MakeStore,
+} from './harness';
+
+async function twoTenants(store: Store): Promise<{ a: string; b: string }> {
+  return { a: await newTenant(store), b: await newTenant(store) };
+}
+
+const FUTURE = (): string => isoAt(Date.now() + 60 * 60 * 1000);
+
+export function isolationContract(makeStore: MakeStore): void {
+  describe('tenant isolation', () => {
+    const store = useStore(makeStore);
+
+    it('apiKeys', async () => {
+      const { a, b } = await twoTenants(store());
+      const { record, plaintextKey } = await store().apiKeys.create(b, { userId: 'ub', name: 'k' });
+      expect(await store().apiKeys.list(a)).toEqual([]);
+      await store().apiKeys.touch(a, record.id, isoAt(Date.now()));
+      expect(await store().apiKeys.revoke(a, record.id)).toBe(false);
+      expect(await store().apiKeys.findByPlaintext(plaintextKey)).toEqual(record);
+      expect(await store().apiKeys.list(b)).toEqual([record]);
+    });
+
+    it('sessions and messages', async () => {
+      const { a, b } = await twoTenants(store());
+      const session = await store().sessions.create(b, { userId: 'ub', title: 'b' });
+      const message = await store().messages.append(b, {
+        sessionId: session.id,
+        role: 'assistant',
+        content: 'b',
+        status: 'pending',
+      });
+      expect(await store().sessions.get(a, session.id)).toBeNull();
+      expect(await store().sessions.update(a, session.id, { title: 'hacked' })).toBeNull();
+      expect((await store().sessions.listByUser(a, 'ub')).items).toEqual([]);
+      expect(await store().messages.list(a, session.id)).toEqual([]);
+      expect(await store().messages.updateLast(a, session.id, { status: 'failure' })).toBeNull();
+      // Appending under A with B's session id writes A's own row, never into B's session.
+      await store().messages.append(a, { sessionId: session.id, role: 'user', content: 'a' });
+
+      expect(await store().sessions.get(b, session.id)).toEqual(session);
+      expect(await store().messages.list(b, session.id)).toEqual([message]);
+    });
+
+    it('tasks and task actions', async () => {
+      const { a, b } = await twoTenants(store());
+      const task = await store().tasks.create(b, {
+        userId: 'ub',
+        url: 'https://b.test/',
+        query: 'b',
+        sessionId: 'sb',
+      });
+      const action = await store().taskActions.insert(b, actionInput(task.id, 0));
+      expect(await store().tasks.get(a, task.id)).toBeNull();
+      expect(await store().tasks.update(a, task.id, { status: 'failed' })).toBeNull();
+      expect(
+        await store().tasks.update(a, task.id, { status: 'failed' }, { ifVersion: task.version }),
+      ).toBeNull();
+      expect((await store().tasks.list(a)).items).toEqual([]);
+      expect((await store().tasks.list(a, { sessionId: 'sb', userId: 'ub' })).items).toEqual([]);
+      expect(await store().tasks.findActive(a, { sessionId: 'sb' })).toBeNull();
+      expect(await store().tasks.expireStale(a, { olderThan: FUTURE(), sessionId: 'sb' })).toBe(0);
+      expect(await store().tasks.expireStale(a, { olderThan: FUTURE() })).toBe(0);
+
+      expect(await store().taskActions.get(a, action.id)).toBeNull();
+      expect(await store().taskActions.listByTask(a, task.id)).toEqual([]);
+      expect(await store().taskActions.getLast(a, task.id)).toBeNull();
+      expect(await store().taskActions.update(a, action.id, { status: 'failure' })).toBeNull();
+
+      expect(await store().tasks.get(b, task.id)).toEqual(task);
+      expect(await store().taskActions.listByTask(b, task.id)).toEqual([action]);
+    });
+
+    it('tokenUsage', async () => {
+      const { a, b } = await twoTenants(store());
+      const log = usageInput({ taskId: 'tb' });
+      await store().tokenUsage.append(b, log);
+      expect(await store().tokenUsage.list(a)).toEqual([]);
+      expect(await store().tokenUsage.list(a, { taskId: 'tb' })).toEqual([]);
+      for (const groupBy of ['day', 'model', 'actionType', 'user'] as const) {
+        expect(await store().tokenUsage.rollup(a, { groupBy })).toEqual([]);
+      }
+      expect(await store().tokenUsage.list(b)).toEqual([{ ...log, tenantId: b }]);
+    });
+
+    it('skills', async () => {
+      const { a, b } = await twoTenants(store());
+      const input = {
+        domain: 'b.test',
+        goal: 'g',
+        failedState: { action: 'click(1)', elementDescription: 'x', errorType: 'E' },
+        successfulAction: { action: 'click(2)', elementDescription: 'y', strategy: 'S' },
+      };
+      const skill = await store().skills.upsert(b, input);
+      expect(await store().skills.get(a, skill.id)).toBeNull();
+      expect(await store().skills.find(a, { domain: 'b.test' })).toEqual([]);
+      expect(await store().skills.recordOutcome(a, skill.id, false)).toBeNull();
+      expect(await store().skills.count(a)).toBe(0);
+      // The same dedupe key under A is A's own skill, not a bump of B's.
+      const mine = await store().skills.upsert(a, input);
+      expect(mine.id).not.toBe(skill.id);
+      expect(mine.successCount).toBe(1);
+
+      expect(await store().skills.get(b, skill.id)).toEqual(skill);
+      expect(await store().skills.count(b)).toBe(1);
+    });
+
+    it('knowledge', async () => {
+      const { a, b } = await twoTenants(store());
+      const doc = await store().knowledge.createDocument(b, {
+        domain: 'b.test',
+        title: 'b',
+        mimeType: 'text/plain',
+      });
+      const chunks = await store().knowledge.addChunks(b, doc.id, [{ ordinal: 0, content: 'b' }]);
+      const chunkId = chunks[0]?.id ?? '';
+      expect(await store().knowledge.getDocument(a, doc.id)).toBeNull();
+      expect(await store().knowledge.listDocuments(a)).toEqual([]);
+      expect(await store().knowledge.listDocuments(a, { domain: 'b.test' })).toEqual([]);
+      expect(await store().knowledge.updateDocument(a, doc.id, { title: 'hacked' })).toBeNull();
+      expect(await store().knowledge.deleteDocument(a, doc.id)).toBe(false);
+      await store()
+        .knowledge.addChunks(a, doc.id, [{ ordinal: 1, content: 'a' }])
+        .catch(() => []);
+      expect(await store().knowledge.listChunks(a, { documentId: doc.id })).toEqual([]);
+      expect(await store().knowledge.listChunks(a, { domain: 'b.test' })).toEqual([]);
+      expect(await store().knowledge.markSuperseded(a, [chunkId], uniq('chunk'))).toBe(0);
+
+      expect(await store().knowledge.getDocument(b, doc.id)).toEqual(doc);
+      expect(
+        await store().knowledge.listChunks(b, { documentId: doc.id, includeSuperseded: true }),
+      ).toEqual(chunks);
+    });
+
+    it('extractions and extraction strategies', async () => {
+      const { a, b } = await twoTenants(store());
+      const extraction = await store().extractions.create(b, {
+        url: 'https://b.test/',
+        schema: { type: 'object' },
+        taskId: 'tb',
+      });
+      const key = { domain: 'b.test', pathPattern: '/*', schemaHash: 'h' };
+      const strategy = await store().extractionStrategies.upsert(b, {
+        ...key,
+        selectors: { t: 'h1' },
+      });
+
+      expect(await store().extractions.get(a, extraction.id)).toBeNull();
+      expect(await store().extractions.list(a)).toEqual([]);
+      expect(await store().extractions.list(a, { taskId: 'tb' })).toEqual([]);
+      expect(await store().extractions.update(a, extraction.id, { status: 'failed' })).toBeNull();
+      expect(await store().extractionStrategies.find(a, key)).toBeNull();
+      expect(await store().extractionStrategies.recordResult(a, strategy.id, false)).toBeNull();
+      expect(await store().extractionStrategies.delete(a, strategy.id)).toBe(false);
+
+      expect(await store().extractions.get(b, extraction.id)).toEqual(extraction);
+      expect(await store().extractionStrategies.find(b, key)).toEqual(strategy);
+    });
+
+    it('collectedItems', async () => {
+      const { a, b } = await twoTenants(store());
+      const { item } = await store().collectedItems.insert(b, {
+        taskId: 'tb',
+        type: 'job',
+        uniqueKey: 'k1',
+        data: { owner: 'b' },
+      });
+      expect(await store().collectedItems.list(a, 'tb')).toEqual([]);
+      expect(await store().collectedItems.countByType(a, 'tb')).toEqual({});
+      // Same (task, type, key) under A is A's own item, not a duplicate of B's.
+      const mine = await store().collectedItems.insert(a, {
+        taskId: 'tb',
+        type: 'job',
+        uniqueKey: 'k1',
+        data: { owner: 'a' },
+      });
+      expect(mine.inserted).toBe(true);
+      expect(mine.item.id).not.toBe(item.id);
+
+      expect(await store().collectedItems.list(b, 'tb')).toEqual([item]);
+    });
+
+    it('idempotency', async () => {
+      const { a, b } = await twoTenants(store());
+      const key = uniq('idem');
+      const record = await store().idempotency.begin(b, {
+        key,
+        scope: 'interact',
+        requestHash: 'hb',
+        ttlMs: 60_000,
+      });
+      expect(await store().idempotency.get(a, key)).toBeNull();
+      expect(await store().idempotency.complete(a, key, { stolen: true })).toBeNull();
+      expect(await store().idempotency.release(a, key)).toBe(false);
+      await store().idempotency.begin(a, {
+        key,
+        scope: 'interact',
+        requestHash: 'ha',
+        ttlMs: 60_000,
+      });
+
+      expect(await store().idempotency.get(b, key)).toEqual(record);
+    });
+  });
+}

@@ -1,0 +1,5 @@
+export { startDemoSites } from './server';
+export type { DemoSites, DemoSitesOptions } from './server';
+export { DEMO_API, DEMO_PAGES, DEMO_SITES } from './pages';
+export type { DemoPage, DemoSite } from './pages';
+export type { Patient } from './patients';

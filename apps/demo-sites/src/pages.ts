@@ -1,0 +1,73 @@
+/**
+ * Where each demo page lives. e2e tests and benchmarks build URLs from these instead of
+ * hard-coding paths, so a page can move without breaking them.
+ */
+export const DEMO_PAGES = {
+  index: '/',
+  emr: '/emr/',
+  emrNewSearch: '/emr/patients/new',
+  emrRecent: '/emr/patients/recent',
+  form: '/form/',
+  modal: '/modal/',
+  modalOpen: '/modal/?open=1',
+  iframe: '/iframe/',
+  iframeWidget: '/iframe/widget.html',
+  shadow: '/shadow/',
+  rerender: '/rerender/',
+  dropdown: '/dropdown/',
+} as const;
+
+export type DemoPage = keyof typeof DEMO_PAGES;
+
+/** The JSON API the demo apps talk to; tests read it to check that an action really happened. */
+export const DEMO_API = {
+  patients: '/api/patients',
+  rerenderClicks: '/api/rerender/clicks',
+  formSubmissions: '/api/form/submissions',
+  reset: '/__reset',
+} as const;
+
+export interface DemoSite {
+  readonly title: string;
+  readonly path: string;
+  readonly description: string;
+}
+
+/** One entry per site, in the order the index page and the CLI list them. */
+export const DEMO_SITES: readonly DemoSite[] = [
+  {
+    title: 'EMR',
+    path: DEMO_PAGES.emr,
+    description: 'Patients menu, patient search and an "Add new patient" form with a slow save',
+  },
+  {
+    title: 'Form',
+    path: DEMO_PAGES.form,
+    description: 'Appointment request with text, email, select, radio, checkbox and textarea',
+  },
+  {
+    title: 'Modal',
+    path: DEMO_PAGES.modal,
+    description: 'An overlay dialog that covers the page buttons (?open=1 opens it on load)',
+  },
+  {
+    title: 'Iframe',
+    path: DEMO_PAGES.iframe,
+    description: 'A same-origin iframe widget with its own input and button',
+  },
+  {
+    title: 'Shadow DOM',
+    path: DEMO_PAGES.shadow,
+    description: 'A custom element whose open shadow root holds a labelled input and a button',
+  },
+  {
+    title: 'Re-rendering list',
+    path: DEMO_PAGES.rerender,
+    description: 'A list whose DOM nodes are replaced every 500 ms while clicks still count',
+  },
+  {
+    title: 'Custom dropdown',
+    path: DEMO_PAGES.dropdown,
+    description: 'A combobox built from a button and a listbox, with keyboard support',
+  },
+];

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+import { reporters } from '../../vitest.shared';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    reporters: reporters(import.meta.dirname),
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

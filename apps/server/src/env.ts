@@ -16,6 +16,8 @@ function workspaceRoot(start: string): string {
 }
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
 const positiveInt = (fallback: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(fallback));
 
@@ -45,6 +47,37 @@ export const EnvSchema = z.object({
   /** Largest accepted request body in bytes (a full DOM can be a few MB). */
   MAX_BODY_BYTES: positiveInt(8 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+
+  // --- language model (optional: SIMPLE commands work without one) ---
+  /** Google Gemini API key: selects Gemini. */
+  GEMINI_API_KEY: optionalString,
+  /** Gemini model for every node (default gemini-2.5-flash). */
+  GEMINI_MODEL: optionalString,
+  /** Gemini model for planning only (e.g. a Pro model). */
+  GEMINI_PLANNING_MODEL: optionalString,
+  /** Override the Gemini API endpoint (proxies, tests). */
+  GEMINI_BASE_URL: optionalUrl,
+  /** OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp), used when GEMINI_API_KEY is unset. */
+  LLM_BASE_URL: optionalUrl,
+  /** Model name on LLM_BASE_URL (required with it). */
+  LLM_MODEL: optionalString,
+  LLM_API_KEY: optionalString,
+  /** Per-attempt LLM timeout in ms. */
+  LLM_TIMEOUT_MS: positiveInt(30_000),
+  /** Retries of 429/5xx/timeouts per LLM call. */
+  LLM_MAX_RETRIES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(10).default(3),
+  ),
+
+  // --- web search (optional) ---
+  /** Tavily API key: enables WEB_SEARCH and googleSearch(). */
+  TAVILY_API_KEY: optionalString,
+  TAVILY_BASE_URL: optionalUrl,
+
+  // --- agent limits ---
+  /** Spec 003 MAX_STEPS_PER_TASK. */
+  MAX_STEPS_PER_TASK: positiveInt(50),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string };

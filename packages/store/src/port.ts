@@ -344,6 +344,15 @@ export class VersionConflictError extends Error {
   }
 }
 
+/**
+ * Name-based checks: a bundler can load this package twice (e.g. two server chunks), and then
+ * `instanceof` fails for an error thrown by the other copy.
+ */
+export const isDuplicateKeyError = (error: unknown): error is DuplicateKeyError =>
+  error instanceof Error && error.name === 'DuplicateKeyError';
+export const isVersionConflictError = (error: unknown): error is VersionConflictError =>
+  error instanceof Error && error.name === 'VersionConflictError';
+
 /** A skills insert would exceed the per-tenant maximum (10,000). */
 export class LimitExceededError extends Error {
   override readonly name = 'LimitExceededError';

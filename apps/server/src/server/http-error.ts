@@ -1,5 +1,6 @@
 // One mapping from failures to `{ error: { code, message } }`. Routes throw; createRoute maps.
-import type { ErrorCode, ErrorResponse, FieldError } from '@tandem/contracts';
+import { InteractError, LlmCallError } from '@tandem/agent';
+import { ErrorCode, type ErrorResponse, type FieldError } from '@tandem/contracts';
 import { DuplicateKeyError, VersionConflictError } from '@tandem/store';
 import type { z } from 'zod';
 
@@ -47,8 +48,19 @@ export interface MappedError {
   unexpected: boolean;
 }
 
+// Matched by name, not instanceof: a bundler may load a package twice (route chunk and shared
+// chunk), and an error class from the other copy would fail instanceof and turn into a 500.
+// The names are the classes' own `name` fields (minifiers rename classes, not string fields).
+function isError<T extends Error>(
+  error: unknown,
+  type: abstract new (...args: never[]) => T,
+  name: string,
+): error is T {
+  return error instanceof type || (error instanceof Error && error.name === name);
+}
+
 export function mapError(error: unknown): MappedError {
-  if (error instanceof HttpError) {
+  if (isError(error, HttpError, 'HttpError')) {
     return {
       status: error.status,
       body: {
@@ -62,7 +74,29 @@ export function mapError(error: unknown): MappedError {
       unexpected: error.status >= 500,
     };
   }
-  if (error instanceof VersionConflictError) {
+  if (isError(error, InteractError, 'InteractError')) {
+    const code = ErrorCode.safeParse(error.code);
+    return {
+      status: error.status,
+      body: { error: { code: code.success ? code.data : 'BAD_REQUEST', message: error.message } },
+      headers: {},
+      unexpected: error.status >= 500 && error.code !== 'LLM_NOT_CONFIGURED',
+    };
+  }
+  if (isError(error, LlmCallError, 'LlmCallError')) {
+    return {
+      status: 502,
+      body: {
+        error: {
+          code: 'LLM_ERROR',
+          message: 'The language model failed to answer; retry the request.',
+        },
+      },
+      headers: {},
+      unexpected: true,
+    };
+  }
+  if (isError(error, VersionConflictError, 'VersionConflictError')) {
     return {
       status: 409,
       body: {
@@ -72,7 +106,7 @@ export function mapError(error: unknown): MappedError {
       unexpected: false,
     };
   }
-  if (error instanceof DuplicateKeyError) {
+  if (isError(error, DuplicateKeyError, 'DuplicateKeyError')) {
     return {
       status: 409,
       body: { error: { code: 'CONFLICT', message: 'This record already exists.' } },

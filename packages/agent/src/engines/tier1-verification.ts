@@ -1,0 +1,180 @@
+// Tier-1 verification: deterministic, zero tokens. Compares the state before the action
+// (url, domHash, the targets' fingerprints) with the state after it and the client's own
+// observations. It answers "did the action do its job?"; whether the whole goal is done is a
+// question for tier 2/3 unless the task was a single SIMPLE command.
+import { parseAction, type ExpectedOutcome, type SemanticNodeV3 } from '@tandem/contracts';
+import { domHash, findNode, hasState, type PageState } from '../page/page-state';
+import type { PendingAction } from '../state';
+import { nameScore } from './target-resolver';
+
+export interface Tier1Verdict {
+  success: boolean;
+  confidence: number;
+  reason: string;
+  observations: string[];
+  /** False when the evidence cannot decide (an LLM tier should look, if there is one). */
+  conclusive: boolean;
+  nextGoal?: { available: boolean; reason: string };
+}
+
+const sameText = (a: string | undefined, b: string) =>
+  (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
+
+function findTarget(tree: readonly SemanticNodeV3[], pending: PendingAction, id: string) {
+  const byId = findNode(tree, id);
+  if (byId) return byId;
+  // The page re-rendered: the same element may be back under another id.
+  const fp = pending.targets.find((t) => t.id === id);
+  if (!fp) return undefined;
+  const matches = tree.filter((n) => n.r === fp.role && (n.n ?? '') === fp.name);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+export function checkNextGoal(
+  nextGoal: ExpectedOutcome['nextGoal'] | undefined,
+  page: PageState,
+): { available: boolean; reason: string } | undefined {
+  if (!nextGoal) return undefined;
+  const wanted = nextGoal.textContent ?? nextGoal.description;
+  const inTree = page.tree.some(
+    (n) => !n.occ && nameScore(wanted, n.n) >= 0.7 && (!nextGoal.role || n.r === nextGoal.role),
+  );
+  const inMessages = page.successMessages.some((m) =>
+    m.toLowerCase().includes(wanted.toLowerCase()),
+  );
+  const available = inTree || inMessages;
+  return {
+    available,
+    reason: available
+      ? `next goal "${wanted}" is available`
+      : `next goal "${wanted}" is not on the page`,
+  };
+}
+
+export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdict {
+  const obs: string[] = [];
+  const urlChanged =
+    page.url !== pending.beforeState.url || page.observations.didUrlChange === true;
+  const domChanged =
+    domHash(page.tree) !== pending.beforeState.domHash || page.observations.didDomMutate === true;
+  obs.push(urlChanged ? `URL changed to ${page.url}` : 'URL unchanged');
+  obs.push(domChanged ? 'page content changed' : 'no change in the interactive elements');
+  if (page.observations.didNetworkOccur) obs.push('network activity after the action');
+  if (page.errors.length) obs.push(`errors shown: ${page.errors.join('; ')}`);
+  if (page.successMessages.length) obs.push(`success messages: ${page.successMessages.join('; ')}`);
+  const nextGoal = checkNextGoal(pending.expectedOutcome?.nextGoal, page);
+  if (nextGoal) obs.push(nextGoal.reason);
+
+  const verdict = (
+    success: boolean,
+    confidence: number,
+    reason: string,
+    conclusive = true,
+  ): Tier1Verdict => {
+    // Look-ahead: a required next goal that is missing turns success into failure.
+    if (success && nextGoal && !nextGoal.available && pending.expectedOutcome?.nextGoal?.required) {
+      return {
+        success: false,
+        confidence: 0.5,
+        reason: `${reason}, but ${nextGoal.reason}`,
+        observations: obs,
+        conclusive,
+        nextGoal,
+      };
+    }
+    return {
+      success,
+      confidence,
+      reason,
+      observations: obs,
+      conclusive,
+      ...(nextGoal ? { nextGoal } : {}),
+    };
+  };
+
+  if (page.lastActionStatus === 'failure') {
+    return verdict(
+      false,
+      0.95,
+      `the extension reported the action failed${page.lastActionError ? `: ${page.lastActionError}` : ''}`,
+    );
+  }
+  if (page.hasErrors && page.errors.length > 0) {
+    return verdict(false, 0.85, `the page shows errors: ${page.errors.join('; ')}`);
+  }
+
+  const actions = pending.chain ? pending.chain.actions.map((a) => a.action) : [pending.action];
+  const parsed = actions.map((a) => parseAction(a));
+  const last = parsed[parsed.length - 1];
+  if (!last) return verdict(false, 0.5, 'no action to verify', false);
+
+  // Field edits can be checked exactly: the value is in the tree.
+  if (parsed.every((a) => a.name === 'setValue' || a.name === 'select')) {
+    for (const a of parsed) {
+      if (a.name !== 'setValue' && a.name !== 'select') continue;
+      const node = findTarget(page.tree, pending, a.args.id);
+      const expected = a.name === 'setValue' ? a.args.text : a.args.option;
+      if (!node) {
+        if (urlChanged)
+          return verdict(false, 0.6, `field ${a.args.id} is gone after the page changed`, false);
+        return verdict(false, 0.6, `field ${a.args.id} is no longer on the page`, false);
+      }
+      const ok =
+        a.name === 'setValue'
+          ? (node.v ?? '') === expected || (node.r === 'edit' && (node.v ?? '').includes(expected))
+          : sameText(node.v, expected) ||
+            (node.v ?? '').toLowerCase().includes(expected.toLowerCase());
+      if (!ok)
+        return verdict(
+          false,
+          0.9,
+          `"${node.n ?? a.args.id}" holds "${node.v ?? ''}", expected "${expected}"`,
+        );
+      if (hasState(node, 'invalid'))
+        return verdict(false, 0.8, `"${node.n ?? a.args.id}" is marked invalid`);
+    }
+    return verdict(
+      true,
+      0.95,
+      parsed.length > 1
+        ? `all ${parsed.length} fields hold their values`
+        : 'the field holds the new value',
+    );
+  }
+
+  switch (last.name) {
+    case 'navigate':
+    case 'goBack':
+      return urlChanged
+        ? verdict(true, 0.9, 'navigation happened')
+        : verdict(false, 0.8, 'the URL did not change after navigation');
+    case 'click': {
+      const node = findTarget(page.tree, pending, last.args.id);
+      const target = pending.targets.find((t) => t.id === last.args.id);
+      if (pending.expectedOutcome?.urlShouldChange === true) {
+        return urlChanged
+          ? verdict(true, 0.9, 'the click navigated as expected')
+          : domChanged
+            ? verdict(true, 0.6, 'the page changed but the URL did not', false)
+            : verdict(false, 0.8, 'the click was expected to navigate but nothing changed');
+      }
+      if (target && (target.role === 'chk' || target.role === 'radio' || target.role === 'sw')) {
+        if (node && domChanged) return verdict(true, 0.9, `"${target.name}" toggled`);
+      }
+      if (node && hasState(node, 'expanded'))
+        return verdict(true, 0.9, `"${node.n ?? node.i}" is now expanded`);
+      if (urlChanged || domChanged) return verdict(true, 0.8, 'the page responded to the click');
+      return verdict(false, 0.7, 'nothing changed after the click');
+    }
+    case 'press':
+      return urlChanged || domChanged
+        ? verdict(true, 0.75, `the page responded to ${last.args.key}`)
+        : verdict(false, 0.55, `nothing changed after pressing ${last.args.key}`, false);
+    case 'scroll':
+    case 'hover':
+    case 'wait':
+      return verdict(true, 0.7, `${last.name} done`, !domChanged || last.name !== 'hover');
+    default:
+      return verdict(false, 0.5, `cannot verify ${last.name} deterministically`, false);
+  }
+}

@@ -1,0 +1,15 @@
+export * from './deps';
+export * from './state';
+export * from './graph';
+export * from './routes';
+export * from './llm';
+export * from './web-search';
+export * from './rag';
+export * from './service/interact-service';
+export * from './service/active-task';
+export { pageStateFrom, renderTree, fenceUntrusted, domHash } from './page/page-state';
+export { classifyComplexity } from './engines/complexity';
+export { parseCommand } from './engines/command-parser';
+export { resolveIntent } from './engines/target-resolver';
+export { checkChainSafety } from './engines/chain-safety';
+export * from './usage/usage-recorder';

@@ -1,0 +1,118 @@
+// The LLM port. Every LLM call in Tandem goes through LlmClient.generate: it validates the
+// structured output with zod, measures latency, and reports usage through one hook, so no node
+// can call a model without being accounted for. Nodes receive a client; none constructs one.
+import type { LlmActionType, LlmProvider } from '@tandem/contracts';
+import type { z } from 'zod';
+
+/** The graph node (or engine) making the call; selects the model and labels usage/traces. */
+export type LlmNode =
+  | 'context_analysis'
+  | 'planning'
+  | 'step_refinement'
+  | 'action_generation'
+  | 'direct_action'
+  | 'outcome_prediction'
+  | 'verification'
+  | 'correction'
+  | 'critic'
+  | 'replanning'
+  | 'web_search'
+  | 'extraction';
+
+export interface LlmImage {
+  mimeType: 'image/jpeg' | 'image/png' | 'image/webp';
+  /** base64, no data: prefix */
+  data: string;
+}
+
+/** Who the call is for: carried into the usage log (tenant billing) and traces. */
+export interface LlmCallContext {
+  tenantId: string;
+  userId?: string | null;
+  sessionId?: string | null;
+  taskId?: string | null;
+  messageId?: string | null;
+  traceId?: string | null;
+}
+
+export interface LlmRequest<S extends z.ZodType> {
+  node: LlmNode;
+  actionType: LlmActionType;
+  system: string;
+  prompt: string;
+  schema: S;
+  /** A short name for the schema in provider requests ("verification_verdict"). */
+  schemaName?: string;
+  images?: LlmImage[];
+  context: LlmCallContext;
+  /** Aborts the call (request cancelled or server shutting down). */
+  signal?: AbortSignal;
+}
+
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  thinkingTokens: number;
+  totalTokens: number;
+}
+
+export interface LlmResult<T> {
+  output: T;
+  usage: LlmUsage;
+  model: string;
+  provider: LlmProvider;
+  latencyMs: number;
+  /** Unique per call; the usage log is idempotent on it. */
+  generationId: string;
+}
+
+/** What the usage hook receives for every call, successful or not. */
+export interface LlmUsageEvent {
+  generationId: string;
+  node: LlmNode;
+  actionType: LlmActionType;
+  provider: LlmProvider;
+  model: string;
+  usage: LlmUsage;
+  latencyMs: number;
+  context: LlmCallContext;
+  /** Present when the call failed (no valid output). */
+  error?: string;
+  startedAt: string;
+  /** Prompt and output for tracing; the usage log stores only numbers. */
+  input: { system: string; prompt: string };
+  output?: unknown;
+}
+
+export type UsageHook = (event: LlmUsageEvent) => void | Promise<void>;
+
+export interface LlmClient {
+  /** False when no provider is configured: SIMPLE commands still work, COMPLEX ones can't. */
+  readonly configured: boolean;
+  readonly provider: LlmProvider | null;
+  generate<S extends z.ZodType>(request: LlmRequest<S>): Promise<LlmResult<z.output<S>>>;
+}
+
+/** Thrown by every LLM call when no provider is configured. */
+export class LlmNotConfiguredError extends Error {
+  override readonly name = 'LlmNotConfiguredError';
+  constructor() {
+    super(
+      'No language model is configured. Set GEMINI_API_KEY (Google Gemini) or LLM_BASE_URL ' +
+        '(+ LLM_MODEL, LLM_API_KEY if needed) for an OpenAI-compatible endpoint such as Ollama, ' +
+        'vLLM or llama.cpp, then restart the server. Simple commands like "click Logout" work without one.',
+    );
+  }
+}
+
+/** The provider failed after retries, or its output never matched the schema. */
+export class LlmCallError extends Error {
+  override readonly name = 'LlmCallError';
+  constructor(
+    message: string,
+    readonly details: { node: LlmNode; provider: LlmProvider; model: string; retryable: boolean },
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { LlmCallError, type LlmRequest, type LlmUsageEvent } from './port';
+import { ProviderError } from './provider';
+import { ScriptedLlm, ScriptedLlmError, createScriptedLlm } from './scripted-client';
+
+const Plan = z.object({ steps: z.array(z.string()) });
+const Verdict = z.object({ success: z.boolean() });
+const ask = <S extends z.ZodType>(
+  node: LlmRequest<S>['node'],
+  schema: S,
+  prompt = 'p',
+): LlmRequest<S> => ({
+  node,
+  actionType: 'PLANNING',
+  system: 'sys',
+  prompt,
+  schema,
+  context: { tenantId: 't1' },
+});
+
+describe('ScriptedLlm', () => {
+  it('answers per node in FIFO order, records calls and reports synthetic usage', async () => {
+    const events: LlmUsageEvent[] = [];
+    const llm = createScriptedLlm(
+      [
+        { node: 'planning', output: { steps: ['a'] } },
+        { node: 'verification', output: { success: true } },
+        { node: 'planning', output: (request) => ({ steps: [request.prompt] }) },
+      ],
+      { usageHook: (e) => void events.push(e), zeroLatency: true },
+    );
+    expect(llm.configured).toBe(true);
+    expect(llm.provider).toBe('SCRIPTED');
+
+    const first = await llm.generate(ask('planning', Plan, '12345678'));
+    expect(first.output).toEqual({ steps: ['a'] });
+    expect(first.provider).toBe('SCRIPTED');
+    // ceil(("sys" + "12345678").length / 4) = 3 input; ceil('{"steps":["a"]}'.length / 4) = 4 output.
+    expect(first.usage).toMatchObject({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+
+    // Independent nodes may interleave: the second planning step is reachable before verification.
+    expect((await llm.generate(ask('planning', Plan, 'echo'))).output).toEqual({ steps: ['echo'] });
+    expect((await llm.generate(ask('verification', Verdict))).output).toEqual({ success: true });
+
+    expect(llm.calls.map((c) => c.node)).toEqual(['planning', 'planning', 'verification']);
+    expect(llm.callsFor('planning')).toHaveLength(2);
+    expect(llm.usageEvents).toHaveLength(3);
+    await vi.waitFor(() => expect(events).toHaveLength(3));
+    llm.assertDone();
+  });
+
+  it('validates scripted outputs with the request schema, with the real repair path', async () => {
+    const llm = new ScriptedLlm([
+      { node: 'planning', text: 'not json' },
+      { node: 'planning', output: { steps: ['ok'] } },
+    ]);
+    await expect(llm.generate(ask('planning', Plan))).resolves.toMatchObject({
+      output: { steps: ['ok'] },
+    });
+    expect(llm.attempts).toHaveLength(2);
+    expect(llm.attempts[1]?.repairReason).toMatch(/not valid JSON/);
+    llm.assertDone();
+  });
+
+  it('fails clearly when a scripted output is invalid and no repair is scripted', async () => {
+    const llm = new ScriptedLlm([{ node: 'planning', output: { steps: 'wrong' } }]);
+    const error = await llm.generate(ask('planning', Plan)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScriptedLlmError);
+    expect((error as Error).message).toMatch(/output scripted for node planning failed validation/);
+  });
+
+  it('throws a clear error on an unexpected call, and assertDone reports it even if swallowed', async () => {
+    const llm = new ScriptedLlm([{ node: 'planning', output: { steps: [] } }]);
+    const error = await llm.generate(ask('critic', Verdict)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScriptedLlmError);
+    expect(error).not.toBeInstanceOf(LlmCallError);
+    expect((error as Error).message).toBe(
+      'scripted LLM: unexpected call to node critic; remaining script: [planning]',
+    );
+    expect(() => llm.assertDone()).toThrow(/unexpected call to node critic/);
+  });
+
+  it('assertDone lists leftover steps', () => {
+    const llm = new ScriptedLlm([{ node: 'verification', output: { success: true } }]);
+    expect(() => llm.assertDone()).toThrow(/1 scripted step\(s\) never called: \[verification\]/);
+  });
+
+  it('enforces the order across nodes in strictOrder mode', async () => {
+    const llm = new ScriptedLlm(
+      [
+        { node: 'planning', output: { steps: [] } },
+        { node: 'verification', output: { success: true } },
+      ],
+      { strictOrder: true },
+    );
+    await expect(llm.generate(ask('verification', Verdict))).rejects.toThrow(/strict order/);
+  });
+
+  it('simulates provider failures that go through the retry policy', async () => {
+    const llm = new ScriptedLlm([
+      { node: 'critic', error: new ProviderError('HTTP 429', { kind: 'http', status: 429 }) },
+      { node: 'critic', output: { success: false } },
+    ]);
+    await expect(llm.generate(ask('critic', Verdict))).resolves.toMatchObject({
+      output: { success: false },
+    });
+    llm.assertDone();
+  });
+
+  it('has a small simulated latency unless zeroLatency is set', async () => {
+    const slow = new ScriptedLlm([{ node: 'critic', output: { success: true } }], {
+      latencyMs: 30,
+    });
+    const started = performance.now();
+    await slow.generate(ask('critic', Verdict));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+
+    const fast = new ScriptedLlm([{ node: 'critic', output: { success: true } }], {
+      zeroLatency: true,
+    });
+    const result = await fast.generate(ask('critic', Verdict));
+    expect(result.latencyMs).toBeLessThan(25);
+  });
+
+  it('push() extends the script', async () => {
+    const llm = new ScriptedLlm().push({ node: 'critic', output: { success: true } });
+    await llm.generate(ask('critic', Verdict));
+    expect(llm.remaining).toHaveLength(0);
+  });
+});

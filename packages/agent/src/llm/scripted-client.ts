@@ -1,0 +1,198 @@
+// A scripted LLM for tests. It is a real ModelProvider ('SCRIPTED') behind the real
+// createLlmClient, so scripted outputs go through the same JSON parsing, schema validation,
+// repair, retries and usage hook as Gemini's: a test can't pass on output production would reject.
+import type { z } from 'zod';
+import { createLlmClient, type CreateLlmClientOptions } from './create-llm-client';
+import type { LlmClient, LlmNode, LlmRequest, LlmResult, LlmUsage, LlmUsageEvent } from './port';
+import type { ModelProvider, ProviderRequest, ProviderResponse } from './provider';
+
+type AnyRequest = LlmRequest<z.ZodType>;
+
+/** What a scripted call answers. Order within one node is FIFO. */
+export type ScriptedStep =
+  /** A value (serialised to JSON), or a function of the caller's request returning one. */
+  | {
+      node: LlmNode;
+      output: ScriptedOutputFn | ScriptedValue;
+      /** Overrides the synthetic token counts. */
+      usage?: Partial<LlmUsage>;
+    }
+  /** Raw model text, e.g. invalid JSON to exercise the repair path. */
+  | { node: LlmNode; text: string; usage?: Partial<LlmUsage> }
+  /** A failure: throw a ProviderError to exercise retries (429, 500, timeouts…). */
+  | { node: LlmNode; error: Error };
+
+export type ScriptedOutputFn = (request: AnyRequest) => unknown;
+/** Any JSON-serialisable value (functions are ScriptedOutputFn). */
+export type ScriptedValue = string | number | boolean | null | object;
+
+export interface ScriptedLlmOptions extends Pick<
+  CreateLlmClientOptions,
+  'usageHook' | 'onHookError' | 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs'
+> {
+  /** Simulated latency of each provider attempt. Default 1 ms. */
+  latencyMs?: number;
+  /** No simulated latency at all: no timer, the answer is ready on the next microtask. */
+  zeroLatency?: boolean;
+  /**
+   * Require calls in exactly the scripted order across nodes. Default false: steps are matched
+   * per node (first remaining step for that node), so independent nodes may run in any order.
+   */
+  strictOrder?: boolean;
+  /** Reported model name. Default 'scripted'. */
+  model?: string;
+}
+
+/** Thrown for calls the script doesn't expect. Not an LlmCallError on purpose: fail-open
+ * nodes catch LlmCallError, and a script mistake must never be swallowed as "the LLM failed". */
+export class ScriptedLlmError extends Error {
+  override readonly name = 'ScriptedLlmError';
+}
+
+export class ScriptedLlm implements LlmClient {
+  readonly configured = true;
+  readonly provider = 'SCRIPTED' as const;
+  /** Every generate request, in call order (repairs and retries are not separate calls). */
+  readonly calls: AnyRequest[] = [];
+  /** Every provider attempt, repairs and retries included. */
+  readonly attempts: ProviderRequest[] = [];
+  /** Usage events as the hook received them (recorded before the caller's own hook runs). */
+  readonly usageEvents: LlmUsageEvent[] = [];
+  /** Messages of unexpected calls, kept so assertDone() fails even if a node swallowed one. */
+  readonly unexpectedCalls: string[] = [];
+  private readonly steps: ScriptedStep[];
+  private readonly client: LlmClient;
+  private readonly strictOrder: boolean;
+
+  constructor(steps: ScriptedStep[] = [], options: ScriptedLlmOptions = {}) {
+    this.steps = [...steps];
+    this.strictOrder = options.strictOrder === true;
+    const userHook = options.usageHook;
+    this.client = createLlmClient(this.createProvider(options), {
+      maxRetries: options.maxRetries ?? 3,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 1,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      ...(options.onHookError !== undefined ? { onHookError: options.onHookError } : {}),
+      usageHook: (event) => {
+        this.usageEvents.push(event);
+        return userHook?.(event);
+      },
+    });
+  }
+
+  /** Appends steps (e.g. after inspecting what the first part of a run asked). */
+  push(...steps: ScriptedStep[]): this {
+    this.steps.push(...steps);
+    return this;
+  }
+
+  get remaining(): readonly ScriptedStep[] {
+    return this.steps;
+  }
+
+  generate<S extends z.ZodType>(request: LlmRequest<S>): Promise<LlmResult<z.output<S>>> {
+    this.calls.push(request as AnyRequest);
+    return this.client.generate(request);
+  }
+
+  /** The requests made for one node, in order. */
+  callsFor(node: LlmNode): AnyRequest[] {
+    return this.calls.filter((call) => call.node === node);
+  }
+
+  /** Throws if scripted steps were never used or a call was unexpected. */
+  assertDone(): void {
+    const problems: string[] = [...this.unexpectedCalls];
+    if (this.steps.length > 0) {
+      problems.push(
+        `scripted LLM: ${this.steps.length} scripted step(s) never called: ${describe(this.steps)}`,
+      );
+    }
+    if (problems.length > 0) throw new ScriptedLlmError(problems.join('\n'));
+  }
+
+  private createProvider(options: ScriptedLlmOptions): ModelProvider {
+    const model = options.model ?? 'scripted';
+    const latencyMs = options.zeroLatency === true ? 0 : (options.latencyMs ?? 1);
+    return {
+      name: 'SCRIPTED',
+      modelFor: () => model,
+      complete: async (request: ProviderRequest): Promise<ProviderResponse> => {
+        this.attempts.push(request);
+        const step = this.take(request);
+        if (latencyMs > 0) await delay(latencyMs, request.signal);
+        else await Promise.resolve();
+        if ('error' in step) throw step.error;
+        let text: string;
+        if ('text' in step) {
+          text = step.text;
+        } else {
+          const value =
+            typeof step.output === 'function'
+              ? await (step.output as ScriptedOutputFn)(request.origin)
+              : step.output;
+          text = JSON.stringify(value) ?? '';
+        }
+        return { text, usage: syntheticUsage(request, text, step.usage), model };
+      },
+    };
+  }
+
+  private take(request: ProviderRequest): ScriptedStep {
+    const index = this.steps.findIndex((step) => step.node === request.node);
+    // Strict order: the matching step must be the head of the script.
+    const strict = this.strictOrder && index > 0;
+    if (index < 0 || strict) {
+      const remaining = describe(this.steps);
+      const message =
+        request.repairReason !== null
+          ? `scripted LLM: the output scripted for node ${request.node} failed validation and no ` +
+            `repair step is scripted for it (${request.repairReason.replace(/\s+/g, ' ')}); ` +
+            `remaining script: ${remaining}`
+          : `scripted LLM: unexpected call to node ${request.node}` +
+            `${strict ? ' (strict order)' : ''}; remaining script: ${remaining}`;
+      this.unexpectedCalls.push(message);
+      throw new ScriptedLlmError(message);
+    }
+    const [step] = this.steps.splice(index, 1);
+    if (step === undefined) throw new ScriptedLlmError('scripted LLM: script changed underneath');
+    return step;
+  }
+}
+
+export function createScriptedLlm(
+  steps: ScriptedStep[] = [],
+  options: ScriptedLlmOptions = {},
+): ScriptedLlm {
+  return new ScriptedLlm(steps, options);
+}
+
+function describe(steps: readonly ScriptedStep[]): string {
+  return steps.length === 0 ? '(empty)' : `[${steps.map((step) => step.node).join(', ')}]`;
+}
+
+/** About four characters per token: close enough for budgets and usage plumbing in tests. */
+function syntheticUsage(
+  request: ProviderRequest,
+  text: string,
+  override: Partial<LlmUsage> | undefined,
+): LlmUsage {
+  const inputTokens = Math.ceil((request.system.length + request.prompt.length) / 4);
+  const outputTokens = Math.ceil(text.length / 4);
+  const base: LlmUsage = {
+    inputTokens,
+    outputTokens,
+    cachedInputTokens: 0,
+    thinkingTokens: 0,
+    totalTokens: inputTokens + outputTokens,
+  };
+  return { ...base, ...override };
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    // The client races the abort itself; only free the timer here.
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  });
+}

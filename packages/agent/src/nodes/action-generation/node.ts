@@ -1,0 +1,144 @@
+// The LLM action step (spec 003 Step 1.7/1.8): thought + action (or a safe chain), validated
+// against the grammar and the current tree; googleSearch runs server-side and becomes wait(1).
+import type { ChainAction } from '@tandem/contracts';
+import type { AgentDeps } from '../../deps';
+import { checkChainSafety } from '../../engines/chain-safety';
+import type { InteractStateType, InteractStateUpdate } from '../../state';
+import { manageSearch } from '../../web-search/manage-search';
+import {
+  llmContext,
+  logFor,
+  makePending,
+  refusal,
+  renderHistory,
+  validateAction,
+  withUsage,
+} from '../shared';
+import { ActionGenerationOutput, actionGenerationPrompt, actionGenerationSystem } from './prompt';
+
+export function renderPlan(state: InteractStateType): string {
+  if (!state.plan) return '(no plan)';
+  return state.plan.steps
+    .map(
+      (s) =>
+        `${s.index === state.currentStepIndex ? '→' : ' '} ${s.index + 1}. ${s.description} [${s.status}]`,
+    )
+    .join('\n');
+}
+
+export const actionGeneration =
+  (deps: AgentDeps) =>
+  async (state: InteractStateType): Promise<InteractStateUpdate> => {
+    const log = logFor(deps, state, 'action_generation');
+    const page = state.page;
+    if (!page) throw new Error('action_generation needs the page state');
+    const step = state.plan?.steps[state.currentStepIndex];
+    const v = state.lastVerification;
+    const verification = v
+      ? `previous action ${v.actionSucceeded ? 'succeeded' : 'failed'}; goal ${v.taskCompleted ? 'achieved' : 'not yet achieved'} (${v.reason})`
+      : '';
+    let tokens = state.tokens;
+    let feedback = '';
+    let web = state.webSearchSummary;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const result = await deps.llm.generate({
+        node: 'action_generation',
+        actionType: step?.refinable ? 'REFINEMENT' : 'ACTION_GENERATION',
+        system: actionGenerationSystem,
+        prompt: actionGenerationPrompt({
+          query: state.query,
+          page,
+          plan: renderPlan(state),
+          history: renderHistory(state),
+          verification,
+          rag: state.ragContext.text,
+          web,
+          feedback,
+        }),
+        schema: ActionGenerationOutput,
+        schemaName: 'next_action',
+        context: llmContext(state),
+      });
+      tokens = withUsage({ ...state, tokens }, result);
+      const out = result.output;
+      const checked = validateAction(out.action, page);
+      if (!checked.ok) {
+        log.warn('model action rejected', { action: out.action, reason: checked.reason, attempt });
+        feedback = `Your previous answer ${out.action} was rejected: ${checked.reason}. Answer with a valid action on a listed id.`;
+        if (attempt >= 1) break;
+        continue;
+      }
+      if (checked.action.name === 'googleSearch') {
+        // Spec 003: run the search, put the results in the thought, and have the client wait.
+        const outcome = await manageSearch({
+          webSearch: deps.webSearch,
+          llm: deps.llm,
+          query: checked.action.args.query,
+          url: page.url,
+          context: llmContext(state),
+          maxAttempts: 1,
+        });
+        web = outcome.summary;
+        const thought = `${out.thought}\nSearch results for "${checked.action.args.query}":\n${outcome.summary || '(no results)'}`;
+        return {
+          tokens,
+          webSearchSummary: web,
+          pending: makePending({
+            state,
+            page,
+            thought,
+            action: { name: 'wait', args: { seconds: 1 } },
+            source: 'action_generation',
+          }),
+        };
+      }
+      let chain: ChainAction[] | null = null;
+      if (out.chain && out.chain.length > 1) {
+        const limited = out.chain.slice(0, deps.limits.maxChainLength);
+        const strings = limited.map((c) => {
+          const n = validateAction(c.action, page);
+          return n.ok ? n.actionString : null;
+        });
+        const verdict = checkChainSafety(
+          strings.map((s) => s ?? ''),
+          page.tree,
+        );
+        if (
+          strings.every((s) => s !== null) &&
+          strings[0] === checked.actionString &&
+          verdict.safe
+        ) {
+          chain = limited.map((c, index) => ({
+            action: strings[index] ?? c.action,
+            description: c.description,
+            index,
+            ...(c.canFail ? { canFail: true } : {}),
+          }));
+        } else {
+          log.info('chain refused; sending the first action alone', {
+            reason: verdict.safe ? 'chain does not start with action' : verdict.reason,
+          });
+        }
+      }
+      return {
+        tokens,
+        pending: makePending({
+          state,
+          page,
+          thought: out.thought,
+          action: checked.action,
+          chain: chain ? { actions: chain } : null,
+          source: 'action_generation',
+        }),
+      };
+    }
+    return {
+      tokens,
+      ...refusal(
+        400,
+        'INVALID_ACTION',
+        `The model kept producing invalid actions: ${feedback}`,
+        true,
+      ),
+    };
+  };

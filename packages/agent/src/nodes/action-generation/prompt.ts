@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
+
+export const ActionGenerationOutput = z.object({
+  thought: z.string().describe('Short reasoning: what the page shows and why this action.'),
+  action: z
+    .string()
+    .describe('The next action in the grammar, e.g. click("14") or finish("summary").'),
+  chain: z
+    .array(
+      z.object({ action: z.string(), description: z.string(), canFail: z.boolean().optional() }),
+    )
+    .nullable()
+    .describe(
+      'Optional: several independent form-field actions to run in one go (first = action). Null otherwise.',
+    ),
+  confidence: z.number().min(0).max(1),
+});
+
+export const actionGenerationSystem = [
+  'You are a browser agent. Choose the next action that moves toward the user goal.',
+  'Grammar: click(id), setValue(id, "text"), select(id, "option"), hover(id), press("Key"), scroll(id | "up" | "down"), navigate("https://…"), goBack(), wait(seconds), googleSearch("query"), finish("final answer"), fail("reason").',
+  'Use only element ids listed on the page; never an element marked (occluded) or [disabled].',
+  'When several form fields can be filled independently (same form, no navigation, no submit), you may return them as a chain; never put a submit, link, navigate, finish or fail in a chain.',
+  'Call finish("…") only when the goal is achieved, with a one-line answer. Call fail("…") when it cannot be achieved.',
+  'Never invent values the user did not give; use googleSearch for public facts.',
+  UNTRUSTED_CONTENT_RULE,
+].join('\n');
+
+export function actionGenerationPrompt(input: {
+  query: string;
+  page: PageState;
+  plan: string;
+  history: string;
+  verification: string;
+  rag: string;
+  web: string | null;
+  feedback: string;
+}): string {
+  return [
+    `User goal: ${input.query}`,
+    `Plan:\n${input.plan}`,
+    `Previous actions:\n${input.history}`,
+    input.verification ? `Last verification: ${input.verification}` : '',
+    input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
+    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
+    `Current page:\n${describePage(input.page)}`,
+    input.feedback ? `Correction: ${input.feedback}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}

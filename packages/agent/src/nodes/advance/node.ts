@@ -1,0 +1,28 @@
+// After a verified step: mark it completed and move the plan to the next step.
+import type { AgentDeps } from '../../deps';
+import type { InteractStateType, InteractStateUpdate } from '../../state';
+import { logFor } from '../shared';
+
+export const advance =
+  (deps: AgentDeps) =>
+  async (state: InteractStateType): Promise<InteractStateUpdate> => {
+    const plan = state.plan;
+    if (!plan) return { pending: null };
+    const done = state.currentStepIndex;
+    // Never run past the last step: if the plan is exhausted without the goal, the model
+    // decides (finish, fail or an extra action) from the page.
+    const next = Math.min(done + 1, plan.steps.length - 1);
+    const steps = plan.steps.map((s) =>
+      s.index === done
+        ? { ...s, status: 'completed' as const }
+        : s.index === next && next !== done
+          ? { ...s, status: 'active' as const }
+          : s,
+    );
+    logFor(deps, state, 'advance').debug('step completed', { step: done, next });
+    return {
+      plan: { ...plan, steps, currentStepIndex: next },
+      currentStepIndex: next,
+      pending: null,
+    };
+  };

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
+
+export const Source = z.enum(['MEMORY', 'PAGE', 'WEB_SEARCH', 'ASK_USER']);
+
+export const ContextAnalysisOutput = z.object({
+  source: Source.describe('The single best source of the information the goal needs.'),
+  requiredSources: z.array(Source).describe('Every source needed (multi-source synthesis).'),
+  missingInformation: z
+    .array(z.string())
+    .describe('Facts the user must provide (ASK_USER) or that must be searched.'),
+  searchQuery: z
+    .string()
+    .nullable()
+    .describe('A refined web search query when WEB_SEARCH is required, else null.'),
+  reasoning: z.string(),
+});
+
+export const contextAnalysisSystem = [
+  'You decide where the information needed to achieve a browser goal comes from, before any action runs.',
+  'MEMORY: the conversation or knowledge already has it. PAGE: it is visible on the current page or the goal needs no extra facts.',
+  'WEB_SEARCH: a public fact must be looked up. ASK_USER: private data only the user knows is missing (e.g. a value the goal does not state).',
+  'Prefer PAGE when the goal itself states every value needed. Never invent values.',
+  UNTRUSTED_CONTENT_RULE,
+].join('\n');
+
+export function contextAnalysisPrompt(input: {
+  query: string;
+  page: PageState;
+  history: string;
+  rag: string;
+}): string {
+  return [
+    `User goal: ${input.query}`,
+    `Chat history:\n${input.history || '(none)'}`,
+    input.rag
+      ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}`
+      : 'Organisation knowledge: (none)',
+    `Current page:\n${describePage(input.page, { maxElements: 150 })}`,
+  ].join('\n\n');
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { describePage, UNTRUSTED_CONTENT_RULE, type PageState } from '../../page/page-state';
+
+export const DirectActionOutput = z.object({
+  thought: z.string().describe('One sentence: which element and why.'),
+  action: z.string().describe('Exactly one action in the grammar, e.g. click("14").'),
+});
+
+export const directActionSystem = [
+  'You turn a single browser command into exactly one action on the page.',
+  'Actions: click(id), setValue(id, "text"), select(id, "option"), hover(id), press("Key"), scroll(id or "up"/"down"), navigate("url"), goBack(), wait(seconds), fail("reason").',
+  'Use only element ids listed on the page. Never target an element marked (occluded) or [disabled].',
+  'If no element fits the command, answer fail("...") explaining what is missing.',
+  UNTRUSTED_CONTENT_RULE,
+].join('\n');
+
+export function directActionPrompt(query: string, page: PageState, hint: string): string {
+  return [`Command: ${query}`, hint ? `Note: ${hint}` : '', 'Page:', describePage(page)]
+    .filter(Boolean)
+    .join('\n\n');
+}

@@ -1,0 +1,25 @@
+// Pauses the graph (LangGraph interrupt) with the response for the client. The next request
+// for the task resumes here with the new page state; everything before the interrupt must be
+// side-effect free because LangGraph re-runs this node on resume.
+import { interrupt } from '@langchain/langgraph';
+import type { InteractResponse } from '@tandem/contracts';
+import type { PageState } from '../../page/page-state';
+import type { InteractStateType, InteractStateUpdate } from '../../state';
+
+/** What the service passes when resuming a task. */
+export interface ResumeInput {
+  page: PageState;
+  ragContext: InteractStateType['ragContext'];
+}
+
+export const dispatch =
+  () =>
+  async (state: InteractStateType): Promise<InteractStateUpdate> => {
+    const resume = interrupt<InteractResponse | null, ResumeInput>(state.output.response);
+    return {
+      page: resume.page,
+      ragContext: resume.ragContext,
+      requestCount: state.requestCount + 1,
+      output: { response: null, error: null, persistTask: false },
+    };
+  };

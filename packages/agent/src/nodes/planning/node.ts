@@ -1,0 +1,46 @@
+// COMPLEX path, step 3 (spec 003 Step 1.6): a step-by-step plan before the first action.
+import type { AgentDeps } from '../../deps';
+import type { InteractStateType, InteractStateUpdate } from '../../state';
+import { llmContext, logFor, withUsage } from '../shared';
+import { PlanningOutput, planningPrompt, planningSystem } from './prompt';
+
+export const planning =
+  (deps: AgentDeps) =>
+  async (state: InteractStateType): Promise<InteractStateUpdate> => {
+    const page = state.page;
+    if (!page) throw new Error('planning needs the page state');
+    const result = await deps.llm.generate({
+      node: 'planning',
+      actionType: 'PLANNING',
+      system: planningSystem,
+      prompt: planningPrompt({
+        query: state.query,
+        page,
+        rag: state.ragContext.text,
+        web: state.webSearchSummary,
+      }),
+      schema: PlanningOutput,
+      schemaName: 'plan',
+      context: llmContext(state),
+    });
+    const steps = result.output.steps.map((s, index) => ({
+      index,
+      description: s.description,
+      refinable: s.refinable,
+      status: index === 0 ? ('active' as const) : ('pending' as const),
+    }));
+    logFor(deps, state, 'planning').info('planned', {
+      steps: steps.length,
+      goal: result.output.goal,
+    });
+    return {
+      plan: {
+        goal: result.output.goal,
+        steps,
+        currentStepIndex: 0,
+        createdAt: new Date().toISOString(),
+      },
+      currentStepIndex: 0,
+      tokens: withUsage(state, result),
+    };
+  };

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
+
+export const PlanningOutput = z.object({
+  goal: z.string(),
+  steps: z
+    .array(
+      z.object({
+        description: z
+          .string()
+          .describe(
+            'One UI step, naming the element, e.g. "Click \'New/Search\'" or "Type Jas into First name".',
+          ),
+        refinable: z.boolean().describe('True when the step names one element and one action.'),
+      }),
+    )
+    .min(1)
+    .max(25),
+});
+
+export const planningSystem = [
+  'You plan how to achieve a goal in a web application, step by step, as a user would with mouse and keyboard.',
+  'Each step is one UI action that names its target by its visible label. Keep the plan short; the last step achieves the goal.',
+  'Do not add verification steps; every action is verified automatically.',
+  UNTRUSTED_CONTENT_RULE,
+].join('\n');
+
+export function planningPrompt(input: {
+  query: string;
+  page: PageState;
+  rag: string;
+  web: string | null;
+}): string {
+  return [
+    `Goal: ${input.query}`,
+    input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
+    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
+    `Current page:\n${describePage(input.page, { maxElements: 200 })}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}

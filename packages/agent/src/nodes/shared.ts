@@ -1,0 +1,182 @@
+// Helpers the nodes share: the LLM call context, token accounting, action validation against
+// the current tree, and turning a decided action into the pending action + client response.
+import {
+  actionTargetId,
+  formatAction,
+  safeParseAction,
+  type ChainAction,
+  type ExpectedOutcome,
+  type NextActionResponse,
+  type ParsedAction,
+} from '@tandem/contracts';
+import type { AgentDeps, AgentLogger } from '../deps';
+import type { LlmCallContext, LlmResult } from '../llm/port';
+import { domHash, findNode, hasState, semanticSkeleton, type PageState } from '../page/page-state';
+import type {
+  InteractStateType,
+  InteractStateUpdate,
+  PendingAction,
+  PreviousAction,
+} from '../state';
+
+export const logFor = (deps: AgentDeps, state: InteractStateType, node: string): AgentLogger =>
+  deps.log.child({ taskId: state.taskId, node });
+
+export const llmContext = (state: InteractStateType): LlmCallContext => ({
+  tenantId: state.tenantId,
+  userId: state.userId,
+  sessionId: state.sessionId,
+  taskId: state.taskId,
+});
+
+/** Adds one call's tokens to the task's running totals. */
+export function withUsage(
+  state: InteractStateType,
+  result: Pick<LlmResult<unknown>, 'usage'>,
+): InteractStateType['tokens'] {
+  return {
+    ...state.tokens,
+    input: state.tokens.input + result.usage.inputTokens,
+    output: state.tokens.output + result.usage.outputTokens,
+    calls: state.tokens.calls + 1,
+  };
+}
+
+export type ActionCheck =
+  { ok: true; action: ParsedAction; actionString: string } | { ok: false; reason: string };
+
+/**
+ * The server only returns grammar actions on element ids that exist in the current tree (and
+ * are not occluded or disabled): anything else from a model is refused here.
+ */
+export function validateAction(text: string, page: PageState | null): ActionCheck {
+  const parsed = safeParseAction(text);
+  if (!parsed.ok) return { ok: false, reason: parsed.error.message };
+  const id = actionTargetId(parsed.action);
+  if (id !== undefined) {
+    const node = page ? findNode(page.tree, id) : undefined;
+    if (!node) return { ok: false, reason: `element id "${id}" is not on the current page` };
+    if (node.occ)
+      return { ok: false, reason: `element "${node.n ?? id}" is covered by another element` };
+    if (hasState(node, 'disabled') && parsed.action.name !== 'scroll') {
+      return { ok: false, reason: `element "${node.n ?? id}" is disabled` };
+    }
+  }
+  return { ok: true, action: parsed.action, actionString: formatAction(parsed.action) };
+}
+
+export function targetsOf(
+  actions: readonly ParsedAction[],
+  page: PageState,
+): PendingAction['targets'] {
+  return actions.flatMap((a) => {
+    const id = actionTargetId(a);
+    const node = id ? findNode(page.tree, id) : undefined;
+    return node ? [{ id: node.i, role: node.r, name: node.n ?? '' }] : [];
+  });
+}
+
+export function makePending(input: {
+  state: InteractStateType;
+  page: PageState;
+  thought: string;
+  action: ParsedAction;
+  chain?: { actions: ChainAction[] } | null;
+  source: PendingAction['source'];
+  expectedOutcome?: ExpectedOutcome | null;
+}): PendingAction {
+  const chainActions = input.chain?.actions ?? null;
+  const parsedChain = chainActions
+    ? chainActions.map((c) => safeParseAction(c.action)).flatMap((r) => (r.ok ? [r.action] : []))
+    : [input.action];
+  return {
+    stepIndex: input.state.currentStepIndex,
+    thought: input.thought,
+    action: formatAction(input.action),
+    chain: chainActions
+      ? {
+          actions: chainActions,
+          metadata: {
+            totalActions: chainActions.length,
+            safeToChain: true,
+            estimatedDuration: chainActions.length * 600,
+          },
+        }
+      : null,
+    expectedOutcome: input.expectedOutcome ?? null,
+    beforeState: {
+      url: input.page.url,
+      domHash: domHash(input.page.tree),
+      semanticSkeleton: semanticSkeleton(input.page.tree),
+    },
+    taskActionId: null,
+    source: input.source,
+    targets: targetsOf(parsedChain, input.page),
+  };
+}
+
+/** Rolling summarization: keep the last 10 actions raw, fold older ones into one line. */
+export function appendPrevious(
+  state: InteractStateType,
+  entry: PreviousAction,
+): Pick<InteractStateUpdate, 'previousActions' | 'previousActionsSummary'> {
+  const all = [...state.previousActions, entry];
+  if (all.length <= 10) return { previousActions: all };
+  const dropped = all.length - 10;
+  const earlier = /^(\d+) earlier steps? completed/.exec(state.previousActionsSummary);
+  const count = (earlier ? Number(earlier[1]) : 0) + dropped;
+  return {
+    previousActions: all.slice(dropped),
+    previousActionsSummary: `${count} earlier step${count === 1 ? '' : 's'} completed.`,
+  };
+}
+
+export function renderHistory(state: InteractStateType): string {
+  const lines = state.previousActions.map(
+    (p) =>
+      `- step ${p.stepIndex + 1}: ${p.action}${p.success === null ? '' : p.success ? ' (verified)' : ` (failed: ${p.reason ?? 'unknown'})`}`,
+  );
+  return [state.previousActionsSummary, ...lines].filter(Boolean).join('\n') || '(no actions yet)';
+}
+
+/** The client response for a pending action. */
+export function actionResponse(
+  state: InteractStateType,
+  pending: PendingAction,
+): NextActionResponse {
+  const details = safeParseAction(pending.action);
+  if (!details.ok) throw new Error(`pending action is not in the grammar: ${pending.action}`);
+  return {
+    thought: pending.thought,
+    action: pending.action,
+    actionDetails: details.action,
+    ...(pending.chain
+      ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
+      : {}),
+    taskId: state.taskId,
+    sessionId: state.sessionId,
+    ...(state.plan ? { plan: state.plan } : {}),
+    stepIndex: pending.stepIndex,
+    status: state.status === 'active' ? 'executing' : state.status,
+    ...(state.lastVerification ? { verification: state.lastVerification } : {}),
+    ...(pending.expectedOutcome ? { expectedOutcome: pending.expectedOutcome } : {}),
+    usage: {
+      inputTokens: state.tokens.input,
+      outputTokens: state.tokens.output,
+      totalTokens: state.tokens.input + state.tokens.output,
+    },
+    hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
+    ...(state.complexity ? { complexity: state.complexity } : {}),
+  };
+}
+
+export function refusal(
+  status: number,
+  code: string,
+  message: string,
+  failTask: boolean,
+): InteractStateUpdate {
+  return {
+    output: { response: null, error: { status, code, message, failTask }, persistTask: false },
+  };
+}

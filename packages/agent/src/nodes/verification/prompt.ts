@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { describePage, UNTRUSTED_CONTENT_RULE, type PageState } from '../../page/page-state';
+
+export const VerificationOutput = z.object({
+  action_succeeded: z.boolean().describe('The last action did what it was meant to do.'),
+  task_completed: z.boolean().describe('The whole user goal is now achieved.'),
+  confidence: z.number().min(0).max(1),
+  reason: z.string(),
+});
+
+export const verificationSystem = [
+  'You verify a browser agent. Compare the state before and after its last action and the observations.',
+  'action_succeeded: did the action have its intended effect? task_completed: is the user goal fully achieved now (e.g. a success message for the saved record)?',
+  'Be strict: a spinner or an unchanged page is not success. Answer with calibrated confidence.',
+  UNTRUSTED_CONTENT_RULE,
+].join('\n');
+
+/** Tier 2: observations only (~100 tokens). */
+export function lightPrompt(input: {
+  goal: string;
+  action: string;
+  observations: string[];
+}): string {
+  return [
+    `Goal: ${input.goal}`,
+    `Last action: ${input.action}`,
+    `Observations:\n- ${input.observations.join('\n- ')}`,
+  ].join('\n');
+}
+
+/** Tier 3: the full picture, with the page after the action. */
+export function fullPrompt(input: {
+  goal: string;
+  action: string;
+  expected: string;
+  before: string;
+  observations: string[];
+  page: PageState;
+}): string {
+  return [
+    `Goal: ${input.goal}`,
+    `Last action: ${input.action}`,
+    `Expected outcome: ${input.expected}`,
+    `Before (elements): ${input.before.slice(0, 1500)}`,
+    `Observations:\n- ${input.observations.join('\n- ')}`,
+    `Page now:\n${describePage(input.page)}`,
+  ].join('\n\n');
+}

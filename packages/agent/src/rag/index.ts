@@ -1,0 +1,3 @@
+export * from './port';
+export * from './bm25';
+export * from './rag-service';

@@ -1,0 +1,33 @@
+// The RAG port: what the interact service asks for once per request (spec 003 Step 1.4).
+
+export const DEFAULT_RAG_LIMIT = 5;
+
+export interface RagChunk {
+  id: string;
+  documentId: string;
+  content: string;
+  headingPath: string[];
+  /** BM25 score (> 0); only comparable within one result. */
+  score: number;
+  /** '' for tenant-wide knowledge. */
+  domain: string;
+}
+
+export interface RagResult {
+  /** Best first, at most `limit`, only chunks sharing at least one term with the query. */
+  chunks: RagChunk[];
+  /** The tenant has knowledge for this page (any chunk for an allowed domain), matched or not. */
+  hasOrgKnowledge: boolean;
+}
+
+export interface GetRagChunksInput {
+  url: string;
+  query: string;
+  tenantId: string;
+  /** Default 5. */
+  limit?: number;
+}
+
+export interface RagService {
+  getRAGChunks(input: GetRagChunksInput): Promise<RagResult>;
+}

@@ -1,0 +1,31 @@
+// Task recovery (spec 003 Client Contract §1) with lazy expiration ("Logical improvements"):
+// tasks untouched for more than 30 minutes become `interrupted` when someone looks for them.
+import type { ActiveTaskResponse } from '@tandem/contracts';
+import type { Store } from '@tandem/store';
+
+export const ZOMBIE_AFTER_MS = 30 * 60 * 1000;
+
+export async function findActiveTask(
+  store: Store,
+  input: { tenantId: string; sessionId: string; url?: string; now?: Date },
+): Promise<ActiveTaskResponse | null> {
+  const now = input.now ?? new Date();
+  await store.tasks.expireStale(input.tenantId, {
+    olderThan: new Date(now.getTime() - ZOMBIE_AFTER_MS).toISOString(),
+    sessionId: input.sessionId,
+  });
+  const task = await store.tasks.findActive(input.tenantId, {
+    sessionId: input.sessionId,
+    ...(input.url ? { url: input.url } : {}),
+  });
+  if (!task) return null;
+  return {
+    taskId: task.id,
+    query: task.query,
+    status: task.status,
+    currentStepIndex: task.currentStepIndex,
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+    url: task.url,
+  };
+}

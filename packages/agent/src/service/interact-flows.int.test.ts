@@ -1,0 +1,195 @@
+// Flows that cross a process or network boundary: web search against a loopback fake Tavily
+// server (the real HTTP client talks to it), googleSearch(), and resuming a task after the
+// server process restarts (a new store and graph on the same database file).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { createLibsqlStore } from '@tandem/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAgent, pageRequest } from '../testing/harness';
+import { createTavilyWebSearch } from '../web-search/tavily-web-search';
+
+let server: Server;
+let baseUrl = '';
+const searches: { query: string; include_domains?: string[]; auth?: string }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const parsed = JSON.parse(body) as { query: string; include_domains?: string[] };
+      searches.push({ ...parsed, auth: req.headers.authorization });
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          results: [
+            {
+              title: 'Clinic hours',
+              url: 'https://emr.example/help/hours',
+              content: 'The clinic opens at 8am.',
+              score: 0.9,
+            },
+          ],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const tree: SemanticNodeV3[] = [
+  { i: '1', r: 'inp', n: 'Opening time', v: '' },
+  { i: '2', r: 'btn', n: 'Save' },
+];
+
+describe('web search', () => {
+  it('WEB_SEARCH runs Tavily restricted to the page domain and feeds planning', async () => {
+    const agent = await createTestAgent({
+      webSearch: createTavilyWebSearch({ apiKey: 'tvly-test', baseUrl }),
+      steps: [
+        {
+          node: 'context_analysis',
+          output: {
+            source: 'WEB_SEARCH',
+            requiredSources: ['WEB_SEARCH'],
+            missingInformation: ['opening time'],
+            searchQuery: 'clinic opening time',
+            reasoning: 'public fact',
+          },
+        },
+        {
+          node: 'web_search',
+          output: {
+            solved: true,
+            answer: '8am',
+            shouldAskUser: false,
+            refinedQuery: null,
+            reason: 'found',
+          },
+        },
+        {
+          node: 'planning',
+          output: {
+            goal: 'set opening time',
+            steps: [{ description: 'Type 8am into Opening time', refinable: true }],
+          },
+        },
+      ],
+    });
+    const r = await agent.act(
+      pageRequest('https://emr.example/settings', tree, {
+        query: 'find out when the clinic opens and enter it as the opening time',
+      }),
+    );
+    expect(r.action).toBe('setValue("1", "8am")');
+    expect(searches.at(-1)).toMatchObject({
+      query: 'clinic opening time',
+      include_domains: ['emr.example'],
+      auth: 'Bearer tvly-test',
+    });
+    const planningPrompt = agent.scripted?.calls.find((c) => c.node === 'planning')?.prompt ?? '';
+    expect(planningPrompt).toMatch(/<page_content untrusted="true">[\s\S]*clinic opens at 8am/);
+    const task = await agent.store.tasks.get(agent.caller.tenantId, r.taskId);
+    expect(String(task?.webSearchResult)).toMatch(/8am/);
+    await agent.store.close();
+  });
+
+  it('googleSearch("…") runs the search server-side, puts results in the thought and returns wait(1)', async () => {
+    const agent = await createTestAgent({
+      webSearch: createTavilyWebSearch({ apiKey: 'tvly-test', baseUrl }),
+      steps: [
+        {
+          node: 'context_analysis',
+          output: {
+            source: 'PAGE',
+            requiredSources: ['PAGE'],
+            missingInformation: [],
+            searchQuery: null,
+            reasoning: 'page',
+          },
+        },
+        {
+          node: 'planning',
+          output: {
+            goal: 'g',
+            steps: [{ description: 'Find the opening time', refinable: false }],
+          },
+        },
+        {
+          node: 'action_generation',
+          output: {
+            thought: 'I need the hours',
+            action: 'googleSearch("clinic opening time")',
+            chain: null,
+            confidence: 0.8,
+          },
+        },
+        {
+          node: 'web_search',
+          output: {
+            solved: true,
+            answer: '8am',
+            shouldAskUser: false,
+            refinedQuery: null,
+            reason: 'found',
+          },
+        },
+      ],
+    });
+    const r = await agent.act(
+      pageRequest('https://emr.example/settings', tree, { query: 'look up when the clinic opens' }),
+    );
+    expect(r.action).toBe('wait(1)');
+    expect(r.thought).toMatch(/clinic opens at 8am|8am/);
+    await agent.store.close();
+  });
+});
+
+describe('durability', () => {
+  it('a server killed between two requests resumes the task on the next one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tandem-resume-'));
+    try {
+      const url = `file:${path.join(dir, 'tandem.db')}`;
+      const first = await createTestAgent({
+        unconfigured: true,
+        store: await createLibsqlStore({ url }),
+      });
+      const r1 = await first.act(
+        pageRequest('https://app.example/', [{ i: 'a', r: 'btn', n: 'Patients', s: 'collapsed' }], {
+          query: 'click Patients',
+        }),
+      );
+      await first.store.close(); // the process dies: graph, store and client are gone
+
+      const store = await createLibsqlStore({ url });
+      const second = await createTestAgent({ unconfigured: true, store });
+      const caller = first.caller;
+      const { InteractRequest } = await import('@tandem/contracts');
+      const r2 = await second.service.interact(
+        caller,
+        InteractRequest.parse(
+          pageRequest(
+            'https://app.example/',
+            [
+              { i: 'a', r: 'btn', n: 'Patients', s: 'expanded' },
+              { i: 'b', r: 'menu', n: 'New' },
+            ],
+            { taskId: r1.taskId, sessionId: r1.sessionId, lastActionStatus: 'success' },
+          ),
+        ),
+      );
+      expect(r2.needsUserInput).not.toBe(true);
+      expect(!r2.needsUserInput && r2.status).toBe('completed');
+      expect(!r2.needsUserInput && r2.verification?.success).toBe(true);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

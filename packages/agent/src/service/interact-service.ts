@@ -1,0 +1,433 @@
+// The interact flow of spec 003 Phases 1-4 around the graph: sessions and messages, RAG once
+// per request, the provisional taskId, task persistence after an action exists, one request at
+// a time per task, idempotent retries, and the mapping of graph refusals to HTTP errors.
+import { Command } from '@langchain/langgraph';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  emptyTaskMetrics,
+  InteractResponse,
+  type InteractRequest,
+  type NextActionResponse,
+} from '@tandem/contracts';
+import { isDuplicateKeyError, type Store, type Task } from '@tandem/store';
+import type { AgentDeps, AgentLogger } from '../deps';
+import { buildInteractGraph, type InteractGraph } from '../graph';
+import type { ResumeInput } from '../nodes/dispatch/node';
+import { pageStateFrom } from '../page/page-state';
+import type { RagService } from '../rag/port';
+import type { InteractStateType, InteractStateUpdate } from '../state';
+
+/** A refusal the route maps to an HTTP error with the contract's error envelope. */
+export class InteractError extends Error {
+  override readonly name = 'InteractError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface InteractCaller {
+  tenantId: string;
+  userId: string;
+}
+
+export interface InteractServiceOptions {
+  store: Store;
+  deps: AgentDeps;
+  rag: RagService;
+  /** Lock lease: a crashed request frees its task after this long. */
+  lockTtlMs?: number;
+}
+
+const LOCK_SCOPE = 'task-lock';
+const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
+
+export interface InteractService {
+  interact(
+    caller: InteractCaller,
+    request: InteractRequest,
+    log?: AgentLogger,
+  ): Promise<InteractResponse>;
+  readonly graph: InteractGraph;
+}
+
+export function createInteractService(options: InteractServiceOptions): InteractService {
+  const { store, deps, rag } = options;
+  const lockTtlMs = options.lockTtlMs ?? 2 * 60 * 1000;
+  const graph = buildInteractGraph(deps, store.checkpointer);
+
+  async function withTaskLock<T>(
+    tenantId: string,
+    taskId: string,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    const key = `${LOCK_SCOPE}:${taskId}`;
+    try {
+      await store.idempotency.begin(tenantId, {
+        key,
+        scope: LOCK_SCOPE,
+        requestHash: key,
+        ttlMs: lockTtlMs,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) {
+        throw new InteractError(
+          409,
+          'TASK_BUSY',
+          'Another request is already advancing this task; wait for its response.',
+        );
+      }
+      throw error;
+    }
+    try {
+      return await fn();
+    } finally {
+      await store.idempotency.release(tenantId, key).catch(() => false);
+    }
+  }
+
+  async function ragFor(
+    caller: InteractCaller,
+    request: InteractRequest,
+    query: string,
+  ): Promise<ResumeInput['ragContext']> {
+    const { chunks, hasOrgKnowledge } = await rag.getRAGChunks({
+      url: request.url,
+      query,
+      tenantId: caller.tenantId,
+    });
+    return {
+      text: chunks
+        .map((c) => `[${c.headingPath.join(' > ') || 'knowledge'}] ${c.content}`)
+        .join('\n---\n'),
+      chunkIds: chunks.map((c) => c.id),
+      hasOrgKnowledge,
+    };
+  }
+
+  async function persist(
+    caller: InteractCaller,
+    state: InteractStateType,
+    existing: Task | null,
+    started: number,
+    verifiedActionId: string | null,
+  ): Promise<NextActionResponse> {
+    const response = state.output.response;
+    if (!response || response.needsUserInput) throw new Error('persist needs an action response');
+    const pending = state.pending;
+    const metrics = {
+      ...(existing?.metrics ?? emptyTaskMetrics()),
+      totalSteps: state.stepCount,
+      totalRequests: state.requestCount,
+      totalDurationMs: (existing?.metrics.totalDurationMs ?? 0) + (Date.now() - started),
+      inputTokens: state.tokens.input,
+      outputTokens: state.tokens.output,
+      totalTokens: state.tokens.input + state.tokens.output,
+      verificationsPassed:
+        (existing?.metrics.verificationsPassed ?? 0) +
+        (state.lastVerification && verifiedActionId !== null
+          ? state.lastVerification.success
+            ? 1
+            : 0
+          : 0),
+      verificationsFailed:
+        (existing?.metrics.verificationsFailed ?? 0) +
+        (state.lastVerification && verifiedActionId !== null
+          ? state.lastVerification.success
+            ? 0
+            : 1
+          : 0),
+      corrections: state.corrections.length,
+    };
+    const fields = {
+      status: state.status === 'active' ? ('executing' as const) : state.status,
+      complexity: state.complexity,
+      plan: state.plan,
+      currentStepIndex: state.currentStepIndex,
+      corrections: state.corrections,
+      metrics,
+      lastChain: pending?.chain
+        ? {
+            actions: pending.chain.actions,
+            metadata: pending.chain.metadata,
+            stepIndex: pending.stepIndex,
+          }
+        : null,
+      result: state.result,
+      consecutiveFailures: state.consecutiveFailures,
+      consecutiveSuccessWithoutTaskComplete: state.consecutiveSuccessWithoutTaskComplete,
+      webSearchResult: state.webSearchSummary,
+    };
+    if (existing) {
+      await store.tasks.update(caller.tenantId, existing.id, fields);
+    } else {
+      const created = await store.tasks.create(caller.tenantId, {
+        id: state.taskId,
+        userId: caller.userId,
+        sessionId: state.sessionId,
+        url: state.page?.url ?? '',
+        query: state.query,
+      });
+      await store.tasks.update(caller.tenantId, created.id, fields);
+    }
+    if (verifiedActionId && state.lastVerification) {
+      await store.taskActions.update(caller.tenantId, verifiedActionId, {
+        verification: state.lastVerification,
+        status: state.lastVerification.success ? 'success' : 'failure',
+      });
+    }
+    // Corrections retry the step they correct: they get no TaskAction of their own (spec 003 Step 3.4).
+    if (pending && pending.source !== 'correction') {
+      await store.taskActions.insert(caller.tenantId, {
+        taskId: state.taskId,
+        stepIndex: pending.stepIndex,
+        thought: pending.thought,
+        action: pending.chain
+          ? pending.chain.actions.map((a) => a.action).join('; ')
+          : pending.action,
+        expectedOutcome: pending.expectedOutcome,
+        beforeState: pending.beforeState,
+        verification: null,
+        status:
+          state.status === 'completed'
+            ? 'success'
+            : state.status === 'failed'
+              ? 'failure'
+              : 'pending',
+        metrics: {
+          durationMs: Date.now() - started,
+          inputTokens: state.tokens.input,
+          outputTokens: state.tokens.output,
+        },
+      });
+    }
+    await store.messages.append(caller.tenantId, {
+      sessionId: state.sessionId,
+      role: 'assistant',
+      content: response.thought,
+      actionString: response.action ?? null,
+      taskId: state.taskId,
+    });
+    if (state.status === 'completed' || state.status === 'failed') {
+      await store.sessions.update(caller.tenantId, state.sessionId, { status: state.status });
+    }
+    return {
+      ...response,
+      metrics: {
+        requestDurationMs: Date.now() - started,
+        stepCount: state.stepCount,
+        llmCalls: state.tokens.calls,
+        tokensSaved: state.tokens.saved,
+      },
+    };
+  }
+
+  /** Runs or resumes the graph; returns the state after the run. */
+  async function run(
+    taskId: string,
+    input: InteractStateUpdate | ResumeInput,
+    resume: boolean,
+  ): Promise<InteractStateType> {
+    const config = { configurable: { thread_id: taskId }, recursionLimit: 60 };
+    if (!resume) {
+      await graph.invoke(input as InteractStateUpdate, config);
+    } else {
+      const snapshot = await graph.getState(config);
+      const waiting = snapshot.tasks.some((t) => (t.interrupts?.length ?? 0) > 0);
+      if (waiting) {
+        await graph.invoke(new Command({ resume: input }), config);
+      } else if (snapshot.next.length > 0) {
+        // The previous request died mid-run (crash, LLM outage): give the pending node the new
+        // page and carry on from the last checkpoint.
+        await graph.updateState(config, input as InteractStateUpdate, 'dispatch');
+        await graph.invoke(null, config);
+      } else {
+        throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
+      }
+    }
+    const after = await graph.getState(config);
+    return after.values as InteractStateType;
+  }
+
+  async function interactOnce(
+    caller: InteractCaller,
+    request: InteractRequest,
+    log: AgentLogger,
+  ): Promise<InteractResponse> {
+    const started = Date.now();
+    const page = pageStateFrom(request);
+
+    // --- session (spec 003 Step 1.3) ------------------------------------------------------
+    let sessionId = request.sessionId ?? null;
+    if (sessionId) {
+      const session = await store.sessions.get(caller.tenantId, sessionId);
+      if (!session) throw new InteractError(404, 'NOT_FOUND', `Session ${sessionId} not found.`);
+      if (request.taskId && request.lastActionStatus) {
+        await store.messages.updateLast(caller.tenantId, sessionId, {
+          status: request.lastActionStatus,
+          error: request.lastActionError ?? null,
+        });
+      }
+    } else {
+      sessionId = (
+        await store.sessions.create(caller.tenantId, {
+          userId: caller.userId,
+          url: request.url,
+          title: request.pageTitle ?? null,
+        })
+      ).id;
+    }
+
+    // --- new task (Phase 1) ----------------------------------------------------------------
+    if (!request.taskId) {
+      const query = (request.query ?? '').trim();
+      const taskId = randomUUID(); // provisional: logged from the first line, persisted later
+      const tlog = log.child({ taskId });
+      tlog.info('new task', { query, sessionId, elements: page.tree.length });
+      await store.messages.append(caller.tenantId, { sessionId, role: 'user', content: query });
+      const ragContext = await ragFor(caller, request, query);
+      const state = await run(
+        taskId,
+        {
+          taskId,
+          tenantId: caller.tenantId,
+          userId: caller.userId,
+          sessionId,
+          query,
+          page,
+          ragContext,
+          requestCount: 1,
+        },
+        false,
+      );
+      const out = state.output;
+      if (out.error) {
+        tlog.info('task refused', { code: out.error.code });
+        throw new InteractError(out.error.status, out.error.code, out.error.message);
+      }
+      if (!out.response) throw new Error('graph finished without a response');
+      if (out.response.needsUserInput) {
+        await store.messages.append(caller.tenantId, {
+          sessionId,
+          role: 'assistant',
+          content: out.response.message,
+        });
+        return out.response;
+      }
+      return persist(caller, state, null, started, null);
+    }
+
+    // --- continuation (Phase 3) -----------------------------------------------------------
+    const taskId = request.taskId;
+    const tlog = log.child({ taskId });
+    const task = await store.tasks.get(caller.tenantId, taskId);
+    if (!task) throw new InteractError(404, 'NOT_FOUND', `Task ${taskId} not found.`);
+    if (task.status === 'completed')
+      throw new InteractError(
+        409,
+        'TASK_COMPLETED',
+        'This task is already completed; start a new task.',
+      );
+    if (task.status === 'failed')
+      throw new InteractError(
+        409,
+        'TASK_FAILED',
+        `This task has failed${task.result ? `: ${task.result}` : ''}; start a new task.`,
+      );
+    if (task.status === 'interrupted')
+      throw new InteractError(
+        409,
+        'CONFLICT',
+        'This task was interrupted after 30 minutes without activity; start a new task.',
+      );
+    if (task.sessionId && task.sessionId !== sessionId)
+      throw new InteractError(409, 'CONFLICT', 'This task belongs to another session.');
+    return withTaskLock(caller.tenantId, taskId, async () => {
+      if (task.metrics.totalSteps >= deps.limits.maxStepsPerTask) {
+        await store.tasks.update(caller.tenantId, taskId, {
+          status: 'failed',
+          result: `Maximum of ${deps.limits.maxStepsPerTask} steps exceeded.`,
+        });
+        throw new InteractError(
+          400,
+          'MAX_STEPS_EXCEEDED',
+          `This task reached the maximum of ${deps.limits.maxStepsPerTask} steps.`,
+        );
+      }
+      const previousAction = await store.taskActions.getLast(caller.tenantId, taskId);
+      const ragContext = await ragFor(caller, request, task.query);
+      tlog.info('continue task', {
+        step: task.currentStepIndex,
+        lastActionStatus: request.lastActionStatus ?? null,
+      });
+      const state = await run(taskId, { page, ragContext }, true);
+      const out = state.output;
+      if (out.error) {
+        if (out.error.failTask) {
+          await store.tasks.update(caller.tenantId, taskId, {
+            status: 'failed',
+            result: out.error.message,
+          });
+          await store.sessions.update(caller.tenantId, task.sessionId ?? sessionId, {
+            status: 'failed',
+          });
+        }
+        tlog.warn('task refused', { code: out.error.code, failTask: out.error.failTask });
+        throw new InteractError(out.error.status, out.error.code, out.error.message);
+      }
+      if (!out.response) throw new Error('graph finished without a response');
+      if (out.response.needsUserInput) return out.response;
+      return persist(
+        caller,
+        state,
+        task,
+        started,
+        previousAction?.status === 'pending' ? previousAction.id : null,
+      );
+    });
+  }
+
+  return {
+    graph,
+    async interact(caller, request, log = deps.log) {
+      if (!request.idempotencyKey) return interactOnce(caller, request, log);
+      // Same key = same request: replay the stored answer instead of advancing the task twice.
+      const key = `interact:${request.idempotencyKey}`;
+      const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+      try {
+        await store.idempotency.begin(caller.tenantId, {
+          key,
+          scope: 'interact',
+          requestHash: hash,
+          ttlMs: IDEMPOTENCY_TTL_MS,
+        });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const record = await store.idempotency.get(caller.tenantId, key);
+        if (record && record.requestHash !== hash)
+          throw new InteractError(
+            409,
+            'CONFLICT',
+            'idempotencyKey was already used for a different request.',
+          );
+        if (record?.status === 'completed') return InteractResponse.parse(record.response);
+        throw new InteractError(
+          409,
+          'CONFLICT',
+          'A request with this idempotencyKey is still in progress.',
+        );
+      }
+      try {
+        const response = await interactOnce(caller, request, log);
+        await store.idempotency.complete(caller.tenantId, key, response);
+        return response;
+      } catch (error) {
+        await store.idempotency.release(caller.tenantId, key).catch(() => false);
+        throw error;
+      }
+    },
+  };
+}

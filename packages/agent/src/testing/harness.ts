@@ -1,0 +1,101 @@
+// Test harness for the interact service: a real libSQL store, the real graph and checkpointer,
+// a scripted LLM (the only fake: the model is the external boundary), and request builders.
+import {
+  InteractRequest,
+  type InteractRequestInput,
+  type InteractResponse,
+  type NextActionResponse,
+  type SemanticNodeV3,
+} from '@tandem/contracts';
+import { createLibsqlStore, type Store } from '@tandem/store';
+import { DEFAULT_LIMITS, silentLogger, type AgentLimits } from '../deps';
+import type { LlmClient } from '../llm/port';
+import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../llm/scripted-client';
+import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+import { createRagService } from '../rag/rag-service';
+import {
+  createInteractService,
+  type InteractCaller,
+  type InteractService,
+} from '../service/interact-service';
+import { createUsageRecorder } from '../usage/usage-recorder';
+import { createDisabledWebSearch } from '../web-search/disabled-web-search';
+import type { WebSearch } from '../web-search/port';
+
+export interface TestAgent {
+  store: Store;
+  service: InteractService;
+  llm: LlmClient;
+  scripted: ScriptedLlm | null;
+  caller: InteractCaller;
+  interact(input: InteractRequestInput): Promise<InteractResponse>;
+  /** interact(), asserting an action response. */
+  act(input: InteractRequestInput): Promise<NextActionResponse>;
+}
+
+export async function createTestAgent(
+  options: {
+    steps?: ScriptedStep[];
+    unconfigured?: boolean;
+    limits?: Partial<AgentLimits>;
+    store?: Store;
+    webSearch?: WebSearch;
+    latencyMs?: number;
+  } = {},
+): Promise<TestAgent> {
+  const store = options.store ?? (await createLibsqlStore({ url: ':memory:' }));
+  const usageHook = createUsageRecorder({ store, log: silentLogger });
+  const scripted = options.unconfigured
+    ? null
+    : createScriptedLlm(options.steps ?? [], {
+        usageHook,
+        ...(options.latencyMs ? { latencyMs: options.latencyMs } : { zeroLatency: true }),
+      });
+  const llm: LlmClient = scripted ?? createUnconfiguredLlmClient();
+  const tenant = await store.tenants.create({
+    name: `agent-test-${Math.random().toString(36).slice(2)}`,
+  });
+  const caller = { tenantId: tenant.id, userId: 'user-1' };
+  const service = createInteractService({
+    store,
+    rag: createRagService(store),
+    deps: {
+      llm,
+      webSearch: options.webSearch ?? createDisabledWebSearch(),
+      log: silentLogger,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+    },
+  });
+  const interact = (input: InteractRequestInput) =>
+    service.interact(caller, InteractRequest.parse(input));
+  return {
+    store,
+    service,
+    llm,
+    scripted,
+    caller,
+    interact,
+    async act(input) {
+      const response = await interact(input);
+      if (response.needsUserInput)
+        throw new Error(`expected an action, got a question: ${response.message}`);
+      return response;
+    },
+  };
+}
+
+/** A V3 request body for a page. */
+export function pageRequest(
+  url: string,
+  tree: SemanticNodeV3[],
+  extra: Partial<InteractRequestInput> = {},
+): InteractRequestInput {
+  return {
+    url,
+    domMode: 'semantic_v3',
+    interactiveTree: tree,
+    viewport: { width: 1280, height: 800 },
+    pageTitle: 'Test',
+    ...extra,
+  };
+}

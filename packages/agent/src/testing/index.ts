@@ -1,0 +1,2 @@
+export * from './scripted-llm';
+export * from './harness';

@@ -2,8 +2,9 @@
 // a per-task seq that readers page on with `afterSeq`.
 import { DuplicateKeyError, type CollectedItem, type CollectedItemRepository } from '../port';
 import { clampLimit, newId } from '../shared';
-import type { CollectedItemDoc, MongoModels } from './schemas';
-import { fromJson, iso, isDuplicateKeyError, jsonValue, nextSeq, nowDate, orNull } from './util';
+import type { CollectedItemDoc } from './documents';
+import type { MongoModels } from './schemas';
+import { fromJson, iso, isMongoDuplicateKey, jsonValue, nextSeq, nowDate, orNull } from './util';
 
 const toItem = (doc: CollectedItemDoc): CollectedItem => ({
   id: doc.id,
@@ -42,7 +43,7 @@ export function mongoCollectedItems({
         await collectedItems.create(doc);
         return { inserted: true, item: toItem(doc) };
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+        if (!isMongoDuplicateKey(error)) throw error;
         // Lost a race to the same item (this seq stays unused), or the caller's id is taken.
         const winner = await find();
         if (winner) return { inserted: false, item: toItem(winner) };

@@ -7,7 +7,8 @@ import type {
   ExtractionStrategyRepository,
 } from '../port';
 import { clampLimit, newId } from '../shared';
-import type { ExtractionDoc, ExtractionStrategyDoc, MongoModels } from './schemas';
+import type { ExtractionDoc, ExtractionStrategyDoc } from './documents';
+import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, orNull, retryOnDuplicate, toDate } from './util';
 
 const toExtraction = (doc: ExtractionDoc): Extraction => ({

@@ -6,11 +6,12 @@ import {
   type IdempotencyRepository,
   type RateLimitRepository,
 } from '../port';
-import type { IdempotencyDoc, MongoModels, RateLimitDoc } from './schemas';
+import type { IdempotencyDoc, RateLimitDoc } from './documents';
+import type { MongoModels } from './schemas';
 import {
   fromJson,
   iso,
-  isDuplicateKeyError,
+  isMongoDuplicateKey,
   jsonValue,
   nowDate,
   retryOnDuplicate,
@@ -56,7 +57,7 @@ export function mongoIdempotency({ idempotency }: MongoModels): IdempotencyRepos
         if (doc === null) throw new Error('mongo: idempotency upsert returned nothing');
         return toRecord(doc);
       } catch (error) {
-        if (isDuplicateKeyError(error)) throw new DuplicateKeyError(`idempotency key ${input.key}`);
+        if (isMongoDuplicateKey(error)) throw new DuplicateKeyError(`idempotency key ${input.key}`);
         throw error;
       }
     },

@@ -2,7 +2,8 @@
 // domain's chunks from one index without a $lookup.
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '../port';
 import { newId } from '../shared';
-import type { KnowledgeChunkDoc, KnowledgeDocumentDoc, MongoModels } from './schemas';
+import type { KnowledgeChunkDoc, KnowledgeDocumentDoc } from './documents';
+import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, orNull } from './util';
 
 const toDocument = (doc: KnowledgeDocumentDoc): KnowledgeDocument => ({

@@ -1,6 +1,5 @@
-// One mongoose schema per collection. Documents mirror the port's records field for field,
-// except that times are BSON dates (so TTL indexes and range queries work on them) and Mongo's
-// own `_id` (an ObjectId) stays internal: it only breaks ties in insertion order.
+// One mongoose schema per collection (document shapes: documents.ts). Mongo's own `_id` (an
+// ObjectId) stays internal: it only breaks ties in insertion order and never reaches a record.
 //
 // Index rule: every lookup the port offers is a tenant-scoped index range, so tenantId leads
 // each compound index (also the prefix a future tenant shard key needs for unique indexes).
@@ -11,22 +10,25 @@
 // explicitly (so upserts cannot collide with setDefaultsOnInsert), and mongoose's required
 // check would reject legitimately empty strings (a tenant-wide knowledge domain is "").
 import mongoose, { type Connection, type Model } from 'mongoose';
+import { SKILL_TTL_MS } from '../port';
 import type {
-  ActionStatus,
-  ApiKeyRole,
-  Complexity,
-  LlmActionType,
-  LlmProvider,
-  MessageRole,
-  SessionStatus,
-  TaskStatus,
-} from '@tandem/contracts';
-import {
-  SKILL_TTL_MS,
-  type IdempotencyRecord,
-  type KnowledgeChunk,
-  type KnowledgeDocument,
-} from '../port';
+  TenantDoc,
+  ApiKeyDoc,
+  SessionDoc,
+  MessageDoc,
+  TaskDoc,
+  TaskActionDoc,
+  TokenUsageDoc,
+  SkillDoc,
+  KnowledgeDocumentDoc,
+  KnowledgeChunkDoc,
+  ExtractionDoc,
+  ExtractionStrategyDoc,
+  CollectedItemDoc,
+  IdempotencyDoc,
+  RateLimitDoc,
+  CounterDoc,
+} from './documents';
 
 const { Schema } = mongoose;
 const Mixed = Schema.Types.Mixed;
@@ -47,221 +49,6 @@ const OPTIONS = {
 } as const;
 
 const TTL_SECONDS = SKILL_TTL_MS / 1000;
-
-// ---------------------------------------------------------------- documents
-
-export interface TenantDoc {
-  id: string;
-  name: string;
-  createdAt: Date;
-}
-
-export interface ApiKeyDoc {
-  id: string;
-  tenantId: string;
-  userId: string;
-  name: string;
-  role: ApiKeyRole;
-  prefix: string;
-  keyHash: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-export interface SessionDoc {
-  id: string;
-  tenantId: string;
-  userId: string;
-  status: SessionStatus;
-  url: string | null;
-  title: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface MessageDoc {
-  id: string;
-  tenantId: string;
-  sessionId: string;
-  seq: number;
-  role: MessageRole;
-  content: string;
-  actionString: string | null;
-  taskId: string | null;
-  status: ActionStatus | null;
-  error: string | null;
-  domSummary: string | null;
-  createdAt: Date;
-}
-
-export interface TaskDoc {
-  id: string;
-  tenantId: string;
-  userId: string;
-  sessionId: string | null;
-  url: string;
-  query: string;
-  status: TaskStatus;
-  complexity: Complexity | null;
-  plan: unknown;
-  hierarchicalPlan: unknown;
-  currentStepIndex: number;
-  corrections: unknown;
-  metrics: unknown;
-  lastChain: unknown;
-  webSearchResult: unknown;
-  result: string | null;
-  collectLimit: number | null;
-  consecutiveFailures: number;
-  consecutiveSuccessWithoutTaskComplete: number;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface TaskActionDoc {
-  id: string;
-  tenantId: string;
-  taskId: string;
-  stepIndex: number;
-  thought: string;
-  action: string;
-  expectedOutcome: unknown;
-  beforeState: unknown;
-  verification: unknown;
-  status: ActionStatus;
-  metrics: unknown;
-  createdAt: Date;
-}
-
-export interface TokenUsageDoc {
-  id: string;
-  tenantId: string;
-  userId: string | null;
-  sessionId: string | null;
-  messageId: string | null;
-  taskId: string | null;
-  traceId: string | null;
-  provider: LlmProvider;
-  model: string;
-  actionType: LlmActionType;
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  thinkingTokens: number;
-  totalTokens: number;
-  costMicroUsd: number;
-  durationMs: number;
-  timestamp: Date;
-}
-
-export interface SkillDoc {
-  id: string;
-  tenantId: string;
-  domain: string;
-  goal: string;
-  failedState: { action: string; elementDescription: string; errorType: string };
-  successfulAction: { action: string; elementDescription: string; strategy: string };
-  successCount: number;
-  failureCount: number;
-  lastUsed: Date;
-  createdAt: Date;
-}
-
-export interface KnowledgeDocumentDoc {
-  id: string;
-  tenantId: string;
-  domain: string;
-  sourceUrl: string | null;
-  title: string;
-  mimeType: string;
-  status: KnowledgeDocument['status'];
-  metadata: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface KnowledgeChunkDoc {
-  id: string;
-  tenantId: string;
-  documentId: string;
-  domain: string;
-  ordinal: number;
-  content: string;
-  headingPath: unknown;
-  tokenCount: number;
-  embedding: unknown;
-  phase: KnowledgeChunk['phase'];
-  triggerAction: string | null;
-  supersededBy: string | null;
-  createdAt: Date;
-}
-
-export interface ExtractionDoc {
-  id: string;
-  tenantId: string;
-  taskId: string | null;
-  url: string;
-  schema: unknown;
-  data: unknown;
-  status: 'pending' | 'completed' | 'failed';
-  error: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface ExtractionStrategyDoc {
-  id: string;
-  tenantId: string;
-  domain: string;
-  pathPattern: string;
-  schemaHash: string;
-  selectors: unknown;
-  successCount: number;
-  failureCount: number;
-  lastUsed: Date;
-  createdAt: Date;
-}
-
-export interface CollectedItemDoc {
-  id: string;
-  tenantId: string;
-  taskId: string;
-  type: string;
-  uniqueKey: string;
-  data: unknown;
-  sourceUrl: string | null;
-  seq: number;
-  createdAt: Date;
-}
-
-export interface IdempotencyDoc {
-  tenantId: string;
-  key: string;
-  scope: string;
-  requestHash: string;
-  status: IdempotencyRecord['status'];
-  response: unknown;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-export interface RateLimitDoc {
-  key: string;
-  consumed: number;
-  expiresAtMs: number;
-  /** expiresAtMs as a date, only so a TTL index can drop windows nobody reads any more. */
-  expiresAt: Date;
-}
-
-/** Per-scope sequence numbers (message seq per session, collected-item seq per task). */
-export interface CounterDoc {
-  tenantId: string;
-  scope: 'messages' | 'collectedItems';
-  key: string;
-  seq: number;
-}
 
 // ---------------------------------------------------------------- schemas
 

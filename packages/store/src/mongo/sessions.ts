@@ -2,7 +2,8 @@
 // counter, so two concurrent appends never get the same number.
 import type { Message, MessageRepository, Session, SessionRepository } from '../port';
 import { clampLimit, encodeCursor, newId } from '../shared';
-import type { MessageDoc, MongoModels, SessionDoc } from './schemas';
+import type { MessageDoc, SessionDoc } from './documents';
+import type { MongoModels } from './schemas';
 import { iso, nextSeq, nowDate, olderThanCursor, orNull } from './util';
 
 const toSession = (doc: SessionDoc): Session => ({

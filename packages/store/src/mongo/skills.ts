@@ -11,8 +11,9 @@ import {
   type SkillRepository,
 } from '../port';
 import { clampLimit, newId } from '../shared';
-import type { MongoModels, SkillDoc } from './schemas';
-import { escapeRegExp, iso, isDuplicateKeyError, nowDate, toDate } from './util';
+import type { SkillDoc } from './documents';
+import type { MongoModels } from './schemas';
+import { escapeRegExp, iso, isMongoDuplicateKey, nowDate, toDate } from './util';
 
 const toSkill = (doc: SkillDoc): Skill => ({
   id: doc.id,
@@ -94,7 +95,7 @@ export function mongoSkills({ skills }: MongoModels): SkillRepository {
         await skills.create(doc);
         return toSkill(doc);
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+        if (!isMongoDuplicateKey(error)) throw error;
         // Another request inserted the same skill first: count this success on it.
         const winner = await bump();
         if (winner) return toSkill(winner);

@@ -3,7 +3,8 @@
 import type { ExpectedOutcome, VerificationResult } from '@tandem/contracts';
 import type { NewTaskAction, TaskAction, TaskActionRepository } from '../port';
 import { newId } from '../shared';
-import type { MongoModels, TaskActionDoc } from './schemas';
+import type { TaskActionDoc } from './documents';
+import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, toDate } from './util';
 
 const toTaskAction = (doc: TaskActionDoc): TaskAction => ({

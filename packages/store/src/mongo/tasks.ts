@@ -11,7 +11,8 @@ import {
 } from '@tandem/contracts';
 import { VersionConflictError, type Task, type TaskPatch, type TaskRepository } from '../port';
 import { clampLimit, encodeCursor, newId } from '../shared';
-import type { MongoModels, TaskDoc } from './schemas';
+import type { TaskDoc } from './documents';
+import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, olderThanCursor, orNull, toDate } from './util';
 
 /** Statuses a task can still advance from (findActive / expireStale look at these). */

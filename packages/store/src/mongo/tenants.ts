@@ -9,8 +9,9 @@ import {
   type TenantRepository,
 } from '../port';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, newId } from '../shared';
-import type { ApiKeyDoc, MongoModels, TenantDoc } from './schemas';
-import { iso, isoOrNull, isDuplicateKeyError, nowDate, toDate } from './util';
+import type { ApiKeyDoc, TenantDoc } from './documents';
+import type { MongoModels } from './schemas';
+import { iso, isoOrNull, isMongoDuplicateKey, nowDate, toDate } from './util';
 
 const toTenant = (doc: TenantDoc): Tenant => ({
   id: doc.id,
@@ -25,7 +26,7 @@ export function mongoTenants({ tenants }: MongoModels): TenantRepository {
       try {
         await tenants.create(doc);
       } catch (error) {
-        if (isDuplicateKeyError(error)) throw new DuplicateKeyError(`tenant ${doc.id}`);
+        if (isMongoDuplicateKey(error)) throw new DuplicateKeyError(`tenant ${doc.id}`);
         throw error;
       }
       return toTenant(doc);
@@ -76,7 +77,7 @@ export function mongoApiKeys({ apiKeys }: MongoModels): ApiKeyRepository {
       await apiKeys.create(doc);
     } catch (error) {
       // Never echo the key (or its hash) into an error message that may be logged.
-      if (isDuplicateKeyError(error)) throw new DuplicateKeyError('api key');
+      if (isMongoDuplicateKey(error)) throw new DuplicateKeyError('api key');
       throw error;
     }
     return toApiKey(doc);

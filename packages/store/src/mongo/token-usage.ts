@@ -3,8 +3,9 @@
 import type { PipelineStage } from 'mongoose';
 import type { TokenUsageLog, TokenUsageRepository, UsageGroupBy, UsageRollupRow } from '../port';
 import { clampLimit } from '../shared';
-import type { MongoModels, TokenUsageDoc } from './schemas';
-import { iso, isDuplicateKeyError, orNull, toDate } from './util';
+import type { TokenUsageDoc } from './documents';
+import type { MongoModels } from './schemas';
+import { iso, isMongoDuplicateKey, orNull, toDate } from './util';
 
 const toLog = (doc: TokenUsageDoc): TokenUsageLog => ({
   id: doc.id,
@@ -85,7 +86,7 @@ export function mongoTokenUsage({ tokenUsage }: MongoModels): TokenUsageReposito
         return true;
       } catch (error) {
         // The unique id index is what makes a retried dual-write a no-op.
-        if (isDuplicateKeyError(error)) return false;
+        if (isMongoDuplicateKey(error)) return false;
         throw error;
       }
     },

@@ -2,7 +2,7 @@
 // port's records, duplicate-key detection, per-scope sequence numbers.
 import type { Model } from 'mongoose';
 import { decodeCursor } from '../shared';
-import type { CounterDoc } from './schemas';
+import type { CounterDoc } from './documents';
 
 /** Port time (ISO string, any offset) → BSON date. Rejects what is not a time. */
 export function toDate(value: string): Date {
@@ -35,7 +35,7 @@ export function jsonValue(value: unknown): unknown {
 export const fromJson = <T>(value: unknown): T => (value === undefined ? null : value) as T;
 
 /** MongoServerError / MongoBulkWriteError for a unique index violation. */
-export function isDuplicateKeyError(error: unknown): boolean {
+export function isMongoDuplicateKey(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, writeErrors } = error as { code?: unknown; writeErrors?: unknown };
   if (code === 11000 || code === 11001) return true;
@@ -56,7 +56,7 @@ export async function retryOnDuplicate<T>(operation: () => Promise<T>): Promise<
   try {
     return await operation();
   } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
+    if (!isMongoDuplicateKey(error)) throw error;
     return operation();
   }
 }

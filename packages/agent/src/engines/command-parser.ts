@@ -113,11 +113,16 @@ const PATTERNS: { re: RegExp; build: (m: RegExpExecArray) => CommandIntent | nul
   },
 ];
 
+// "…and then…", "…; …" or "and" followed by another verb: several actions, not one command.
+// ("click Terms and Conditions" stays a command: no verb after the "and".)
+const MULTI_STEP =
+  /\b(and then|then|after that|afterwards)\b|;|\band\s+(?:also\s+)?(?:click|tap|press|type|enter|fill|select|choose|open|go|navigate|add|create|submit|save|check|more|search|find)\b/i;
+
 /** The intent of a one-action command, or null when the text is not one. */
 export function parseCommand(query: string): CommandIntent | null {
   const text = query.trim().replace(/\s+/g, ' ');
   // Multi-step goals are not commands even if they start with a verb.
-  if (/\b(and then|then|after that|afterwards)\b|;/i.test(text)) return null;
+  if (MULTI_STEP.test(text)) return null;
   for (const { re, build } of PATTERNS) {
     const m = re.exec(text);
     if (!m) continue;

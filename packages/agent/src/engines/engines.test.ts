@@ -30,6 +30,8 @@ describe('classifyComplexity', () => {
     ['Add a new patient with name Jas', 'COMPLEX'],
     ['fill the form with my details', 'COMPLEX'],
     ['click Patients and then click New/Search', 'COMPLEX'],
+    ['open the patients menu and more', 'COMPLEX'],
+    ['click Terms and Conditions', 'SIMPLE'],
     ['what is the price of the cheapest item', 'COMPLEX'],
   ])('%s → %s', (query, expected) => {
     expect(classifyComplexity(query).complexity).toBe(expected);

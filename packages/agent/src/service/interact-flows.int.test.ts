@@ -152,6 +152,60 @@ describe('web search', () => {
 });
 
 describe('durability', () => {
+  it('an LLM outage mid-task fails the request, and the retried request resumes the same step', async () => {
+    const { ProviderError } = await import('../llm/provider');
+    const outage = new ProviderError('upstream 400: model overloaded', {
+      kind: 'http',
+      status: 400,
+      retryable: false,
+    });
+    const agent = await createTestAgent({
+      steps: [
+        {
+          node: 'context_analysis',
+          output: {
+            source: 'PAGE',
+            requiredSources: ['PAGE'],
+            missingInformation: [],
+            searchQuery: null,
+            reasoning: 'page',
+          },
+        },
+        {
+          node: 'planning',
+          output: {
+            goal: 'g',
+            steps: [
+              { description: "Click 'Patients'", refinable: true },
+              { description: 'Do the rest', refinable: false },
+            ],
+          },
+        },
+        { node: 'action_generation', error: outage },
+        {
+          node: 'action_generation',
+          output: { thought: 'done', action: 'finish("all done")', chain: null, confidence: 0.9 },
+        },
+      ],
+    });
+    const r1 = await agent.act(
+      pageRequest('https://app.example/', [{ i: 'a', r: 'btn', n: 'Patients', s: 'collapsed' }], {
+        query: 'open the patients menu and more',
+      }),
+    );
+    const cont = pageRequest(
+      'https://app.example/',
+      [{ i: 'a', r: 'btn', n: 'Patients', s: 'expanded' }],
+      { taskId: r1.taskId, sessionId: r1.sessionId, lastActionStatus: 'success' },
+    );
+    await expect(agent.interact(cont)).rejects.toMatchObject({ name: 'LlmCallError' });
+    const r2 = await agent.act(cont);
+    expect(r2.verification?.success).toBe(true);
+    expect(r2.status).toBe('completed');
+    expect(r2.result).toBe('all done');
+    await agent.store.close();
+  });
+
   it('a server killed between two requests resumes the task on the next one', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tandem-resume-'));
     try {

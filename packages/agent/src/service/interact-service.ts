@@ -231,25 +231,46 @@ export function createInteractService(options: InteractServiceOptions): Interact
     input: InteractStateUpdate | ResumeInput,
     resume: boolean,
   ): Promise<InteractStateType> {
-    const config = { configurable: { thread_id: taskId }, recursionLimit: 60 };
+    // Checkpoint when the run stops (at the dispatch interrupt or the end), not after every
+    // node: the interrupt is the only point a later request resumes from, and per-node writes
+    // were most of a step's cost. A run that fails midway leaves the task at its last interrupt.
+    const config = {
+      configurable: { thread_id: taskId },
+      recursionLimit: 60,
+      durability: 'exit' as const,
+    };
+    // invoke() returns the state the run stopped with (plus __interrupt__, which we ignore).
+    let values: unknown;
     if (!resume) {
-      await graph.invoke(input as InteractStateUpdate, config);
+      values = await graph.invoke(input as InteractStateUpdate, config);
     } else {
       const snapshot = await graph.getState(config);
       const waiting = snapshot.tasks.some((t) => (t.interrupts?.length ?? 0) > 0);
       if (waiting) {
-        await graph.invoke(new Command({ resume: input }), config);
+        values = await graph.invoke(new Command({ resume: input }), config);
       } else if (snapshot.next.length > 0) {
-        // The previous request died mid-run (crash, LLM outage): give the pending node the new
-        // page and carry on from the last checkpoint.
-        await graph.updateState(config, input as InteractStateUpdate, 'dispatch');
-        await graph.invoke(null, config);
+        // The previous request failed midway (LLM outage, crash) after consuming its page
+        // state. Fork from the last checkpoint that was waiting at dispatch and replay this
+        // request's page there, as if the failed request never happened.
+        let waitingAt: typeof snapshot | null = null;
+        for await (const past of graph.getStateHistory(config)) {
+          if (past.tasks.some((t) => (t.interrupts?.length ?? 0) > 0)) {
+            waitingAt = past;
+            break;
+          }
+        }
+        if (!waitingAt)
+          throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
+        values = await graph.invoke(new Command({ resume: input }), {
+          ...waitingAt.config,
+          recursionLimit: 60,
+          durability: 'exit',
+        });
       } else {
         throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
       }
     }
-    const after = await graph.getState(config);
-    return after.values as InteractStateType;
+    return values as InteractStateType;
   }
 
   async function interactOnce(

@@ -1,5 +1,5 @@
 import { HealthResponse } from '@tandem/contracts';
-import { createRoute, withStatus } from '~/server/create-route';
+import { createRoute, withStatus } from '../../../server/create-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

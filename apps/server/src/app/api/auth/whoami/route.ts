@@ -1,5 +1,5 @@
 import { WhoAmIResponse } from '@tandem/contracts';
-import { createRoute } from '~/server/create-route';
+import { createRoute } from '../../../../server/create-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { findActiveTask } from '@tandem/agent';
 import { ActiveTaskParams, ActiveTaskQuery, ActiveTaskResponse } from '@tandem/contracts';
-import { createRoute } from '~/server/create-route';
-import { notFound } from '~/server/http-error';
+import { createRoute } from '../../../../../../server/create-route';
+import { notFound } from '../../../../../../server/http-error';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

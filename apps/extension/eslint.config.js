@@ -1,0 +1,10 @@
+import { tandem } from '@tandem/eslint-config';
+
+export default [
+  ...tandem({ kind: 'extension' }),
+  {
+    // Build configuration runs in Node, not in the extension.
+    files: ['vite.config.ts', 'manifest.config.ts', 'vitest.config.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+];

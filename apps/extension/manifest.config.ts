@@ -1,0 +1,29 @@
+import { defineManifest } from '@crxjs/vite-plugin';
+import packageJson from './package.json' with { type: 'json' };
+
+// Permissions, and why each is needed:
+//  storage   — taskId per tab (task_${tabId}), the running loop, settings (spec 003 § 1).
+//  tabs      — the active tab's URL, load events after navigation, captureVisibleTab (hybrid mode).
+//  scripting — the MAIN-world network tracker; re-injecting into tabs opened before install.
+//  host_permissions http(s) — an agent acts on whatever site the user is on, across navigations,
+//  and the service worker calls the Tandem server the user configured.
+export default defineManifest({
+  manifest_version: 3,
+  name: 'Tandem',
+  description: 'An AI browser agent: type a goal, watch it plan, act and verify each step.',
+  version: packageJson.version,
+  action: { default_popup: 'src/popup/index.html', default_title: 'Tandem' },
+  options_page: 'src/options/index.html',
+  background: { service_worker: 'src/background/index.ts', type: 'module' },
+  permissions: ['storage', 'tabs', 'scripting'],
+  host_permissions: ['http://*/*', 'https://*/*'],
+  // The MAIN-world network tracker (tandem-network.js) is registered by the service worker
+  // with chrome.scripting: bundlers' content-script loaders cannot run in the page's world.
+  content_scripts: [
+    {
+      matches: ['http://*/*', 'https://*/*'],
+      js: ['src/content/index.ts'],
+      run_at: 'document_idle',
+    },
+  ],
+});

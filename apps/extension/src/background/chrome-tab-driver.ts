@@ -1,0 +1,85 @@
+// TabDriver over the chrome.* APIs: messages to the tab's content script (re-injected when the
+// tab predates the extension), load waiting across navigations, and screenshots on request.
+import { ExecuteReply, SettleReply, type ContentRequest } from '../shared/messages';
+import type { CapturedPage, TabDriver } from './task-loop';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForComplete(tabId: number, timeoutMs = 15_000): Promise<chrome.tabs.Tab> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const tab = await chrome.tabs.get(tabId);
+    if (tab.status === 'complete' || Date.now() > deadline) return tab;
+    await sleep(100);
+  }
+}
+
+function contentScriptFile(): string | undefined {
+  // The bundler names the file; the manifest knows it.
+  const scripts = chrome.runtime.getManifest().content_scripts as
+    { js?: string[]; world?: string }[] | undefined;
+  return scripts?.find((c) => c.world !== 'MAIN')?.js?.[0];
+}
+
+async function send(tabId: number, message: ContentRequest): Promise<unknown> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await chrome.tabs.sendMessage(tabId, message, { frameId: 0 });
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (!/Receiving end does not exist|Could not establish connection/i.test(text)) throw error;
+      // A page loading, or a tab opened before the extension: wait, then inject the script.
+      await waitForComplete(tabId);
+      const file = contentScriptFile();
+      if (file && attempt === 1)
+        await chrome.scripting
+          .executeScript({ target: { tabId }, files: [file] })
+          .catch(() => undefined);
+      await sleep(150);
+    }
+  }
+  throw new Error('The page does not answer (is it a chrome:// page or the Web Store?).');
+}
+
+export const chromeTabDriver: TabDriver = {
+  async capture(tabId, mode) {
+    await waitForComplete(tabId);
+    const page = (await send(tabId, { type: 'capture', mode })) as CapturedPage | { error: string };
+    if ('error' in page) throw new Error(`Could not read the page: ${page.error}`);
+    return page;
+  },
+  async execute(tabId, action, observe) {
+    try {
+      return ExecuteReply.parse(await send(tabId, { type: 'execute', action, observe }));
+    } catch (error) {
+      // A click that navigates tears the page (and its message channel) down mid-reply.
+      const text = error instanceof Error ? error.message : String(error);
+      if (/message port closed|back\/forward cache|Receiving end/i.test(text))
+        return { ok: true, action, detail: 'the page navigated' };
+      throw error;
+    }
+  },
+  async settle(tabId, beforeUrl) {
+    await waitForComplete(tabId);
+    const reply = SettleReply.parse(await send(tabId, { type: 'settle' }));
+    const urlChanged = reply.url !== beforeUrl;
+    return {
+      ...reply,
+      observations: {
+        ...reply.observations,
+        didUrlChange: urlChanged || reply.observations.didUrlChange === true,
+        // A new document is a page load: network and DOM necessarily changed.
+        ...(reply.fresh ? { didNetworkOccur: true, didDomMutate: true } : {}),
+      },
+    };
+  },
+  async screenshot(tabId) {
+    const tab = await chrome.tabs.get(tabId);
+    if (tab.windowId === undefined) return null;
+    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, {
+      format: 'jpeg',
+      quality: 70,
+    });
+    return dataUrl.replace(/^data:image\/jpeg;base64,/, '');
+  },
+};

@@ -1,0 +1,63 @@
+// The content script: wires @tandem/page into the tab. It only answers our service worker,
+// and only the messages of the ContentRequest schema.
+import { capturePageState, execute, startObservation, type Observation } from '@tandem/page';
+import { ContentRequest, isFromServiceWorker, type SettleReply } from '../shared/messages';
+
+let observation: Observation | null = null;
+
+async function handle(request: ContentRequest): Promise<unknown> {
+  switch (request.type) {
+    case 'ping':
+      return { ok: true };
+    case 'capture':
+      return capturePageState({ mode: request.mode });
+    case 'execute': {
+      // Observation starts before the first action of a step (a chain shares one).
+      if (request.observe || !observation) {
+        observation?.stop();
+        observation = startObservation();
+      }
+      return execute(request.action);
+    }
+    case 'settle': {
+      const current = observation;
+      observation = null;
+      if (!current) {
+        // New document (navigation): wait for it to settle; the worker fills in the rest.
+        const fresh = startObservation();
+        const stability = await fresh.settle();
+        fresh.stop();
+        const reply: SettleReply = {
+          observations: {},
+          stable: stability.stable,
+          waitedMs: stability.waitedMs,
+          url: location.href,
+          fresh: true,
+        };
+        return reply;
+      }
+      const stability = await current.settle();
+      const reply: SettleReply = {
+        observations: current.stop(),
+        stable: stability.stable,
+        waitedMs: stability.waitedMs,
+        url: location.href,
+        fresh: false,
+      };
+      return reply;
+    }
+  }
+}
+
+chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
+  if (!isFromServiceWorker(sender, chrome.runtime.id)) return false;
+  const parsed = ContentRequest.safeParse(message);
+  if (!parsed.success) {
+    sendResponse({ error: 'invalid message' });
+    return false;
+  }
+  handle(parsed.data).then(sendResponse, (error: unknown) =>
+    sendResponse({ error: error instanceof Error ? error.message : String(error) }),
+  );
+  return true; // async reply
+});

@@ -1,0 +1,56 @@
+// Options: the server URL and API key, validated before they are saved; "Test connection"
+// asks the server who the key belongs to.
+import { createApiClient } from '../shared/api-client';
+import { DEFAULT_SERVER_URL, loadSettings, Settings, SETTINGS_KEY } from '../shared/settings';
+
+const storage = {
+  get: (key: string) => chrome.storage.local.get(key),
+  set: (items: Record<string, unknown>) => chrome.storage.local.set(items),
+  remove: (key: string | string[]) => chrome.storage.local.remove(key),
+};
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function say(text: string, error = false): void {
+  const el = $<HTMLElement>('message');
+  el.textContent = text;
+  el.className = error ? 'error' : '';
+}
+
+function read(): Settings | null {
+  const parsed = Settings.safeParse({
+    serverUrl: $<HTMLInputElement>('server-url').value.trim(),
+    apiKey: $<HTMLInputElement>('api-key').value.trim(),
+  });
+  if (!parsed.success) {
+    say(parsed.error.issues.map((i) => i.message).join('; '), true);
+    return null;
+  }
+  return { ...parsed.data, serverUrl: parsed.data.serverUrl.replace(/\/+$/, '') };
+}
+
+async function main(): Promise<void> {
+  const current = await loadSettings(storage);
+  $<HTMLInputElement>('server-url').value = current?.serverUrl ?? DEFAULT_SERVER_URL;
+  $<HTMLInputElement>('api-key').value = current?.apiKey ?? '';
+  $<HTMLFormElement>('settings').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const settings = read();
+    if (settings) void storage.set({ [SETTINGS_KEY]: settings }).then(() => say('Saved.'));
+  });
+  $<HTMLButtonElement>('test').addEventListener('click', () => {
+    const settings = read();
+    if (!settings) return;
+    say('Testing…');
+    createApiClient(settings)
+      .whoami()
+      .then(
+        (me) =>
+          say(
+            `Connected to tenant "${me.tenantName}" as ${me.userId} (${me.role}); store: ${me.store}.`,
+          ),
+        (error: unknown) => say(error instanceof Error ? error.message : String(error), true),
+      );
+  });
+}
+
+void main();

@@ -1,0 +1,70 @@
+// Every message between popup, service worker and content script has a schema and is checked
+// on receipt, sender included: a web page can talk to a content script's window but must never
+// be able to drive the agent.
+import { ClientObservations, DomMode } from '@tandem/contracts';
+import { z } from 'zod';
+
+// ---- service worker → content script --------------------------------------------------
+export const ContentRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('capture'), mode: DomMode }),
+  /** Starts observing (network, DOM, URL) and executes one action. */
+  z.object({
+    type: z.literal('execute'),
+    action: z.string().min(1).max(50_000),
+    observe: z.boolean(),
+  }),
+  /** Waits for stability and returns what was observed since the first `execute`. */
+  z.object({ type: z.literal('settle') }),
+]);
+export type ContentRequest = z.infer<typeof ContentRequest>;
+
+export const ExecuteReply = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), action: z.string(), detail: z.string().optional() }),
+  z.object({ ok: z.literal(false), action: z.string(), error: z.string(), code: z.string() }),
+]);
+export type ExecuteReply = z.infer<typeof ExecuteReply>;
+
+export const SettleReply = z.object({
+  observations: ClientObservations,
+  stable: z.boolean(),
+  waitedMs: z.number(),
+  url: z.string(),
+  /** The document is new since the action (it navigated): nothing was being observed. */
+  fresh: z.boolean(),
+});
+export type SettleReply = z.infer<typeof SettleReply>;
+
+// ---- popup → service worker ------------------------------------------------------------
+export const WorkerRequest = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('task:start'),
+    tabId: z.number().int().nonnegative(),
+    goal: z.string().trim().min(1).max(4000),
+  }),
+  z.object({ type: z.literal('task:stop'), tabId: z.number().int().nonnegative() }),
+]);
+export type WorkerRequest = z.infer<typeof WorkerRequest>;
+
+export const WorkerReply = z.object({ ok: z.boolean(), error: z.string().optional() });
+export type WorkerReply = z.infer<typeof WorkerReply>;
+
+/** Messages from our own extension pages (popup/options), never from a tab. */
+export function isFromExtensionPage(
+  sender: chrome.runtime.MessageSender,
+  extensionId: string,
+): boolean {
+  return (
+    sender.id === extensionId &&
+    sender.tab === undefined &&
+    (sender.url ?? '').startsWith(`chrome-extension://${extensionId}/`)
+  );
+}
+
+/** Messages from our service worker (no tab, no page URL of a website). */
+export function isFromServiceWorker(
+  sender: chrome.runtime.MessageSender,
+  extensionId: string,
+): boolean {
+  return sender.id === extensionId && sender.tab === undefined;
+}

@@ -1,0 +1,94 @@
+// The state of one tab's task run, kept in chrome.storage.local so that the popup can show it
+// live and the service worker can pick the loop up again after Chrome stops it mid-task.
+import {
+  ChainActionError,
+  ChainPartialState,
+  ClientObservations,
+  DomMode,
+  VerificationResult,
+} from '@tandem/contracts';
+import { z } from 'zod';
+import type { KeyValueStore } from './settings';
+
+export const TASK_TTL_MS = 30 * 60 * 1000;
+export const taskKey = (tabId: number) => `task_${tabId}`;
+export const runKey = (tabId: number) => `run_${tabId}`;
+
+/** Spec 003 § 1: taskId persisted per tab, expiring after 30 minutes of inactivity. */
+export const StoredTask = z.object({
+  taskId: z.string(),
+  sessionId: z.string(),
+  url: z.string(),
+  timestamp: z.number(),
+});
+export type StoredTask = z.infer<typeof StoredTask>;
+
+export const StepView = z.object({
+  index: z.number().int(),
+  thought: z.string(),
+  action: z.string().optional(),
+  chain: z.array(z.string()).optional(),
+  verification: VerificationResult.optional(),
+  status: z.string(),
+  at: z.number(),
+});
+export type StepView = z.infer<typeof StepView>;
+
+/** What the next request must report about the action(s) just executed. */
+export const PendingReport = z.object({
+  lastActionStatus: z.enum(['success', 'failure', 'pending']).optional(),
+  lastActionError: z.string().optional(),
+  clientObservations: ClientObservations.optional(),
+  previousUrl: z.string().optional(),
+  lastExecutedActionIndex: z.number().int().nonnegative().optional(),
+  chainPartialState: ChainPartialState.optional(),
+  chainActionError: ChainActionError.optional(),
+  captureMode: DomMode.optional(),
+});
+export type PendingReport = z.infer<typeof PendingReport>;
+
+export const RunState = z.object({
+  tabId: z.number().int(),
+  goal: z.string(),
+  status: z.enum(['running', 'completed', 'failed', 'stopped', 'needs_input', 'error']),
+  taskId: z.string().optional(),
+  sessionId: z.string().optional(),
+  steps: z.array(StepView),
+  pending: PendingReport.optional(),
+  /** Actions handed to the tab but not yet reported (the worker may die in between). */
+  inFlight: z.array(z.string()).optional(),
+  result: z.string().optional(),
+  question: z.string().optional(),
+  error: z.string().optional(),
+  updatedAt: z.number(),
+});
+export type RunState = z.infer<typeof RunState>;
+
+export async function loadRun(storage: KeyValueStore, tabId: number): Promise<RunState | null> {
+  const parsed = RunState.safeParse((await storage.get(runKey(tabId)))[runKey(tabId)]);
+  return parsed.success ? parsed.data : null;
+}
+
+export async function saveRun(storage: KeyValueStore, run: RunState): Promise<void> {
+  await storage.set({ [runKey(run.tabId)]: { ...run, updatedAt: Date.now() } });
+}
+
+export async function persistTask(
+  storage: KeyValueStore,
+  tabId: number,
+  task: Omit<StoredTask, 'timestamp'>,
+  now = Date.now(),
+): Promise<void> {
+  await storage.set({ [taskKey(tabId)]: { ...task, timestamp: now } });
+}
+
+/** The tab's taskId if it was used within the last 30 minutes. */
+export async function getTaskForTab(
+  storage: KeyValueStore,
+  tabId: number,
+  now = Date.now(),
+): Promise<StoredTask | null> {
+  const parsed = StoredTask.safeParse((await storage.get(taskKey(tabId)))[taskKey(tabId)]);
+  if (!parsed.success) return null;
+  return now - parsed.data.timestamp < TASK_TTL_MS ? parsed.data : null;
+}

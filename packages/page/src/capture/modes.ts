@@ -1,0 +1,132 @@
+// The page-state modes of spec 003 and their fallback chain:
+//   semantic_v3 (default) -> semantic when V3 fails or is empty -> skeleton when semantic fails.
+// `full` (the whole outerHTML) is only ever produced when asked for explicitly, which the
+// extension does only after the server answered `needs_full_dom`.
+import type { DomMode, SemanticNodeV3 } from '@tandem/contracts';
+import type { CaptureOptions, CaptureResult, SemanticNode } from '../types';
+import { collect } from './collect';
+import type { RecentActivity } from './events';
+import { takeRecentActivity } from './events';
+import { skeletonOf } from './skeleton';
+import { captureTreeWith, collectOptions, pageFields } from './tree';
+
+/** The non-minified legacy nodes of every rendered interactive element (no pruning). */
+export function captureSemantic(options: CaptureOptions = {}): SemanticNode[] {
+  const doc = options.document ?? document;
+  const collected = collect(
+    doc,
+    collectOptions({ ...options, includeOffscreen: true, occlusion: false }, null),
+  );
+  return collected.nodes.map((node) => {
+    const out: SemanticNode = { id: node.id, role: node.role, name: node.name };
+    if (node.value !== undefined) out.value = node.value;
+    if (node.state) out.state = node.state;
+    return out;
+  });
+}
+
+export function captureSkeleton(options: CaptureOptions = {}): string {
+  const doc = options.document ?? document;
+  const collected = collect(
+    doc,
+    collectOptions({ ...options, includeOffscreen: true, occlusion: false }, null),
+  );
+  return skeletonOf(collected.nodes);
+}
+
+export function captureFullDom(doc: Document = document): string {
+  return doc.documentElement.outerHTML;
+}
+
+export interface PageStateOptions extends CaptureOptions {
+  /** The mode to try first. Default semantic_v3. */
+  mode?: DomMode;
+  /** Called when a mode failed or was empty and the next one was used. */
+  onFallback?: (from: DomMode, reason: string) => void;
+}
+
+/**
+ * The page-state part of an InteractRequest in the chosen mode. Fields per mode:
+ * - semantic_v3: interactiveTree (minified, pruned to the viewport) + all V3 advanced fields
+ * - semantic: interactiveTree without coordinates and without pruning + the advanced fields.
+ *   The contract types interactiveTree as SemanticNodeV3 in both modes, so the keys stay
+ *   minified here; captureSemantic() gives the long-key form.
+ * - skeleton / hybrid: skeletonDom (hybrid: the extension adds the screenshot)
+ * - full: dom (document.documentElement.outerHTML)
+ */
+export type PageState = Partial<Omit<CaptureResult, 'interactiveTree'>> & {
+  domMode: DomMode;
+  url: string;
+  pageTitle: string;
+  interactiveTree?: SemanticNodeV3[];
+  skeletonDom?: string;
+  dom?: string;
+};
+
+function semanticState(options: CaptureOptions, activity: RecentActivity): PageState {
+  const doc = options.document ?? document;
+  const collected = collect(
+    doc,
+    collectOptions({ ...options, includeOffscreen: true, occlusion: false }, activity.messages),
+  );
+  const interactiveTree = collected.nodes.map((node) => {
+    const out: SemanticNodeV3 = { i: node.id, r: node.role };
+    if (node.name) out.n = node.name;
+    if (node.value !== undefined) out.v = node.value;
+    if (node.state) out.s = node.state;
+    if (node.frame !== 0) out.f = node.frame;
+    return out;
+  });
+  return { domMode: 'semantic', interactiveTree, ...pageFields(collected, activity.events) };
+}
+
+function skeletonState(options: CaptureOptions, mode: 'skeleton' | 'hybrid'): PageState {
+  const doc = options.document ?? document;
+  const collected = collect(
+    doc,
+    collectOptions({ ...options, includeOffscreen: true, occlusion: false }, null),
+  );
+  return {
+    domMode: mode,
+    url: doc.defaultView?.location.href ?? doc.URL,
+    pageTitle: doc.title,
+    viewport: collected.viewport,
+    skeletonDom: skeletonOf(collected.nodes),
+  };
+}
+
+const reasonOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+export function capturePageState(options: PageStateOptions = {}): PageState {
+  const { mode = 'semantic_v3', onFallback, ...capture } = options;
+  const doc = capture.document ?? document;
+
+  if (mode === 'full') {
+    return {
+      domMode: 'full',
+      url: doc.defaultView?.location.href ?? doc.URL,
+      pageTitle: doc.title,
+      dom: captureFullDom(doc),
+    };
+  }
+  if (mode === 'skeleton' || mode === 'hybrid') return skeletonState(capture, mode);
+
+  // Drained once: a fallback must still report what happened since the previous capture.
+  const activity = takeRecentActivity(doc);
+  if (mode === 'semantic_v3') {
+    try {
+      const tree = captureTreeWith(capture, activity);
+      if (tree.interactiveTree.length > 0) return { domMode: 'semantic_v3', ...tree };
+      onFallback?.('semantic_v3', 'no interactive element near the viewport');
+    } catch (error) {
+      onFallback?.('semantic_v3', reasonOf(error));
+    }
+  }
+  try {
+    return semanticState(capture, activity);
+  } catch (error) {
+    onFallback?.('semantic', reasonOf(error));
+  }
+  return skeletonState(capture, 'skeleton');
+}

@@ -1,5 +1,6 @@
 // `npm test`: install, then lint, format check, typecheck and every test tier across the
-// workspace (through turbo), and end with one line `N passed, N failed` carrying the real
+// workspace (through turbo: unit, integration, and the Playwright e2e suite after the server
+// and extension builds), and end with one line `N passed, N failed` carrying the real
 // totals: every test case from every vitest/Playwright report, plus every lint, format and
 // typecheck run counted as one check.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -97,6 +98,7 @@ const turboCode = await pnpm([
   'lint',
   'typecheck',
   'test',
+  'e2e',
   '--continue',
   '--summarize',
   '--output-logs=new-only',
@@ -105,6 +107,21 @@ const turboCode = await pnpm([
 const tasks = turboTasks();
 const totals = testTotals();
 for (const t of tasks) {
+  if (t.task === 'build') {
+    // Builds run only as e2e prerequisites; a broken build fails the e2e run (counted there).
+    if (t.exitCode !== 0) {
+      checksFailed += 1;
+      failedNames.push(t.id);
+    }
+    continue;
+  }
+  if (t.task === 'e2e') {
+    if (t.exitCode !== 0 && !((totals.byReport['playwright-e2e']?.failed ?? 0) > 0)) {
+      extraFailures += 1;
+      failedNames.push(`${t.id} (exited ${t.exitCode})`);
+    }
+    continue;
+  }
   if (t.task === 'test') {
     // A test task that failed without a report (crash, config error) still counts as a failure.
     const report =

@@ -4,6 +4,7 @@ import packageJson from './package.json' with { type: 'json' };
 // Permissions, and why each is needed:
 //  storage   — taskId per tab (task_${tabId}), the running loop, settings (spec 003 § 1).
 //  tabs      — the active tab's URL, load events after navigation, captureVisibleTab (hybrid mode).
+//  alarms    — wakes a stopped service worker to resume a running task.
 //  scripting — the MAIN-world network tracker; re-injecting into tabs opened before install.
 //  host_permissions http(s) — an agent acts on whatever site the user is on, across navigations,
 //  and the service worker calls the Tandem server the user configured.
@@ -15,7 +16,7 @@ export default defineManifest({
   action: { default_popup: 'src/popup/index.html', default_title: 'Tandem' },
   options_page: 'src/options/index.html',
   background: { service_worker: 'src/background/index.ts', type: 'module' },
-  permissions: ['storage', 'tabs', 'scripting'],
+  permissions: ['storage', 'tabs', 'scripting', 'alarms'],
   host_permissions: ['http://*/*', 'https://*/*'],
   // The MAIN-world network tracker (tandem-network.js) is registered by the service worker
   // with chrome.scripting: bundlers' content-script loaders cannot run in the page's world.

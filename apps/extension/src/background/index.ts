@@ -58,7 +58,10 @@ chrome.runtime.onMessage.addListener(
     const request = parsed.data;
     const work =
       request.type === 'task:start'
-        ? startRun(storage, request.tabId, request.goal).then(() => drive(request.tabId))
+        ? startRun(storage, request.tabId, request.goal).then(() => {
+            drive(request.tabId);
+            return chrome.alarms.create(RESUME_ALARM, { periodInMinutes: 0.5 });
+          })
         : stopRun(storage, request.tabId);
     work.then(
       () => sendResponse({ ok: true }),
@@ -70,13 +73,22 @@ chrome.runtime.onMessage.addListener(
 );
 
 // A worker that Chrome stopped mid-task comes back here: resume every run still marked running.
+const RESUME_ALARM = 'tandem-resume';
+
 async function resumeRuns(): Promise<void> {
   const all = await chrome.storage.local.get(null);
+  let active = 0;
   for (const [key, value] of Object.entries(all)) {
     if (!key.startsWith('run_')) continue;
     const run = RunState.safeParse(value);
-    if (run.success && run.data.status === 'running') drive(run.data.tabId);
+    if (run.success && run.data.status === 'running') {
+      active += 1;
+      drive(run.data.tabId);
+    }
   }
+  // Keep an alarm only while something runs (30 s is Chrome's minimum period).
+  if (active > 0) await chrome.alarms.create(RESUME_ALARM, { periodInMinutes: 0.5 });
+  else await chrome.alarms.clear(RESUME_ALARM);
 }
 
 // Wraps each page's own fetch/XHR (MAIN world, document_start) so the stability waiter and
@@ -96,6 +108,15 @@ async function registerNetworkTracker(): Promise<void> {
     },
   ]);
 }
+
+// Chrome wakes a stopped worker only for events it listens to. A page load in any tab, or the
+// periodic alarm while a task runs, is enough to resume the loop from storage.
+chrome.tabs.onUpdated.addListener((_tabId, info) => {
+  if (info.status === 'complete') void resumeRuns();
+});
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === RESUME_ALARM) void resumeRuns();
+});
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   void stopRun(storage, tabId);

@@ -49,16 +49,16 @@ export type WorkerRequest = z.infer<typeof WorkerRequest>;
 export const WorkerReply = z.object({ ok: z.boolean(), error: z.string().optional() });
 export type WorkerReply = z.infer<typeof WorkerReply>;
 
-/** Messages from our own extension pages (popup/options), never from a tab. */
+/**
+ * Messages from our own extension pages (popup/options). A page opened in a tab still has our
+ * chrome-extension:// origin, which no website and no content script can have.
+ */
 export function isFromExtensionPage(
   sender: chrome.runtime.MessageSender,
   extensionId: string,
 ): boolean {
-  return (
-    sender.id === extensionId &&
-    sender.tab === undefined &&
-    (sender.url ?? '').startsWith(`chrome-extension://${extensionId}/`)
-  );
+  const from = sender.origin ?? sender.url ?? '';
+  return sender.id === extensionId && from.startsWith(`chrome-extension://${extensionId}`);
 }
 
 /** Messages from our service worker (no tab, no page URL of a website). */

@@ -108,27 +108,41 @@ export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdi
   const last = parsed[parsed.length - 1];
   if (!last) return verdict(false, 0.5, 'no action to verify', false);
 
-  // Field edits can be checked exactly: the value is in the tree.
-  if (parsed.every((a) => a.name === 'setValue' || a.name === 'select')) {
+  // Field edits can be checked exactly: the value (or a radio's checked state) is in the tree.
+  const isFieldEdit = (a: (typeof parsed)[number]) =>
+    a.name === 'setValue' ||
+    a.name === 'select' ||
+    (a.name === 'click' &&
+      ['radio', 'chk', 'sw'].includes(pending.targets.find((t) => t.id === a.args.id)?.role ?? ''));
+  if (parsed.every(isFieldEdit)) {
     for (const a of parsed) {
-      if (a.name !== 'setValue' && a.name !== 'select') continue;
+      if (a.name !== 'setValue' && a.name !== 'select' && a.name !== 'click') continue;
       const node = findTarget(page.tree, pending, a.args.id);
-      const expected = a.name === 'setValue' ? a.args.text : a.args.option;
       if (!node) {
-        if (urlChanged)
-          return verdict(false, 0.6, `field ${a.args.id} is gone after the page changed`, false);
-        return verdict(false, 0.6, `field ${a.args.id} is no longer on the page`, false);
+        return verdict(
+          false,
+          0.6,
+          `field ${a.args.id} is ${urlChanged ? 'gone after the page changed' : 'no longer on the page'}`,
+          false,
+        );
       }
+      if (a.name === 'click') {
+        // A radio must now be checked; a checkbox/switch toggles (its old state is not kept).
+        if (node.r === 'radio' && !hasState(node, 'checked'))
+          return verdict(false, 0.9, `"${node.n ?? a.args.id}" is not selected`);
+        continue;
+      }
+      const expected = a.name === 'setValue' ? a.args.text : a.args.option;
+      const value = node.v ?? '';
       const ok =
         a.name === 'setValue'
-          ? (node.v ?? '') === expected || (node.r === 'edit' && (node.v ?? '').includes(expected))
-          : sameText(node.v, expected) ||
-            (node.v ?? '').toLowerCase().includes(expected.toLowerCase());
+          ? value === expected || (node.r === 'edit' && value.includes(expected))
+          : sameText(value, expected) || value.toLowerCase().includes(expected.toLowerCase());
       if (!ok)
         return verdict(
           false,
           0.9,
-          `"${node.n ?? a.args.id}" holds "${node.v ?? ''}", expected "${expected}"`,
+          `"${node.n ?? a.args.id}" holds "${value}", expected "${expected}"`,
         );
       if (hasState(node, 'invalid'))
         return verdict(false, 0.8, `"${node.n ?? a.args.id}" is marked invalid`);

@@ -115,6 +115,14 @@ export function makePending(input: {
   };
 }
 
+/**
+ * Whether a verified action finishes its plan step. Scrolling, waiting and hovering only
+ * reveal things: the step (e.g. "Click 'Save'" below the fold) is still to be done.
+ */
+export function completesStep(pending: PendingAction): boolean {
+  return !/^(scroll|wait|hover)\(/.test(pending.action);
+}
+
 /** Rolling summarization: keep the last 10 actions raw, fold older ones into one line. */
 export function appendPrevious(
   state: InteractStateType,

@@ -584,12 +584,11 @@ describe('route behaviour', () => {
     expect((await agent.store.tasks.get(agent.caller.tenantId, r1.taskId))?.status).toBe('failed');
   });
 
-  it('velocity check: 5 successes in a row without completing the goal finalize with a reflection', async () => {
-    const steps = Array.from({ length: 7 }, (_, i) => ({
-      description: "Click 'Next page'",
-      refinable: true,
-      i,
-    }));
+  it('velocity check: 5 successes in a row past the plan, without the goal, finalize with a reflection', async () => {
+    const clickNext = (request: { prompt: string }) => {
+      const id = /^(n\d+) btn "Next page"/m.exec(request.prompt)?.[1] ?? 'n1';
+      return { thought: 'One more page', action: `click("${id}")`, chain: null, confidence: 0.8 };
+    };
     agent = await createTestAgent({
       steps: [
         contextPage,
@@ -597,10 +596,23 @@ describe('route behaviour', () => {
           node: 'planning',
           output: {
             goal: 'find the last page',
-            steps: steps.map(({ description, refinable }) => ({ description, refinable })),
+            steps: [{ description: 'Page through the list', refinable: false }],
           },
         },
-        ...Array.from({ length: 6 }, () => ({
+        ...Array.from({ length: 8 }, () => ({
+          node: 'action_generation' as const,
+          output: clickNext,
+        })),
+        ...Array.from({ length: 8 }, () => ({
+          node: 'verification' as const,
+          output: {
+            action_succeeded: true,
+            task_completed: false,
+            confidence: 0.8,
+            reason: 'another page loaded',
+          },
+        })),
+        ...Array.from({ length: 8 }, () => ({
           node: 'outcome_prediction' as const,
           output: { description: 'next page loads', urlShouldChange: true, nextGoal: null },
         })),
@@ -615,8 +627,9 @@ describe('route behaviour', () => {
         query: 'go through the list until the end',
       }),
     );
+    const statuses: string[] = [];
     let last = r1;
-    for (let n = 2; n <= 6; n++) {
+    for (let n = 2; n <= 7; n++) {
       last = await agent.act(
         pageRequest(`https://list.example/${n}`, pageN(n), {
           taskId: r1.taskId,
@@ -625,10 +638,76 @@ describe('route behaviour', () => {
           clientObservations: { didUrlChange: true },
         }),
       );
+      statuses.push(last.status);
     }
-    expect(last.status).toBe('failed');
+    // The first success completed the plan's only step (progress); five more without the goal stop it.
+    expect(statuses).toEqual([
+      'executing',
+      'executing',
+      'executing',
+      'executing',
+      'executing',
+      'failed',
+    ]);
     expect(last.action).toMatch(/^fail\(/);
     expect(last.result).toMatch(/5 successful steps in a row/);
+  });
+
+  it('a scroll toward a plan step does not complete the step', async () => {
+    agent = await createTestAgent({
+      steps: [
+        contextPage,
+        {
+          node: 'planning',
+          output: { goal: 'save', steps: [{ description: "Click 'Save'", refinable: true }] },
+        },
+        {
+          node: 'action_generation',
+          output: {
+            thought: 'Save is below the fold',
+            action: 'scroll("down")',
+            chain: null,
+            confidence: 0.8,
+          },
+        },
+        {
+          node: 'verification',
+          output: {
+            action_succeeded: true,
+            task_completed: false,
+            confidence: 0.8,
+            reason: 'scrolled',
+          },
+        },
+        {
+          node: 'outcome_prediction',
+          output: { description: 'saved', urlShouldChange: false, nextGoal: null },
+        },
+      ],
+    });
+    const r1 = await agent.act(
+      pageRequest(EMR, [{ i: 'top', r: 'link', n: 'Home' }], {
+        query: 'save the record on this form',
+      }),
+    );
+    expect(r1.action).toBe('scroll("down")');
+    const r2 = await agent.act(
+      pageRequest(
+        EMR,
+        [
+          { i: 'top', r: 'link', n: 'Home' },
+          { i: 'sv', r: 'btn', n: 'Save' },
+        ],
+        {
+          taskId: r1.taskId,
+          sessionId: r1.sessionId,
+          lastActionStatus: 'success',
+          clientObservations: { didDomMutate: true },
+        },
+      ),
+    );
+    expect(r2.action).toBe('click("sv")');
+    expect(r2.plan?.steps[0]?.status).toBe('active');
   });
 
   it('lazy expiration: tasks untouched for 30 minutes become interrupted', async () => {

@@ -1,13 +1,17 @@
 // After a verified step: mark it completed and move the plan to the next step.
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { logFor } from '../shared';
+import { completesStep, logFor } from '../shared';
 
 export const advance =
   (deps: AgentDeps) =>
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const plan = state.plan;
     if (!plan) return { pending: null };
+    if (state.pending && !completesStep(state.pending)) {
+      // Still on the same step: resolve it again against the page the action revealed.
+      return { pending: null };
+    }
     const done = state.currentStepIndex;
     // Never run past the last step: if the plan is exhausted without the goal, the model
     // decides (finish, fail or an extra action) from the page.

@@ -6,7 +6,7 @@ import type { VerificationResult } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import { verifyTier1 } from '../../engines/tier1-verification';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { appendPrevious, llmContext, logFor, withUsage } from '../shared';
+import { appendPrevious, completesStep, llmContext, logFor, withUsage } from '../shared';
 import { fullPrompt, lightPrompt, VerificationOutput, verificationSystem } from './prompt';
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
@@ -129,7 +129,17 @@ export const verification =
             i === state.corrections.length - 1 ? { ...c, succeeded: success } : c,
           )
         : state.corrections;
-    const streak = success && !goalAchieved ? state.consecutiveSuccessWithoutTaskComplete + 1 : 0;
+    // Velocity check (spec 003 "semantic loops, e.g. paging forever"): count successes that
+    // neither achieve the goal nor complete a plan step. Working through the plan is progress;
+    // acting past it, or scrolling/waiting on one step, is not.
+    const step = plan?.steps[state.currentStepIndex];
+    const advancedPlan = Boolean(step && step.status !== 'completed' && completesStep(pending));
+    const streak =
+      success && !goalAchieved
+        ? advancedPlan
+          ? 0
+          : state.consecutiveSuccessWithoutTaskComplete + 1
+        : 0;
     const update: InteractStateUpdate = {
       lastVerification: result,
       tokens: { ...tokens, saved: tokens.saved + tokensSaved },

@@ -1,0 +1,243 @@
+// A loopback stand-in for the Gemini API (the one true external boundary of the e2e stack):
+// the real server's real @google/genai SDK talks to it over HTTP. It answers like a competent
+// model would for the demo-site scenarios, reading the element list from the prompt exactly as
+// a model does, so ids are never hard-coded. Every request is recorded for assertions.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface GeminiRequest {
+  systemInstruction?: { parts: { text: string }[] };
+  contents: { parts: { text?: string }[] }[];
+}
+
+export interface ElementLine {
+  id: string;
+  role: string;
+  name: string;
+  value: string;
+  occluded: boolean;
+}
+
+export interface RecordedCall {
+  node: string;
+  prompt: string;
+}
+
+/** Elements as the prompt lists them: `14 inp "First name" ="Jas" [required]`. */
+export function elementsIn(prompt: string): ElementLine[] {
+  const out: ElementLine[] = [];
+  for (const line of prompt.split('\n')) {
+    const m = /^(\S+) (\w+)(?: "((?:[^"\\]|\\.)*)")?(?: ="((?:[^"\\]|\\.)*)")?(.*)$/.exec(
+      line.trim(),
+    );
+    if (!m || !m[1] || !m[2] || m[1].includes(':')) continue;
+    out.push({
+      id: m[1],
+      role: m[2],
+      name: JSON.parse(`"${m[3] ?? ''}"`) as string,
+      value: JSON.parse(`"${m[4] ?? ''}"`) as string,
+      occluded: (m[5] ?? '').includes('(occluded)'),
+    });
+  }
+  return out;
+}
+
+const byName = (prompt: string, name: string, role?: string) =>
+  elementsIn(prompt).find(
+    (e) => e.name.toLowerCase() === name.toLowerCase() && (!role || e.role === role),
+  );
+
+const NODE_BY_SYSTEM: [RegExp, string][] = [
+  [/^You decide where the information/, 'context_analysis'],
+  [/^You plan how to achieve/, 'planning'],
+  [/^You are a browser agent/, 'action_generation'],
+  [/^You predict the visible outcome/, 'outcome_prediction'],
+  [/^You verify a browser agent/, 'verification'],
+  [/^A browser agent action failed/, 'correction'],
+  [/^You turn a single browser command/, 'direct_action'],
+  [/^You judge web search results/i, 'web_search'],
+];
+
+/** The request form's five fields as the chain fills them: label, role code, value. */
+export const FORM_FIELDS: [label: string, role: string, value: string][] = [
+  ['Full name', 'inp', 'Ann Lee'],
+  ['Email', 'inp', 'ann@example.com'],
+  ['Reason for visit', 'sel', 'Follow-up'],
+  ['Phone', 'radio', ''],
+  ['Notes', 'txt', 'Please call after 5pm'],
+];
+
+function answer(node: string, prompt: string): unknown {
+  const goal = /(?:User goal|Goal): (.*)/.exec(prompt)?.[1] ?? '';
+  const isPatient = /patient/i.test(goal);
+  switch (node) {
+    case 'context_analysis':
+      return {
+        source: 'PAGE',
+        requiredSources: ['PAGE'],
+        missingInformation: [],
+        searchQuery: null,
+        reasoning: 'The goal states every value needed.',
+      };
+    case 'planning':
+      if (isPatient) {
+        return {
+          goal,
+          steps: [
+            { description: "Click 'Patients'", refinable: true },
+            { description: "Click 'New/Search'", refinable: true },
+            { description: 'Type Jas into First name', refinable: true },
+            { description: 'Type Patel into Last name', refinable: true },
+            { description: "Click 'Save'", refinable: true },
+          ],
+        };
+      }
+      return {
+        goal,
+        steps: [
+          { description: 'Fill in the request form fields', refinable: false },
+          { description: "Click 'Submit request'", refinable: true },
+        ],
+      };
+    case 'action_generation': {
+      if (isPatient) {
+        // The plan's remaining step names an element that is not in view: scroll to it.
+        const save = byName(prompt, 'Save');
+        if (save && !save.occluded)
+          return {
+            thought: 'Save the patient.',
+            action: `click("${save.id}")`,
+            chain: null,
+            confidence: 0.9,
+          };
+        return {
+          thought: 'The Save button is below the fold; scroll to it.',
+          action: 'scroll("down")',
+          chain: null,
+          confidence: 0.8,
+        };
+      }
+      // The request form: every field in one chain (fields already holding their value are skipped).
+      const chain: { action: string; description: string }[] = [];
+      for (const [label, role, value] of FORM_FIELDS) {
+        const el = byName(prompt, label, role);
+        if (!el || el.occluded) continue;
+        if (el.role === 'radio' || el.role === 'chk') {
+          if (!/\[.*checked/.test(prompt.split('\n').find((l) => l.startsWith(`${el.id} `)) ?? ''))
+            chain.push({ action: `click("${el.id}")`, description: label });
+        } else if (el.value.toLowerCase() !== value.toLowerCase()) {
+          chain.push({
+            action:
+              el.role === 'sel'
+                ? `select("${el.id}", "${value}")`
+                : `setValue("${el.id}", ${JSON.stringify(value)})`,
+            description: label,
+          });
+        }
+      }
+      const submit = byName(prompt, 'Submit request');
+      if (chain.length === 0 && submit)
+        return {
+          thought: 'Every field is filled; submit.',
+          action: `click("${submit.id}")`,
+          chain: null,
+          confidence: 0.9,
+        };
+      if (chain.length === 0)
+        return {
+          thought: 'The request was submitted.',
+          action: 'finish("Request submitted")',
+          chain: null,
+          confidence: 0.9,
+        };
+      return {
+        thought: 'Fill the form fields in one go.',
+        action: chain[0]?.action,
+        chain: chain.length > 1 ? chain : null,
+        confidence: 0.9,
+      };
+    }
+    case 'outcome_prediction':
+      return {
+        description: 'The page responds to the action',
+        urlShouldChange: false,
+        nextGoal: null,
+      };
+    case 'verification': {
+      const done = /saved successfully|received your request|Request submitted/i.test(prompt);
+      const failed = /Saving…|spinner/i.test(prompt) && !done;
+      return {
+        action_succeeded: !failed,
+        task_completed: done,
+        confidence: done ? 0.95 : 0.8,
+        reason: done
+          ? 'The success message is shown.'
+          : failed
+            ? 'Still saving.'
+            : 'The action took effect.',
+      };
+    }
+    case 'direct_action': {
+      const target = /Command: (?:click|press|open) (.*)/i.exec(prompt)?.[1]?.trim() ?? '';
+      const el = byName(prompt, target);
+      if (!el)
+        return {
+          thought: `There is no "${target}" on the page.`,
+          action: `fail("No element named ${target}")`,
+        };
+      if (el.occluded)
+        return {
+          thought: `"${target}" is covered by a dialog.`,
+          action: `fail("${target} is covered by another element (occluded)")`,
+        };
+      return { thought: `Click ${target}.`, action: `click("${el.id}")` };
+    }
+    case 'correction':
+      return { strategy: 'RETRY_WITH_DELAY', action: 'wait(1)', reason: 'Give the page a moment.' };
+    default:
+      return {};
+  }
+}
+
+export interface FakeGemini {
+  url: string;
+  calls: RecordedCall[];
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += (chunk as Buffer).toString();
+  return body;
+}
+
+export async function startFakeGemini(): Promise<FakeGemini> {
+  const calls: RecordedCall[] = [];
+  const server: Server = createServer((req, res) => {
+    void readBody(req).then((raw) => {
+      const body = JSON.parse(raw) as GeminiRequest;
+      const system = body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
+      const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
+      const node = NODE_BY_SYSTEM.find(([re]) => re.test(system))?.[1] ?? 'unknown';
+      calls.push({ node, prompt });
+      const text = JSON.stringify(answer(node, prompt));
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          candidates: [
+            { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 },
+          ],
+          usageMetadata: {
+            promptTokenCount: Math.ceil(prompt.length / 4),
+            candidatesTokenCount: Math.ceil(text.length / 4),
+            totalTokenCount: Math.ceil((prompt.length + text.length) / 4),
+          },
+          modelVersion: 'gemini-2.5-flash',
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

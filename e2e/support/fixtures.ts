@@ -1,0 +1,144 @@
+// Playwright fixtures: Chromium with the real built extension loaded (persistent context, as
+// MV3 extensions need), configured with the e2e server's URL and key; helpers to drive the
+// popup and read the run state the service worker keeps in chrome.storage.
+import { chromiumPath, CHROMIUM_ARGS } from '@tandem/chromium';
+import {
+  test as base,
+  chromium,
+  expect,
+  type BrowserContext,
+  type Page,
+  type Worker,
+} from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { e2eEnv, type E2eEnv } from './env';
+
+export const EXTENSION_DIST = path.resolve(import.meta.dirname, '../../apps/extension/dist');
+
+export interface RunStateView {
+  status: string;
+  steps: {
+    thought: string;
+    action?: string;
+    chain?: string[];
+    verification?: { success: boolean; reason: string; verificationTier?: number };
+  }[];
+  taskId?: string;
+  result?: string;
+  error?: string;
+  question?: string;
+}
+
+export interface Extension {
+  context: BrowserContext;
+  worker: Worker;
+  id: string;
+  env: E2eEnv;
+}
+
+async function serviceWorker(context: BrowserContext): Promise<Worker> {
+  return (
+    context.serviceWorkers()[0] ??
+    (await context.waitForEvent('serviceworker', { timeout: 20_000 }))
+  );
+}
+
+export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
+  extWorker: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const env = e2eEnv();
+      const profile = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-profile-'));
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: chromiumPath(),
+        headless: true,
+        args: [
+          ...CHROMIUM_ARGS,
+          `--disable-extensions-except=${EXTENSION_DIST}`,
+          `--load-extension=${EXTENSION_DIST}`,
+        ],
+        viewport: { width: 1280, height: 800 },
+      });
+      const worker = await serviceWorker(context);
+      const id = new URL(worker.url()).host;
+      await worker.evaluate((settings) => chrome.storage.local.set({ settings }), {
+        serverUrl: env.server,
+        apiKey: env.apiKey,
+      });
+      await use({ context, worker, id, env });
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  ext: async ({ extWorker }, use) => {
+    // Each test starts from fresh demo data and no task state; settings stay.
+    await fetch(`${extWorker.env.demo}/__reset`, { method: 'POST' });
+    const worker = await serviceWorker(extWorker.context);
+    await worker.evaluate(async () => {
+      const all = await chrome.storage.local.get(null);
+      await chrome.storage.local.remove(
+        Object.keys(all).filter((k) => k.startsWith('run_') || k.startsWith('task_')),
+      );
+    });
+    await use({ ...extWorker, worker });
+    for (const page of extWorker.context.pages()) await page.close().catch(() => undefined);
+  },
+});
+
+export { expect };
+
+/** Opens a demo-site page and returns it with its Chrome tab id. */
+export async function openDemo(
+  ext: Extension,
+  pathname: string,
+): Promise<{ page: Page; tabId: number }> {
+  const page = await ext.context.newPage();
+  const url = `${ext.env.demo}${pathname}`;
+  await page.goto(url);
+  const worker = await serviceWorker(ext.context);
+  const tabId = await worker.evaluate(async (u) => {
+    const tabs = await chrome.tabs.query({});
+    return tabs.find((t) => t.url === u)?.id ?? -1;
+  }, url);
+  expect(tabId).toBeGreaterThan(0);
+  return { page, tabId };
+}
+
+/** Opens the popup for a tab, types the goal and presses Start (as a user would). */
+export async function startGoal(ext: Extension, tabId: number, goal: string): Promise<Page> {
+  const popup = await ext.context.newPage();
+  await popup.goto(`chrome-extension://${ext.id}/src/popup/index.html?tab=${tabId}`);
+  await popup.getByLabel('What should I do on this page?').fill(goal);
+  await popup.getByRole('button', { name: 'Start' }).click();
+  return popup;
+}
+
+export async function runState(ext: Extension, tabId: number): Promise<RunStateView | null> {
+  const worker = await serviceWorker(ext.context);
+  return worker.evaluate(
+    async (key) => ((await chrome.storage.local.get(key))[key] as RunStateView | undefined) ?? null,
+    `run_${tabId}`,
+  );
+}
+
+/** Polls the run until `done` holds (or throws with the last state). */
+export async function waitForRun(
+  ext: Extension,
+  tabId: number,
+  done: (run: RunStateView) => boolean,
+  timeoutMs = 60_000,
+): Promise<RunStateView> {
+  const deadline = Date.now() + timeoutMs;
+  let last: RunStateView | null = null;
+  while (Date.now() < deadline) {
+    last = await runState(ext, tabId).catch(() => last);
+    if (last && done(last)) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`run did not reach the expected state: ${JSON.stringify(last, null, 2)}`);
+}
+
+export const finished = (run: RunStateView) => run.status !== 'running';

@@ -49,22 +49,22 @@ function testTotals() {
   return totals;
 }
 
-/** Per-task outcomes from turbo's run summary. */
+/** Per-task outcomes from every turbo run summary of this invocation. */
 function turboTasks() {
   if (!existsSync(runs)) return [];
-  const newest = readdirSync(runs)
+  const summaries = readdirSync(runs)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => path.join(runs, f))
-    .sort()
-    .pop();
-  const summary = newest ? readJson(newest) : null;
-  return (summary?.tasks ?? []).map((t) => ({
-    id: t.taskId,
-    task: t.task,
-    pkg: t.package,
-    dir: t.directory ?? '',
-    exitCode: t.execution?.exitCode ?? (t.execution?.error ? 1 : 0),
-  }));
+    .map((f) => readJson(path.join(runs, f)))
+    .filter(Boolean);
+  return summaries
+    .flatMap((summary) => summary.tasks ?? [])
+    .map((t) => ({
+      id: t.taskId,
+      task: t.task,
+      pkg: t.package,
+      dir: t.directory ?? '',
+      exitCode: t.execution?.exitCode ?? (t.execution?.error ? 1 : 0),
+    }));
 }
 
 let checksPassed = 0;
@@ -91,18 +91,26 @@ else {
   failedNames.push('format (prettier --check; fix with npm run format)');
 }
 
-const turboCode = await pnpm([
-  'exec',
-  'turbo',
-  'run',
-  'lint',
-  'typecheck',
-  'test',
-  'e2e',
-  '--continue',
-  '--summarize',
-  '--output-logs=new-only',
-]);
+// Three phases, so timing-sensitive tests never share two cores with a build or another
+// package's suite: static checks in parallel, then each package's tests one at a time, then
+// the builds and the Playwright suite.
+const turbo = (tasks, concurrency) =>
+  pnpm([
+    'exec',
+    'turbo',
+    'run',
+    ...tasks,
+    '--continue',
+    '--summarize',
+    `--concurrency=${concurrency}`,
+    '--output-logs=new-only',
+  ]);
+const codes = [
+  await turbo(['lint', 'typecheck'], 2),
+  await turbo(['test'], 1),
+  await turbo(['e2e'], 1),
+];
+const turboCode = codes.find((c) => c !== 0) ?? 0;
 
 const tasks = turboTasks();
 const totals = testTotals();

@@ -140,7 +140,7 @@ describe('shadow DOM', () => {
 
 describe('re-rendering list', () => {
   // The page's default period is 500 ms; a shorter one keeps the slower tests quick.
-  const FAST = 150;
+  const FAST = 400;
   const renders = () =>
     fixture.page.evaluate(() =>
       Number((document.getElementById('invoice-list') as HTMLElement).dataset.renders),

@@ -380,7 +380,7 @@ describe('properties', () => {
         expect(ParsedAction.safeParse(action).success).toBe(true);
         expect(parseAction(formatAction(action))).toStrictEqual(action);
       }),
-      { numRuns: 2_000 },
+      { numRuns: 500 },
     );
   });
 
@@ -425,7 +425,7 @@ describe('properties', () => {
           expect(result.error.message.length).toBeGreaterThan(0);
         }
       }),
-      { numRuns: 2_000 },
+      { numRuns: 500 },
     );
   });
 });

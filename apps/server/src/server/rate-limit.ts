@@ -3,7 +3,7 @@
 // against a store outage, as rate-limiter-flexible's `insuranceLimiter` is designed to.
 import type { RateLimitRepository } from '@tandem/store';
 import { RateLimiterMemory, RateLimiterRes, type IRateLimiterOptions } from 'rate-limiter-flexible';
-import RateLimiterStoreAbstract from 'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js';
+import { RateLimiterStoreAbstract } from './rate-limiter-store-abstract';
 
 interface StoredCounter {
   consumed: number;

@@ -195,6 +195,10 @@ describe('Add a new patient with name "Jas" (spec 003 Phases 1-4)', () => {
     expect((await store.sessions.get(caller.tenantId, sessionId))?.status).toBe('completed');
 
     // Every LLM call was logged for billing, attributed to the task.
+    // The usage hook never delays a request: its writes land shortly after the response.
+    await expect
+      .poll(async () => (await store.tokenUsage.list(caller.tenantId, { taskId })).length)
+      .toBe(5);
     const usage = await store.tokenUsage.list(caller.tenantId, { taskId });
     expect(usage.map((u) => u.actionType).sort()).toEqual([
       'CONTEXT_ANALYSIS',

@@ -152,18 +152,24 @@ export class LibsqlSaver extends BaseCheckpointSaver {
       }
     }
     const statements: InStatement[] = [];
+    // One multi-row INSERT for all changed channels: a graph state has dozens of channels and
+    // preparing one statement per blob was most of the cost of a checkpoint.
+    const blobRows: InValue[][] = [];
     for (const [channel, version] of Object.entries(newVersions)) {
       // A channel with a new version but no value was emptied: it has no blob.
       if (!Object.hasOwn(values, channel)) continue;
       const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
       sources[channel] = [String(version), checkpointId];
+      blobRows.push([threadId, checkpointNs, checkpointId, channel, String(version), type, bytes]);
+    }
+    if (blobRows.length > 0) {
       statements.push({
         sql: `INSERT INTO checkpoint_blobs
                 (thread_id, checkpoint_ns, checkpoint_id, channel, version, type, value)
-              VALUES (?, ?, ?, ?, ?, ?, ?)
+              VALUES ${blobRows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
               ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, channel)
               DO UPDATE SET version = excluded.version, type = excluded.type, value = excluded.value`,
-        args: [threadId, checkpointNs, checkpointId, channel, String(version), type, bytes],
+        args: blobRows.flat(),
       });
     }
 

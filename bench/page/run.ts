@@ -6,8 +6,10 @@
 // (a) captureTree time on real pages from data/pages-dev and on a synthetic 5,000-element page;
 // (b) payload bytes/tokens: V3 tree JSON vs the page's HTML vs Playwright's aria snapshot;
 // (c) recall: share of Playwright's in-viewport clickables that the V3 tree exposes.
-import { loadDeps } from './deps';
-import type { BenchContext } from './deps';
+import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
+import { buildIife } from '@tandem/page/build';
+import { chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { loadCorpus } from './corpus';
 import { measureCapture, missReason } from './in-page';
 import type { CaptureSample, MissReason } from './in-page';
@@ -58,7 +60,7 @@ const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
-async function openAndWait(context: BenchContext, url: string) {
+async function openAndWait(context: BrowserContext, url: string) {
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load', timeout: 20_000 }).catch(() => undefined);
   return page;
@@ -66,19 +68,19 @@ async function openAndWait(context: BenchContext, url: string) {
 
 async function main(): Promise<void> {
   const pageCount = argument('--pages', 50);
-  const deps = await loadDeps();
   const tokens = await tokenCounter();
-  const bundles = await deps.buildIife({ write: false });
+  const bundles = await buildIife({ write: false });
   const corpus = loadCorpus(pageCount);
 
   const routes = new Map<string, string>([['/synthetic', syntheticPage()]]);
   for (const page of corpus) routes.set(`/p/${page.name}`, page.html);
   const server = await servePages(routes);
   // External hosts fail instantly instead of waiting on DNS: the machine has no network.
-  const browser = await deps.launch([
-    ...deps.chromiumArgs,
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  ]);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+    headless: true,
+  });
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript({ content: bundles.page });
 

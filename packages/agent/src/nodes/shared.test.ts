@@ -15,7 +15,8 @@ const entry = (stepIndex: number): PreviousAction => ({
 describe('rolling summarization', () => {
   it('keeps the last 10 actions raw and folds older ones into one summary line', () => {
     let state = { previousActions: [], previousActionsSummary: '' } as unknown as InteractStateType;
-    for (let i = 0; i < 13; i++) state = { ...state, ...appendPrevious(state, entry(i)) };
+    for (let i = 0; i < 13; i++)
+      state = { ...state, ...appendPrevious(state, entry(i)) } as InteractStateType;
     expect(state.previousActions.map((p) => p.stepIndex)).toEqual([
       3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
     ]);

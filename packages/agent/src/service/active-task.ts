@@ -14,10 +14,12 @@ export async function findActiveTask(
     olderThan: new Date(now.getTime() - ZOMBIE_AFTER_MS).toISOString(),
     sessionId: input.sessionId,
   });
-  const task = await store.tasks.findActive(input.tenantId, {
-    sessionId: input.sessionId,
-    ...(input.url ? { url: input.url } : {}),
-  });
+  // The URL narrows the match, but a task's URL is where it started and the tab has usually
+  // moved on since (that is why the client lost track): fall back to the session's task.
+  const task =
+    (input.url
+      ? await store.tasks.findActive(input.tenantId, { sessionId: input.sessionId, url: input.url })
+      : null) ?? (await store.tasks.findActive(input.tenantId, { sessionId: input.sessionId }));
   if (!task) return null;
   return {
     taskId: task.id,

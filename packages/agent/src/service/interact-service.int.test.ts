@@ -724,6 +724,14 @@ describe('route behaviour', () => {
         sessionId: r1.sessionId,
       }),
     ).toMatchObject({ taskId: r1.taskId, status: 'executing' });
+    // The tab has moved on since the task started: the session's task is still found.
+    expect(
+      await findActiveTask(agent.store, {
+        tenantId: agent.caller.tenantId,
+        sessionId: r1.sessionId,
+        url: 'https://emr.example/elsewhere',
+      }),
+    ).toMatchObject({ taskId: r1.taskId });
     const later = new Date(Date.now() + 31 * 60 * 1000);
     expect(
       await findActiveTask(agent.store, {

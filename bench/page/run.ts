@@ -9,7 +9,7 @@
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { buildIife } from '@tandem/page/build';
 import { chromium } from 'playwright-core';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { loadCorpus } from './corpus';
 import { measureCapture, missReason } from './in-page';
 import type { CaptureSample, MissReason } from './in-page';
@@ -62,8 +62,25 @@ const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
 async function openAndWait(context: BrowserContext, url: string) {
   const page = await context.newPage();
+  // Some saved pages navigate themselves (e.g. an ad-block check that reloads forever once its
+  // confirm() is dismissed): after the first load, the page under measurement stays put.
+  let loaded = false;
+  await page.route('**/*', (route) =>
+    loaded && route.request().isNavigationRequest() && route.request().frame() === page.mainFrame()
+      ? route.abort()
+      : route.continue(),
+  );
   await page.goto(url, { waitUntil: 'load', timeout: 20_000 }).catch(() => undefined);
+  loaded = true;
   return page;
+}
+
+/** Closes a page without waiting forever on one that keeps navigating or blocks unload. */
+async function closePage(page: Page): Promise<void> {
+  await Promise.race([
+    page.close({ runBeforeUnload: false }).catch(() => undefined),
+    new Promise((resolve) => setTimeout(resolve, 5_000)),
+  ]);
 }
 
 async function main(): Promise<void> {
@@ -129,7 +146,7 @@ async function main(): Promise<void> {
         `\n${entry.name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       );
     } finally {
-      await page.close();
+      await closePage(page);
     }
   }
   process.stdout.write('\n');

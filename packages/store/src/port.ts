@@ -158,6 +158,11 @@ export interface UsageRollupRow {
   costMicroUsd: number;
 }
 
+/** A rollup row split once more: `key` by `groupBy`, `series` by `seriesBy` (same key forms). */
+export interface UsageSeriesRow extends UsageRollupRow {
+  series: string;
+}
+
 export interface Skill {
   id: string;
   tenantId: string;
@@ -438,6 +443,9 @@ export interface TaskRepository {
       status?: TaskStatus[];
       userId?: string;
       sessionId?: string;
+      /** Creation window (admin reports): `createdFrom` inclusive, `createdTo` exclusive. */
+      createdFrom?: string;
+      createdTo?: string;
       limit?: number;
       cursor?: string | null;
     },
@@ -456,6 +464,11 @@ export interface TaskActionRepository {
   /** Ordered by stepIndex then createdAt. */
   listByTask(tenantId: string, taskId: string): Promise<TaskAction[]>;
   getLast(tenantId: string, taskId: string): Promise<TaskAction | null>;
+  /**
+   * The actions of several tasks at once (admin metrics over a page of tasks), ordered by
+   * taskId, then like listByTask. Ids of other tenants' tasks contribute nothing.
+   */
+  listByTasks(tenantId: string, taskIds: readonly string[]): Promise<TaskAction[]>;
   update(
     tenantId: string,
     id: string,
@@ -476,6 +489,16 @@ export interface TokenUsageRepository {
     tenantId: string,
     options: { from?: string; to?: string; groupBy: UsageGroupBy },
   ): Promise<UsageRollupRow[]>;
+  /**
+   * Sums per (groupBy, seriesBy) pair — e.g. cost per day per action type for a stacked chart —
+   * ordered by key then series. Window and key forms as in `rollup`.
+   */
+  rollupSeries(
+    tenantId: string,
+    options: { from?: string; to?: string; groupBy: UsageGroupBy; seriesBy: UsageGroupBy },
+  ): Promise<UsageSeriesRow[]>;
+  /** Sums per task for the given task ids (key = taskId), ordered by key; absent tasks omitted. */
+  totalsByTask(tenantId: string, taskIds: readonly string[]): Promise<UsageRollupRow[]>;
 }
 
 export interface SkillRepository {
@@ -525,7 +548,8 @@ export interface KnowledgeRepository {
   /** Ordered by documentId then ordinal. Superseded chunks are left out unless asked for. */
   listChunks(
     tenantId: string,
-    options?: { documentId?: string; domain?: string; includeSuperseded?: boolean },
+    /** `domain` as a list matches any of them: RAG reads every domain a page allows at once. */
+    options?: { documentId?: string; domain?: string | string[]; includeSuperseded?: boolean },
   ): Promise<KnowledgeChunk[]>;
   markSuperseded(tenantId: string, chunkIds: string[], supersededBy: string): Promise<number>;
 }

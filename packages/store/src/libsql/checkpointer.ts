@@ -19,7 +19,8 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import type { Client, InStatement, InValue, Row } from '@libsql/client';
+import type { InStatement, InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 
 /** Per channel: the version it has at a checkpoint and the checkpoint whose blob holds it. */
 type ChannelSources = Record<string, [version: string, writerCheckpointId: string]>;
@@ -35,7 +36,7 @@ interface CheckpointKey {
 
 export class LibsqlSaver extends BaseCheckpointSaver {
   constructor(
-    private readonly client: Client,
+    private readonly client: SqlClient,
     serde?: SerializerProtocol,
   ) {
     super(serde);

@@ -1,6 +1,7 @@
 // Streaming collection: items a task gathers, unique per (task, type, uniqueKey), numbered
 // by a per-task seq that readers page on with `afterSeq`.
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type { CollectedItem, CollectedItemRepository } from '../port';
 import { clampLimit, newId, nowIso } from '../shared';
 import { firstRow, json, num, str, strOrNull, toJson } from './sql';
@@ -17,7 +18,7 @@ const toItem = (row: Row): CollectedItem => ({
   createdAt: str(row, 'created_at'),
 });
 
-export function libsqlCollectedItems(client: Client): CollectedItemRepository {
+export function libsqlCollectedItems(client: SqlClient): CollectedItemRepository {
   return {
     async insert(tenantId, input) {
       // The seq is computed inside the INSERT, and a duplicate does not consume one, so a

@@ -1,6 +1,7 @@
 // Extractions (one structured-data result per request) and the learned per-page strategies
 // (selectors) that make the next extraction of the same page shape cheap.
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type {
   Extraction,
   ExtractionRepository,
@@ -23,7 +24,7 @@ const toExtraction = (row: Row): Extraction => ({
   updatedAt: str(row, 'updated_at'),
 });
 
-export function libsqlExtractions(client: Client): ExtractionRepository {
+export function libsqlExtractions(client: SqlClient): ExtractionRepository {
   return {
     async create(tenantId, input) {
       const now = nowIso();
@@ -98,7 +99,7 @@ const toStrategy = (row: Row): ExtractionStrategy => ({
   createdAt: str(row, 'created_at'),
 });
 
-export function libsqlExtractionStrategies(client: Client): ExtractionStrategyRepository {
+export function libsqlExtractionStrategies(client: SqlClient): ExtractionStrategyRepository {
   return {
     async upsert(tenantId, input, now) {
       const at = now === undefined ? nowIso() : iso(now);

@@ -1,6 +1,7 @@
 // Idempotency claims and rate-limit counters: both are single conditional UPSERTs, so the
 // check and the write happen in one statement and no second request can slip between them.
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import {
   DuplicateKeyError,
   type IdempotencyRecord,
@@ -21,7 +22,7 @@ const toRecord = (row: Row): IdempotencyRecord => ({
   expiresAt: str(row, 'expires_at'),
 });
 
-export function libsqlIdempotency(client: Client): IdempotencyRepository {
+export function libsqlIdempotency(client: SqlClient): IdempotencyRepository {
   return {
     async begin(tenantId, input, now) {
       const at = now === undefined ? nowIso() : iso(now);
@@ -73,7 +74,7 @@ export function libsqlIdempotency(client: Client): IdempotencyRepository {
   };
 }
 
-export function libsqlRateLimits(client: Client): RateLimitRepository {
+export function libsqlRateLimits(client: SqlClient): RateLimitRepository {
   return {
     async increment(key, points, durationMs, nowMs = Date.now()) {
       // SET expressions all read the row as it was before the update, so both CASEs agree on

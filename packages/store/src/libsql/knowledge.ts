@@ -1,6 +1,7 @@
 // Knowledge documents and their chunks. Chunks copy the document's domain so RAG can read
 // a domain's chunks from one index without joining documents.
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '../port';
 import { newId, nowIso } from '../shared';
 import { buildSet, firstRow, json, num, str, strOrNull, toJson } from './sql';
@@ -34,7 +35,7 @@ const toChunk = (row: Row): KnowledgeChunk => ({
   createdAt: str(row, 'created_at'),
 });
 
-export function libsqlKnowledge(client: Client): KnowledgeRepository {
+export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
   const getDocument = async (tenantId: string, id: string): Promise<KnowledgeDocument | null> => {
     const result = await client.execute({
       sql: 'SELECT * FROM knowledge_documents WHERE tenant_id = ? AND id = ?',
@@ -170,9 +171,14 @@ export function libsqlKnowledge(client: Client): KnowledgeRepository {
         where.push('document_id = ?');
         args.push(options.documentId);
       }
-      if (options.domain !== undefined) {
+      if (typeof options.domain === 'string') {
         where.push('domain = ?');
         args.push(options.domain);
+      } else if (options.domain !== undefined) {
+        if (options.domain.length === 0) return [];
+        // Placeholders rather than json_each: the (tenant_id, domain) index serves an IN list.
+        where.push(`domain IN (${options.domain.map(() => '?').join(', ')})`);
+        args.push(...options.domain);
       }
       if (options.includeSuperseded !== true) where.push('superseded_by IS NULL');
       const result = await client.execute({

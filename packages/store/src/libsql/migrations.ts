@@ -1,7 +1,7 @@
 // Versioned migrations. Each one runs once, in its own write transaction together with the
 // row that records it, so a crash mid-migration leaves the database at the previous version
 // and the next open simply retries it.
-import type { Client } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
 import { CORE_SCHEMA_V1 } from './schema';
 
@@ -33,7 +33,7 @@ export interface AppliedMigration {
   appliedAt: string;
 }
 
-export async function listAppliedMigrations(client: Client): Promise<AppliedMigration[]> {
+export async function listAppliedMigrations(client: SqlClient): Promise<AppliedMigration[]> {
   await client.execute(CREATE_MIGRATIONS_TABLE);
   const result = await client.execute(
     'SELECT version, name, applied_at FROM schema_migrations ORDER BY version',
@@ -47,7 +47,7 @@ export async function listAppliedMigrations(client: Client): Promise<AppliedMigr
 
 /** Applies the migrations not yet recorded; returns the versions it applied (empty if none). */
 export async function runMigrations(
-  client: Client,
+  client: SqlClient,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
   assertOrdered(migrations);

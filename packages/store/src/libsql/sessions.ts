@@ -1,6 +1,7 @@
 // Sessions and their messages. Message order is a per-session `seq` computed inside the
 // INSERT itself, so two appends can never read the same MAX(seq).
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type { ActionStatus, MessageRole, SessionStatus } from '@tandem/contracts';
 import type { Message, MessageRepository, Session, SessionRepository } from '../port';
 import { clampLimit, decodeCursor, encodeCursor, newId, nowIso } from '../shared';
@@ -17,7 +18,7 @@ const toSession = (row: Row): Session => ({
   updatedAt: str(row, 'updated_at'),
 });
 
-export function libsqlSessions(client: Client): SessionRepository {
+export function libsqlSessions(client: SqlClient): SessionRepository {
   return {
     async create(tenantId, input) {
       const now = nowIso();
@@ -99,7 +100,7 @@ const toMessage = (row: Row): Message => ({
   createdAt: str(row, 'created_at'),
 });
 
-export function libsqlMessages(client: Client): MessageRepository {
+export function libsqlMessages(client: SqlClient): MessageRepository {
   return {
     async append(tenantId, input) {
       const result = await client.execute({

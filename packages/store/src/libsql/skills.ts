@@ -1,7 +1,8 @@
 // Skills: learned "when X failed on this domain, Y worked" records. Deduplicated on
 // (tenant, domain, goal, failed action, successful action), expired by lastUsed, capped per
 // tenant so one tenant cannot grow the table without bound.
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import {
   LimitExceededError,
   MAX_SKILLS_PER_TENANT,
@@ -29,7 +30,7 @@ const toSkill = (row: Row): Skill => ({
 const DEDUPE_WHERE =
   'tenant_id = ? AND domain = ? AND goal = ? AND failed_action_key = ? AND successful_action_key = ?';
 
-export function libsqlSkills(client: Client): SkillRepository {
+export function libsqlSkills(client: SqlClient): SkillRepository {
   return {
     async upsert(tenantId, input, now) {
       const at = now === undefined ? nowIso() : iso(now);

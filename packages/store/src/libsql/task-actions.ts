@@ -1,7 +1,8 @@
 // Task actions: the step history of a task. `insertMany` is one write transaction of
 // multi-row INSERTs, because the agent flushes a chain's actions together and the
 // benchmark holds us to >= 5,000 inserts/s batched.
-import type { Client, InStatement, InValue, Row } from '@libsql/client';
+import type { InStatement, InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type { ActionStatus, ExpectedOutcome, VerificationResult } from '@tandem/contracts';
 import type { NewTaskAction, TaskAction, TaskActionRepository } from '../port';
 import { newId, nowIso } from '../shared';
@@ -88,15 +89,20 @@ function insertStatements(records: TaskAction[]): InStatement[] {
   return statements;
 }
 
+/** Task ids per SELECT … IN (…): far below SQLite's variable limit, few round trips. */
+const IDS_PER_STATEMENT = 500;
+
 // rowid is the last tie-breaker: actions of one step written in one batch keep their order.
 const ORDER = 'step_index, created_at, rowid';
 const ORDER_DESC = 'step_index DESC, created_at DESC, rowid DESC';
 
-export function libsqlTaskActions(client: Client): TaskActionRepository {
+export function libsqlTaskActions(client: SqlClient): TaskActionRepository {
   return {
     async insert(tenantId, input) {
       const record = toRecord(tenantId, input, nowIso());
-      await client.batch(insertStatements([record]), 'write');
+      // One row is one statement: atomic on its own, no transaction round trips needed.
+      const [statement] = insertStatements([record]);
+      if (statement) await client.execute(statement);
       return record;
     },
     async insertMany(tenantId, inputs) {
@@ -129,6 +135,22 @@ export function libsqlTaskActions(client: Client): TaskActionRepository {
       });
       const row = result.rows[0];
       return row ? toTaskAction(row) : null;
+    },
+    async listByTasks(tenantId, taskIds) {
+      const ids = [...new Set(taskIds)].sort();
+      const out: TaskAction[] = [];
+      // Chunks of sorted ids, each ordered by task id: concatenated, they stay in order.
+      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+        const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+        const result = await client.execute({
+          sql: `SELECT * FROM task_actions
+                WHERE tenant_id = ? AND task_id IN (${placeholders(chunk.length)})
+                ORDER BY task_id, ${ORDER}`,
+          args: [tenantId, ...chunk],
+        });
+        out.push(...result.rows.map(toTaskAction));
+      }
+      return out;
     },
     async update(tenantId, id, patch) {
       const { assignments, args } = buildSet(patch, {

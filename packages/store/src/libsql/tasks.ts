@@ -1,6 +1,7 @@
 // Tasks. `update` is a single conditional UPDATE so `ifVersion` is a real compare-and-set:
 // of two concurrent requests for the same task, exactly one advances it.
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import {
   emptyTaskMetrics,
   type Complexity,
@@ -74,7 +75,7 @@ const PATCH_COLUMNS: ColumnMap<TaskPatch> = {
   consecutiveSuccessWithoutTaskComplete: { column: 'consecutive_success_without_task_complete' },
 };
 
-export function libsqlTasks(client: Client): TaskRepository {
+export function libsqlTasks(client: SqlClient): TaskRepository {
   const get = async (tenantId: string, id: string): Promise<Task | null> => {
     const result = await client.execute({
       sql: 'SELECT * FROM tasks WHERE tenant_id = ? AND id = ?',
@@ -155,6 +156,14 @@ export function libsqlTasks(client: Client): TaskRepository {
       if (options.sessionId !== undefined) {
         where.push('session_id = ?');
         args.push(options.sessionId);
+      }
+      if (options.createdFrom !== undefined) {
+        where.push('created_at >= ?');
+        args.push(iso(options.createdFrom));
+      }
+      if (options.createdTo !== undefined) {
+        where.push('created_at < ?');
+        args.push(iso(options.createdTo));
       }
       const after = options.cursor ? decodeCursor(options.cursor) : null;
       if (after && after.length === 2) {

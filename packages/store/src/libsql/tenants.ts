@@ -1,6 +1,7 @@
 // Tenants and API keys. Only the sha256 of a key is stored; the plaintext leaves `create`
 // once and is never readable again.
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type { ApiKeyRole } from '@tandem/contracts';
 import {
   DuplicateKeyError,
@@ -18,7 +19,7 @@ const toTenant = (row: Row): Tenant => ({
   createdAt: str(row, 'created_at'),
 });
 
-export function libsqlTenants(client: Client): TenantRepository {
+export function libsqlTenants(client: SqlClient): TenantRepository {
   return {
     async create(input) {
       const id = input.id ?? newId();
@@ -61,7 +62,7 @@ const toApiKey = (row: Row): ApiKeyRecord => ({
   revokedAt: strOrNull(row, 'revoked_at'),
 });
 
-export function libsqlApiKeys(client: Client): ApiKeyRepository {
+export function libsqlApiKeys(client: SqlClient): ApiKeyRepository {
   async function insert(
     tenantId: string,
     input: { userId: string; name: string; role?: ApiKeyRole },

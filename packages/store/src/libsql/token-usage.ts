@@ -1,9 +1,10 @@
 // Token usage: an append-only log keyed by generation id, summed by SQL GROUP BY.
-import type { Client, InValue, Row } from '@libsql/client';
+import type { InValue, Row } from '@libsql/client';
+import type { SqlClient } from './native-client';
 import type { LlmActionType, LlmProvider } from '@tandem/contracts';
-import type { TokenUsageLog, TokenUsageRepository, UsageGroupBy } from '../port';
+import type { TokenUsageLog, TokenUsageRepository, UsageGroupBy, UsageRollupRow } from '../port';
 import { clampLimit } from '../shared';
-import { iso, num, str, strOrNull } from './sql';
+import { iso, num, placeholders, str, strOrNull } from './sql';
 
 const toLog = (row: Row): TokenUsageLog => ({
   id: str(row, 'id'),
@@ -51,7 +52,23 @@ function windowWhere(
   return { where, args };
 }
 
-export function libsqlTokenUsage(client: Client): TokenUsageRepository {
+const SUMS = `COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,
+  SUM(output_tokens) AS output_tokens, SUM(total_tokens) AS total_tokens,
+  SUM(cost_micro_usd) AS cost_micro_usd`;
+
+const toRollupRow = (row: Row): UsageRollupRow => ({
+  key: str(row, 'key'),
+  calls: num(row, 'calls'),
+  inputTokens: num(row, 'input_tokens'),
+  outputTokens: num(row, 'output_tokens'),
+  totalTokens: num(row, 'total_tokens'),
+  costMicroUsd: num(row, 'cost_micro_usd'),
+});
+
+/** Task ids per IN (…) list, far below SQLite's variable limit. */
+const IDS_PER_STATEMENT = 500;
+
+export function libsqlTokenUsage(client: SqlClient): TokenUsageRepository {
   return {
     async append(tenantId, input) {
       const result = await client.execute({
@@ -116,6 +133,32 @@ export function libsqlTokenUsage(client: Client): TokenUsageRepository {
         totalTokens: num(row, 'total_tokens'),
         costMicroUsd: num(row, 'cost_micro_usd'),
       }));
+    },
+    async rollupSeries(tenantId, options) {
+      const { where, args } = windowWhere(tenantId, options);
+      const result = await client.execute({
+        sql: `SELECT ${GROUP_KEYS[options.groupBy]} AS key, ${GROUP_KEYS[options.seriesBy]} AS series,
+                ${SUMS}
+              FROM token_usage WHERE ${where.join(' AND ')}
+              GROUP BY 1, 2 ORDER BY 1, 2`,
+        args,
+      });
+      return result.rows.map((row) => ({ ...toRollupRow(row), series: str(row, 'series') }));
+    },
+    async totalsByTask(tenantId, taskIds) {
+      const ids = [...new Set(taskIds)].sort();
+      const rows: UsageRollupRow[] = [];
+      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+        const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+        const result = await client.execute({
+          sql: `SELECT task_id AS key, ${SUMS} FROM token_usage
+                WHERE tenant_id = ? AND task_id IN (${placeholders(chunk.length)})
+                GROUP BY 1 ORDER BY 1`,
+          args: [tenantId, ...chunk],
+        });
+        rows.push(...result.rows.map(toRollupRow));
+      }
+      return rows;
     },
   };
 }

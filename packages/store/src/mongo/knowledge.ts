@@ -124,7 +124,8 @@ export function mongoKnowledge({
     async listChunks(tenantId, options = {}) {
       const filter: Record<string, unknown> = { tenantId };
       if (options.documentId !== undefined) filter.documentId = options.documentId;
-      if (options.domain !== undefined) filter.domain = options.domain;
+      if (typeof options.domain === 'string') filter.domain = options.domain;
+      else if (options.domain !== undefined) filter.domain = { $in: options.domain };
       // Matches null and missing alike.
       if (options.includeSuperseded !== true) filter.supersededBy = null;
       const docs = await knowledgeChunks

@@ -71,6 +71,15 @@ export function mongoTaskActions({ taskActions }: MongoModels): TaskActionReposi
       const doc = await taskActions.findOne({ tenantId, taskId }).sort(ORDER_DESC).lean().exec();
       return doc ? toTaskAction(doc) : null;
     },
+    async listByTasks(tenantId, taskIds) {
+      if (taskIds.length === 0) return [];
+      const docs = await taskActions
+        .find({ tenantId, taskId: { $in: [...new Set(taskIds)] } })
+        .sort({ taskId: 1, ...ORDER })
+        .lean()
+        .exec();
+      return docs.map(toTaskAction);
+    },
     async update(tenantId, id, patch) {
       const set: Record<string, unknown> = {};
       if (patch.verification !== undefined) set.verification = jsonValue(patch.verification);

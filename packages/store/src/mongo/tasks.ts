@@ -144,6 +144,13 @@ export function mongoTasks({ tasks }: MongoModels): TaskRepository {
       }
       if (options.userId !== undefined) filter.userId = options.userId;
       if (options.sessionId !== undefined) filter.sessionId = options.sessionId;
+      if (options.createdFrom !== undefined || options.createdTo !== undefined) {
+        // Merged with the cursor's $or (which also bounds createdAt) rather than replacing it.
+        const createdAt: Record<string, Date> = {};
+        if (options.createdFrom !== undefined) createdAt.$gte = toDate(options.createdFrom);
+        if (options.createdTo !== undefined) createdAt.$lt = toDate(options.createdTo);
+        filter.$and = [{ createdAt }];
+      }
       const docs = await tasks
         .find(filter)
         .sort({ createdAt: -1, id: -1 })

@@ -1,7 +1,13 @@
 // Token usage: an append-only billing log keyed by generation id, summed by an aggregation
 // pipeline ($group on the UTC day, model, action type or user).
 import type { PipelineStage } from 'mongoose';
-import type { TokenUsageLog, TokenUsageRepository, UsageGroupBy, UsageRollupRow } from '../port';
+import type {
+  TokenUsageLog,
+  TokenUsageRepository,
+  UsageGroupBy,
+  UsageRollupRow,
+  UsageSeriesRow,
+} from '../port';
 import { clampLimit } from '../shared';
 import type { TokenUsageDoc } from './documents';
 import type { MongoModels } from './schemas';
@@ -57,6 +63,26 @@ interface RollupGroup {
   totalTokens: number;
   costMicroUsd: number;
 }
+
+const SUMS = {
+  calls: { $sum: 1 },
+  inputTokens: { $sum: '$inputTokens' },
+  outputTokens: { $sum: '$outputTokens' },
+  totalTokens: { $sum: '$totalTokens' },
+  costMicroUsd: { $sum: '$costMicroUsd' },
+} as const;
+
+interface SeriesGroup extends Omit<RollupGroup, '_id'> {
+  _id: { key: string; series: string };
+}
+
+const sums = (group: Omit<RollupGroup, '_id'>): Omit<UsageRollupRow, 'key'> => ({
+  calls: group.calls,
+  inputTokens: group.inputTokens,
+  outputTokens: group.outputTokens,
+  totalTokens: group.totalTokens,
+  costMicroUsd: group.costMicroUsd,
+});
 
 export function mongoTokenUsage({ tokenUsage }: MongoModels): TokenUsageRepository {
   return {
@@ -125,6 +151,35 @@ export function mongoTokenUsage({ tokenUsage }: MongoModels): TokenUsageReposito
         totalTokens: group.totalTokens,
         costMicroUsd: group.costMicroUsd,
       }));
+    },
+    async rollupSeries(tenantId, options) {
+      const pipeline: PipelineStage[] = [
+        { $match: windowFilter(tenantId, options) },
+        {
+          $group: {
+            _id: { key: GROUP_KEYS[options.groupBy], series: GROUP_KEYS[options.seriesBy] },
+            ...SUMS,
+          },
+        },
+        { $sort: { '_id.key': 1, '_id.series': 1 } },
+      ];
+      const groups = await tokenUsage.aggregate<SeriesGroup>(pipeline).exec();
+      return groups.map((group): UsageSeriesRow => ({
+        key: group._id.key,
+        series: group._id.series,
+        ...sums(group),
+      }));
+    },
+    async totalsByTask(tenantId, taskIds) {
+      if (taskIds.length === 0) return [];
+      const pipeline: PipelineStage[] = [
+        // Served by the (tenantId, taskId, timestamp) index.
+        { $match: { tenantId, taskId: { $in: [...new Set(taskIds)] } } },
+        { $group: { _id: '$taskId', ...SUMS } },
+        { $sort: { _id: 1 } },
+      ];
+      const groups = await tokenUsage.aggregate<RollupGroup>(pipeline).exec();
+      return groups.map((group): UsageRollupRow => ({ key: group._id, ...sums(group) }));
     },
   };
 }

@@ -5,6 +5,7 @@
 // tenants with random names, so the suite is safe against a shared, persistent database.
 import { describe } from 'vitest';
 import type { Store } from '../port';
+import { adminReportsContract } from './contract/admin-reports';
 import { conversationsContract } from './contract/conversations';
 import { extractionContract } from './contract/extraction';
 import { guardsContract } from './contract/guards';
@@ -21,6 +22,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     conversationsContract(makeStore);
     tasksContract(makeStore);
     usageContract(makeStore);
+    adminReportsContract(makeStore);
     skillsContract(makeStore);
     knowledgeContract(makeStore);
     extractionContract(makeStore);

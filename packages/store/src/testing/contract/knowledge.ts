@@ -135,6 +135,12 @@ export function knowledgeContract(makeStore: MakeStore): void {
       );
       expect(byDomain.map((c) => [c.documentId, c.ordinal])).toEqual(expected);
       expect(await store().knowledge.listChunks(tenantId, { domain: 'none.test' })).toEqual([]);
+      // A list of domains matches any of them, in the same order as one domain.
+      const anyOf = await store().knowledge.listChunks(tenantId, {
+        domain: ['none.test', 'app.test'],
+      });
+      expect(anyOf.map((c) => [c.documentId, c.ordinal])).toEqual(expected);
+      expect(await store().knowledge.listChunks(tenantId, { domain: [] })).toEqual([]);
       expect(await store().knowledge.listChunks(tenantId)).toHaveLength(4);
     });
 

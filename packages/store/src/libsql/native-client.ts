@@ -1,0 +1,151 @@
+// The SQL client for local libSQL databases (a file or `:memory:`), straight over the `libsql`
+// native binding that @libsql/client itself wraps. Why not @libsql/client here: it prepares
+// every statement anew, reads column metadata twice and builds each row with several
+// Object.defineProperty calls, behind an async connection pool. That was a third of an interact
+// step's CPU (bench/interact). This client keeps one connection, caches prepared statements and
+// returns the binding's plain row objects. Remote URLs (libsql://, https://) still go through
+// @libsql/client, which speaks the network protocol; both satisfy `SqlClient`.
+import { createRequire } from 'node:module';
+import type {
+  Client,
+  InArgs,
+  InStatement,
+  InValue,
+  ResultSet,
+  Row,
+  TransactionMode,
+} from '@libsql/client';
+import type LibsqlDatabase from 'libsql';
+
+/** What the repositories use of a libSQL client; @libsql/client's `Client` satisfies it too. */
+export type SqlClient = Pick<Client, 'execute' | 'batch' | 'close'>;
+
+type NativeDatabase = InstanceType<typeof LibsqlDatabase>;
+type NativeStatement = ReturnType<NativeDatabase['prepare']>;
+type NativeArgs = unknown[] | Record<string, unknown>;
+
+// `libsql` is CommonJS; loading it through require keeps one copy shared with @libsql/client.
+const Database = createRequire(import.meta.url)('libsql') as typeof LibsqlDatabase;
+
+/** Enough for every distinct statement the repositories issue; dynamic ones (IN lists, multi-row inserts) rotate out. */
+const STATEMENT_CACHE_SIZE = 512;
+
+interface CachedStatement {
+  statement: NativeStatement;
+  /** Whether the statement returns rows (SELECT, RETURNING, some PRAGMAs). */
+  reader: boolean;
+}
+
+const BEGIN: Record<TransactionMode, string> = {
+  write: 'BEGIN IMMEDIATE',
+  read: 'BEGIN TRANSACTION READONLY',
+  deferred: 'BEGIN DEFERRED',
+};
+
+function toSqlValue(value: InValue | undefined): unknown {
+  if (value === undefined) throw new TypeError('libsql: undefined is not a valid SQL value');
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.valueOf();
+  if (value instanceof ArrayBuffer) return Buffer.from(value);
+  return value;
+}
+
+function toNativeArgs(args: InArgs | undefined): NativeArgs {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return args.map(toSqlValue);
+  const named: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    // Like @libsql/client: ":x", "@x" and "$x" all bind the parameter named "x".
+    const key = name[0] === ':' || name[0] === '@' || name[0] === '$' ? name.slice(1) : name;
+    named[key] = toSqlValue(value);
+  }
+  return named;
+}
+
+function resultSet(rows: Row[], rowsAffected: number, lastInsertRowid: bigint | undefined) {
+  const first = rows[0];
+  const result: ResultSet = {
+    columns: first ? Object.keys(first) : [],
+    columnTypes: [],
+    rows,
+    rowsAffected,
+    lastInsertRowid,
+    toJSON: () => ({ columns: result.columns, rows, rowsAffected }),
+  };
+  return result;
+}
+
+export class NativeSqlClient implements SqlClient {
+  readonly #db: NativeDatabase;
+  readonly #statements = new Map<string, CachedStatement>();
+
+  constructor(path: string, options: { timeoutMs?: number } = {}) {
+    this.#db = new Database(path, { timeout: options.timeoutMs ?? 0 });
+  }
+
+  #prepare(sql: string): CachedStatement {
+    const hit = this.#statements.get(sql);
+    if (hit) {
+      // Map order is insertion order: re-inserting keeps the most used statements cached.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, hit);
+      return hit;
+    }
+    const statement = this.#db.prepare(sql);
+    const cached = { statement, reader: statement.reader };
+    this.#statements.set(sql, cached);
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#statements.keys().next().value;
+      if (oldest !== undefined) this.#statements.delete(oldest);
+    }
+    return cached;
+  }
+
+  #run(sql: string, args: InArgs | undefined): ResultSet {
+    const { statement, reader } = this.#prepare(sql);
+    const native = toNativeArgs(args);
+    if (reader) return resultSet(statement.all(native) as Row[], 0, undefined);
+    const info = statement.run(native);
+    return resultSet([], info.changes, BigInt(info.lastInsertRowid));
+  }
+
+  #normalize(stmt: InStatement | [string, InArgs?]): { sql: string; args: InArgs | undefined } {
+    if (typeof stmt === 'string') return { sql: stmt, args: undefined };
+    if (Array.isArray(stmt)) return { sql: stmt[0], args: stmt[1] };
+    return { sql: stmt.sql, args: stmt.args };
+  }
+
+  execute(stmt: InStatement): Promise<ResultSet>;
+  execute(sql: string, args?: InArgs): Promise<ResultSet>;
+  async execute(stmtOrSql: InStatement, args?: InArgs): Promise<ResultSet> {
+    const { sql, args: stmtArgs } = this.#normalize(stmtOrSql);
+    return this.#run(sql, typeof stmtOrSql === 'string' ? args : stmtArgs);
+  }
+
+  /**
+   * Runs the statements in one transaction. The whole batch executes synchronously on the one
+   * connection, so no other request's statements can interleave with it in this process.
+   */
+  async batch(
+    stmts: Array<InStatement | [string, InArgs?]>,
+    mode: TransactionMode = 'deferred',
+  ): Promise<ResultSet[]> {
+    this.#prepare(BEGIN[mode]).statement.run([]);
+    try {
+      const results = stmts.map((stmt) => {
+        const { sql, args } = this.#normalize(stmt);
+        return this.#run(sql, args);
+      });
+      this.#prepare('COMMIT').statement.run([]);
+      return results;
+    } catch (error) {
+      if (this.#db.inTransaction) this.#prepare('ROLLBACK').statement.run([]);
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+}

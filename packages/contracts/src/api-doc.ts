@@ -94,7 +94,9 @@ function renderEndpoint(name: string, endpoint: EndpointDefinition): string {
     parts.push('#### Request body', '', jsonBlock(toDocJsonSchema(endpoint.request, 'input')), '');
   }
   parts.push(
-    '#### Response (200)',
+    endpoint.stream === 'sse'
+      ? '#### Response (200, `text/event-stream`): the JSON `data` of each event'
+      : '#### Response (200)',
     '',
     jsonBlock(toDocJsonSchema(endpoint.response, 'output')),
     '',

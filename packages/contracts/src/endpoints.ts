@@ -1,6 +1,23 @@
 // The endpoint registry: server routes validate against these schemas and the extension's
 // API client builds its calls from them, so a path or shape can only change in one place.
 import { z } from 'zod';
+import {
+  AdminTaskDetail,
+  AdminTaskList,
+  AdminTaskListQuery,
+  AdminTaskParams,
+  BillingQuery,
+  BillingResponse,
+  MetricsQuery,
+  MetricsResponse,
+} from './admin';
+import {
+  CollectedItemsQuery,
+  CollectedItemsResponse,
+  TaskEvent,
+  TaskEventsQuery,
+  TaskParams,
+} from './collect';
 import type { ErrorCode } from './errors';
 import {
   ActiveTaskParams,
@@ -28,6 +45,11 @@ export interface EndpointDefinition {
   readonly request?: z.ZodType;
   /** Body of the success answer (200 unless `successStatus` says otherwise). */
   readonly response: z.ZodType;
+  /**
+   * `sse`: the answer is `text/event-stream`, and `response` is the schema of each event's
+   * `data` (one JSON value per event). Absent for plain JSON answers.
+   */
+  readonly stream?: 'sse';
   readonly query?: z.ZodType;
   /** Path parameters; its keys are exactly the `:name` segments of `path`. */
   readonly params?: z.ZodType;
@@ -108,6 +130,85 @@ export const endpoints = {
     response: ActiveTaskResponse,
     errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
     notes: ['404 `NOT_FOUND` means no active task: start a new one.'],
+  }),
+  collectedItems: defineEndpoint({
+    path: '/api/tasks/:taskId/collected',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      'The items a task stored with collect (spec 000): JSON pages by seq, or every item as one CSV file.',
+    params: TaskParams,
+    query: CollectedItemsQuery,
+    response: CollectedItemsResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      'Page with `afterSeq`: pass the previous `nextSeq` until `hasMore` is false; polling with the last `nextSeq` returns only new items.',
+      '`format=csv` answers `text/csv; charset=utf-8` as an attachment (`Content-Disposition`): every item (after `afterSeq`, of `type` if given), columns `_seq`, `_type`, `_sourceUrl`, then the union of the data fields in first-seen order; nested values are JSON.',
+      'A task of another tenant is `NOT_FOUND`, like a task that does not exist.',
+    ],
+  }),
+  taskEvents: defineEndpoint({
+    path: '/api/tasks/:taskId/events',
+    method: 'GET',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      'Live task events as server-sent events: each dispatched step, each collected item, and done.',
+    params: TaskParams,
+    query: TaskEventsQuery,
+    response: TaskEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      'Replays the items collected so far (`event: collected`, `id: <seq>`), then streams new ones; a reconnect with `Last-Event-ID` resumes after that seq.',
+      'Sends `: heartbeat` comments while idle, and closes after `event: done` (task completed, failed or interrupted).',
+    ],
+  }),
+  adminBilling: defineEndpoint({
+    path: '/api/admin/billing',
+    method: 'GET',
+    auth: 'admin',
+    summary:
+      "Token usage and cost of the admin key's tenant, summed by day, model, action type or user.",
+    query: BillingQuery,
+    response: BillingResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
+    notes: [
+      'The window defaults to the last 30 days and may span at most 366; `from` is inclusive, `to` exclusive (a date-only `to` covers that whole day). An empty or too long window is `BAD_REQUEST`.',
+      'Cost is integer micro-USD (`costMicroUsd`) and the same amount in dollars as an exact decimal string (`costUsd`); `totals` is the sum of `rows`.',
+    ],
+  }),
+  adminMetrics: defineEndpoint({
+    path: '/api/admin/metrics',
+    method: 'GET',
+    auth: 'admin',
+    summary:
+      'Spec 003 KPIs over the tasks created in a window: completion rate, step latency p50/p95 (all, SIMPLE, COMPLEX), chain, verification and correction success rates.',
+    query: MetricsQuery,
+    response: MetricsResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
+    notes: [
+      'Window as for `adminBilling`. Every rate and percentile carries its sample count and is `null` when there were no samples.',
+    ],
+  }),
+  adminTasks: defineEndpoint({
+    path: '/api/admin/tasks',
+    method: 'GET',
+    auth: 'admin',
+    summary: "The tenant's tasks created in a window, newest first, with their usage and cost.",
+    query: AdminTaskListQuery,
+    response: AdminTaskList,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
+    notes: ['Page with `cursor`: pass the previous `nextCursor` until it is null.'],
+  }),
+  adminTask: defineEndpoint({
+    path: '/api/admin/tasks/:taskId',
+    method: 'GET',
+    auth: 'admin',
+    summary:
+      'The in-app trace of one task: every step with its thought, action, verification (tier included), corrections, tokens, cost and latency.',
+    params: AdminTaskParams,
+    response: AdminTaskDetail,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN', 'NOT_FOUND'],
   }),
 } as const;
 export type EndpointName = keyof typeof endpoints;

@@ -5,5 +5,8 @@ export * from './snapshot';
 export * from './action-grammar';
 export * from './interact';
 export * from './system';
+export * from './admin';
 export * from './endpoints';
 export * from './api-doc';
+export * from './collected-counts';
+export * from './collect';

@@ -3,6 +3,7 @@
 // task-recovery endpoint.
 import { z } from 'zod';
 import { ACTION_MAX_LENGTH, ParsedAction, formatAction, safeParseAction } from './action-grammar';
+import { CollectedCounts } from './collected-counts';
 import {
   ActionStatus,
   ChainAction,
@@ -96,6 +97,16 @@ export const InteractRequestFields = z.object({
     .optional()
     .meta({
       description: 'The user goal. Required to start a task; may be omitted with taskId.',
+    }),
+  collectLimit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .meta({
+      description:
+        'New tasks only: finish once this many items were collected (spec 000). Without it, a goal such as "Extract 25 jobs" sets it.',
     }),
   dom: z
     .string()
@@ -318,6 +329,10 @@ export const NextActionResponseFields = z.object({
   rePlanning: z.boolean().optional(),
   result: z.string().optional().meta({ description: 'Final answer once the task finished.' }),
   complexity: Complexity.optional(),
+  collected: CollectedCounts.optional().meta({
+    description:
+      'Items stored by collect so far, per type; the items themselves are at GET /api/tasks/{taskId}/collected.',
+  }),
 });
 export type NextActionResponseFields = z.infer<typeof NextActionResponseFields>;
 

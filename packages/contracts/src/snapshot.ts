@@ -1,24 +1,106 @@
 // Page snapshots (spec 002): the server asks for one when the semantic tree is not enough to
 // understand the page (articles, tables), and the client answers on its next interact request.
+// The same options drive `snapshot()` in @tandem/page, in the browser and on the server.
 import { z } from 'zod';
 import { formatCount } from './format-count';
 
-export const SnapshotMode = z
-  .enum(['outline', 'content'])
-  .meta({ description: 'outline: landmarks, sections and xpaths; content: text of sections.' });
+export const SnapshotMode = z.enum(['interactive', 'outline', 'content']).meta({
+  description:
+    'interactive: clickable elements with @ref ids; outline: landmarks, sections, headings and semantic xpaths with word counts; content: the text of the sections grep selects.',
+});
 export type SnapshotMode = z.infer<typeof SnapshotMode>;
 
-export const SNAPSHOT_TEXT_MAX_LENGTH = 2_000_000;
+export const SnapshotFormat = z.enum(['tree', 'html', 'markdown']).meta({
+  description:
+    'How content mode renders sections: tree (one line per block, default), html (cleaned markup) or markdown. Interactive and outline output is always a tree.',
+});
+export type SnapshotFormat = z.infer<typeof SnapshotFormat>;
 
-/** Sent by the server in `needs_snapshot`. */
+export const SNAPSHOT_TEXT_MAX_LENGTH = 2_000_000;
+const PATTERN_MAX_LENGTH = 1_000;
+
+/** A regex pattern as grep reads it; the u flag is tried first, then plain (as the page does). */
+const compiles = (pattern: string, ignoreCase: boolean | undefined): boolean => {
+  for (const flags of ['u', '']) {
+    try {
+      new RegExp(pattern, ignoreCase ? `${flags}i` : flags);
+      return true;
+    } catch {
+      // Try the next flag set.
+    }
+  }
+  return false;
+};
+
+export const GrepOptions = z
+  .object({
+    pattern: z.string().min(1).max(PATTERN_MAX_LENGTH),
+    ignoreCase: z.boolean().optional().meta({ description: 'Case-insensitive (grep -i).' }),
+    invert: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Keep the lines that do not match (grep -v); content mode drops them.' }),
+    fixedStrings: z
+      .boolean()
+      .optional()
+      .meta({ description: 'The pattern is a literal string, not a regex (grep -F).' }),
+  })
+  .refine((grep) => grep.fixedStrings === true || compiles(grep.pattern, grep.ignoreCase), {
+    error: 'grep pattern is not a valid regular expression',
+    path: ['pattern'],
+  });
+export type GrepOptions = z.infer<typeof GrepOptions>;
+
+export const SnapshotGrep = z
+  .union([
+    z
+      .string()
+      .min(1)
+      .max(PATTERN_MAX_LENGTH)
+      .refine((pattern) => compiles(pattern, false), {
+        error: 'grep pattern is not a valid regular expression',
+      }),
+    GrepOptions,
+  ])
+  .meta({
+    description:
+      'Filters lines by their text and xpath, e.g. "section#auth|h[1-2]" (a regex, "|" between alternatives). In content mode it selects the outline sections to extract.',
+  });
+export type SnapshotGrep = z.infer<typeof SnapshotGrep>;
+
+/** Sent by the server in `needs_snapshot`; also the options of `snapshot()` in @tandem/page. */
 export const SnapshotRequest = z.object({
-  mode: SnapshotMode,
-  grep: z
-    .string()
-    .max(1_000)
+  mode: SnapshotMode.default('interactive'),
+  format: SnapshotFormat.optional(),
+  grep: SnapshotGrep.optional(),
+  selector: z.string().min(1).max(1_000).optional().meta({
+    description:
+      'Scope: a CSS selector, an element id from the interactive tree ("@ref:14" or "14") or an xpath from the outline ("/main/section#auth").',
+  }),
+  maxDepth: z
+    .int()
+    .min(1)
+    .max(64)
     .optional()
-    .meta({ description: 'xpath patterns from the outline, "|"-separated (content mode).' }),
-  selector: z.string().max(1_000).optional(),
+    .meta({ description: 'Outline: deepest nesting level shown (1 = top-level lines only).' }),
+  includeHidden: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Keep hidden elements (hidden attribute, display:none).' }),
+  maxLength: z
+    .int()
+    .min(1)
+    .max(SNAPSHOT_TEXT_MAX_LENGTH)
+    .optional()
+    .meta({ description: 'Content mode: most characters per extracted section.' }),
+  includeLinks: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Content mode: links as [text](url); default text only.' }),
+  includeImages: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Content mode: images as ![alt](src); default left out.' }),
 });
 export type SnapshotRequest = z.infer<typeof SnapshotRequest>;
 

@@ -1,5 +1,7 @@
 // What the graph's nodes receive: the LLM client, web search, a logger and the limits. Built
 // once per server process by the service; nodes never construct any of it.
+import type { Tracing } from '@tandem/observability';
+import type { CollectService } from './collect/collect-service';
 import type { LlmClient } from './llm/port';
 import type { WebSearch } from './web-search/port';
 
@@ -24,6 +26,8 @@ export interface AgentLimits {
   goalConfidence: number;
   /** Longest chain sent in one response. */
   maxChainLength: number;
+  /** Snapshots (outline/content) the model may ask for before acting on one step. */
+  maxPageReadsPerStep: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = {
@@ -33,6 +37,7 @@ export const DEFAULT_LIMITS: AgentLimits = {
   velocityLimit: 5,
   goalConfidence: 0.7,
   maxChainLength: 10,
+  maxPageReadsPerStep: 2,
 };
 
 export interface AgentDeps {
@@ -40,6 +45,10 @@ export interface AgentDeps {
   webSearch: WebSearch;
   log: AgentLogger;
   limits: AgentLimits;
+  /** LangFuse spans per node and scores (spec 003); absent or disabled: no tracing. */
+  tracing?: Tracing;
+  /** Streaming extraction (spec 000); absent: collect items from the model are ignored. */
+  collect?: CollectService;
 }
 
 export const silentLogger: AgentLogger = {

@@ -20,6 +20,7 @@ import { webSearch } from './nodes/web-search/node';
 import {
   END_RUN,
   routeAfterActionGeneration,
+  routeAfterDispatch,
   routeAfterAdvance,
   routeAfterChainRecovery,
   routeAfterComplexity,
@@ -32,25 +33,29 @@ import {
   routeAfterWebSearch,
 } from './routes';
 import { InteractState } from './state';
+import { traced } from './tracing/node-span';
 
 /** Without a checkpointer (LangGraph Studio / the platform server) the host supplies its own. */
 export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpointSaver) {
   const toEnd = { [END_RUN]: END } as const;
   return new StateGraph(InteractState)
-    .addNode('complexity_check', complexityCheck(deps))
-    .addNode('direct_action', directAction(deps))
-    .addNode('context_analysis', contextAnalysis(deps))
-    .addNode('web_search', webSearch(deps))
-    .addNode('planning', planning(deps))
-    .addNode('step_refinement', stepRefinement(deps))
-    .addNode('action_generation', actionGeneration(deps))
-    .addNode('outcome_prediction', outcomePrediction(deps))
+    .addNode('complexity_check', traced(deps.tracing, 'complexity_check', complexityCheck(deps)))
+    .addNode('direct_action', traced(deps.tracing, 'direct_action', directAction(deps)))
+    .addNode('context_analysis', traced(deps.tracing, 'context_analysis', contextAnalysis(deps)))
+    .addNode('web_search', traced(deps.tracing, 'web_search', webSearch(deps)))
+    .addNode('planning', traced(deps.tracing, 'planning', planning(deps)))
+    .addNode('step_refinement', traced(deps.tracing, 'step_refinement', stepRefinement(deps)))
+    .addNode('action_generation', traced(deps.tracing, 'action_generation', actionGeneration(deps)))
+    .addNode(
+      'outcome_prediction',
+      traced(deps.tracing, 'outcome_prediction', outcomePrediction(deps)),
+    )
     .addNode('dispatch', dispatch())
-    .addNode('verification', verification(deps))
-    .addNode('correction', correction(deps))
-    .addNode('chain_recovery', chainRecovery(deps))
-    .addNode('advance', advance(deps))
-    .addNode('finalize', finalize(deps))
+    .addNode('verification', traced(deps.tracing, 'verification', verification(deps)))
+    .addNode('correction', traced(deps.tracing, 'correction', correction(deps)))
+    .addNode('chain_recovery', traced(deps.tracing, 'chain_recovery', chainRecovery(deps)))
+    .addNode('advance', traced(deps.tracing, 'advance', advance(deps)))
+    .addNode('finalize', traced(deps.tracing, 'finalize', finalize(deps)))
     .addEdge(START, 'complexity_check')
     .addConditionalEdges('complexity_check', routeAfterComplexity, {
       direct_action: 'direct_action',
@@ -76,13 +81,17 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
     .addConditionalEdges('action_generation', routeAfterActionGeneration, {
       outcome_prediction: 'outcome_prediction',
       finalize: 'finalize',
+      dispatch: 'dispatch',
       ...toEnd,
     })
     .addConditionalEdges('outcome_prediction', routeAfterOutcome, {
       dispatch: 'dispatch',
       ...toEnd,
     })
-    .addEdge('dispatch', 'verification')
+    .addConditionalEdges('dispatch', routeAfterDispatch, {
+      verification: 'verification',
+      action_generation: 'action_generation',
+    })
     .addConditionalEdges('verification', routeAfterVerification, {
       chain_recovery: 'chain_recovery',
       finalize: 'finalize',

@@ -12,4 +12,4 @@ export { classifyComplexity } from './engines/complexity';
 export { parseCommand } from './engines/command-parser';
 export { resolveIntent } from './engines/target-resolver';
 export { checkChainSafety } from './engines/chain-safety';
-export * from './usage/usage-recorder';
+export * from './collect';

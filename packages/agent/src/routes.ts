@@ -44,9 +44,15 @@ export function routeAfterRefinement(
 
 export function routeAfterActionGeneration(
   s: InteractStateType,
-): 'outcome_prediction' | 'finalize' | typeof END_RUN {
+): 'outcome_prediction' | 'finalize' | 'dispatch' | typeof END_RUN {
   if (refused(s)) return END_RUN;
+  // Asking the client for a snapshot: no action, nothing to predict.
+  if (s.pageRequest !== null) return 'dispatch';
   return isTerminalAction(s) ? 'finalize' : 'outcome_prediction';
+}
+
+export function routeAfterDispatch(s: InteractStateType): 'verification' | 'action_generation' {
+  return s.resumedFromPageRead ? 'action_generation' : 'verification';
 }
 
 export function routeAfterOutcome(s: InteractStateType): 'dispatch' | typeof END_RUN {

@@ -4,6 +4,8 @@
 import { Annotation } from '@langchain/langgraph';
 import type {
   ChainAction,
+  CollectedCounts,
+  SnapshotRequest,
   ChainMetadata,
   Complexity,
   CorrectionRecord,
@@ -110,6 +112,21 @@ export const InteractState = Annotation.Root({
   corrections: replace<CorrectionRecord[]>(() => []),
   /** Set by chain recovery / correction when they already decided the next action. */
   nextActionReady: replace<boolean>(() => false),
+
+  // --- reading and collecting (specs 002 and 000) ----------------------------------------
+  /** A snapshot asked of the client (needs_snapshot); set while waiting for its answer. */
+  pageRequest: replace<SnapshotRequest | null>(() => null),
+  /** The run resumed with the answer to pageRequest: reason again, verify nothing. */
+  resumedFromPageRead: replace<boolean>(() => false),
+  /** Snapshots asked for the current step; capped so a model cannot loop on reading. */
+  pageReadsThisStep: replace<number>(() => 0),
+  /** Finish once this many items are collected (spec 000 collectLimit); null: no target. */
+  collectLimit: replace<number | null>(() => null),
+  /**
+   * Items collected so far per type. Counts only: the items live in the store, so the state
+   * and every prompt stay the same size however many are collected (spec 000).
+   */
+  collectedCounts: replace<CollectedCounts>(() => ({})),
 
   // --- outcome ---------------------------------------------------------------------------
   status: replace<TaskStatus>(() => 'active'),

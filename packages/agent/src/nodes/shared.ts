@@ -7,6 +7,7 @@ import {
   type ChainAction,
   type ExpectedOutcome,
   type NextActionResponse,
+  type SnapshotRequest,
   type ParsedAction,
 } from '@tandem/contracts';
 import type { AgentDeps, AgentLogger } from '../deps';
@@ -175,6 +176,33 @@ export function actionResponse(
     },
     hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
     ...(state.complexity ? { complexity: state.complexity } : {}),
+    ...(Object.keys(state.collectedCounts).length > 0 ? { collected: state.collectedCounts } : {}),
+  };
+}
+
+/** A response that asks the client for a snapshot (spec 002) instead of an action. */
+export function pageReadResponse(
+  state: InteractStateType,
+  thought: string,
+  request: SnapshotRequest,
+): NextActionResponse {
+  return {
+    thought,
+    taskId: state.taskId,
+    sessionId: state.sessionId,
+    ...(state.plan ? { plan: state.plan } : {}),
+    stepIndex: state.currentStepIndex,
+    status: 'executing',
+    ...(state.lastVerification ? { verification: state.lastVerification } : {}),
+    usage: {
+      inputTokens: state.tokens.input,
+      outputTokens: state.tokens.output,
+      totalTokens: state.tokens.input + state.tokens.output,
+    },
+    hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
+    ...(state.complexity ? { complexity: state.complexity } : {}),
+    ...(Object.keys(state.collectedCounts).length > 0 ? { collected: state.collectedCounts } : {}),
+    needs_snapshot: request,
   };
 }
 

@@ -8,13 +8,11 @@ import { DEFAULT_RAG_LIMIT, type RagService } from './port';
 export function createRagService(store: { knowledge: KnowledgeRepository }): RagService {
   return {
     async getRAGChunks({ url, query, tenantId, limit = DEFAULT_RAG_LIMIT }) {
-      // One indexed lookup per allowed domain instead of reading the tenant's whole knowledge
-      // base (embeddings included) on every request.
-      const domains = allowedDomains(url);
-      const lists = await Promise.all(
-        domains.map((domain) => store.knowledge.listChunks(tenantId, { domain })),
-      );
-      const candidates = lists.flat();
+      // One indexed lookup for every allowed domain at once instead of reading the tenant's
+      // whole knowledge base (embeddings included) on every request.
+      const candidates = await store.knowledge.listChunks(tenantId, {
+        domain: allowedDomains(url),
+      });
       if (candidates.length === 0 || limit <= 0) {
         return { chunks: [], hasOrgKnowledge: candidates.length > 0 };
       }

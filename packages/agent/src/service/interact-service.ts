@@ -9,11 +9,14 @@ import {
   type InteractRequest,
   type NextActionResponse,
 } from '@tandem/contracts';
+import { interactTraceName } from '@tandem/observability';
 import { isDuplicateKeyError, type Store, type Task } from '@tandem/store';
 import type { AgentDeps, AgentLogger } from '../deps';
 import { buildInteractGraph, type InteractGraph } from '../graph';
 import type { ResumeInput } from '../nodes/dispatch/node';
 import { pageStateFrom } from '../page/page-state';
+import { inferCollectLimit } from '../collect/extraction-goal';
+import type { TaskEventHub } from '../collect/event-hub';
 import type { RagService } from '../rag/port';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 
@@ -38,12 +41,17 @@ export interface InteractServiceOptions {
   store: Store;
   deps: AgentDeps;
   rag: RagService;
+  /** Live step/done events for the SSE route (the popup's live view); absent: none sent. */
+  events?: TaskEventHub;
   /** Lock lease: a crashed request frees its task after this long. */
   lockTtlMs?: number;
 }
 
 const LOCK_SCOPE = 'task-lock';
 const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
+/** Marks a task whose last run threw: its next request forks from the last interrupt. */
+const FORK_SCOPE = 'task-fork';
+const FORK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface InteractService {
   interact(
@@ -170,6 +178,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
         sessionId: state.sessionId,
         url: state.page?.url ?? '',
         query: state.query,
+        collectLimit: state.collectLimit,
       });
       await store.tasks.update(caller.tenantId, created.id, fields);
     }
@@ -179,8 +188,10 @@ export function createInteractService(options: InteractServiceOptions): Interact
         status: state.lastVerification.success ? 'success' : 'failure',
       });
     }
-    // Corrections retry the step they correct: they get no TaskAction of their own (spec 003 Step 3.4).
-    if (pending && pending.source !== 'correction') {
+    // Corrections retry the step they correct: they get no TaskAction of their own (spec 003
+    // Step 3.4). A page read (needs_snapshot) sends no action: `pending` is still the last one.
+    const readingPage = response.needs_snapshot !== undefined;
+    if (pending && pending.source !== 'correction' && !readingPage) {
       await store.taskActions.insert(caller.tenantId, {
         taskId: state.taskId,
         stepIndex: pending.stepIndex,
@@ -214,6 +225,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
     if (state.status === 'completed' || state.status === 'failed') {
       await store.sessions.update(caller.tenantId, state.sessionId, { status: state.status });
     }
+    publishStep(caller.tenantId, state, response, readingPage);
     return {
       ...response,
       metrics: {
@@ -225,58 +237,155 @@ export function createInteractService(options: InteractServiceOptions): Interact
     };
   }
 
+  /** Announces the step to live viewers (SSE); the store stays the source of truth. */
+  function publishStep(
+    tenantId: string,
+    state: InteractStateType,
+    response: NextActionResponse,
+    readingPage: boolean,
+  ): void {
+    const events = options.events;
+    if (!events) return;
+    const done = state.status === 'completed' || state.status === 'failed';
+    events.publish(tenantId, state.taskId, {
+      event: 'step',
+      taskId: state.taskId,
+      stepIndex: response.stepIndex,
+      action: readingPage
+        ? `readPage(${response.needs_snapshot?.mode ?? ''})`
+        : (response.action ?? ''),
+      status: done ? (state.status === 'completed' ? 'success' : 'failure') : 'pending',
+      thought: response.thought,
+      at: new Date().toISOString(),
+    });
+    if (done) {
+      events.publish(tenantId, state.taskId, {
+        event: 'done',
+        taskId: state.taskId,
+        status: state.status,
+        result: state.result,
+        counts: state.collectedCounts,
+      });
+    }
+  }
+
   /** Runs or resumes the graph; returns the state after the run. */
   async function run(
+    tenantId: string,
     taskId: string,
     input: InteractStateUpdate | ResumeInput,
     resume: boolean,
   ): Promise<InteractStateType> {
     // Checkpoint when the run stops (at the dispatch interrupt or the end), not after every
     // node: the interrupt is the only point a later request resumes from, and per-node writes
-    // were most of a step's cost. A run that fails midway leaves the task at its last interrupt.
+    // were most of a step's cost.
     const config = {
       configurable: { thread_id: taskId },
       recursionLimit: 60,
       durability: 'exit' as const,
     };
     // invoke() returns the state the run stopped with (plus __interrupt__, which we ignore).
-    let values: unknown;
-    if (!resume) {
-      values = await graph.invoke(input as InteractStateUpdate, config);
-    } else {
-      const snapshot = await graph.getState(config);
-      const waiting = snapshot.tasks.some((t) => (t.interrupts?.length ?? 0) > 0);
-      if (waiting) {
-        values = await graph.invoke(new Command({ resume: input }), config);
-      } else if (snapshot.next.length > 0) {
-        // The previous request failed midway (LLM outage, crash) after consuming its page
-        // state. Fork from the last checkpoint that was waiting at dispatch and replay this
-        // request's page there, as if the failed request never happened.
-        let waitingAt: typeof snapshot | null = null;
-        for await (const past of graph.getStateHistory(config)) {
-          if (past.tasks.some((t) => (t.interrupts?.length ?? 0) > 0)) {
-            waitingAt = past;
-            break;
-          }
-        }
-        if (!waitingAt)
-          throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
-        values = await graph.invoke(new Command({ resume: input }), {
-          ...waitingAt.config,
-          recursionLimit: 60,
-          durability: 'exit',
+    if (!resume)
+      return (await graph.invoke(input as InteractStateUpdate, config)) as InteractStateType;
+
+    // A thread is waiting at its dispatch interrupt unless the previous run threw: a process
+    // killed mid-run writes nothing (durability 'exit'), and every refusal in a continuation
+    // fails the task. Runs that threw leave a fork marker, so the common path resumes without
+    // first loading the whole checkpoint through getState (15% of a step's CPU).
+    const forkKey = `${FORK_SCOPE}:${taskId}`;
+    const forkNeeded = (await store.idempotency.get(tenantId, forkKey)) !== null;
+    try {
+      const values = forkNeeded
+        ? await forkFromLastInterrupt(config, input)
+        : await graph.invoke(new Command({ resume: input }), config);
+      if (forkNeeded) await store.idempotency.release(tenantId, forkKey);
+      return values as InteractStateType;
+    } catch (error) {
+      if (!forkNeeded && !(error instanceof InteractError)) {
+        await store.idempotency
+          .begin(tenantId, {
+            key: forkKey,
+            scope: FORK_SCOPE,
+            requestHash: forkKey,
+            ttlMs: FORK_TTL_MS,
+          })
+          .catch((markError: unknown) => {
+            if (!isDuplicateKeyError(markError))
+              deps.log.error('fork marker write failed', { taskId, error: markError });
+          });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The previous request failed midway (LLM outage, crash) after consuming its page state.
+   * Fork from the last checkpoint that was waiting at dispatch and replay this request's page
+   * there, as if the failed request never happened.
+   */
+  async function forkFromLastInterrupt(
+    config: { configurable: { thread_id: string }; recursionLimit: number; durability: 'exit' },
+    input: InteractStateUpdate | ResumeInput,
+  ): Promise<unknown> {
+    const snapshot = await graph.getState(config);
+    if (snapshot.tasks.some((t) => (t.interrupts?.length ?? 0) > 0)) {
+      return graph.invoke(new Command({ resume: input }), config);
+    }
+    if (snapshot.next.length === 0)
+      throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
+    for await (const past of graph.getStateHistory(config)) {
+      if (past.tasks.some((t) => (t.interrupts?.length ?? 0) > 0)) {
+        return graph.invoke(new Command({ resume: input }), {
+          ...past.config,
+          recursionLimit: config.recursionLimit,
+          durability: config.durability,
         });
-      } else {
-        throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
       }
     }
-    return values as InteractStateType;
+    throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
+  }
+
+  /** One LangFuse trace per request (`interact-request-{taskId}`), when tracing is on. */
+  function tracedInteract(
+    caller: InteractCaller,
+    request: InteractRequest,
+    log: AgentLogger,
+  ): Promise<InteractResponse> {
+    // New tasks get their provisional id here so the trace carries it from the first span.
+    const taskId = request.taskId ?? randomUUID();
+    const tracing = deps.tracing;
+    if (!tracing?.enabled) return interactOnce(caller, request, log, taskId);
+    return tracing.startTrace(
+      interactTraceName(taskId),
+      {
+        tenantId: caller.tenantId,
+        userId: caller.userId,
+        sessionId: request.sessionId ?? null,
+        taskId,
+        tags: [request.taskId ? 'continuation' : 'new-task'],
+        input: { query: request.query ?? null, url: request.url },
+      },
+      async (trace) => {
+        const response = await interactOnce(caller, request, log, taskId);
+        trace.setOutput(
+          response.needsUserInput
+            ? { needsUserInput: true, message: response.message }
+            : {
+                action: response.action ?? null,
+                status: response.status,
+                thought: response.thought,
+              },
+        );
+        return response;
+      },
+    );
   }
 
   async function interactOnce(
     caller: InteractCaller,
     request: InteractRequest,
     log: AgentLogger,
+    provisionalTaskId: string,
   ): Promise<InteractResponse> {
     const started = Date.now();
     const page = pageStateFrom(request);
@@ -305,12 +414,13 @@ export function createInteractService(options: InteractServiceOptions): Interact
     // --- new task (Phase 1) ----------------------------------------------------------------
     if (!request.taskId) {
       const query = (request.query ?? '').trim();
-      const taskId = randomUUID(); // provisional: logged from the first line, persisted later
+      const taskId = provisionalTaskId; // logged from the first line, persisted later
       const tlog = log.child({ taskId });
       tlog.info('new task', { query, sessionId, elements: page.tree.length });
       await store.messages.append(caller.tenantId, { sessionId, role: 'user', content: query });
       const ragContext = await ragFor(caller, request, query);
       const state = await run(
+        caller.tenantId,
         taskId,
         {
           taskId,
@@ -321,6 +431,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
           page,
           ragContext,
           requestCount: 1,
+          collectLimit: request.collectLimit ?? inferCollectLimit(query),
         },
         false,
       );
@@ -384,7 +495,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
         step: task.currentStepIndex,
         lastActionStatus: request.lastActionStatus ?? null,
       });
-      const state = await run(taskId, { page, ragContext }, true);
+      const state = await run(caller.tenantId, taskId, { page, ragContext }, true);
       const out = state.output;
       if (out.error) {
         if (out.error.failTask) {
@@ -414,7 +525,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
   return {
     graph,
     async interact(caller, request, log = deps.log) {
-      if (!request.idempotencyKey) return interactOnce(caller, request, log);
+      if (!request.idempotencyKey) return tracedInteract(caller, request, log);
       // Same key = same request: replay the stored answer instead of advancing the task twice.
       const key = `interact:${request.idempotencyKey}`;
       const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
@@ -442,7 +553,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
         );
       }
       try {
-        const response = await interactOnce(caller, request, log);
+        const response = await tracedInteract(caller, request, log);
         await store.idempotency.complete(caller.tenantId, key, response);
         return response;
       } catch (error) {

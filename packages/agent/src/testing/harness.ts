@@ -18,7 +18,15 @@ import {
   type InteractCaller,
   type InteractService,
 } from '../service/interact-service';
-import { createUsageRecorder } from '../usage/usage-recorder';
+import {
+  createNoopTracing,
+  createUsageService,
+  silentObservabilityLogger,
+  type Tracing,
+  type UsageService,
+} from '@tandem/observability';
+import { CollectService } from '../collect/collect-service';
+import { TaskEventHub } from '../collect/event-hub';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';
 import type { WebSearch } from '../web-search/port';
 
@@ -28,6 +36,10 @@ export interface TestAgent {
   llm: LlmClient;
   scripted: ScriptedLlm | null;
   caller: InteractCaller;
+  /** The usage service every LLM call reports to (drain() before reading usage logs). */
+  usage: UsageService;
+  /** Live task events (steps, collected items), as the SSE route reads them. */
+  events: TaskEventHub;
   interact(input: InteractRequestInput): Promise<InteractResponse>;
   /** interact(), asserting an action response. */
   act(input: InteractRequestInput): Promise<NextActionResponse>;
@@ -41,10 +53,15 @@ export async function createTestAgent(
     store?: Store;
     webSearch?: WebSearch;
     latencyMs?: number;
+    /** Tracing for the run (a LangFuse client pointed at a capture server); default no-op. */
+    tracing?: Tracing;
   } = {},
 ): Promise<TestAgent> {
   const store = options.store ?? (await createLibsqlStore({ url: ':memory:' }));
-  const usageHook = createUsageRecorder({ store, log: silentLogger });
+  const tracing = options.tracing ?? createNoopTracing();
+  const usage = createUsageService({ store, tracing, log: silentObservabilityLogger });
+  const usageHook = usage.recordUsage;
+  const events = new TaskEventHub();
   const scripted = options.unconfigured
     ? null
     : createScriptedLlm(options.steps ?? [], {
@@ -59,10 +76,13 @@ export async function createTestAgent(
   const service = createInteractService({
     store,
     rag: createRagService(store),
+    events,
     deps: {
       llm,
       webSearch: options.webSearch ?? createDisabledWebSearch(),
       log: silentLogger,
+      tracing,
+      collect: new CollectService(store, { events }),
       limits: { ...DEFAULT_LIMITS, ...options.limits },
     },
   });
@@ -74,6 +94,8 @@ export async function createTestAgent(
     llm,
     scripted,
     caller,
+    usage,
+    events,
     interact,
     async act(input) {
       const response = await interact(input);

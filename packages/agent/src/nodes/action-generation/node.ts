@@ -9,12 +9,19 @@ import {
   llmContext,
   logFor,
   makePending,
+  pageReadResponse,
   refusal,
   renderHistory,
   validateAction,
   withUsage,
 } from '../shared';
-import { ActionGenerationOutput, actionGenerationPrompt, actionGenerationSystem } from './prompt';
+import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
+import { isExtractionGoal } from '../../collect/extraction-goal';
+import {
+  ActionGenerationOutput,
+  actionGenerationPrompt,
+  actionGenerationSystemFor,
+} from './prompt';
 
 export function renderPlan(state: InteractStateType): string {
   if (!state.plan) return '(no plan)';
@@ -40,11 +47,16 @@ export const actionGeneration =
     let tokens = state.tokens;
     let feedback = '';
     let web = state.webSearchSummary;
+    const collecting =
+      deps.collect !== undefined &&
+      (state.collectLimit !== null ||
+        collectedTotal(state.collectedCounts) > 0 ||
+        isExtractionGoal(state.query));
     for (let attempt = 0; attempt < 3; attempt++) {
       const result = await deps.llm.generate({
         node: 'action_generation',
         actionType: step?.refinable ? 'REFINEMENT' : 'ACTION_GENERATION',
-        system: actionGenerationSystem,
+        system: actionGenerationSystemFor({ collecting }),
         prompt: actionGenerationPrompt({
           query: state.query,
           page,
@@ -54,6 +66,9 @@ export const actionGeneration =
           rag: state.ragContext.text,
           web,
           feedback,
+          collected: collecting
+            ? collectedSummaryLine(state.collectedCounts, state.collectLimit)
+            : '',
         }),
         schema: ActionGenerationOutput,
         schemaName: 'next_action',
@@ -61,6 +76,47 @@ export const actionGeneration =
       });
       tokens = withUsage({ ...state, tokens }, result);
       const out = result.output;
+      // Collect runs here, inside this request, before anything else: the items go to the
+      // store and only the counts come back into the state (spec 000).
+      const collected = await collectItems(deps, state, out, page.url);
+      const thoughtWith = (thought: string) =>
+        collected.note ? `${thought}\n${collected.note}` : thought;
+      if (collected.limitReached) {
+        const total = collectedTotal(collected.counts);
+        return {
+          tokens,
+          collectedCounts: collected.counts,
+          pending: makePending({
+            state,
+            page,
+            thought: thoughtWith(out.thought),
+            action: { name: 'finish', args: { message: `Collected ${total} items.` } },
+            source: 'action_generation',
+          }),
+        };
+      }
+      if (out.readPage && state.pageReadsThisStep < deps.limits.maxPageReadsPerStep) {
+        // Spec 002: the client answers with a snapshot on its next request and executes
+        // nothing; the graph then reasons again on the same step with the text in the prompt.
+        const request = {
+          mode: out.readPage.mode,
+          ...(out.readPage.grep ? { grep: out.readPage.grep } : {}),
+          ...(out.readPage.selector ? { selector: out.readPage.selector } : {}),
+        };
+        log.info('reading the page', { mode: request.mode });
+        const next = { ...state, tokens, collectedCounts: collected.counts };
+        return {
+          tokens,
+          collectedCounts: collected.counts,
+          pageRequest: request,
+          pageReadsThisStep: state.pageReadsThisStep + 1,
+          output: {
+            response: pageReadResponse(next, thoughtWith(out.thought), request),
+            error: null,
+            persistTask: true,
+          },
+        };
+      }
       const checked = validateAction(out.action, page);
       if (!checked.ok) {
         log.warn('model action rejected', { action: out.action, reason: checked.reason, attempt });
@@ -79,9 +135,10 @@ export const actionGeneration =
           maxAttempts: 1,
         });
         web = outcome.summary;
-        const thought = `${out.thought}\nSearch results for "${checked.action.args.query}":\n${outcome.summary || '(no results)'}`;
+        const thought = `${thoughtWith(out.thought)}\nSearch results for "${checked.action.args.query}":\n${outcome.summary || '(no results)'}`;
         return {
           tokens,
+          collectedCounts: collected.counts,
           webSearchSummary: web,
           pending: makePending({
             state,
@@ -122,10 +179,11 @@ export const actionGeneration =
       }
       return {
         tokens,
+        collectedCounts: collected.counts,
         pending: makePending({
           state,
           page,
-          thought: out.thought,
+          thought: thoughtWith(out.thought),
           action: checked.action,
           chain: chain ? { actions: chain } : null,
           source: 'action_generation',
@@ -142,3 +200,30 @@ export const actionGeneration =
       ),
     };
   };
+
+/** Stores the answer's collect items; a model slip in one item never fails the step. */
+async function collectItems(
+  deps: AgentDeps,
+  state: InteractStateType,
+  out: ActionGenerationOutput,
+  sourceUrl: string,
+): Promise<{ counts: InteractStateType['collectedCounts']; note: string; limitReached: boolean }> {
+  const items = out.collect ?? [];
+  if (items.length === 0 || !deps.collect) {
+    return { counts: state.collectedCounts, note: '', limitReached: false };
+  }
+  const result = await deps.collect.collectMany({
+    tenantId: state.tenantId,
+    taskId: state.taskId,
+    items,
+    sourceUrl,
+    collectLimit: state.collectLimit,
+  });
+  // Keys and counts only: the next prompt learns what was skipped, never the data.
+  const skipped = result.outcomes.filter((o) => o.status !== 'collected').map((o) => o.message);
+  return {
+    counts: result.counts,
+    note: [result.message, ...skipped.slice(0, 5)].join('\n'),
+    limitReached: result.limitReached,
+  };
+}

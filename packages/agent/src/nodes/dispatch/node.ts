@@ -20,6 +20,9 @@ export const dispatch =
       page: resume.page,
       ragContext: resume.ragContext,
       requestCount: state.requestCount + 1,
+      // The client answered a needs_snapshot: it executed nothing, so there is nothing to verify.
+      resumedFromPageRead: state.pageRequest !== null,
+      pageRequest: null,
       output: { response: null, error: null, persistTask: false },
     };
   };

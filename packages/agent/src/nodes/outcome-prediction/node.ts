@@ -93,6 +93,7 @@ export const outcomePrediction =
       status: 'executing',
       stepCount: state.stepCount + 1,
       nextActionReady: false,
+      pageReadsThisStep: 0,
       output: { response: actionResponse(next, withOutcome), error: null, persistTask: true },
     };
   };

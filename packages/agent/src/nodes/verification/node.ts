@@ -43,6 +43,7 @@ export const verification =
         tokensSaved: 0,
       };
       log.info('chain partially failed', { at, reason: result.reason });
+      scoreVerification(deps, result, pending.source === 'correction');
       return { lastVerification: result };
     }
 
@@ -140,6 +141,7 @@ export const verification =
           ? 0
           : state.consecutiveSuccessWithoutTaskComplete + 1
         : 0;
+    scoreVerification(deps, result, pending.source === 'correction');
     const update: InteractStateUpdate = {
       lastVerification: result,
       tokens: { ...tokens, saved: tokens.saved + tokensSaved },
@@ -166,3 +168,25 @@ export const verification =
     }
     return update;
   };
+
+/**
+ * Spec 003 scores on the request's trace. A correction's success is only known here, when the
+ * corrected action has been verified.
+ */
+function scoreVerification(deps: AgentDeps, result: VerificationResult, ofCorrection: boolean) {
+  const tracing = deps.tracing;
+  if (!tracing?.enabled) return;
+  tracing.score({
+    name: 'verification_success',
+    value: result.success ? 1 : 0,
+    dataType: 'BOOLEAN',
+  });
+  tracing.score({ name: 'verification_confidence', value: result.confidence });
+  if (ofCorrection) {
+    tracing.score({
+      name: 'correction_success',
+      value: result.success ? 1 : 0,
+      dataType: 'BOOLEAN',
+    });
+  }
+}

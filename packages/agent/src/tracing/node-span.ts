@@ -1,0 +1,114 @@
+// One LangFuse span per graph node (spec 003 "What's Traced"), with the fields the spec lists
+// for it. Nodes stay unaware of tracing: graph.ts wraps them here. `dispatch` is never wrapped:
+// its interrupt() throws by design, which a span would record as an error.
+import type { Tracing } from '@tandem/observability';
+import type { InteractStateType, InteractStateUpdate } from '../state';
+
+type Node = (state: InteractStateType) => Promise<InteractStateUpdate>;
+
+/** What a node returns, read as plain values (our nodes never return Overwrite wrappers). */
+type Update = Partial<InteractStateType>;
+
+const actionOf = (s: Update) => s.pending?.action ?? null;
+
+/** Span input and output per node: small summaries, never the page tree or RAG text. */
+const SPAN_DATA: Record<
+  string,
+  { input: (s: InteractStateType) => unknown; output: (u: Update) => unknown }
+> = {
+  complexity_check: {
+    input: (s) => ({ query: s.query, domLength: s.page?.tree.length ?? 0 }),
+    output: (u) => ({ complexity: u.complexity ?? null, reason: u.complexityReason }),
+  },
+  context_analysis: {
+    input: (s) => ({
+      query: s.query,
+      hasOrgKnowledge: s.ragContext.hasOrgKnowledge,
+      ragChunkIds: s.ragContext.chunkIds,
+    }),
+    output: (u) => ({
+      analysis: {
+        requiredSources: u.requiredSources,
+        missingInformation: u.missingInformation,
+        searchQuery: u.searchQuery,
+      },
+    }),
+  },
+  web_search: {
+    input: (s) => ({ searchQuery: s.searchQuery }),
+    output: (u) => ({ found: Boolean(u.webSearchSummary) }),
+  },
+  planning: {
+    input: (s) => ({ query: s.query, complexity: s.complexity }),
+    output: (u) => ({ stepCount: u.plan?.steps.length ?? 0, goal: u.plan?.goal ?? null }),
+  },
+  step_refinement: {
+    input: (s) => ({ query: s.query, stepIndex: s.currentStepIndex }),
+    output: (u) => ({ action: actionOf(u) }),
+  },
+  direct_action: {
+    input: (s) => ({ query: s.query }),
+    output: (u) => ({ action: actionOf(u), thought: u.pending?.thought }),
+  },
+  action_generation: {
+    input: (s) => ({ query: s.query, stepIndex: s.currentStepIndex }),
+    output: (u) => ({
+      action: actionOf(u),
+      thought: u.pending?.thought,
+      readPage: u.pageRequest ?? null,
+      collected: u.collectedCounts ?? null,
+    }),
+  },
+  outcome_prediction: {
+    input: (s) => ({ action: actionOf(s) }),
+    output: (u) => ({ expectedOutcome: u.pending?.expectedOutcome ?? null }),
+  },
+  verification: {
+    input: (s) => ({ action: actionOf(s), stepIndex: s.pending?.stepIndex ?? s.currentStepIndex }),
+    output: (u) => ({
+      success: u.lastVerification?.success ?? null,
+      confidence: u.lastVerification?.confidence ?? null,
+      tier: u.lastVerification?.verificationTier ?? null,
+    }),
+  },
+  correction: {
+    input: (s) => ({ attempt: s.retryCount + 1, failedAction: actionOf(s) }),
+    output: (u) => ({
+      strategy: u.corrections?.at(-1)?.strategy ?? null,
+      action: actionOf(u),
+      gaveUp: u.status === 'failed',
+    }),
+  },
+  chain_recovery: {
+    input: (s) => ({ action: actionOf(s) }),
+    output: (u) => ({ action: actionOf(u) }),
+  },
+  advance: {
+    input: (s) => ({ stepIndex: s.currentStepIndex }),
+    output: (u) => ({ stepIndex: u.currentStepIndex ?? null, status: u.status ?? null }),
+  },
+  finalize: {
+    input: (s) => ({ status: s.status, action: actionOf(s) }),
+    output: (u) => ({ status: u.status ?? null, result: u.result ?? null }),
+  },
+};
+
+export function traced(tracing: Tracing | undefined, name: string, node: Node): Node {
+  if (!tracing?.enabled) return node;
+  const data = SPAN_DATA[name];
+  return (state) =>
+    tracing.span(name, { input: data?.input(state) }, async (span) => {
+      const update = await node(state);
+      const values = update as Update;
+      if (values.output?.error) {
+        span.update({
+          output: data?.output(values),
+          level: 'WARNING',
+          statusMessage: `${values.output.error.code}: ${values.output.error.message}`,
+        });
+      } else {
+        span.update({ output: data?.output(values) });
+      }
+      return update;
+    });
+}

@@ -2,7 +2,7 @@ import type { NextConfig } from 'next';
 
 const config: NextConfig = {
   // Workspace packages export TypeScript source; Next compiles them with the app.
-  transpilePackages: ['@tandem/contracts', '@tandem/store', '@tandem/agent'],
+  transpilePackages: ['@tandem/contracts', '@tandem/store', '@tandem/agent', '@tandem/observability'],
   // Native or driver-heavy modules stay as plain Node requires instead of being bundled.
   serverExternalPackages: [
     '@libsql/client',
@@ -13,6 +13,8 @@ const config: NextConfig = {
   ],
   poweredByHeader: false,
   reactStrictMode: true,
+  // forbidden()/unauthorized(): admin pages answer 403/401 with a page, not a redirect.
+  experimental: { authInterrupts: true },
 };
 
 export default config;

@@ -5,6 +5,7 @@ export const E2E_ENV_KEYS = {
   apiKey: 'TANDEM_E2E_API_KEY',
   demo: 'TANDEM_E2E_DEMO',
   gemini: 'TANDEM_E2E_GEMINI',
+  dataDir: 'TANDEM_E2E_DATA_DIR',
 } as const;
 
 export interface E2eEnv {
@@ -12,6 +13,8 @@ export interface E2eEnv {
   apiKey: string;
   demo: string;
   gemini: string;
+  /** The server's DATA_DIR (its libSQL file), for tests that use the admin CLI on it. */
+  dataDir: string;
 }
 
 export function e2eEnv(): E2eEnv {
@@ -28,6 +31,7 @@ export function e2eEnv(): E2eEnv {
     apiKey: read(E2E_ENV_KEYS.apiKey),
     demo: read(E2E_ENV_KEYS.demo),
     gemini: read(E2E_ENV_KEYS.gemini),
+    dataDir: read(E2E_ENV_KEYS.dataDir),
   };
 }
 
@@ -36,6 +40,7 @@ export function exportE2eEnv(env: E2eEnv): void {
   process.env[E2E_ENV_KEYS.apiKey] = env.apiKey;
   process.env[E2E_ENV_KEYS.demo] = env.demo;
   process.env[E2E_ENV_KEYS.gemini] = env.gemini;
+  process.env[E2E_ENV_KEYS.dataDir] = env.dataDir;
 }
 
 /** The environment for the spawned server process. */

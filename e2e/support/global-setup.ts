@@ -67,7 +67,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const server = `http://127.0.0.1:${port}`;
   await waitForHealth(server, child, () => output);
-  exportE2eEnv({ server, apiKey, demo: demo.url, gemini: gemini.url });
+  exportE2eEnv({ server, apiKey, demo: demo.url, gemini: gemini.url, dataDir });
 
   return async () => {
     child.kill('SIGTERM');

@@ -75,6 +75,21 @@ export const EnvSchema = z.object({
   TAVILY_API_KEY: optionalString,
   TAVILY_BASE_URL: optionalUrl,
 
+  // --- observability (optional: LangFuse for LLM traces, Sentry for exceptions) ---
+  /** LangFuse project keys; tracing is on only when both are set. */
+  LANGFUSE_PUBLIC_KEY: optionalString,
+  LANGFUSE_SECRET_KEY: optionalString,
+  /** https://cloud.langfuse.com (EU, default), https://us.cloud.langfuse.com, or self-hosted. */
+  LANGFUSE_BASE_URL: optionalUrl,
+  /** Per-request timeout of span exports and score batches; LangFuse down never delays us. */
+  LANGFUSE_TIMEOUT_MS: positiveInt(3_000),
+  /** Sentry DSN; exceptions (5xx, crashes) are reported only when set. */
+  SENTRY_DSN: optionalUrl,
+  /** Environment name on Sentry events and LangFuse traces (default: NODE_ENV). */
+  SENTRY_ENVIRONMENT: optionalString,
+  /** Release on Sentry events and LangFuse traces (default: the server's package version). */
+  SENTRY_RELEASE: optionalString,
+
   // --- agent limits ---
   /** Spec 003 MAX_STEPS_PER_TASK. */
   MAX_STEPS_PER_TASK: positiveInt(50),

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { authenticate, type AuthContext, type AuthMode } from './auth';
+import { reportError } from './error-reporting';
 import { HttpError, mapError, validationError } from './http-error';
 import type { Logger } from './logger';
 import { rateLimitHeaders, type RateLimitBucket } from './rate-limit';
@@ -130,8 +131,8 @@ export function createRoute<
     const started = Date.now();
     let log = runtime.log.child({ requestId, route: definition.name });
     const headers: Record<string, string> = { 'x-request-id': requestId };
+    let auth: AuthContext | null = null;
     try {
-      let auth: AuthContext | null = null;
       if (definition.auth !== 'none') {
         auth = await authenticate(request, runtime.store, definition.auth);
         log = log.child({ tenantId: auth.tenantId, userId: auth.userId });
@@ -192,6 +193,14 @@ export function createRoute<
       const mapped = mapError(error);
       if (mapped.unexpected) {
         log.error('request failed', { status: mapped.status, error, ms: Date.now() - started });
+        // Exceptions go to Sentry (never LangFuse), tagged with the trace of the same request.
+        reportError(error, {
+          route: definition.name,
+          tenantId: auth?.tenantId ?? null,
+          userId: auth?.userId ?? null,
+          traceId: runtime.tracing.currentTraceId() ?? runtime.tracing.traceIdOf(error),
+          requestId,
+        });
       } else {
         log.info('request rejected', {
           status: mapped.status,

@@ -2,17 +2,24 @@
 // and cached on globalThis, because Next.js may load route modules and instrumentation as
 // separate module instances in one process.
 import {
+  CollectService,
+  TaskEventHub,
   createDisabledWebSearch,
   createInteractService,
   createLlmClientFromConfig,
   createRagService,
   createTavilyWebSearch,
-  createUsageRecorder,
   DEFAULT_LIMITS,
   type InteractService,
   type LlmClient,
   type LlmConfig,
 } from '@tandem/agent';
+import {
+  createTracing,
+  createUsageService,
+  type Tracing,
+  type UsageService,
+} from '@tandem/observability';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, type Env } from '../env';
 import { createLogger, type Logger } from './logger';
@@ -25,6 +32,14 @@ export interface Runtime {
   rateLimiters: RateLimiters;
   llm: LlmClient;
   agent: InteractService;
+  /** Live task events (steps, collected items) for the SSE route; per process. */
+  events: TaskEventHub;
+  /** Streaming extraction (spec 000): stores collected items and announces them on `events`. */
+  collect: CollectService;
+  /** LangFuse traces (a no-op without keys); business code sees only this port. */
+  tracing: Tracing;
+  /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
+  usage: UsageService;
   log: Logger;
   startedAt: number;
   version: string;
@@ -56,23 +71,38 @@ export async function createRuntime(options: {
   const log = options.log ?? createLogger(env.LOG_LEVEL);
   const store =
     options.store ?? (await createStore({ mongodbUri: env.MONGODB_URI, dataDir: env.DATA_DIR }));
-  const usageHook = createUsageRecorder({ store, log });
+  const tracing = createTracing({
+    publicKey: env.LANGFUSE_PUBLIC_KEY,
+    secretKey: env.LANGFUSE_SECRET_KEY,
+    baseUrl: env.LANGFUSE_BASE_URL,
+    timeoutMs: env.LANGFUSE_TIMEOUT_MS,
+    environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+    release: env.SENTRY_RELEASE ?? packageJson.version,
+    log: log.child({ component: 'langfuse' }),
+  });
+  // The single usage hook: every LLM call is priced, logged and traced through it.
+  const usage = createUsageService({ store, tracing, log });
   const llm =
     options.llm ??
     createLlmClientFromConfig(llmConfigFrom(env), {
-      usageHook,
+      usageHook: usage.recordUsage,
       onHookError: (error) => log.error('usage hook failed', { error }),
     });
   const webSearch = env.TAVILY_API_KEY
     ? createTavilyWebSearch({ apiKey: env.TAVILY_API_KEY, baseUrl: env.TAVILY_BASE_URL })
     : createDisabledWebSearch();
+  const events = new TaskEventHub();
+  const collect = new CollectService(store, { events });
   const agent = createInteractService({
     store,
     rag: createRagService(store),
+    events,
     deps: {
       llm,
       webSearch,
       log,
+      tracing,
+      collect,
       limits: { ...DEFAULT_LIMITS, maxStepsPerTask: env.MAX_STEPS_PER_TASK },
     },
   });
@@ -82,6 +112,10 @@ export async function createRuntime(options: {
     log,
     llm,
     agent,
+    events,
+    collect,
+    tracing,
+    usage,
     rateLimiters: createRateLimiters(store.rateLimits, {
       interact: env.RATE_LIMIT_INTERACT_PER_MIN,
       default: env.RATE_LIMIT_DEFAULT_PER_MIN,

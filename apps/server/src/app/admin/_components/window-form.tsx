@@ -1,0 +1,30 @@
+// The report window picker: a plain GET form, so a report is a shareable URL (it holds dates
+// and filters only; the key stays in the cookie).
+import type { ReactNode } from 'react';
+import type { ReportWindow } from '@tandem/contracts';
+import { lastDayOf } from './format';
+
+export function WindowForm({
+  action,
+  window,
+  children,
+}: {
+  action: string;
+  window: ReportWindow | null;
+  children?: ReactNode;
+}) {
+  return (
+    <form method="get" action={action} className="filters">
+      <label>
+        From
+        <input type="date" name="from" defaultValue={window?.from.slice(0, 10)} />
+      </label>
+      <label>
+        To (inclusive)
+        <input type="date" name="to" defaultValue={window ? lastDayOf(window.to) : undefined} />
+      </label>
+      {children}
+      <button type="submit">Show</button>
+    </form>
+  );
+}

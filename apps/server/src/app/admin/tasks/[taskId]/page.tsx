@@ -1,0 +1,178 @@
+import type { AdminTaskDetail, AdminTaskStep, StepUsage } from '@tandem/contracts';
+import { notFound } from 'next/navigation';
+import { requireAdminPage } from '../../../../server/admin-page-auth';
+import { mapError } from '../../../../server/http-error';
+import { formatInt, formatMs, formatTime, formatUsd } from '../../_components/format';
+
+export const metadata = { title: 'Task trace · Tandem admin' };
+
+export default async function TaskPage({ params }: { params: Promise<{ taskId: string }> }) {
+  const { taskId } = await params;
+  const { auth, admin } = await requireAdminPage(`/admin/tasks/${encodeURIComponent(taskId)}`);
+  let detail: AdminTaskDetail;
+  try {
+    detail = await admin.task(auth.tenantId, taskId);
+  } catch (error) {
+    if (mapError(error).status === 404) notFound();
+    throw error;
+  }
+  const { task, steps, afterLastStep } = detail;
+  return (
+    <>
+      <p>
+        <a href="/admin/tasks">← Tasks</a>
+      </p>
+      <h1>{task.query}</h1>
+      <dl className="fields">
+        <dt>Status</dt>
+        <dd>
+          <span className={`badge ${task.status}`}>{task.status}</span>
+          {task.result ? <span> {task.result}</span> : null}
+        </dd>
+        <dt>Complexity</dt>
+        <dd>{task.complexity ?? '—'}</dd>
+        <dt>Page</dt>
+        <dd>{task.url}</dd>
+        <dt>User</dt>
+        <dd>{task.userId}</dd>
+        <dt>Created</dt>
+        <dd>{formatTime(task.createdAt)}</dd>
+        <dt>Steps</dt>
+        <dd>
+          {formatInt(task.steps)} steps · {formatInt(task.corrections)} corrections ·{' '}
+          {formatMs(task.durationMs)} server time
+        </dd>
+        <dt>LLM usage</dt>
+        <dd>
+          {formatInt(task.usage.calls)} calls · {formatInt(task.usage.totalTokens)} tokens ·{' '}
+          <b>{formatUsd(task.usage.costUsd)}</b>
+        </dd>
+        <dt>Task id</dt>
+        <dd>
+          <code>{task.id}</code>
+        </dd>
+      </dl>
+      {task.plan && task.plan.steps.length > 0 ? (
+        <>
+          <h2>Plan</h2>
+          <ol>
+            {task.plan.steps.map((step) => (
+              <li key={step.index}>
+                {step.description} <span className={`badge ${step.status}`}>{step.status}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+      <h2>Steps</h2>
+      {steps.length === 0 ? <p className="muted">No steps recorded.</p> : null}
+      <ol className="steps" aria-label="Steps">
+        {steps.map((step) => (
+          <StepItem key={step.id} step={step} />
+        ))}
+      </ol>
+      {afterLastStep.calls > 0 ? (
+        <>
+          <h2>After the last step</h2>
+          <p className="muted">The request that verified the last step and ended the task.</p>
+          <UsageLine usage={afterLastStep} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function StepItem({ step }: { step: AdminTaskStep }) {
+  const v = step.verification;
+  return (
+    <li data-testid="task-step">
+      <div className="step-head">
+        <strong>Step {step.stepIndex + 1}</strong>
+        <span className={`badge ${step.status}`}>{step.status}</span>
+        <span className="muted">
+          {formatMs(step.latencyMs)} · {formatInt(step.usage.totalTokens)} tokens ·{' '}
+          {formatUsd(step.usage.costUsd)}
+        </span>
+      </div>
+      <dl className="fields">
+        <dt>Thought</dt>
+        <dd>{step.thought}</dd>
+        <dt>{step.chain.length > 1 ? `Chain (${step.chain.length})` : 'Action'}</dt>
+        <dd>
+          {step.chain.length > 1 ? (
+            <ol>
+              {step.chain.map((action, i) => (
+                <li key={i}>
+                  <code>{action}</code>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <code>{step.action}</code>
+          )}
+        </dd>
+        {step.expectedOutcome ? (
+          <>
+            <dt>Expected</dt>
+            <dd>{step.expectedOutcome.description}</dd>
+          </>
+        ) : null}
+        <dt>Verification</dt>
+        <dd>
+          {v ? (
+            <>
+              <span className={`badge ${v.success ? 'passed' : 'failed'}`}>
+                {v.success ? 'passed' : 'failed'}
+              </span>{' '}
+              {v.verificationTier ? `tier ${v.verificationTier} · ` : ''}confidence{' '}
+              {v.confidence.toFixed(2)} · {v.reason}
+              {v.observations && v.observations.length > 0 ? (
+                <ul>
+                  {v.observations.map((o, i) => (
+                    <li key={i}>{o}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </>
+          ) : (
+            <span className="muted">not verified</span>
+          )}
+        </dd>
+        {step.corrections.length > 0 ? (
+          <>
+            <dt>Corrections</dt>
+            <dd>
+              <ul>
+                {step.corrections.map((c) => (
+                  <li key={c.id}>
+                    {c.strategy} (attempt {c.attempt}): <code>{c.failedAction}</code> →{' '}
+                    <code>{c.correctedAction}</code> — {c.reason}
+                    {c.succeeded === undefined ? '' : c.succeeded ? ' ✓ worked' : ' ✗ failed'}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        <dt>LLM calls</dt>
+        <dd>
+          <UsageLine usage={step.usage} />
+        </dd>
+      </dl>
+    </li>
+  );
+}
+
+function UsageLine({ usage }: { usage: StepUsage }) {
+  if (usage.calls === 0) return <span className="muted">none (resolved without the model)</span>;
+  return (
+    <ul>
+      {usage.byActionType.map((u) => (
+        <li key={u.actionType}>
+          {u.actionType} ×{u.calls} · {formatInt(u.inputTokens)} in / {formatInt(u.outputTokens)}{' '}
+          out · {formatUsd(u.costUsd)}
+        </li>
+      ))}
+    </ul>
+  );
+}

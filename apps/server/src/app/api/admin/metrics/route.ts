@@ -1,0 +1,16 @@
+import { MetricsQuery, MetricsResponse } from '@tandem/contracts';
+import { createAdminService } from '../../../../server/admin-service';
+import { createRoute } from '../../../../server/create-route';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+// Spec 003 KPIs over the caller's tenant's tasks in a window.
+export const GET = createRoute({
+  name: 'GET /api/admin/metrics',
+  auth: 'admin',
+  query: MetricsQuery,
+  response: MetricsResponse,
+  handler: ({ query, auth, runtime }) =>
+    createAdminService(runtime.store).metrics(auth.tenantId, query),
+});

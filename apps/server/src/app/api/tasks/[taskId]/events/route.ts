@@ -1,0 +1,36 @@
+import { TaskEventsQuery, TaskParams } from '@tandem/contracts';
+import { lastEventSeq, taskEventStream } from '../../_lib/event-stream';
+import { createRawRoute, requireTask } from '../../_lib/raw-route';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+// Live progress of a task (spec 000 "Collection Events"): steps, collected items, done.
+export const GET = createRawRoute({
+  name: 'GET /api/tasks/:taskId/events',
+  params: TaskParams,
+  query: TaskEventsQuery,
+  handler: async ({ params, query, auth, runtime, request, log }) => {
+    const task = await requireTask(runtime, auth.tenantId, params.taskId);
+    const resumeFrom = lastEventSeq(request);
+    const stream = taskEventStream({
+      store: runtime.store,
+      hub: runtime.events,
+      tenantId: auth.tenantId,
+      taskId: task.id,
+      afterSeq: Math.max(query.afterSeq ?? 0, resumeFrom ?? 0),
+      replaySteps: resumeFrom === undefined && query.afterSeq === undefined,
+      signal: request.signal,
+      log,
+    });
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        // no-transform: a compressing proxy would otherwise hold events back in its buffer.
+        'cache-control': 'no-store, no-transform',
+        'x-accel-buffering': 'no',
+      },
+    });
+  },
+});

@@ -1,5 +1,6 @@
 // TabDriver over the chrome.* APIs: messages to the tab's content script (re-injected when the
 // tab predates the extension), load waiting across navigations, and screenshots on request.
+import { PageSnapshot } from '@tandem/contracts';
 import { ExecuteReply, SettleReply, type ContentRequest } from '../shared/messages';
 import type { CapturedPage, TabDriver } from './task-loop';
 
@@ -47,6 +48,14 @@ export const chromeTabDriver: TabDriver = {
     const page = (await send(tabId, { type: 'capture', mode })) as CapturedPage | { error: string };
     if ('error' in page) throw new Error(`Could not read the page: ${page.error}`);
     return page;
+  },
+  async snapshot(tabId, request) {
+    await waitForComplete(tabId);
+    const reply = (await send(tabId, { type: 'snapshot', request })) as unknown;
+    if (reply && typeof reply === 'object' && 'error' in reply)
+      throw new Error(`Could not read the page: ${String(reply.error)}`);
+    // The answer goes to the server as is: checked here so a bad one fails on this side.
+    return PageSnapshot.parse(reply);
   },
   async execute(tabId, action, observe) {
     try {

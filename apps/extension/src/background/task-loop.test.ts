@@ -39,6 +39,12 @@ function scriptedApi(responses: unknown[]): ApiClient & { requests: InteractRequ
       return InteractResponse.parse(next);
     },
     activeTask: async () => null,
+    collectedCsv: async () => {
+      throw new Error('the loop never downloads');
+    },
+    followEvents: async () => {
+      throw new Error('the loop never follows events');
+    },
     whoami: async () => ({
       tenantId: 't',
       tenantName: 'T',
@@ -51,12 +57,18 @@ function scriptedApi(responses: unknown[]): ApiClient & { requests: InteractRequ
 
 function recordingTabs(
   fail: Record<string, string> = {},
-): TabDriver & { executed: string[]; captures: string[] } {
+): TabDriver & { executed: string[]; captures: string[]; snapshots: string[] } {
   const executed: string[] = [];
   const captures: string[] = [];
+  const snapshots: string[] = [];
   return {
     executed,
     captures,
+    snapshots,
+    async snapshot(_tabId, request) {
+      snapshots.push(JSON.stringify(request));
+      return { mode: request.mode, text: `PAGE: A\nOUTLINE:\nmain "A" main` };
+    },
     async capture(_tabId, mode) {
       captures.push(mode);
       return mode === 'full'
@@ -96,6 +108,35 @@ const step = (extra: Record<string, unknown>) => ({
 const chain = ['setValue("1", "a")', 'setValue("2", "b")', 'setValue("3", "c")'];
 
 describe('runTaskLoop', () => {
+  it('answers needs_snapshot with a snapshot on the next request and executes nothing', async () => {
+    const storage = memoryStorage();
+    const api = scriptedApi([
+      step({ needs_snapshot: { mode: 'outline' }, collected: { job: 2 } }),
+      step({
+        action: 'finish("read")',
+        actionDetails: { name: 'finish', args: { message: 'read' } },
+        status: 'completed',
+        result: 'read',
+        collected: { job: 3 },
+      }),
+    ]);
+    const tabs = recordingTabs();
+    await startRun(storage, 9, 'summarise the page');
+    const run = await runTaskLoop({ tabs, storage, api: async () => api }, 9);
+    expect(run?.status).toBe('completed');
+    expect(tabs.executed).toEqual([]);
+    expect(tabs.snapshots).toEqual([JSON.stringify({ mode: 'outline' })]);
+    expect(api.requests[0]?.snapshot).toBeUndefined();
+    expect(api.requests[1]).toMatchObject({
+      taskId: TASK,
+      snapshot: { mode: 'outline', text: 'PAGE: A\nOUTLINE:\nmain "A" main' },
+    });
+    // Nothing ran, so there is nothing to report about an action.
+    expect(api.requests[1]?.lastActionStatus).toBeUndefined();
+    expect(run?.collected).toEqual({ job: 3 });
+  });
+
+
   it('sends the goal first, then the taskId with clientObservations; persists task_${tabId}', async () => {
     const storage = memoryStorage();
     const api = scriptedApi([

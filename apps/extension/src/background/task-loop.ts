@@ -8,6 +8,8 @@ import {
   type DomMode,
   type InteractRequestInput,
   type InteractResponse,
+  type PageSnapshot,
+  type SnapshotRequest,
 } from '@tandem/contracts';
 import { ApiError, type ApiClient } from '../shared/api-client';
 import type { ExecuteReply, SettleReply } from '../shared/messages';
@@ -29,6 +31,8 @@ export type CapturedPage = Omit<InteractRequestInput, 'query' | 'taskId' | 'sess
 
 export interface TabDriver {
   capture(tabId: number, mode: DomMode): Promise<CapturedPage>;
+  /** An outline or content snapshot (spec 002), answering the server's needs_snapshot. */
+  snapshot(tabId: number, request: SnapshotRequest): Promise<PageSnapshot>;
   execute(tabId: number, action: string, observe: boolean): Promise<ExecuteReply>;
   /** Waits until the tab's page is stable (across a navigation) and reports what happened. */
   settle(tabId: number, beforeUrl: string): Promise<SettleReply>;
@@ -105,7 +109,9 @@ export async function runTaskLoop(deps: LoopDeps, tabId: number): Promise<RunSta
           });
       }
       if (mode === 'hybrid' && tabs.screenshot) page.screenshot = await tabs.screenshot(tabId);
-      const { captureMode: _mode, ...report } = run.pending ?? {};
+      const snapshotRequest = run.pending?.snapshotRequest;
+      if (snapshotRequest) page.snapshot = await tabs.snapshot(tabId, snapshotRequest);
+      const { captureMode: _mode, snapshotRequest: _read, ...report } = run.pending ?? {};
       const body: InteractRequestInput = {
         ...page,
         ...report,
@@ -143,11 +149,17 @@ export async function runTaskLoop(deps: LoopDeps, tabId: number): Promise<RunSta
         sessionId: res.sessionId,
         steps: [...run.steps, step],
         pending: undefined,
+        ...(res.collected ? { collected: res.collected } : {}),
       });
 
       if (res.needs_full_dom) {
         // Full DOM only because the server asked for it (spec 003 mode priority 5).
         run = await update(storage, run, { pending: { captureMode: 'full' } });
+        continue;
+      }
+      if (res.needs_snapshot) {
+        // The server wants to read the page before acting: answer with the snapshot, run nothing.
+        run = await update(storage, run, { pending: { snapshotRequest: res.needs_snapshot } });
         continue;
       }
       if (res.status === 'completed' || res.status === 'failed') {

@@ -1,6 +1,12 @@
 // The content script: wires @tandem/page into the tab. It only answers our service worker,
 // and only the messages of the ContentRequest schema.
-import { capturePageState, execute, startObservation, type Observation } from '@tandem/page';
+import {
+  capturePageState,
+  execute,
+  snapshot,
+  startObservation,
+  type Observation,
+} from '@tandem/page';
 import { ContentRequest, isFromServiceWorker, type SettleReply } from '../shared/messages';
 
 let observation: Observation | null = null;
@@ -11,6 +17,8 @@ async function handle(request: ContentRequest): Promise<unknown> {
       return { ok: true };
     case 'capture':
       return capturePageState({ mode: request.mode });
+    case 'snapshot':
+      return { mode: request.request.mode, text: await snapshot(request.request) };
     case 'execute': {
       // Observation starts before the first action of a step (a chain shares one).
       if (request.observe || !observation) {

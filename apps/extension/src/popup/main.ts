@@ -1,8 +1,11 @@
 // Popup: type a goal, watch each step live (thought, action, verification), stop the task,
 // read the final answer or the question. It renders the run state from storage, so reopening
 // the popup mid-task shows everything so far.
+import type { CollectedCounts } from '@tandem/contracts';
+import { createApiClient, type ApiClient } from '../shared/api-client';
 import { loadRun, runKey, type RunState, type StepView } from '../shared/run-state';
 import type { WorkerReply, WorkerRequest } from '../shared/messages';
+import { loadSettings } from '../shared/settings';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const storage = {
@@ -54,7 +57,66 @@ const STATUS_TEXT: Record<RunState['status'], string> = {
   error: 'Something went wrong.',
 };
 
+// Items collected so far: the worker's count after each step, raised live by the task's
+// server-sent events while the model works through a page.
+let liveCounts: CollectedCounts = {};
+let following: { taskId: string; abort: AbortController } | null = null;
+
+function mergedCounts(run: RunState | null): CollectedCounts {
+  const counts: CollectedCounts = { ...(run?.collected ?? {}) };
+  if (following && run?.taskId === following.taskId) {
+    for (const [type, n] of Object.entries(liveCounts))
+      counts[type] = Math.max(counts[type] ?? 0, n);
+  }
+  return counts;
+}
+
+function renderCollected(run: RunState | null): void {
+  const counts = mergedCounts(run);
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  $<HTMLElement>('collected').hidden = total === 0 || !run?.taskId;
+  const kinds = Object.entries(counts)
+    .map(([type, n]) => `${n} ${type}`)
+    .join(', ');
+  $<HTMLElement>('collected-count').textContent =
+    `Collected ${total} item${total === 1 ? '' : 's'} (${kinds})`;
+}
+
+function follow(api: ApiClient, run: RunState | null, rerender: () => void): void {
+  const taskId = run?.status === 'running' ? run.taskId : undefined;
+  if (following && following.taskId !== taskId) {
+    following.abort.abort();
+    following = null;
+  }
+  if (!taskId || following) return;
+  const abort = new AbortController();
+  following = { taskId, abort };
+  liveCounts = {};
+  api
+    .followEvents(
+      taskId,
+      (event) => {
+        if (event.event !== 'collected') return;
+        liveCounts[event.type] = Math.max(liveCounts[event.type] ?? 0, event.count);
+        rerender();
+      },
+      abort.signal,
+    )
+    // The stored count still updates after every step; live updates are a bonus.
+    .catch(() => undefined);
+}
+
+async function download(api: ApiClient, taskId: string): Promise<void> {
+  const blob = await api.collectedCsv(taskId);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `tandem-${taskId}-collected.csv`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
 function render(run: RunState | null): void {
+  renderCollected(run);
   const steps = $<HTMLOListElement>('steps');
   const answer = $<HTMLElement>('answer');
   $<HTMLButtonElement>('stop').disabled = run?.status !== 'running';
@@ -83,9 +145,25 @@ async function main(): Promise<void> {
     $<HTMLElement>('status').textContent = 'No active tab.';
     return;
   }
-  render(await loadRun(storage, tabId));
+  const settings = await loadSettings(storage);
+  const api = settings ? createApiClient(settings) : null;
+  let current = await loadRun(storage, tabId);
+  const show = (run: RunState | null) => {
+    current = run;
+    render(run);
+    if (api) follow(api, run, () => renderCollected(current));
+  };
+  show(current);
   chrome.storage.onChanged.addListener((changes, area) => {
-    if (area === 'local' && changes[runKey(tabId)]) void loadRun(storage, tabId).then(render);
+    if (area === 'local' && changes[runKey(tabId)]) void loadRun(storage, tabId).then(show);
+  });
+  $<HTMLButtonElement>('download').addEventListener('click', () => {
+    const taskId = current?.taskId;
+    if (!api || !taskId) return;
+    void download(api, taskId).catch((error: unknown) => {
+      $<HTMLElement>('status').textContent =
+        error instanceof Error ? error.message : 'The download failed.';
+    });
   });
   $<HTMLFormElement>('goal-form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -1,7 +1,7 @@
 // Every message between popup, service worker and content script has a schema and is checked
 // on receipt, sender included: a web page can talk to a content script's window but must never
 // be able to drive the agent.
-import { ClientObservations, DomMode } from '@tandem/contracts';
+import { ClientObservations, DomMode, SnapshotRequest } from '@tandem/contracts';
 import { z } from 'zod';
 
 // ---- service worker → content script --------------------------------------------------
@@ -16,6 +16,8 @@ export const ContentRequest = z.discriminatedUnion('type', [
   }),
   /** Waits for stability and returns what was observed since the first `execute`. */
   z.object({ type: z.literal('settle') }),
+  /** The server's needs_snapshot: an outline or content snapshot of the page (spec 002). */
+  z.object({ type: z.literal('snapshot'), request: SnapshotRequest }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
 

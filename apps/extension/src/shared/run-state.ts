@@ -1,6 +1,8 @@
 // The state of one tab's task run, kept in chrome.storage.local so that the popup can show it
 // live and the service worker can pick the loop up again after Chrome stops it mid-task.
 import {
+  CollectedCounts,
+  SnapshotRequest,
   ChainActionError,
   ChainPartialState,
   ClientObservations,
@@ -44,6 +46,8 @@ export const PendingReport = z.object({
   chainPartialState: ChainPartialState.optional(),
   chainActionError: ChainActionError.optional(),
   captureMode: DomMode.optional(),
+  /** The server asked for a snapshot: take it with the next capture and execute nothing. */
+  snapshotRequest: SnapshotRequest.optional(),
 });
 export type PendingReport = z.infer<typeof PendingReport>;
 
@@ -58,6 +62,8 @@ export const RunState = z.object({
   /** Actions handed to the tab but not yet reported (the worker may die in between). */
   inFlight: z.array(z.string()).optional(),
   result: z.string().optional(),
+  /** Items the task has collected so far, per type (spec 000); shown with a download. */
+  collected: CollectedCounts.optional(),
   question: z.string().optional(),
   error: z.string().optional(),
   updatedAt: z.number(),

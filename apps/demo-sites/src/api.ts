@@ -2,6 +2,7 @@
 // test files never see each other's patients; POST /__reset puts it back to the seed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from './http';
+import { jobBoardPage } from './jobs';
 import { DEMO_API } from './pages';
 import { SEED_PATIENTS, matchesQuery, validatePatient } from './patients';
 import type { Patient } from './patients';
@@ -141,6 +142,15 @@ export function createApi(options: ApiOptions): Api {
     sendJson(res, 201, { submission });
   }
 
+  // Read-only: the board never changes, so a reset has nothing to undo here.
+  async function jobs(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed('GET');
+    const raw = query.get('page') ?? '1';
+    const page = /^\d{1,3}$/.test(raw) ? jobBoardPage(Number(raw)) : null;
+    if (!page) throw new HttpError(404, 'NOT_FOUND', `There is no job board page ${raw}.`);
+    sendJson(res, 200, page);
+  }
+
   const routes: Record<
     string,
     (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<void>
@@ -148,6 +158,7 @@ export function createApi(options: ApiOptions): Api {
     [DEMO_API.patients]: patients,
     [DEMO_API.rerenderClicks]: rerenderClicks,
     [DEMO_API.formSubmissions]: formSubmissions,
+    [DEMO_API.jobs]: jobs,
   };
 
   return {

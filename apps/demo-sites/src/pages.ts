@@ -15,6 +15,10 @@ export const DEMO_PAGES = {
   shadow: '/shadow/',
   rerender: '/rerender/',
   dropdown: '/dropdown/',
+  docs: '/docs/',
+  jobs: '/jobs/',
+  jobsPage2: '/jobs/?page=2',
+  jobsPage3: '/jobs/?page=3',
 } as const;
 
 export type DemoPage = keyof typeof DEMO_PAGES;
@@ -24,6 +28,8 @@ export const DEMO_API = {
   patients: '/api/patients',
   rerenderClicks: '/api/rerender/clicks',
   formSubmissions: '/api/form/submissions',
+  /** `?page=n`: `{ page, pageCount, jobs }` — the cards of that board page, in order. */
+  jobs: '/api/jobs',
   reset: '/__reset',
 } as const;
 
@@ -69,5 +75,11 @@ export const DEMO_SITES: readonly DemoSite[] = [
     title: 'Custom dropdown',
     path: DEMO_PAGES.dropdown,
     description: 'A combobox built from a button and a listbox, with keyboard support',
+  },
+  {
+    title: 'Job board',
+    path: DEMO_PAGES.jobs,
+    description:
+      '35 job cards over 3 pages with a detail panel; repeated listings, one card without an id',
   },
 ];

@@ -6,7 +6,7 @@
 //
 //   pnpm bench:collect
 import type { ScriptedStep } from '@tandem/agent';
-import { createTestAgent, pageRequest } from '@tandem/agent/testing';
+import { createTestAgent, pageContextStep, pageRequest } from '@tandem/agent/testing';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { encode } from 'gpt-tokenizer';
 
@@ -21,16 +21,7 @@ const board = (page: number): SemanticNodeV3[] => [
 /** `collecting: false` is the control run: same steps and pages, no items. */
 function script(collecting: boolean): ScriptedStep[] {
   const steps: ScriptedStep[] = [
-    {
-      node: 'context_analysis',
-      output: {
-        source: 'PAGE',
-        requiredSources: ['PAGE'],
-        missingInformation: [],
-        searchQuery: null,
-        reasoning: 'the board is open',
-      },
-    },
+    pageContextStep('the board is open'),
     {
       node: 'planning',
       output: {

@@ -1,6 +1,7 @@
 // What bench/interact sends and what its scripted model answers: shared by the load generator
 // (run.ts) and the server process (server.ts).
 import type { ScriptedStep } from '@tandem/agent';
+import { pageContextStep } from '@tandem/agent/testing';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 
 export interface BenchServerReady {
@@ -20,16 +21,7 @@ export function scriptedSteps(count: number): ScriptedStep[] {
   const out: ScriptedStep[] = [];
   for (let k = 0; k < count; k++) {
     out.push(
-      {
-        node: 'context_analysis',
-        output: {
-          source: 'PAGE',
-          requiredSources: ['PAGE'],
-          missingInformation: [],
-          searchQuery: null,
-          reasoning: 'page',
-        },
-      },
+      pageContextStep('page'),
       {
         node: 'planning',
         output: {

@@ -46,6 +46,25 @@ export function withStatus<R>(
 const isRouteResult = (value: unknown): value is RouteResult<unknown> =>
   typeof value === 'object' && value !== null && RESULT in value;
 
+const RAW = Symbol('raw-response');
+
+/** A Response the handler built itself (a CSV file, an event stream): sent as is. */
+export interface RawResult {
+  [RAW]: true;
+  response: Response;
+}
+
+/**
+ * Answer with a Response that is not one JSON value. Auth, rate limit, validation and error
+ * mapping still apply; the `response` schema then documents the payload (e.g. each SSE event).
+ */
+export function rawResponse(response: Response): RawResult {
+  return { [RAW]: true, response };
+}
+
+const isRawResult = (value: unknown): value is RawResult =>
+  typeof value === 'object' && value !== null && RAW in value;
+
 export interface RouteDefinition<
   BS extends AnySchema | undefined,
   QS extends AnySchema | undefined,
@@ -64,7 +83,7 @@ export interface RouteDefinition<
   response: RS;
   handler: (
     ctx: HandlerContext<Infer<BS>, Infer<QS>, Infer<PS>, A>,
-  ) => Promise<z.input<RS> | RouteResult<z.input<RS>>>;
+  ) => Promise<z.input<RS> | RouteResult<z.input<RS>> | RawResult>;
 }
 
 type RouteParams = Record<string, string | string[] | undefined>;
@@ -174,6 +193,12 @@ export function createRoute<
         log,
         requestId,
       });
+      if (isRawResult(result)) {
+        const { response } = result;
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        log.debug('request answered', { status: response.status, ms: Date.now() - started });
+        return response;
+      }
       const {
         status,
         body: payload,

@@ -149,26 +149,15 @@ export function renderHistory(state: InteractStateType): string {
 }
 
 /** The client response for a pending action. */
-export function actionResponse(
-  state: InteractStateType,
-  pending: PendingAction,
-): NextActionResponse {
-  const details = safeParseAction(pending.action);
-  if (!details.ok) throw new Error(`pending action is not in the grammar: ${pending.action}`);
+/** What every response of a task carries, whatever the client is asked to do next. */
+function responseBase(state: InteractStateType, thought: string, stepIndex: number) {
   return {
-    thought: pending.thought,
-    action: pending.action,
-    actionDetails: details.action,
-    ...(pending.chain
-      ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
-      : {}),
+    thought,
     taskId: state.taskId,
     sessionId: state.sessionId,
     ...(state.plan ? { plan: state.plan } : {}),
-    stepIndex: pending.stepIndex,
-    status: state.status === 'active' ? 'executing' : state.status,
+    stepIndex,
     ...(state.lastVerification ? { verification: state.lastVerification } : {}),
-    ...(pending.expectedOutcome ? { expectedOutcome: pending.expectedOutcome } : {}),
     usage: {
       inputTokens: state.tokens.input,
       outputTokens: state.tokens.output,
@@ -180,6 +169,24 @@ export function actionResponse(
   };
 }
 
+export function actionResponse(
+  state: InteractStateType,
+  pending: PendingAction,
+): NextActionResponse {
+  const details = safeParseAction(pending.action);
+  if (!details.ok) throw new Error(`pending action is not in the grammar: ${pending.action}`);
+  return {
+    ...responseBase(state, pending.thought, pending.stepIndex),
+    action: pending.action,
+    actionDetails: details.action,
+    ...(pending.chain
+      ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
+      : {}),
+    status: state.status === 'active' ? 'executing' : state.status,
+    ...(pending.expectedOutcome ? { expectedOutcome: pending.expectedOutcome } : {}),
+  };
+}
+
 /** A response that asks the client for a snapshot (spec 002) instead of an action. */
 export function pageReadResponse(
   state: InteractStateType,
@@ -187,21 +194,8 @@ export function pageReadResponse(
   request: SnapshotRequest,
 ): NextActionResponse {
   return {
-    thought,
-    taskId: state.taskId,
-    sessionId: state.sessionId,
-    ...(state.plan ? { plan: state.plan } : {}),
-    stepIndex: state.currentStepIndex,
+    ...responseBase(state, thought, state.currentStepIndex),
     status: 'executing',
-    ...(state.lastVerification ? { verification: state.lastVerification } : {}),
-    usage: {
-      inputTokens: state.tokens.input,
-      outputTokens: state.tokens.output,
-      totalTokens: state.tokens.input + state.tokens.output,
-    },
-    hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
-    ...(state.complexity ? { complexity: state.complexity } : {}),
-    ...(Object.keys(state.collectedCounts).length > 0 ? { collected: state.collectedCounts } : {}),
     needs_snapshot: request,
   };
 }

@@ -4,7 +4,7 @@
 // task with needs_snapshot and the graph reasons again on the snapshot the client sends.
 import type { SemanticNodeV3, TaskEvent } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
-import { createTestAgent, pageRequest } from '../testing/harness';
+import { createTestAgent, pageContextStep, pageRequest } from '../testing/harness';
 
 const board = (page: number): SemanticNodeV3[] => [
   { i: `card-${page}-1`, r: 'link', n: `Job card ${page}.1` },
@@ -25,16 +25,7 @@ describe('collect', () => {
   it('stores items in the request, skips duplicates across pages and finishes at collectLimit', async () => {
     const agent = await createTestAgent({
       steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'PAGE',
-            requiredSources: ['PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: 'on the board',
-          },
-        },
+        pageContextStep('on the board'),
         {
           node: 'planning',
           output: {
@@ -149,16 +140,7 @@ describe('reading the page', () => {
   it('asks for an outline, then content, then answers from it without verifying anything', async () => {
     const agent = await createTestAgent({
       steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'PAGE',
-            requiredSources: ['PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: 'read the docs',
-          },
-        },
+        pageContextStep('read the docs'),
         {
           node: 'planning',
           output: {
@@ -213,7 +195,11 @@ describe('reading the page', () => {
       }),
     );
     expect(second.action).toBeUndefined();
-    expect(second.needs_snapshot).toEqual({ mode: 'content', grep: 'section#auth' });
+    expect(second.needs_snapshot).toEqual({
+      mode: 'content',
+      format: 'markdown',
+      grep: 'section#auth',
+    });
 
     const third = await agent.act(
       pageRequest('https://docs.example/', docs, {
@@ -249,16 +235,7 @@ describe('reading the page', () => {
     const agent = await createTestAgent({
       limits: { maxPageReadsPerStep: 1 },
       steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'PAGE',
-            requiredSources: ['PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: 'page',
-          },
-        },
+        pageContextStep('page'),
         {
           node: 'planning',
           output: {

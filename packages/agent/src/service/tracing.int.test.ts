@@ -10,7 +10,7 @@ import {
   type LangfuseCaptureServer,
 } from '@tandem/observability/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAgent, pageRequest } from '../testing/harness';
+import { createTestAgent, pageContextStep, pageRequest } from '../testing/harness';
 
 // The attribute names the LangFuse OTel SDK writes (what LangFuse reads back).
 const TRACE_NAME = 'langfuse.trace.name';
@@ -47,16 +47,7 @@ describe('tracing an interact run', () => {
     const agent = await createTestAgent({
       tracing,
       steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'PAGE',
-            requiredSources: ['PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: 'the form is here',
-          },
-        },
+        pageContextStep('the form is here'),
         {
           node: 'planning',
           output: {

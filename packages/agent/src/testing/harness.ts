@@ -121,3 +121,31 @@ export function pageRequest(
     ...extra,
   };
 }
+
+/** The context analysis most scripted COMPLEX tasks start with: the page has what is needed. */
+export function pageContextStep(reasoning = 'the page has what the goal needs'): ScriptedStep {
+  return {
+    node: 'context_analysis',
+    output: {
+      source: 'PAGE',
+      requiredSources: ['PAGE'],
+      missingInformation: [],
+      searchQuery: null,
+      reasoning,
+    },
+  };
+}
+
+/** A scripted plan; steps are refinable unless they say otherwise. */
+export function planStep(
+  goal: string,
+  steps: (string | { description: string; refinable: boolean })[],
+): ScriptedStep {
+  return {
+    node: 'planning',
+    output: {
+      goal,
+      steps: steps.map((s) => (typeof s === 'string' ? { description: s, refinable: true } : s)),
+    },
+  };
+}

@@ -100,6 +100,8 @@ export const actionGeneration =
         // nothing; the graph then reasons again on the same step with the text in the prompt.
         const request = {
           mode: out.readPage.mode,
+          // Content reads as Markdown: headings, lists and tables are what a model reads best.
+          ...(out.readPage.mode === 'content' ? { format: 'markdown' as const } : {}),
           ...(out.readPage.grep ? { grep: out.readPage.grep } : {}),
           ...(out.readPage.selector ? { selector: out.readPage.selector } : {}),
         };

@@ -7,8 +7,9 @@ import {
 } from '@tandem/contracts';
 import type { CollectedItem } from '@tandem/store';
 import { HttpError } from '../../../../server/http-error';
-import type { RawHandlerContext } from './raw-route';
-import { requireTask } from './raw-route';
+import type { Runtime } from '../../../../server/runtime';
+import type { AuthContext } from '../../../../server/auth';
+import { requireTask } from './task-access';
 
 /**
  * The most rows one CSV answer holds. The file is built in memory (the header needs every
@@ -20,9 +21,12 @@ const CSV_PAGE = 10_000;
 
 const noStore = { 'cache-control': 'no-store' };
 
-export async function collectedItems(
-  ctx: RawHandlerContext<CollectedItemsQuery, TaskParams>,
-): Promise<Response> {
+export async function collectedItems(ctx: {
+  query: CollectedItemsQuery;
+  params: TaskParams;
+  auth: AuthContext;
+  runtime: Runtime;
+}): Promise<Response> {
   const { query, params, auth, runtime } = ctx;
   const { store } = runtime;
   const task = await requireTask(runtime, auth.tenantId, params.taskId);

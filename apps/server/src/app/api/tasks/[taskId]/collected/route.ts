@@ -1,14 +1,16 @@
-import { CollectedItemsQuery, TaskParams } from '@tandem/contracts';
+import { CollectedItemsQuery, CollectedItemsResponse, TaskParams } from '@tandem/contracts';
+import { createRoute, rawResponse } from '../../../../../server/create-route';
 import { collectedItems } from '../../_lib/collected';
-import { createRawRoute } from '../../_lib/raw-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // Spec 000's `result.collected`, over HTTP: JSON pages for programs, CSV for people.
-export const GET = createRawRoute({
+export const GET = createRoute({
   name: 'GET /api/tasks/:taskId/collected',
+  auth: 'apiKey',
+  response: CollectedItemsResponse,
   params: TaskParams,
   query: CollectedItemsQuery,
-  handler: collectedItems,
+  handler: async (ctx) => rawResponse(await collectedItems(ctx)),
 });

@@ -1,13 +1,16 @@
-import { TaskEventsQuery, TaskParams } from '@tandem/contracts';
+import { TaskEvent, TaskEventsQuery, TaskParams } from '@tandem/contracts';
+import { createRoute, rawResponse } from '../../../../../server/create-route';
 import { lastEventSeq, taskEventStream } from '../../_lib/event-stream';
-import { createRawRoute, requireTask } from '../../_lib/raw-route';
+import { requireTask } from '../../_lib/task-access';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // Live progress of a task (spec 000 "Collection Events"): steps, collected items, done.
-export const GET = createRawRoute({
+export const GET = createRoute({
   name: 'GET /api/tasks/:taskId/events',
+  auth: 'apiKey',
+  response: TaskEvent,
   params: TaskParams,
   query: TaskEventsQuery,
   handler: async ({ params, query, auth, runtime, request, log }) => {
@@ -23,14 +26,16 @@ export const GET = createRawRoute({
       signal: request.signal,
       log,
     });
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        // no-transform: a compressing proxy would otherwise hold events back in its buffer.
-        'cache-control': 'no-store, no-transform',
-        'x-accel-buffering': 'no',
-      },
-    });
+    return rawResponse(
+      new Response(stream, {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          // no-transform: a compressing proxy would otherwise hold events back in its buffer.
+          'cache-control': 'no-store, no-transform',
+          'x-accel-buffering': 'no',
+        },
+      }),
+    );
   },
 });

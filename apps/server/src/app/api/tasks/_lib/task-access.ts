@@ -1,0 +1,10 @@
+// Task lookups shared by the task routes.
+import { HttpError } from '../../../../server/http-error';
+import type { Runtime } from '../../../../server/runtime';
+
+/** The tenant's task, or 404 — the same answer for another tenant's task as for none. */
+export async function requireTask(runtime: Runtime, tenantId: string, taskId: string) {
+  const task = await runtime.store.tasks.get(tenantId, taskId);
+  if (!task) throw new HttpError(404, 'NOT_FOUND', `Task ${taskId} not found.`);
+  return task;
+}

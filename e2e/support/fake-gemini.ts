@@ -4,6 +4,7 @@
 // a model does, so ids are never hard-coded. Every request is recorded for assertions.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerJobs, isJobsGoal } from './fake-jobs-model';
 
 interface GeminiRequest {
   systemInstruction?: { parts: { text: string }[] };
@@ -69,6 +70,10 @@ export const FORM_FIELDS: [label: string, role: string, value: string][] = [
 
 function answer(node: string, prompt: string): unknown {
   const goal = /(?:User goal|Goal): (.*)/.exec(prompt)?.[1] ?? '';
+  if (isJobsGoal(goal)) {
+    const jobs = answerJobs(node, prompt);
+    if (jobs !== null) return jobs;
+  }
   const isPatient = /patient/i.test(goal);
   switch (node) {
     case 'context_analysis':

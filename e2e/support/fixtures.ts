@@ -26,6 +26,7 @@ export interface RunStateView {
     verification?: { success: boolean; reason: string; verificationTier?: number };
   }[];
   taskId?: string;
+  collected?: Record<string, number>;
   result?: string;
   error?: string;
   question?: string;

@@ -1,0 +1,39 @@
+// Streaming extraction end to end (spec 000): the real extension on the demo job board, the
+// fake model reading each page through a content snapshot (spec 002) and collecting every
+// card, the server deduplicating across pages and stopping at 25; the popup counts the items
+// and its Download CSV button saves them.
+import { readFileSync } from 'node:fs';
+import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
+
+test('"Extract 25 job listings" collects 25 unique jobs across pages; the popup counts them and exports a 25-row CSV', async ({
+  ext,
+}) => {
+  const { page, tabId } = await openDemo(ext, '/jobs/');
+  await expect(page.locator('.job-card').first()).toBeVisible();
+  const popup = await startGoal(ext, tabId, 'Extract 25 job listings');
+
+  const run = await waitForRun(ext, tabId, finished, 120_000);
+  expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
+  expect(run.collected).toEqual({ job: 25 });
+  // It paged: page 1 holds 12 cards, so the 25th unique job was read further on.
+  await expect(page).toHaveURL(/page=[23]/);
+
+  const headers = { authorization: `Bearer ${ext.env.apiKey}` };
+  const taskId = run.taskId ?? '';
+  const listed = (await (
+    await fetch(`${ext.env.server}/api/tasks/${taskId}/collected?limit=100`, { headers })
+  ).json()) as { items: { uniqueKey: string | null; data: Record<string, unknown> }[] };
+  const keys = listed.items.map((i) => i.uniqueKey);
+  expect(keys).toHaveLength(25);
+  expect(new Set(keys).size).toBe(25); // promoted repeats were skipped, not stored twice
+  expect(keys).toContain('job:J-1001');
+
+  await expect(popup.locator('#collected-count')).toContainText('Collected 25 items');
+  const [download] = await Promise.all([
+    popup.waitForEvent('download'),
+    popup.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
+  const csv = readFileSync((await download.path()) ?? '', 'utf8').trim().split(/\r?\n/);
+  expect(csv[0]).toMatch(/^_seq,_type,_sourceUrl,/);
+  expect(csv).toHaveLength(26); // header + 25 rows
+});

@@ -1,0 +1,81 @@
+// The fake model's job-board scenario ("Extract 25 job listings"): it reads the board the way
+// a model would, by asking for a content snapshot of the list, then collects every card it
+// read and pages on. The server stores, deduplicates and stops at the limit; nothing here
+// counts or deduplicates.
+import { elementsIn } from './fake-gemini';
+
+export const isJobsGoal = (goal: string) => /job listings/i.test(goal);
+
+export interface JobCard {
+  title: string;
+  company: string;
+  location: string;
+  jobId: string | null;
+}
+
+/**
+ * Cards from a Markdown content snapshot of the job list: one numbered list item per card,
+ * whose lines are title, company, location and an optional "Job ID: …" line.
+ */
+export function cardsIn(snapshot: string): JobCard[] {
+  const cards: JobCard[] = [];
+  for (const block of snapshot.split(/\n(?=\d+\.\s)/)) {
+    const lines = block
+      .split('\n')
+      .map((l) => l.replace(/^\d+\.\s+/, '').replace(/^#+\s*/, '').trim())
+      .filter((l) => l && !l.startsWith('<!--'));
+    const jobId = /Job ID:\s*(\S+)/.exec(block)?.[1] ?? null;
+    const fields = lines.filter((l) => !l.startsWith('Job ID:'));
+    const [title, company, location] = fields;
+    if (!title || !company) continue;
+    cards.push({
+      title: title.replace(/\s*Promoted$/, ''),
+      company,
+      location: location ?? '',
+      jobId,
+    });
+  }
+  return cards;
+}
+
+export function answerJobs(node: string, prompt: string): unknown {
+  switch (node) {
+    case 'planning':
+      return {
+        goal: 'Extract job listings',
+        steps: [{ description: 'Collect every job card, page by page', refinable: false }],
+      };
+    case 'action_generation': {
+      const snapshot = /Snapshot \(content\):\n([\s\S]*?)<\/page_content>/.exec(prompt)?.[1];
+      if (!snapshot)
+        return {
+          thought: 'Read the job list first.',
+          action: 'wait(1)',
+          chain: null,
+          confidence: 0.9,
+          readPage: { mode: 'content', selector: '#job-list' },
+        };
+      const cards = cardsIn(snapshot);
+      const next = elementsIn(prompt).find((e) => /next page/i.test(e.name));
+      return {
+        thought: `Read ${cards.length} cards on this page; on to the next one.`,
+        action: next ? `click("${next.id}")` : 'finish("No more pages.")',
+        chain: null,
+        confidence: 0.9,
+        collect: cards.map(({ jobId, ...card }) => ({
+          type: 'job',
+          data: { ...card, ...(jobId ? { jobId } : {}) },
+        })),
+      };
+    }
+    case 'verification':
+      return {
+        action_succeeded: true,
+        task_completed: false,
+        confidence: 0.9,
+        reason: 'The next page of jobs is shown.',
+      };
+    default:
+      return null;
+  }
+}

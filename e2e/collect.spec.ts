@@ -14,7 +14,7 @@ test('"Extract 25 job listings" collects 25 unique jobs across pages; the popup 
 
   const run = await waitForRun(ext, tabId, finished, 120_000);
   expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
-  expect(run.collected).toEqual({ job: 25 });
+  expect(run.collected, JSON.stringify(run, null, 2)).toEqual({ job: 25 });
   // It paged: page 1 holds 12 cards, so the 25th unique job was read further on.
   await expect(page).toHaveURL(/page=[23]/);
 
@@ -33,7 +33,9 @@ test('"Extract 25 job listings" collects 25 unique jobs across pages; the popup 
     popup.waitForEvent('download'),
     popup.getByRole('button', { name: 'Download CSV' }).click(),
   ]);
-  const csv = readFileSync((await download.path()) ?? '', 'utf8').trim().split(/\r?\n/);
+  const csv = readFileSync((await download.path()) ?? '', 'utf8')
+    .trim()
+    .split(/\r?\n/);
   expect(csv[0]).toMatch(/^_seq,_type,_sourceUrl,/);
   expect(csv).toHaveLength(26); // header + 25 rows
 });

@@ -14,15 +14,20 @@ export interface JobCard {
 }
 
 /**
- * Cards from a Markdown content snapshot of the job list: one numbered list item per card,
- * whose lines are title, company, location and an optional "Job ID: …" line.
+ * Cards from a Markdown content snapshot of the job list: one list item per card, whose lines
+ * are the title (a heading), company, location and an optional "Job ID: …" line.
  */
 export function cardsIn(snapshot: string): JobCard[] {
   const cards: JobCard[] = [];
-  for (const block of snapshot.split(/\n(?=\d+\.\s)/)) {
+  for (const block of snapshot.split(/\n(?=(?:\d+\.|[-*])\s)/)) {
     const lines = block
       .split('\n')
-      .map((l) => l.replace(/^\d+\.\s+/, '').replace(/^#+\s*/, '').trim())
+      .map((l) =>
+        l
+          .replace(/^(?:\d+\.|[-*])\s+/, '')
+          .trim()
+          .replace(/^#+\s*/, ''),
+      )
       .filter((l) => l && !l.startsWith('<!--'));
     const jobId = /Job ID:\s*(\S+)/.exec(block)?.[1] ?? null;
     const fields = lines.filter((l) => !l.startsWith('Job ID:'));
@@ -57,9 +62,12 @@ export function answerJobs(node: string, prompt: string): unknown {
         };
       const cards = cardsIn(snapshot);
       const next = elementsIn(prompt).find((e) => /next page/i.test(e.name));
+      // The pager sits below the list, out of view until the page is scrolled.
       return {
-        thought: `Read ${cards.length} cards on this page; on to the next one.`,
-        action: next ? `click("${next.id}")` : 'finish("No more pages.")',
+        thought: next
+          ? `Read ${cards.length} cards on this page; on to the next one.`
+          : `Read ${cards.length} cards; scroll down to the pager.`,
+        action: next ? `click("${next.id}")` : 'scroll("down")',
         chain: null,
         confidence: 0.9,
         collect: cards.map(({ jobId, ...card }) => ({

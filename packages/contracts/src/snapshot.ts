@@ -36,10 +36,9 @@ export const GrepOptions = z
   .object({
     pattern: z.string().min(1).max(PATTERN_MAX_LENGTH),
     ignoreCase: z.boolean().optional().meta({ description: 'Case-insensitive (grep -i).' }),
-    invert: z
-      .boolean()
-      .optional()
-      .meta({ description: 'Keep the lines that do not match (grep -v); content mode drops them.' }),
+    invert: z.boolean().optional().meta({
+      description: 'Keep the lines that do not match (grep -v); content mode drops them.',
+    }),
     fixedStrings: z
       .boolean()
       .optional()

@@ -1,6 +1,7 @@
 // Entry of dist/tandem-page.iife.js: the API on window.TandemPage for tests, benches and
-// injection with chrome.scripting.executeScript. Loading it also starts network tracking in
-// this JS world, so a later waitForStability sees requests that started before it was called.
+// injection with chrome.scripting.executeScript (the extension calls snapshot() through it).
+// Loading it also starts network tracking in this JS world, so a later waitForStability sees
+// requests that started before it was called.
 import {
   capturePageState,
   captureSemantic,
@@ -9,6 +10,8 @@ import {
   execute,
   installNetworkTracker,
   observeAction,
+  resolveXpath,
+  snapshot,
   startObservation,
   waitForStability,
 } from './index';
@@ -24,6 +27,8 @@ const api = {
   observeAction,
   startObservation,
   installNetworkTracker,
+  snapshot,
+  resolveXpath,
 };
 
 export type TandemPageApi = typeof api;

@@ -1,0 +1,53 @@
+// Copies the sections to extract into an inert document, leaving out what is not content:
+// scripts and styles, hidden elements, form controls and the elements a grep -v excluded.
+// Copying into a document without a browsing context means no custom element constructor,
+// image load or script runs in the page because of a snapshot.
+import { hiddenTest, isNonContent } from './visibility';
+import type { VisibilityOptions } from './visibility';
+
+/** Kept although their inside is not text: images (rendered only when asked) and rules. */
+const KEPT_OPAQUE = new Set(['img', 'picture', 'source', 'br', 'hr', 'wbr']);
+const DROPPED = new Set(['button', 'dialog']);
+
+export interface CleanCloneOptions extends VisibilityOptions {
+  /** Elements left out with their inside. */
+  excluded: ReadonlySet<Element>;
+}
+
+export function createCloneTarget(doc: Document): Document {
+  return doc.implementation.createHTMLDocument('');
+}
+
+/** A copy of `els` under one <div> of `target`, without hidden and excluded elements. */
+export function cleanClone(
+  els: readonly Element[],
+  target: Document,
+  options: CleanCloneOptions,
+): HTMLElement {
+  const hidden = hiddenTest(options);
+  const copy = (node: Node, into: Node): void => {
+    if (node.nodeType === 3) {
+      into.appendChild(target.createTextNode((node as Text).data));
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const el = node as Element;
+    const tag = el.localName;
+    if (isNonContent(tag) && !KEPT_OPAQUE.has(tag)) return;
+    if (options.excluded.has(el) || hidden(el)) return;
+    if (tag === 'button' && el.closest('h1, h2, h3, h4, h5, h6')) {
+      // A heading whose text is a button (card titles, accordions) is still the heading's
+      // text: keep the words, drop the control.
+      for (let child = el.firstChild; child; child = child.nextSibling) copy(child, into);
+      return;
+    }
+    if (DROPPED.has(tag)) return;
+    const clone = target.importNode(el, false);
+    into.appendChild(clone);
+    if (tag === 'picture') return;
+    for (let child = el.firstChild; child; child = child.nextSibling) copy(child, clone);
+  };
+  const container = target.createElement('div');
+  for (const el of els) copy(el, container);
+  return container;
+}

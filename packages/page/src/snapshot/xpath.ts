@@ -1,0 +1,277 @@
+// Semantic xpaths (spec 002): `/main/article/section.content/h2[2]`.
+//
+// A path lists only the "meaningful" elements between the body and the target: semantic tags
+// (sectioning ones qualified by a semantic class), and generic containers (div, custom
+// elements) that carry a hand-written id or an outline role. Bare wrappers are skipped, so `/main/section.intro` matches a section
+// however many anonymous divs sit between it and main. A step's siblings are the meaningful
+// elements that share its meaningful parent; `[n]` is added only when more than one of them
+// matches the step. The resolver walks the same structure, so what the outline prints, the
+// resolver finds (the property test over data/pages-dev checks it).
+//
+// Meaningfulness depends on the element alone (never on visibility or layout), so server and
+// browser, before and after a style change, compute the same paths.
+import { semanticClassOf, semanticIdOf } from './xpath-tokens';
+
+const SEMANTIC_TAGS = new Set([
+  'main',
+  'article',
+  'section',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'ul',
+  'ol',
+  'dl',
+  'li',
+  'pre',
+  'blockquote',
+  'figure',
+  'table',
+  'form',
+  'details',
+  'dialog',
+  'address',
+  'search',
+  'menu',
+]);
+
+/** Roles that make a generic container worth a step when it has no id or class to show. */
+const STEP_ROLES = new Set([
+  'banner',
+  'navigation',
+  'main',
+  'complementary',
+  'contentinfo',
+  'region',
+  'article',
+  'heading',
+  'list',
+  'listitem',
+  'paragraph',
+  'figure',
+  'table',
+  'grid',
+  'search',
+  'feed',
+]);
+
+/** Never part of the content tree, and never descended into. */
+export const NON_CONTENT_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'base',
+]);
+
+const isGeneric = (tag: string): boolean => tag === 'div' || tag.includes('-');
+
+/**
+ * Tags whose class is worth showing (`section.intro`). Headings, paragraphs and list items keep
+ * bare tags (`h2`, `p`) unless they have an id: CMS classes on them ("wp-block-heading",
+ * "elementor-heading-title") only lengthen paths.
+ */
+const CLASS_QUALIFIED_TAGS = new Set([
+  'main',
+  'article',
+  'section',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'figure',
+  'table',
+  'form',
+  'details',
+  'dialog',
+  'search',
+]);
+
+/**
+ * The step an element contributes to xpaths, or null when it is skipped. Generic containers
+ * (div, custom elements) count only with a hand-written id or an outline role: page builders
+ * nest a dozen classed divs around every block, and a path through all of them says nothing.
+ */
+export function stepOf(el: Element): string | null {
+  const tag = el.localName;
+  const semantic = SEMANTIC_TAGS.has(tag);
+  if (!semantic && !isGeneric(tag)) return null;
+  if (!el.hasAttributes()) return semantic ? tag : null;
+  const id = semanticIdOf(el.getAttribute('id'));
+  if (id) return `${tag}#${id}`;
+  if (semantic) {
+    const cls = CLASS_QUALIFIED_TAGS.has(tag)
+      ? semanticClassOf(el.getAttribute('class'))
+      : undefined;
+    return cls ? `${tag}.${cls}` : tag;
+  }
+  const role = el.getAttribute('role');
+  return role && STEP_ROLES.has(role) ? `${tag}[role=${role}]` : null;
+}
+
+export interface Step {
+  tag: string;
+  id?: string;
+  cls?: string;
+  role?: string;
+  /** 1-based position among matching siblings. */
+  index?: number;
+}
+
+const STEP_PATTERN =
+  /^([a-z][a-z0-9-]*)(?:#([A-Za-z][\w-]*)|\.([A-Za-z][\w-]*)|\[role=([a-z]+)\])?(?:\[(\d+)\])?$/;
+
+/** Parses `section.intro[2]`; undefined when the text is not a step. */
+export function parseStep(text: string): Step | undefined {
+  const match = STEP_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [, tag, id, cls, role, index] = match;
+  const step: Step = { tag: tag as string };
+  if (id) step.id = id;
+  if (cls) step.cls = cls;
+  if (role) step.role = role;
+  if (index) step.index = Number(index);
+  return step;
+}
+
+/** Like a CSS compound selector: `p` matches `p.lead`, `div.content` any div with that class. */
+export function stepMatches(el: Element, step: Step): boolean {
+  if (el.localName !== step.tag) return false;
+  if (step.id !== undefined && el.getAttribute('id') !== step.id) return false;
+  if (step.cls !== undefined && !el.classList.contains(step.cls)) return false;
+  if (step.role !== undefined && el.getAttribute('role') !== step.role) return false;
+  return true;
+}
+
+export const joinXpath = (parent: string, step: string): string =>
+  parent === '/' ? `/${step}` : `${parent}/${step}`;
+
+/** Removes every `[n]`: the shape shared by repeated siblings ("/main/ul/li/h3"). */
+export const xpathShape = (xpath: string): string => xpath.replace(/\[\d+\]/g, '');
+
+/** The element xpaths start from. */
+export const xpathRoot = (doc: Document): Element => doc.body ?? doc.documentElement;
+
+/**
+ * Computes xpaths with caches shared by one snapshot: siblings share their parent's path and
+ * its list of meaningful children, so the whole outline costs one pass over the DOM.
+ */
+export class XpathBuilder {
+  private readonly steps = new Map<Element, string | null>();
+  private readonly children = new Map<Element, Element[]>();
+  private readonly paths = new Map<Element, string>();
+  private readonly matching = new Map<Element, Map<string, Element[]>>();
+  readonly root: Element;
+
+  constructor(doc: Document) {
+    this.root = xpathRoot(doc);
+  }
+
+  step(el: Element): string | null {
+    let step = this.steps.get(el);
+    if (step === undefined) {
+      step = el === this.root ? null : stepOf(el);
+      this.steps.set(el, step);
+    }
+    return step;
+  }
+
+  /** The nearest ancestor with a step, or the root; null outside the root. */
+  parentOf(el: Element): Element | null {
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      if (node === this.root || this.step(node) !== null) return node;
+    }
+    return null;
+  }
+
+  /** Elements whose nearest meaningful ancestor is `parent`, in document order. */
+  meaningfulChildren(parent: Element): Element[] {
+    let list = this.children.get(parent);
+    if (list) return list;
+    const found: Element[] = [];
+    const visit = (node: Element): void => {
+      for (let child = node.firstElementChild; child; child = child.nextElementSibling) {
+        if (NON_CONTENT_TAGS.has(child.localName)) continue;
+        if (this.step(child) !== null) found.push(child);
+        else visit(child);
+      }
+    };
+    visit(parent);
+    list = found;
+    this.children.set(parent, list);
+    return list;
+  }
+
+  /** The meaningful children of `parent` that a step matches (cached: feeds repeat steps). */
+  private siblingsMatching(parent: Element, step: string): Element[] {
+    let byStep = this.matching.get(parent);
+    if (!byStep) {
+      byStep = new Map();
+      this.matching.set(parent, byStep);
+    }
+    let same = byStep.get(step);
+    if (!same) {
+      const parsed = parseStep(step) as Step;
+      same = this.meaningfulChildren(parent).filter((child) => stepMatches(child, parsed));
+      byStep.set(step, same);
+    }
+    return same;
+  }
+
+  /** The xpath of a meaningful element (or the root, "/"); undefined for a bare wrapper. */
+  xpathOf(el: Element): string | undefined {
+    if (el === this.root) return '/';
+    const cached = this.paths.get(el);
+    if (cached !== undefined) return cached;
+    const step = this.step(el);
+    const parent = this.parentOf(el);
+    if (step === null || parent === null) return undefined;
+    const parentPath = this.xpathOf(parent);
+    if (parentPath === undefined) return undefined;
+    const same = this.siblingsMatching(parent, step);
+    const path = joinXpath(parentPath, same.length > 1 ? `${step}[${same.indexOf(el) + 1}]` : step);
+    this.paths.set(el, path);
+    return path;
+  }
+
+  /** Every element an xpath names (several when a step has no index and siblings repeat). */
+  resolve(xpath: string): Element[] {
+    const trimmed = xpath.trim();
+    if (trimmed === '/' || trimmed === '') return [this.root];
+    if (!trimmed.startsWith('/')) return [];
+    let context: Element[] = [this.root];
+    for (const text of trimmed.slice(1).split('/')) {
+      const step = parseStep(text);
+      if (!step) return [];
+      const next: Element[] = [];
+      for (const parent of context) {
+        const same = this.meaningfulChildren(parent).filter((child) => stepMatches(child, step));
+        if (step.index === undefined) next.push(...same);
+        else {
+          const picked = same[step.index - 1];
+          if (picked) next.push(picked);
+        }
+      }
+      if (next.length === 0) return [];
+      context = next;
+    }
+    return context;
+  }
+}
+
+/** The elements an xpath from an outline names in `doc`. */
+export function resolveXpath(doc: Document, xpath: string): Element[] {
+  return new XpathBuilder(doc).resolve(xpath);
+}

@@ -2,7 +2,12 @@ import type { NextConfig } from 'next';
 
 const config: NextConfig = {
   // Workspace packages export TypeScript source; Next compiles them with the app.
-  transpilePackages: ['@tandem/contracts', '@tandem/store', '@tandem/agent', '@tandem/observability'],
+  transpilePackages: [
+    '@tandem/contracts',
+    '@tandem/store',
+    '@tandem/agent',
+    '@tandem/observability',
+  ],
   // Native or driver-heavy modules stay as plain Node requires instead of being bundled.
   serverExternalPackages: [
     '@libsql/client',

@@ -53,7 +53,11 @@ async function main() {
   for (let n = 0; n < TASKS; n++) {
     const t0 = performance.now();
     simpleTasks.push(
-      await post({ url: `https://app.example/${n}`, query: 'click Logout', interactiveTree: tree(n) }),
+      await post({
+        url: `https://app.example/${n}`,
+        query: 'click Logout',
+        interactiveTree: tree(n),
+      }),
     );
     simpleDecision.push(performance.now() - t0);
   }

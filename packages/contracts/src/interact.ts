@@ -98,16 +98,10 @@ export const InteractRequestFields = z.object({
     .meta({
       description: 'The user goal. Required to start a task; may be omitted with taskId.',
     }),
-  collectLimit: z
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .optional()
-    .meta({
-      description:
-        'New tasks only: finish once this many items were collected (spec 000). Without it, a goal such as "Extract 25 jobs" sets it.',
-    }),
+  collectLimit: z.number().int().min(1).max(10_000).optional().meta({
+    description:
+      'New tasks only: finish once this many items were collected (spec 000). Without it, a goal such as "Extract 25 jobs" sets it.',
+  }),
   dom: z
     .string()
     .max(INTERACT_LIMITS.domLength, {

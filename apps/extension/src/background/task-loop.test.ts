@@ -136,7 +136,6 @@ describe('runTaskLoop', () => {
     expect(run?.collected).toEqual({ job: 3 });
   });
 
-
   it('sends the goal first, then the taskId with clientObservations; persists task_${tabId}', async () => {
     const storage = memoryStorage();
     const api = scriptedApi([

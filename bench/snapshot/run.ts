@@ -21,7 +21,7 @@ function argument(name: string, fallback: number): number {
 }
 
 interface Sample {
-  /** The first call on the page (selector caches, style and layout still cold). */
+  /** The first call on the rendered page (our code's caches and JIT still cold). */
   cold: number;
   /** Median of the following calls. */
   warm: number;
@@ -32,11 +32,20 @@ interface Sample {
 interface PageGlobals {
   TandemPage: { snapshot(options: { mode: 'outline' }): Promise<string> };
   performance: { now(): number };
+  requestAnimationFrame(callback: () => void): number;
 }
 
 /** Runs in the page: one cold call, then `repeats` warm ones. */
 async function measure(repeats: number): Promise<Sample> {
   const { TandemPage, performance } = globalThis as unknown as PageGlobals;
+  // The agent asks for a snapshot of a page the user is looking at, seconds after it loaded:
+  // let the page render (its own first style and layout pass) before timing our first call,
+  // so the cold figure is the snapshot's own cost and not the page's first layout.
+  // (Inline on purpose: the function is serialised into the page, so no named helpers.)
+  for (let i = 0; i < 2; i++)
+    await new Promise<void>((resolve) => {
+      (globalThis as unknown as PageGlobals).requestAnimationFrame(() => resolve());
+    });
   let start = performance.now();
   const text = await TandemPage.snapshot({ mode: 'outline' });
   const cold = performance.now() - start;
@@ -118,7 +127,12 @@ async function main(): Promise<void> {
   console.log(`  outline lines: median ${median(samples.map((s) => s.lines))}`);
   const slowest = [...samples].sort((a, b) => b.warm - a.warm).slice(0, 5);
   console.log(`  slowest: ${slowest.map((s) => `${s.name} ${fmt(s.warm)} ms`).join(', ')}`);
-  console.log(`  target p95 <= ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? 'PASS' : 'MISS'}`);
+  const coldP95 = percentile(cold, 95);
+  const verdict = (value: number) => (value <= TARGET_P95_MS ? 'PASS' : 'MISS');
+  // Both are reported: the first snapshot of a page is what the agent's first read costs.
+  console.log(
+    `  target p95 <= ${TARGET_P95_MS} ms: warm ${verdict(p95)}, first call ${verdict(coldP95)}`,
+  );
 }
 
 await main();

@@ -11,6 +11,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { percentile } from '../page/stats';
 import { tree, type BenchServerReady } from './workload';
 
 const DURATION_S = 8;
@@ -18,11 +19,6 @@ const SEQUENTIAL_DURATION_S = 4;
 const TASKS = 3_000; // more than the runs can consume, so every request is a real continuation
 
 type TaskRef = { taskId: string; sessionId: string };
-
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 async function startServer(): Promise<{ ready: BenchServerReady; stop: () => void }> {
   const child = fork(path.join(import.meta.dirname, 'server.ts'), [String(TASKS)], {
@@ -137,9 +133,9 @@ async function main() {
   console.log(
     '\nbench/interact — server process: real route + agent + libSQL file, scripted zero-latency LLM',
   );
-  const p50 = pct(simpleDecision, 50);
+  const p50 = percentile(simpleDecision, 50);
   console.log(
-    `  SIMPLE decision (new task, sequential): p50 ${p50.toFixed(2)} ms, p95 ${pct(simpleDecision, 95).toFixed(2)} ms  target ≤ 10 ms p50 → ${mark(p50 <= 10)}`,
+    `  SIMPLE decision (new task, sequential): p50 ${p50.toFixed(2)} ms, p95 ${percentile(simpleDecision, 95).toFixed(2)} ms  target ≤ 10 ms p50 → ${mark(p50 <= 10)}`,
   );
   for (const { name, sequential: s, loaded: l } of results) {
     console.log(`  ${name}`);

@@ -9,8 +9,8 @@
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { buildIife } from '@tandem/page/build';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
 import { loadCorpus } from './corpus';
+import { argument, closePage, openAndWait } from './browser';
 import { measureCapture, missReason } from './in-page';
 import type { CaptureSample, MissReason } from './in-page';
 import { inViewport, isExposed, parseAriaTargets } from './recall';
@@ -34,12 +34,6 @@ const TARGET = {
   recall: 0.98,
 };
 
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 interface PageRow {
   name: string;
   sample: CaptureSample;
@@ -59,29 +53,6 @@ interface PageRow {
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
-
-async function openAndWait(context: BrowserContext, url: string) {
-  const page = await context.newPage();
-  // Some saved pages navigate themselves (e.g. an ad-block check that reloads forever once its
-  // confirm() is dismissed): after the first load, the page under measurement stays put.
-  let loaded = false;
-  await page.route('**/*', (route) =>
-    loaded && route.request().isNavigationRequest() && route.request().frame() === page.mainFrame()
-      ? route.abort()
-      : route.continue(),
-  );
-  await page.goto(url, { waitUntil: 'load', timeout: 20_000 }).catch(() => undefined);
-  loaded = true;
-  return page;
-}
-
-/** Closes a page without waiting forever on one that keeps navigating or blocks unload. */
-async function closePage(page: Page): Promise<void> {
-  await Promise.race([
-    page.close({ runBeforeUnload: false }).catch(() => undefined),
-    new Promise((resolve) => setTimeout(resolve, 5_000)),
-  ]);
-}
 
 async function main(): Promise<void> {
   const pageCount = argument('--pages', 50);

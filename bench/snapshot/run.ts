@@ -6,19 +6,13 @@
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { buildIife } from '@tandem/page/build';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import { argument, closePage, openAndWait } from '../page/browser';
 import { loadCorpus } from '../page/corpus';
 import { servePages } from '../page/server';
 import { median, percentile } from '../page/stats';
 
 const VIEWPORT = { width: 1280, height: 800 };
 const TARGET_P95_MS = 50;
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
 
 interface Sample {
   /** The first call on the rendered page (our code's caches and JIT still cold). */
@@ -63,20 +57,6 @@ async function measure(repeats: number): Promise<Sample> {
   };
 }
 
-async function open(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
-  // Saved pages sometimes navigate themselves; after the first load the page stays put.
-  let loaded = false;
-  await page.route('**/*', (route) =>
-    loaded && route.request().isNavigationRequest() && route.request().frame() === page.mainFrame()
-      ? route.abort()
-      : route.continue(),
-  );
-  await page.goto(url, { waitUntil: 'load', timeout: 20_000 }).catch(() => undefined);
-  loaded = true;
-  return page;
-}
-
 async function main(): Promise<void> {
   const pageCount = argument('--pages', 406);
   const repeats = argument('--repeats', 5);
@@ -95,17 +75,14 @@ async function main(): Promise<void> {
   const samples: (Sample & { name: string })[] = [];
   let failed = 0;
   for (const entry of corpus) {
-    const page = await open(context, server.url(`/p/${entry.name}`));
+    const page = await openAndWait(context, server.url(`/p/${entry.name}`));
     try {
       samples.push({ name: entry.name, ...(await page.evaluate(measure, repeats)) });
     } catch (error) {
       failed++;
       console.warn(`${entry.name}: ${(error as Error).message.split('\n')[0]}`);
     } finally {
-      await Promise.race([
-        page.close({ runBeforeUnload: false }).catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, 5_000)),
-      ]);
+      await closePage(page);
     }
   }
   await browser.close();

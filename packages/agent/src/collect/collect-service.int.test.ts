@@ -237,7 +237,7 @@ describe('CollectService.collectMany', () => {
     expect(await service.counts(task.tenantId, task.taskId)).toStrictEqual({ job: 5 });
     const line = collectedSummaryLine(page2.counts, 5);
     expect(line).toBe(
-      'Collected so far (stored, not shown): job 5 — 5/5 items. Target reached: finish the task.',
+      'Collected so far (stored, not shown): 5/5 job items. Target reached: finish the task.',
     );
     const items = await store.collectedItems.list(task.tenantId, task.taskId);
     expect(items.map((i) => i.seq)).toStrictEqual([1, 2, 3, 4, 5]);

@@ -12,20 +12,24 @@ export function limitReached(counts: CollectedCounts, collectLimit: number | nul
 }
 
 /**
- * One line for the prompt, e.g. "Collected so far (stored, not shown): job 12, company 3 —
- * 15/25 items." Empty when nothing was collected and no target was set, so prompts of tasks
+ * One line for the prompt, e.g. "Collected so far (stored, not shown): 15/25 items (company 3,
+ * job 12)." Empty when nothing was collected and no target was set, so prompts of tasks
  * that never collect do not change.
  */
 export function collectedSummaryLine(counts: CollectedCounts, collectLimit: number | null): string {
-  const parts = Object.entries(counts)
+  const types = Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([type, n]) => `${type} ${n}`);
+    .sort(([a], [b]) => a.localeCompare(b));
   const total = collectedTotal(counts);
   const target = collectLimit !== null && collectLimit > 0 ? `/${collectLimit}` : '';
-  if (parts.length === 0) {
-    return target ? `Collected so far: 0${target} items.` : '';
-  }
+  if (types.length === 0 && !target) return '';
+  // One type (the usual extraction) needs no breakdown: "12/25 job items".
+  const what =
+    types.length === 0
+      ? 'items'
+      : types.length === 1
+        ? `${types[0]?.[0]} items`
+        : `items (${types.map(([type, n]) => `${type} ${n}`).join(', ')})`;
   const done = limitReached(counts, collectLimit) ? ' Target reached: finish the task.' : '';
-  return `Collected so far (stored, not shown): ${parts.join(', ')} — ${total}${target} items.${done}`;
+  return `Collected so far (stored, not shown): ${total}${target} ${what}.${done}`;
 }

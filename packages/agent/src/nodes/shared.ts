@@ -140,11 +140,73 @@ export function appendPrevious(
   };
 }
 
+/** A run this long of the same verb, all verified, in one plan step is shown as one line. */
+const MIN_RUN = 3;
+
+function verbOf(action: string): string {
+  return /^([A-Za-z]+)\(/.exec(action)?.[1] ?? action;
+}
+
+/**
+ * "Last verification: …" for the action prompt, or '' when the history's latest line already
+ * says it (a plain success, with its reason).
+ */
+export function verificationLine(state: InteractStateType): string {
+  const v = state.lastVerification;
+  if (!v) return '';
+  const latest = state.previousActions.at(-1);
+  if (
+    v.actionSucceeded &&
+    !v.taskCompleted &&
+    latest?.success === true &&
+    latest.reason === v.reason
+  )
+    return '';
+  return `previous action ${v.actionSucceeded ? 'succeeded' : 'failed'}; goal ${v.taskCompleted ? 'achieved' : 'not yet achieved'} (${v.reason})`;
+}
+
+function outcomeOf(p: PreviousAction): string {
+  return p.success === null
+    ? ''
+    : p.success
+      ? ' (verified)'
+      : ` (failed: ${p.reason ?? 'unknown'})`;
+}
+
+/**
+ * The history the prompts show. Spec 003 keeps the last 10 actions raw in the state; the
+ * prompt shows a run of the same verified verb in one plan step (paging through a list,
+ * scrolling down a long page) as one line ending with its last action, because ten
+ * near-identical lines tell the model nothing the count does not, and on a long extraction
+ * they would make every prompt grow with the work done (spec 000 promises it stays
+ * constant). The latest action carries the verifier's reason, so a successful verification
+ * needs no line of its own (see `verificationLine`).
+ */
 export function renderHistory(state: InteractStateType): string {
-  const lines = state.previousActions.map(
-    (p) =>
-      `- step ${p.stepIndex + 1}: ${p.action}${p.success === null ? '' : p.success ? ' (verified)' : ` (failed: ${p.reason ?? 'unknown'})`}`,
-  );
+  const actions = state.previousActions;
+  const lines: string[] = [];
+  for (let start = 0; start < actions.length;) {
+    const first = actions[start] as PreviousAction;
+    let end = start + 1;
+    while (
+      end < actions.length &&
+      first.success === true &&
+      actions[end]?.success === true &&
+      actions[end]?.stepIndex === first.stepIndex &&
+      verbOf(actions[end]?.action ?? '') === verbOf(first.action)
+    )
+      end++;
+    if (end - start < MIN_RUN) end = start + 1;
+    const last = actions[end - 1] as PreviousAction;
+    const latest = end === actions.length && last.success === true && last.reason;
+    const reason = latest ? `: ${last.reason}` : '';
+    lines.push(
+      end - start >= MIN_RUN
+        ? `- step ${first.stepIndex + 1}: ${verbOf(first.action)} ×${end - start}, all verified; last ${last.action}${reason}`
+        : `- step ${first.stepIndex + 1}: ${first.action}${reason ? ` (verified${reason})` : outcomeOf(first)}`,
+    );
+    start = end;
+  }
   return [state.previousActionsSummary, ...lines].filter(Boolean).join('\n') || '(no actions yet)';
 }
 

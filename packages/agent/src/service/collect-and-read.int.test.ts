@@ -116,8 +116,8 @@ describe('collect', () => {
     // Counts only in the prompts and the checkpointed state; the items stay in the store.
     const prompts = agent.scripted?.callsFor('action_generation').map((c) => c.prompt) ?? [];
     expect(prompts).toHaveLength(3);
-    expect(prompts[1]).toContain('Collected so far (stored, not shown): job 3 — 3/5 items.');
-    expect(prompts[2]).toContain('job 4 — 4/5 items.');
+    expect(prompts[1]).toContain('Collected so far (stored, not shown): 3/5 job items.');
+    expect(prompts[2]).toContain('4/5 job items.');
     for (const prompt of prompts) expect(prompt).not.toMatch(/\$111,00\d/);
     const state = await agent.service.graph.getState({
       configurable: { thread_id: first.taskId },

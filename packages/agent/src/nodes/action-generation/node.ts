@@ -12,6 +12,7 @@ import {
   pageReadResponse,
   refusal,
   renderHistory,
+  verificationLine,
   validateAction,
   withUsage,
 } from '../shared';
@@ -40,10 +41,7 @@ export const actionGeneration =
     const page = state.page;
     if (!page) throw new Error('action_generation needs the page state');
     const step = state.plan?.steps[state.currentStepIndex];
-    const v = state.lastVerification;
-    const verification = v
-      ? `previous action ${v.actionSucceeded ? 'succeeded' : 'failed'}; goal ${v.taskCompleted ? 'achieved' : 'not yet achieved'} (${v.reason})`
-      : '';
+    const verification = verificationLine(state);
     let tokens = state.tokens;
     let feedback = '';
     let web = state.webSearchSummary;

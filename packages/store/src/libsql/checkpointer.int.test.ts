@@ -20,7 +20,7 @@ import {
 } from '@langchain/langgraph-checkpoint-validation';
 import { createClient, type Client } from '@libsql/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LibsqlSaver } from './checkpointer';
+import { LibsqlSaver, loadTupleStatements } from './checkpointer';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
 
 // The validation package declares its cases with Vitest's *global* API (describe, it, expect,
@@ -132,6 +132,39 @@ describe('LibsqlSaver (beyond the validation suite)', () => {
       ['n', 6],
     ]);
     expect((await saver.getTuple(config))?.checkpoint.channel_values).toEqual({ big, n: 5 });
+  });
+
+  it('reads a checkpoint by index lookups only, so reading does not slow down as a thread grows', async () => {
+    // A long thread: the blob table holds many rows for this thread that the read must skip.
+    let config: RunnableConfig = { configurable: { thread_id: 'long', checkpoint_ns: '' } };
+    for (let step = 0; step < 30; step++)
+      config = await saver.put(
+        config,
+        checkpointWith({ v: `s${step}` }, { v: step + 1 }),
+        meta(step),
+        {
+          v: step + 1,
+        },
+      );
+    const latest = { threadId: 'long', checkpointNs: '' };
+    const byId = { ...latest, checkpointId: String(config.configurable?.checkpoint_id) };
+    for (const key of [latest, byId]) {
+      for (const statement of loadTupleStatements(key)) {
+        const sql = typeof statement === 'string' ? statement : statement.sql;
+        const args = typeof statement === 'string' ? [] : statement.args;
+        const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args });
+        const steps = plan.rows.map((row) => String(row.detail));
+        // Scanning json_each over one checkpoint's channel list is fine; scanning a table is not,
+        // and every blob lookup must use the whole primary key.
+        expect(steps.filter((d) => d.startsWith('SCAN') && !d.includes('VIRTUAL TABLE'))).toEqual(
+          [],
+        );
+        for (const d of steps.filter((d) => d.includes(' b USING')))
+          expect(d).toContain('checkpoint_id=? AND channel=?');
+      }
+    }
+    const tuple = await saver.getTuple(config);
+    expect(tuple?.checkpoint.channel_values).toEqual({ v: 's29' });
   });
 
   it('keeps the first regular write of a task but the latest special write', async () => {

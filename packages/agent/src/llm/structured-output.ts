@@ -6,13 +6,20 @@ import { z } from 'zod';
  * schema *parses*: fields with defaults are optional for the model, not required. Types JSON
  * Schema can't express (transforms, dates…) become `{}` instead of throwing, since the zod parse
  * still checks them. `$schema` is dropped: Gemini's responseJsonSchema rejects unknown keywords.
+ * Converted once per schema: the nodes pass the same schema object on every call, and the
+ * conversion walks the whole schema (it showed in bench/interact). Providers only serialise it.
  */
-export function toProviderJsonSchema(schema: z.ZodType): Record<string, unknown> {
+const providerSchemas = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
+
+export function toProviderJsonSchema(schema: z.ZodType): Readonly<Record<string, unknown>> {
+  const cached = providerSchemas.get(schema);
+  if (cached) return cached;
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
   const { $schema: _ignored, ...rest } = json;
+  providerSchemas.set(schema, rest);
   return rest;
 }
 

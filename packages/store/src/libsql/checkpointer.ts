@@ -79,7 +79,23 @@ export function loadTupleStatements(key: CheckpointKey): InStatement[] {
   ];
 }
 
+/** Channel sources of recently written checkpoints kept in memory (see `put`). */
+const SOURCES_CACHE_SIZE = 1_000;
+
+const sourcesKey = (threadId: string, checkpointNs: string, checkpointId: string) =>
+  `${threadId}\u0000${checkpointNs}\u0000${checkpointId}`;
+
 export class LibsqlSaver extends BaseCheckpointSaver {
+  /**
+   * The next put of a thread names the checkpoint this process wrote last as its parent, and
+   * needs that checkpoint's channel sources: remembering them saves a read per step. A
+   * checkpoint's sources never change once written (ids are unique per put), so an entry can
+   * only be missing, never stale; a miss reads the row. `deleteThread` drops its thread's
+   * entries (a thread deleted by another process while this one still runs it is not a case
+   * LangGraph has).
+   */
+  readonly #recentSources = new Map<string, ChannelSources>();
+
   constructor(
     private readonly client: SqlClient,
     serde?: SerializerProtocol,
@@ -190,7 +206,9 @@ export class LibsqlSaver extends BaseCheckpointSaver {
     // parent saw the same version (it always does when LangGraph calls us; a mismatch means
     // the caller's parent is not the checkpoint these versions came from).
     if (parentId !== null) {
-      const parentSources = await this.readSources(threadId, checkpointNs, parentId);
+      const parentSources =
+        this.#recentSources.get(sourcesKey(threadId, checkpointNs, parentId)) ??
+        (await this.readSources(threadId, checkpointNs, parentId));
       for (const [channel, version] of Object.entries(stored.channel_versions)) {
         const inherited = parentSources[channel];
         if (Object.hasOwn(newVersions, channel) || !inherited) continue;
@@ -251,6 +269,7 @@ export class LibsqlSaver extends BaseCheckpointSaver {
       ],
     });
     await this.client.batch(statements, 'write');
+    this.#remember(sourcesKey(threadId, checkpointNs, checkpointId), sources);
     return {
       configurable: {
         thread_id: threadId,
@@ -305,6 +324,9 @@ export class LibsqlSaver extends BaseCheckpointSaver {
 
   async deleteThread(threadId: string): Promise<void> {
     requiredString('threadId', threadId);
+    const prefix = `${threadId}\u0000`;
+    for (const key of [...this.#recentSources.keys()])
+      if (key.startsWith(prefix)) this.#recentSources.delete(key);
     await this.client.batch(
       ['checkpoint_writes', 'checkpoint_blobs', 'checkpoints'].map((table) => ({
         sql: `DELETE FROM ${table} WHERE thread_id = ?`,
@@ -408,6 +430,14 @@ export class LibsqlSaver extends BaseCheckpointSaver {
     checkpoint.channel_values[TASKS] = sends.map((write) => write[2]);
     checkpoint.channel_versions[TASKS] =
       versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+  }
+
+  #remember(key: string, sources: ChannelSources): void {
+    this.#recentSources.set(key, sources);
+    if (this.#recentSources.size > SOURCES_CACHE_SIZE) {
+      const oldest = this.#recentSources.keys().next().value;
+      if (oldest !== undefined) this.#recentSources.delete(oldest);
+    }
   }
 
   private async readSources(

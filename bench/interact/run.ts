@@ -7,24 +7,33 @@
 // slice at a time, so at concurrency 10 a request waits behind the other nine (Little's law:
 // p50 ≈ 10 / throughput), and both latency targets at concurrency 10 would need ~700 req/s.
 //
-//   pnpm bench:interact
+// `--workers N` runs N server processes sharing the port and the database file (one Node
+// process per core, as deployed); the default is one.
+//
+//   pnpm bench:interact [--workers 2]
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { argument } from '../page/browser';
 import { percentile } from '../page/stats';
 import { tree, type BenchServerReady } from './workload';
 
 const DURATION_S = 8;
 const SEQUENTIAL_DURATION_S = 4;
 const TASKS = 3_000; // more than the runs can consume, so every request is a real continuation
+const WORKERS = argument('--workers', 1);
 
 type TaskRef = { taskId: string; sessionId: string };
 
 async function startServer(): Promise<{ ready: BenchServerReady; stop: () => void }> {
-  const child = fork(path.join(import.meta.dirname, 'server.ts'), [String(TASKS)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    path.join(import.meta.dirname, 'server.ts'),
+    [String(TASKS), String(WORKERS)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const ready = await new Promise<BenchServerReady>((resolve, reject) => {
     child.once('message', (message) => resolve(message as BenchServerReady));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -131,7 +140,7 @@ async function main() {
 
   const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   console.log(
-    '\nbench/interact — server process: real route + agent + libSQL file, scripted zero-latency LLM',
+    `\nbench/interact — ${WORKERS === 1 ? 'one server process' : `${WORKERS} server processes sharing one database file`}: real route + agent + libSQL file, scripted zero-latency LLM`,
   );
   const p50 = percentile(simpleDecision, 50);
   console.log(

@@ -80,20 +80,12 @@ export interface Outline {
   builder: XpathBuilder;
 }
 
-interface Counts {
-  words: number;
-  links: number;
-  images: number;
-}
-
+/**
+ * How a subtree is outlined: every role ('full'), the roles a list item may show ('list'), or
+ * none, inside a line ('leaf'). Alongside it the walk passes `sectioning`: inside
+ * article/aside/main/nav/section, header and footer are no landmarks.
+ */
 type WalkMode = 'full' | 'list' | 'leaf';
-
-interface Context {
-  children: OutlineEntry[];
-  /** Inside article/aside/main/nav/section: header and footer are no landmarks there. */
-  sectioning: boolean;
-  mode: WalkMode;
-}
 
 const ROLE_ATTRIBUTE_MAP: Record<string, OutlineRole | null> = {
   banner: 'BANNER',
@@ -157,8 +149,12 @@ function isDataTable(table: Element): boolean {
   return columns >= 2;
 }
 
-function classify(el: Element, tag: string, sectioning: boolean): OutlineRole | null {
-  const roleAttribute = el.getAttribute('role');
+function classify(
+  el: Element,
+  tag: string,
+  roleAttribute: string | null,
+  sectioning: boolean,
+): OutlineRole | null {
   if (roleAttribute !== null) {
     const first = roleAttribute.trim().split(/\s+/)[0] ?? '';
     // Any other role (tabpanel, menu, presentation, button…) replaces the tag's meaning.
@@ -171,10 +167,9 @@ function classify(el: Element, tag: string, sectioning: boolean): OutlineRole | 
   return role ?? null;
 }
 
-function opensSectioning(el: Element, tag: string): boolean {
+function opensSectioning(tag: string, roleAttribute: string | null): boolean {
   if (SECTIONING_TAGS.has(tag)) return true;
-  const role = el.getAttribute('role');
-  return role !== null && SECTIONING_ROLES.has(role);
+  return roleAttribute !== null && SECTIONING_ROLES.has(roleAttribute);
 }
 
 function labelOf(el: Element): string | undefined {
@@ -296,8 +291,24 @@ function finish(entry: OutlineEntry, el: Element, tag: string): boolean {
   }
 }
 
+/** Where a line's inside would put entries: nowhere, it never does. */
+const NO_ENTRIES: OutlineEntry[] = [];
+
+/**
+ * The walk keeps running totals instead of returning counts: it touches every node of the
+ * page, and an object per element (plus a context copy per wrapper) was most of its garbage.
+ * An entry's counts are the totals after its children minus the totals before them.
+ *
+ * Asking the engine whether an element is shown is the most expensive call of the walk, so it
+ * is skipped where the answer cannot matter: an element holding only text that is no entry and
+ * has no word and no link counts nothing whether shown or not (icons, spacers, the whitespace
+ * spans of highlighted code).
+ */
 class OutlineWalker {
   private readonly hidden: (el: Element) => boolean;
+  words = 0;
+  links = 0;
+  images = 0;
 
   constructor(
     readonly builder: XpathBuilder,
@@ -306,61 +317,106 @@ class OutlineWalker {
     this.hidden = hiddenTest(visibility);
   }
 
-  visitChildren(parent: Element, ctx: Context): Counts {
-    const counts: Counts = { words: 0, links: 0, images: 0 };
+  visitChildren(
+    parent: Element,
+    children: OutlineEntry[],
+    sectioning: boolean,
+    mode: WalkMode,
+  ): void {
     for (let node = parent.firstChild; node; node = node.nextSibling) {
-      if (node.nodeType === 3) {
+      const type = node.nodeType;
+      if (type === 3) {
         const data = (node as Text).data;
-        if (data.length > 0) counts.words += countWords(data);
-      } else if (node.nodeType === 1) {
-        const child = this.visit(node as Element, ctx);
-        counts.words += child.words;
-        counts.links += child.links;
-        counts.images += child.images;
+        if (data.length > 0) this.words += countWords(data);
+      } else if (type === 1) {
+        const el = node as Element;
+        if (mode === 'leaf') this.visitInLine(el);
+        else this.visit(el, children, sectioning, mode);
       }
     }
-    return counts;
   }
 
-  visit(el: Element, ctx: Context): Counts {
+  /** An element where entries may start (`mode` is 'full' or 'list'). */
+  visit(el: Element, children: OutlineEntry[], parentSectioning: boolean, mode: WalkMode): void {
     const tag = el.localName;
     if (isNonContent(tag)) {
-      // <picture> is counted once: its <img> is never reached.
-      const image = (tag === 'img' || tag === 'picture') && !this.hidden(el);
-      return { words: 0, links: 0, images: image ? 1 : 0 };
+      this.visitOpaque(el, tag);
+      return;
     }
-    if (this.hidden(el)) return { words: 0, links: 0, images: 0 };
-
-    const sectioning = ctx.sectioning || opensSectioning(el, tag);
-    const role = ctx.mode === 'leaf' ? null : classify(el, tag, ctx.sectioning);
+    const roleAttribute = el.getAttribute('role');
+    const role = classify(el, tag, roleAttribute, parentSectioning);
     const allowed =
       role !== null &&
-      (ctx.mode === 'full' || ALLOWED_IN_LIST.has(role)) &&
+      (mode === 'full' || ALLOWED_IN_LIST.has(role)) &&
       this.builder.step(el) !== null;
-
-    let counts: Counts;
-    if (allowed) {
-      const entry: OutlineEntry = {
-        role,
-        els: [el],
-        xpath: '',
-        words: 0,
-        links: 0,
-        images: 0,
-        children: [],
-      };
-      const mode: WalkMode = CONTAINER_ROLES.has(role) ? 'full' : role === 'LIST' ? 'list' : 'leaf';
-      counts = this.visitChildren(el, { children: entry.children, sectioning, mode });
-      entry.words = counts.words;
-      entry.links = counts.links;
-      entry.images = counts.images;
-      if (finish(entry, el, tag)) ctx.children.push(entry);
-      else ctx.children.push(...entry.children);
-    } else {
-      counts = this.visitChildren(el, { ...ctx, sectioning });
+    if (!allowed && el.firstElementChild === null) {
+      this.visitTextOnly(el, tag);
+      return;
     }
-    if (tag === 'a' && el.hasAttribute('href')) counts.links++;
-    return counts;
+    if (this.hidden(el)) return;
+    const sectioning = parentSectioning || opensSectioning(tag, roleAttribute);
+    if (!allowed) this.visitChildren(el, children, sectioning, mode);
+    else this.visitEntry(el, tag, role, children, sectioning);
+    if (tag === 'a' && el.hasAttribute('href')) this.links++;
+  }
+
+  private visitEntry(
+    el: Element,
+    tag: string,
+    role: OutlineRole,
+    children: OutlineEntry[],
+    sectioning: boolean,
+  ): void {
+    const entry: OutlineEntry = {
+      role,
+      els: [el],
+      xpath: '',
+      words: 0,
+      links: 0,
+      images: 0,
+      children: [],
+    };
+    const { words, links, images } = this;
+    const inner: WalkMode = CONTAINER_ROLES.has(role) ? 'full' : role === 'LIST' ? 'list' : 'leaf';
+    this.visitChildren(el, entry.children, sectioning, inner);
+    entry.words = this.words - words;
+    entry.links = this.links - links;
+    entry.images = this.images - images;
+    if (finish(entry, el, tag)) children.push(entry);
+    else children.push(...entry.children);
+  }
+
+  /** An element inside a line: nothing becomes an entry, only the counts are wanted. */
+  private visitInLine(el: Element): void {
+    const tag = el.localName;
+    if (isNonContent(tag)) this.visitOpaque(el, tag);
+    else if (el.firstElementChild === null) this.visitTextOnly(el, tag);
+    else if (!this.hidden(el)) {
+      this.visitChildren(el, NO_ENTRIES, false, 'leaf');
+      if (tag === 'a' && el.hasAttribute('href')) this.links++;
+    }
+  }
+
+  /** Only images count inside the elements whose inside is no page text. */
+  private visitOpaque(el: Element, tag: string): void {
+    // <picture> is counted once: its <img> is never reached.
+    if ((tag === 'img' || tag === 'picture') && !this.hidden(el)) this.images++;
+  }
+
+  /** An element without element children that is no entry: its words, and its link. */
+  private visitTextOnly(el: Element, tag: string): void {
+    let words = 0;
+    for (let node = el.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === 3) {
+        const data = (node as Text).data;
+        if (data.length > 0) words += countWords(data);
+      }
+    }
+    const link = tag === 'a' && el.hasAttribute('href');
+    if ((words > 0 || link) && !this.hidden(el)) {
+      this.words += words;
+      if (link) this.links++;
+    }
   }
 }
 
@@ -418,22 +474,17 @@ export function buildOutline(doc: Document, options: OutlineOptions): Outline {
   const walker = new OutlineWalker(builder, options);
   const scope = options.scope ?? builder.root;
   const entries: OutlineEntry[] = [];
-  let counts: Counts;
   if (scope === builder.root || scope === doc.documentElement) {
-    counts = walker.visitChildren(scope, { children: entries, sectioning: false, mode: 'full' });
+    walker.visitChildren(scope, entries, false, 'full');
   } else {
     const sectioning = scope.parentElement?.closest(
       'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]',
     );
-    counts = walker.visit(scope, {
-      children: entries,
-      sectioning: Boolean(sectioning),
-      mode: 'full',
-    });
+    walker.visit(scope, entries, Boolean(sectioning), 'full');
   }
   const grouped = groupParagraphs(entries, builder);
   assignXpaths(grouped, builder);
-  return { scope, entries: grouped, words: counts.words, builder };
+  return { scope, entries: grouped, words: walker.words, builder };
 }
 
 /** Every entry, parents before their children, in document order. */

@@ -68,14 +68,21 @@ const PLURALS: Partial<Record<OutlineRole, string>> = {
 export const COLLAPSE_RUN = 5;
 export const PREVIEW_ITEMS = 2;
 
-/** Length of the run of alike siblings (same role, same xpath shape) starting at `start`. */
-function runLength(entries: readonly OutlineEntry[], start: number): number {
+/**
+ * Length of the run of alike siblings (same role, same xpath shape) starting at `start`.
+ * `shapes` holds each entry's xpath shape, computed once per list rather than once per start.
+ */
+function runLength(
+  entries: readonly OutlineEntry[],
+  shapes: readonly string[],
+  start: number,
+): number {
   const first = entries[start] as OutlineEntry;
-  const shape = xpathShape(first.xpath);
+  const shape = shapes[start];
   let end = start + 1;
   while (end < entries.length) {
     const next = entries[end] as OutlineEntry;
-    if (next.role !== first.role || xpathShape(next.xpath) !== shape) break;
+    if (next.role !== first.role || shapes[end] !== shape) break;
     end++;
   }
   return end - start;
@@ -108,8 +115,9 @@ export function renderOutline(outline: Outline, options: OutlineTextOptions): st
   };
   const walk = (entries: readonly OutlineEntry[], depth: number): void => {
     if (depth >= maxDepth) return;
+    const shapes = collapse ? entries.map((entry) => xpathShape(entry.xpath)) : [];
     for (let i = 0; i < entries.length;) {
-      const run = collapse ? runLength(entries, i) : 1;
+      const run = collapse ? runLength(entries, shapes, i) : 1;
       if (run >= COLLAPSE_RUN) {
         for (let k = i; k < i + PREVIEW_ITEMS; k++) {
           emit(entryLine(entries[k] as OutlineEntry, true), depth);

@@ -41,21 +41,27 @@ const OPAQUE_TAGS = new Set([
 const INLINE_HIDDEN =
   /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)/i;
 
+const NOT_TEXT_TAGS: ReadonlySet<string> = new Set([...NON_CONTENT_TAGS, ...OPAQUE_TAGS]);
+
 /** True when the element's text is never page content, whatever its visibility. */
-export const isNonContent = (tag: string): boolean =>
-  NON_CONTENT_TAGS.has(tag) || OPAQUE_TAGS.has(tag);
+export const isNonContent = (tag: string): boolean => NOT_TEXT_TAGS.has(tag);
+
+type CheckableElement = Element & { checkVisibility?: (options?: object) => boolean };
+
+/**
+ * One options object for every call: the test runs once per element of the page, and a fresh
+ * literal each time is garbage the engine converts all the same.
+ */
+const CHECK_OPTIONS = { visibilityProperty: true } as const;
 
 /** Creates the hidden-element test for one snapshot. */
 export function hiddenTest(options: VisibilityOptions): (el: Element) => boolean {
   if (options.includeHidden) return () => false;
   if (options.layout) {
-    return (el) => {
-      const check = (el as Element & { checkVisibility?: (o?: object) => boolean }).checkVisibility;
-      if (typeof check === 'function') {
-        return !check.call(el, { visibilityProperty: true });
-      }
-      return markupHidden(el);
-    };
+    return (el) =>
+      typeof (el as CheckableElement).checkVisibility === 'function'
+        ? !(el as Required<CheckableElement>).checkVisibility(CHECK_OPTIONS)
+        : markupHidden(el);
   }
   return markupHidden;
 }

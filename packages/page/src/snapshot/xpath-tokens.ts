@@ -145,9 +145,35 @@ const UTILITY_WORDS = new Set([
  * Prefixes of Tailwind, Bootstrap, Foundation, UIkit and SUIT utilities ("p-4", "mt-2",
  * "text-lg", "d-flex", "col-md-6", "u-hidden"). Each needs the dash so "text-body"-style
  * BEM names are not confused with "textarea"; see UTILITY_EXCEPTIONS for the words we keep.
+ * A set rather than one alternation: compiling a regex of 170 alternatives cost more than
+ * all the lookups of a snapshot.
  */
-const UTILITY_PREFIX =
-  /^(?:-?(?:[mp][trblxyse]?|w|h|min-w|max-w|min-h|max-h|size|gap|space-[xy]|inset|top|bottom|left|right|z|order|basis|grow|shrink|flex|grid|col|cols|row|rows|col-span|row-span|col-start|row-start|auto-cols|auto-rows|items|justify|content|self|place|text|bg|from|via|to|border|rounded|ring|outline|shadow|opacity|font|fw|fs|lh|leading|tracking|line-clamp|whitespace|break|overflow|overscroll|object|aspect|float|clear|d|display|position|pos|align|valign|offset|g|gx|gy|fill|stroke|transition|duration|delay|ease|animate|transform|translate|rotate|scale|skew|origin|cursor|select|pointer-events|resize|scroll|snap|touch|will-change|decoration|underline-offset|indent|list|columns|divide|backdrop|blur|brightness|contrast|drop-shadow|grayscale|hue-rotate|invert|saturate|sepia|mix-blend|bg-blend|visible|invisible|sr|not-sr|is|has|js|u|l|uk|fa|fas|far|fab|icon|glyphicon|hidden|visible|show|hide|pull|push|span|small|medium|large|xlarge|sm|md|lg|xl|xxl|dark|light|hover|focus|group-hover|lazy|wow|animated|aos|swiper|slick|owl)-)/;
+const UTILITY_PREFIXES = new Set(
+  (
+    'm|mt|mr|mb|ml|mx|my|ms|me|p|pt|pr|pb|pl|px|py|ps|pe|w|h|min-w|max-w|min-h|max-h|size|' +
+    'gap|space-x|space-y|inset|top|bottom|left|right|z|order|basis|grow|shrink|flex|grid|' +
+    'col|cols|row|rows|col-span|row-span|col-start|row-start|auto-cols|auto-rows|items|' +
+    'justify|content|self|place|text|bg|from|via|to|border|rounded|ring|outline|shadow|' +
+    'opacity|font|fw|fs|lh|leading|tracking|line-clamp|whitespace|break|overflow|' +
+    'overscroll|object|aspect|float|clear|d|display|position|pos|align|valign|offset|g|gx|' +
+    'gy|fill|stroke|transition|duration|delay|ease|animate|transform|translate|rotate|' +
+    'scale|skew|origin|cursor|select|pointer-events|resize|scroll|snap|touch|will-change|' +
+    'decoration|underline-offset|indent|list|columns|divide|backdrop|blur|brightness|' +
+    'contrast|drop-shadow|grayscale|hue-rotate|invert|saturate|sepia|mix-blend|bg-blend|' +
+    'visible|invisible|sr|not-sr|is|has|js|u|l|uk|fa|fas|far|fab|icon|glyphicon|hidden|' +
+    'show|hide|pull|push|span|small|medium|large|xlarge|sm|md|lg|xl|xxl|dark|light|hover|' +
+    'focus|group-hover|lazy|wow|animated|aos|swiper|slick|owl'
+  ).split('|'),
+);
+
+/** A utility prefix followed by a dash starts the class, after at most one leading dash. */
+function hasUtilityPrefix(lower: string): boolean {
+  const name = lower.startsWith('-') ? lower.slice(1) : lower;
+  for (let dash = name.indexOf('-'); dash > 0; dash = name.indexOf('-', dash + 1)) {
+    if (UTILITY_PREFIXES.has(name.slice(0, dash))) return true;
+  }
+  return false;
+}
 
 /** Semantic names that happen to start like a utility prefix. */
 const UTILITY_EXCEPTIONS =
@@ -185,7 +211,7 @@ export function isUtilityClass(cls: string): boolean {
   if (UTILITY_WORDS.has(lower)) return true;
   if (HASHED_CLASS.some((pattern) => pattern.test(cls))) return true;
   if (SHORT_NUMBERED.test(lower)) return true;
-  if (UTILITY_PREFIX.test(lower) && !UTILITY_EXCEPTIONS.test(lower)) return true;
+  if (hasUtilityPrefix(lower) && !UTILITY_EXCEPTIONS.test(lower)) return true;
   if (LONG_DIGITS.test(cls) || (HEX_RUN.test(cls) && /\d/.test(cls))) return true;
   const parts = lower.split(/[-_]+/);
   if (parts.some((part) => LAYOUT_PARTS.has(part))) return true;

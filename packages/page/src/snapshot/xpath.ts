@@ -164,15 +164,61 @@ export const xpathShape = (xpath: string): string => xpath.replace(/\[\d+\]/g, '
 /** The element xpaths start from. */
 export const xpathRoot = (doc: Document): Element => doc.body ?? doc.documentElement;
 
+/** Meaningful children of one parent that share a tag, indexed by what a step can require. */
+interface TagGroup {
+  all: Element[];
+  byId?: Map<string, Element[]>;
+  byClass?: Map<string, Element[]>;
+  byRole?: Map<string, Element[]>;
+}
+
+/** The class tokens `classList` holds: split on ASCII whitespace, each once. */
+const CLASS_SEPARATOR = /[\t\n\f\r ]+/;
+
+function groupBy(
+  elements: readonly Element[],
+  keys: (el: Element) => Iterable<string>,
+): Map<string, Element[]> {
+  const groups = new Map<string, Element[]>();
+  for (const el of elements) {
+    for (const key of keys(el)) {
+      const group = groups.get(key);
+      if (group) group.push(el);
+      else groups.set(key, [el]);
+    }
+  }
+  return groups;
+}
+
+const attributeKey =
+  (name: string) =>
+  (el: Element): string[] => {
+    const value = el.getAttribute(name);
+    return value === null ? [] : [value];
+  };
+
+const classKeys = (el: Element): Set<string> => {
+  const tokens = new Set((el.getAttribute('class') ?? '').split(CLASS_SEPARATOR));
+  tokens.delete('');
+  return tokens;
+};
+
+const EMPTY: readonly Element[] = [];
+
 /**
  * Computes xpaths with caches shared by one snapshot: siblings share their parent's path and
- * its list of meaningful children, so the whole outline costs one pass over the DOM.
+ * its list of meaningful children, so the whole outline costs one pass over the DOM. Sibling
+ * lists are grouped by tag and by id, class or role once per parent, so a parent with hundreds
+ * of distinct steps (headings with ids, sections) costs no more than one with a single step.
  */
 export class XpathBuilder {
   private readonly steps = new Map<Element, string | null>();
   private readonly children = new Map<Element, Element[]>();
   private readonly paths = new Map<Element, string>();
-  private readonly matching = new Map<Element, Map<string, Element[]>>();
+  private readonly tagGroups = new Map<Element, Map<string, TagGroup>>();
+  private readonly matching = new Map<Element, Map<string, readonly Element[]>>();
+  private readonly positions = new WeakMap<readonly Element[], Map<Element, number>>();
+  private readonly parents = new Map<Element, Element | null>();
   readonly root: Element;
 
   constructor(doc: Document) {
@@ -190,10 +236,17 @@ export class XpathBuilder {
 
   /** The nearest ancestor with a step, or the root; null outside the root. */
   parentOf(el: Element): Element | null {
+    let parent = this.parents.get(el);
+    if (parent !== undefined) return parent;
+    parent = null;
     for (let node = el.parentElement; node; node = node.parentElement) {
-      if (node === this.root || this.step(node) !== null) return node;
+      if (node === this.root || this.step(node) !== null) {
+        parent = node;
+        break;
+      }
     }
-    return null;
+    this.parents.set(el, parent);
+    return parent;
   }
 
   /** Elements whose nearest meaningful ancestor is `parent`, in document order. */
@@ -214,8 +267,25 @@ export class XpathBuilder {
     return list;
   }
 
-  /** The meaningful children of `parent` that a step matches (cached: feeds repeat steps). */
-  private siblingsMatching(parent: Element, step: string): Element[] {
+  private tagGroup(parent: Element, tag: string): TagGroup | undefined {
+    let byTag = this.tagGroups.get(parent);
+    if (!byTag) {
+      byTag = new Map();
+      for (const child of this.meaningfulChildren(parent)) {
+        const group = byTag.get(child.localName);
+        if (group) group.all.push(child);
+        else byTag.set(child.localName, { all: [child] });
+      }
+      this.tagGroups.set(parent, byTag);
+    }
+    return byTag.get(tag);
+  }
+
+  /**
+   * The meaningful children of `parent` that a step matches, in document order: what
+   * `stepMatches` keeps, looked up instead of filtered (cached: feeds repeat steps).
+   */
+  private siblingsMatching(parent: Element, step: string): readonly Element[] {
     let byStep = this.matching.get(parent);
     if (!byStep) {
       byStep = new Map();
@@ -224,10 +294,31 @@ export class XpathBuilder {
     let same = byStep.get(step);
     if (!same) {
       const parsed = parseStep(step) as Step;
-      same = this.meaningfulChildren(parent).filter((child) => stepMatches(child, parsed));
+      const group = this.tagGroup(parent, parsed.tag);
+      if (!group) same = EMPTY;
+      else if (parsed.id !== undefined) {
+        group.byId ??= groupBy(group.all, attributeKey('id'));
+        same = group.byId.get(parsed.id) ?? EMPTY;
+      } else if (parsed.cls !== undefined) {
+        group.byClass ??= groupBy(group.all, classKeys);
+        same = group.byClass.get(parsed.cls) ?? EMPTY;
+      } else if (parsed.role !== undefined) {
+        group.byRole ??= groupBy(group.all, attributeKey('role'));
+        same = group.byRole.get(parsed.role) ?? EMPTY;
+      } else same = group.all;
       byStep.set(step, same);
     }
     return same;
+  }
+
+  /** 1-based position of `el` among `siblings`; one index per list, not a scan per element. */
+  private positionIn(siblings: readonly Element[], el: Element): number {
+    let index = this.positions.get(siblings);
+    if (!index) {
+      index = new Map(siblings.map((sibling, i) => [sibling, i + 1]));
+      this.positions.set(siblings, index);
+    }
+    return index.get(el) ?? 0;
   }
 
   /** The xpath of a meaningful element (or the root, "/"); undefined for a bare wrapper. */
@@ -241,7 +332,10 @@ export class XpathBuilder {
     const parentPath = this.xpathOf(parent);
     if (parentPath === undefined) return undefined;
     const same = this.siblingsMatching(parent, step);
-    const path = joinXpath(parentPath, same.length > 1 ? `${step}[${same.indexOf(el) + 1}]` : step);
+    const path = joinXpath(
+      parentPath,
+      same.length > 1 ? `${step}[${this.positionIn(same, el)}]` : step,
+    );
     this.paths.set(el, path);
     return path;
   }

@@ -51,9 +51,46 @@ function routed<Route extends string>(
   route: (state: InteractStateType) => Route,
   targets: Record<Route, string>,
 ) {
-  const run = async (state: InteractStateType) => {
+  return routedStep(async (state: InteractStateType) => {
     const update = await node(state);
-    const next = route({ ...state, ...update } as InteractStateType);
+    return { update, next: route({ ...state, ...update } as InteractStateType) };
+  }, targets);
+}
+
+/**
+ * Like `routed`, but when the route names `then.name`, that node runs too, in the same
+ * superstep, and routing continues with its own routing function. For successors whose work
+ * on that edge is too small for a superstep of its own: moving the plan on after a verified
+ * step, and the outcome of a SIMPLE command (always a fixed template, never the model). A
+ * LangGraph superstep costs about a millisecond of framework bookkeeping on these machines
+ * (bench/interact prints this "framework floor"), more than those nodes' own work. The fused
+ * node keeps its own span and log lines; it loses only its own box in LangGraph Studio.
+ */
+function routedThrough<Route extends string, Then extends Route, ThenRoute extends string>(
+  node: Node,
+  route: (state: InteractStateType) => Route,
+  then: { name: Then; node: Node; route: (state: InteractStateType) => ThenRoute },
+  targets: Record<Exclude<Route, Then> | ThenRoute, string>,
+) {
+  return routedStep(async (state: InteractStateType) => {
+    const update = await node(state);
+    const merged = { ...state, ...update } as InteractStateType;
+    const next = route(merged);
+    if (next !== then.name) return { update, next: next as Exclude<Route, Then> };
+    const thenUpdate = await then.node(merged);
+    return {
+      update: { ...update, ...thenUpdate },
+      next: then.route({ ...merged, ...thenUpdate } as InteractStateType),
+    };
+  }, targets);
+}
+
+function routedStep<Route extends string>(
+  step: (state: InteractStateType) => Promise<{ update: InteractStateUpdate; next: Route }>,
+  targets: Record<Route, string>,
+) {
+  const run = async (state: InteractStateType) => {
+    const { update, next } = await step(state);
     return new Command({ update, goto: targets[next] });
   };
   const ends: string[] = [...new Set(Object.values<string>(targets))];
@@ -64,6 +101,17 @@ function routed<Route extends string>(
 export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpointSaver) {
   const toEnd = { [END_RUN]: END } as const;
   const t = (name: string, node: Node) => traced(deps.tracing, name, node);
+  // Fused into the nodes that route to them (see routedThrough).
+  const advanceStep = {
+    name: 'advance' as const,
+    node: t('advance', advance(deps)),
+    route: routeAfterAdvance,
+  };
+  const simpleOutcome = {
+    name: 'outcome_prediction' as const,
+    node: t('outcome_prediction', outcomePrediction(deps)),
+    route: routeAfterOutcome,
+  };
   return (
     new StateGraph(InteractState)
       .addNode(
@@ -76,11 +124,16 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       )
       .addNode(
         'direct_action',
-        ...routed(t('direct_action', directAction(deps)), routeAfterDirectAction, {
-          outcome_prediction: 'outcome_prediction',
-          finalize: 'finalize',
-          ...toEnd,
-        }),
+        ...routedThrough(
+          t('direct_action', directAction(deps)),
+          routeAfterDirectAction,
+          simpleOutcome,
+          {
+            dispatch: 'dispatch',
+            finalize: 'finalize',
+            ...toEnd,
+          },
+        ),
       )
       .addNode(
         'context_analysis',
@@ -131,12 +184,18 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       )
       .addNode(
         'verification',
-        ...routed(t('verification', verification(deps)), routeAfterVerification, {
-          chain_recovery: 'chain_recovery',
-          finalize: 'finalize',
-          advance: 'advance',
-          correction: 'correction',
-        }),
+        ...routedThrough(
+          t('verification', verification(deps)),
+          routeAfterVerification,
+          advanceStep,
+          {
+            chain_recovery: 'chain_recovery',
+            finalize: 'finalize',
+            correction: 'correction',
+            step_refinement: 'step_refinement',
+            action_generation: 'action_generation',
+          },
+        ),
       )
       .addNode(
         'correction',
@@ -148,18 +207,16 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       )
       .addNode(
         'chain_recovery',
-        ...routed(t('chain_recovery', chainRecovery(deps)), routeAfterChainRecovery, {
-          outcome_prediction: 'outcome_prediction',
-          advance: 'advance',
-          action_generation: 'action_generation',
-        }),
-      )
-      .addNode(
-        'advance',
-        ...routed(t('advance', advance(deps)), routeAfterAdvance, {
-          step_refinement: 'step_refinement',
-          action_generation: 'action_generation',
-        }),
+        ...routedThrough(
+          t('chain_recovery', chainRecovery(deps)),
+          routeAfterChainRecovery,
+          advanceStep,
+          {
+            outcome_prediction: 'outcome_prediction',
+            step_refinement: 'step_refinement',
+            action_generation: 'action_generation',
+          },
+        ),
       )
       .addNode('finalize', t('finalize', finalize(deps)))
       .addEdge(START, 'complexity_check')

@@ -1,4 +1,5 @@
-// After a verified step: mark it completed and move the plan to the next step.
+// After a verified step: mark it completed and move the plan to the next step. Runs in the
+// superstep of the node that routes here (verification, chain_recovery; see graph.ts).
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { completesStep, logFor } from '../shared';

@@ -1,5 +1,6 @@
 // The embedded default store: one libSQL database (a file under .data/, `:memory:` in tests,
 // or a remote libSQL/Turso URL) holding every repository and the LangGraph checkpoints.
+import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store } from '../port';
 import { LibsqlSaver } from './checkpointer';
 import { openLibsqlClient, type LibsqlClientOptions } from './client';
@@ -42,7 +43,7 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     collectedItems: libsqlCollectedItems(client),
     idempotency: libsqlIdempotency(client),
     rateLimits: libsqlRateLimits(client),
-    checkpointer: new LibsqlSaver(client),
+    checkpointer: new LibsqlSaver(client, new CheckpointSerializer()),
     async health() {
       const started = performance.now();
       try {

@@ -5,6 +5,7 @@
 import { MongoDBSaver } from '@langchain/langgraph-checkpoint-mongodb';
 import { MongoClient } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
+import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store, StoreHealth } from '../port';
 import { mongoCollectedItems } from './collected-items';
 import { mongoExtractionStrategies, mongoExtractions } from './extractions';
@@ -54,7 +55,10 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
     checkpointClient = new MongoClient(options.uri, { serverSelectionTimeoutMS });
     await checkpointClient.connect();
     // The database mongoose actually opened (URI default included), so both share one.
-    const checkpointer = new MongoDBSaver({ client: checkpointClient, dbName: connection.name });
+    const checkpointer = new MongoDBSaver(
+      { client: checkpointClient, dbName: connection.name },
+      new CheckpointSerializer(),
+    );
     const [setupError] = await checkpointer.setup();
     if (setupError) throw setupError;
 

@@ -266,22 +266,13 @@ export interface IdempotencyRecord {
 
 // ---------------------------------------------------------------- inputs
 
+/**
+ * A new task: who asked what, where, and optionally any field an update could set, so a task
+ * whose first step is already decided is written once. Absent fields take their defaults.
+ */
 export type NewTask = Pick<Task, 'userId' | 'url' | 'query'> &
-  Partial<
-    Pick<
-      Task,
-      | 'id'
-      | 'sessionId'
-      | 'status'
-      | 'complexity'
-      | 'plan'
-      | 'hierarchicalPlan'
-      | 'currentStepIndex'
-      | 'webSearchResult'
-      | 'collectLimit'
-      | 'metrics'
-    >
-  >;
+  Partial<Pick<Task, 'id' | 'sessionId'>> &
+  TaskPatch;
 
 /**
  * Fields a task update may change. `version`, ids, tenant and createdAt are never patched.

@@ -172,16 +172,8 @@ export function createInteractService(options: InteractServiceOptions): Interact
     if (existing) {
       await store.tasks.update(caller.tenantId, existing.id, fields);
     } else {
-      const {
-        corrections,
-        lastChain,
-        result,
-        consecutiveFailures,
-        consecutiveSuccessWithoutTaskComplete,
-        ...creatable
-      } = fields;
-      const created = await store.tasks.create(caller.tenantId, {
-        ...creatable,
+      await store.tasks.create(caller.tenantId, {
+        ...fields,
         id: state.taskId,
         userId: caller.userId,
         sessionId: state.sessionId,
@@ -189,22 +181,6 @@ export function createInteractService(options: InteractServiceOptions): Interact
         query: state.query,
         collectLimit: state.collectLimit,
       });
-      // A first step rarely sets what a new task cannot carry: one write instead of two.
-      const rest = {
-        corrections,
-        lastChain,
-        result,
-        consecutiveFailures,
-        consecutiveSuccessWithoutTaskComplete,
-      };
-      if (
-        corrections.length > 0 ||
-        lastChain !== null ||
-        result !== null ||
-        consecutiveFailures !== 0 ||
-        consecutiveSuccessWithoutTaskComplete !== 0
-      )
-        await store.tasks.update(caller.tenantId, created.id, rest);
     }
     if (verifiedActionId && state.lastVerification) {
       await store.taskActions.update(caller.tenantId, verifiedActionId, {

@@ -93,7 +93,7 @@ export function libsqlTasks(client: SqlClient): TaskRepository {
                 plan, hierarchical_plan, current_step_index, corrections, metrics, last_chain,
                 web_search_result, result, collect_limit, consecutive_failures,
                 consecutive_success_without_task_complete, version, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, NULL, ?, NULL, ?, 0, 0, 1, ?, ?)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
               RETURNING *`,
         args: [
           input.id ?? newId(),
@@ -107,9 +107,14 @@ export function libsqlTasks(client: SqlClient): TaskRepository {
           toJson(input.plan ?? null),
           toJson(input.hierarchicalPlan ?? null),
           input.currentStepIndex ?? 0,
+          toJson(input.corrections ?? []),
           toJson(input.metrics ?? emptyTaskMetrics()),
+          toJson(input.lastChain ?? null),
           toJson(input.webSearchResult ?? null),
+          input.result ?? null,
           input.collectLimit ?? null,
+          input.consecutiveFailures ?? 0,
+          input.consecutiveSuccessWithoutTaskComplete ?? 0,
           now,
           now,
         ],

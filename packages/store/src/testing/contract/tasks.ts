@@ -143,6 +143,11 @@ export function tasksContract(makeStore: MakeStore): void {
         webSearchResult: { summary: 'shoes are sold here', sources: ['https://a.test'] },
         collectLimit: 25,
         metrics,
+        corrections,
+        lastChain,
+        result: 'half way',
+        consecutiveFailures: 2,
+        consecutiveSuccessWithoutTaskComplete: 3,
       });
       expect(task).toMatchObject({
         id,
@@ -155,6 +160,12 @@ export function tasksContract(makeStore: MakeStore): void {
         webSearchResult: { summary: 'shoes are sold here', sources: ['https://a.test'] },
         collectLimit: 25,
         metrics,
+        corrections,
+        lastChain,
+        result: 'half way',
+        consecutiveFailures: 2,
+        consecutiveSuccessWithoutTaskComplete: 3,
+        version: 1,
       });
       expect(await store().tasks.get(tenantId, id)).toEqual(task);
     });

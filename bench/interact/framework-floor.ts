@@ -3,7 +3,7 @@
 // in-memory checkpointer. Tandem's share of a step is the route's figure minus this one; the
 // floor is what no change to Tandem's nodes, store or route can remove.
 import { InteractState, type InteractStateType } from '@tandem/agent';
-import { Command, interrupt, MemorySaver, START, StateGraph } from '@langchain/langgraph';
+import { Command, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 
 /** A no-op node that names its successor, as the interact graph's nodes do (graph.ts). */
 const pass = (next: string): [() => Promise<Command>, { ends: string[] }] => [
@@ -12,9 +12,9 @@ const pass = (next: string): [() => Promise<Command>, { ends: string[] }] => [
 ];
 
 /**
- * SIMPLE decision shape: complexity_check → direct_action → dispatch (interrupt).
+ * SIMPLE decision shape: complexity_check → direct_action, paused before dispatch.
  * COMPLEX step shape: resume at dispatch → verification → step_refinement →
- * outcome_prediction → dispatch (interrupt).
+ * outcome_prediction, paused before dispatch again (a static interrupt, as in graph.ts).
  */
 function floorGraph() {
   return new StateGraph(InteractState)
@@ -22,17 +22,15 @@ function floorGraph() {
     .addNode('direct_action', ...pass('dispatch'))
     .addNode(
       'dispatch',
-      async (state: InteractStateType) => {
-        interrupt({ step: state.stepCount });
-        return new Command({ update: { stepCount: state.stepCount + 1 }, goto: 'verification' });
-      },
+      async (state: InteractStateType) =>
+        new Command({ update: { requestCount: state.requestCount + 1 }, goto: 'verification' }),
       { ends: ['verification'] },
     )
     .addNode('verification', ...pass('step_refinement'))
     .addNode('step_refinement', ...pass('outcome_prediction'))
     .addNode('outcome_prediction', ...pass('dispatch'))
     .addEdge(START, 'complexity_check')
-    .compile({ checkpointer: new MemorySaver() });
+    .compile({ checkpointer: new MemorySaver(), interruptBefore: ['dispatch'] });
 }
 
 export interface FrameworkFloor {
@@ -56,7 +54,7 @@ export async function measureFrameworkFloor(runs = 600): Promise<FrameworkFloor>
     await graph.invoke({ taskId: `floor-${n}`, query: 'click Logout' }, config(n));
     start.push(performance.now() - t0);
     t0 = performance.now();
-    await graph.invoke(new Command({ resume: { ok: true } }), config(n));
+    await graph.invoke(null, config(n));
     step.push(performance.now() - t0);
   }
   // The first runs pay for JIT warm-up; the server's figures are taken warm too.

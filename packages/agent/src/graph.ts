@@ -1,6 +1,12 @@
 // Wiring only: nodes, edges and the routing functions from routes.ts. The thread id is the
 // taskId; the checkpointer persists the state when a run stops (see interact-service).
-import { Command, END, START, StateGraph } from '@langchain/langgraph';
+import {
+  Command,
+  END,
+  START,
+  StateGraph,
+  type LangGraphRunnableConfig,
+} from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { AgentDeps } from './deps';
 import { actionGeneration } from './nodes/action-generation/node';
@@ -10,7 +16,7 @@ import { complexityCheck } from './nodes/complexity-check/node';
 import { contextAnalysis } from './nodes/context-analysis/node';
 import { correction } from './nodes/correction/node';
 import { directAction } from './nodes/direct-action/node';
-import { dispatch } from './nodes/dispatch/node';
+import { dispatch, type InteractRunContext } from './nodes/dispatch/node';
 import { finalize } from './nodes/finalize/node';
 import { outcomePrediction } from './nodes/outcome-prediction/node';
 import { planning } from './nodes/planning/node';
@@ -35,7 +41,10 @@ import {
 import { InteractState, type InteractStateType, type InteractStateUpdate } from './state';
 import { traced } from './tracing/node-span';
 
-type Node = (state: InteractStateType) => Promise<InteractStateUpdate>;
+type Node = (
+  state: InteractStateType,
+  config?: LangGraphRunnableConfig<InteractRunContext>,
+) => Promise<InteractStateUpdate>;
 
 /**
  * A node that names its successor (a LangGraph Command) with its routing function from
@@ -51,8 +60,8 @@ function routed<Route extends string>(
   route: (state: InteractStateType) => Route,
   targets: Record<Route, string>,
 ) {
-  return routedStep(async (state: InteractStateType) => {
-    const update = await node(state);
+  return routedStep(async (state, config) => {
+    const update = await node(state, config);
     return { update, next: route({ ...state, ...update } as InteractStateType) };
   }, targets);
 }
@@ -72,12 +81,12 @@ function routedThrough<Route extends string, Then extends Route, ThenRoute exten
   then: { name: Then; node: Node; route: (state: InteractStateType) => ThenRoute },
   targets: Record<Exclude<Route, Then> | ThenRoute, string>,
 ) {
-  return routedStep(async (state: InteractStateType) => {
-    const update = await node(state);
+  return routedStep(async (state, config) => {
+    const update = await node(state, config);
     const merged = { ...state, ...update } as InteractStateType;
     const next = route(merged);
     if (next !== then.name) return { update, next: next as Exclude<Route, Then> };
-    const thenUpdate = await then.node(merged);
+    const thenUpdate = await then.node(merged, config);
     return {
       update: { ...update, ...thenUpdate },
       next: then.route({ ...merged, ...thenUpdate } as InteractStateType),
@@ -86,11 +95,17 @@ function routedThrough<Route extends string, Then extends Route, ThenRoute exten
 }
 
 function routedStep<Route extends string>(
-  step: (state: InteractStateType) => Promise<{ update: InteractStateUpdate; next: Route }>,
+  step: (
+    state: InteractStateType,
+    config?: LangGraphRunnableConfig<InteractRunContext>,
+  ) => Promise<{ update: InteractStateUpdate; next: Route }>,
   targets: Record<Route, string>,
 ) {
-  const run = async (state: InteractStateType) => {
-    const { update, next } = await step(state);
+  const run = async (
+    state: InteractStateType,
+    config?: LangGraphRunnableConfig<InteractRunContext>,
+  ) => {
+    const { update, next } = await step(state, config);
     return new Command({ update, goto: targets[next] });
   };
   const ends: string[] = [...new Set(Object.values<string>(targets))];
@@ -174,7 +189,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
           ...toEnd,
         }),
       )
-      // Not traced: its interrupt() throws by design and would be recorded as an error.
+      // Not traced: it only takes the resuming request's page into the state.
       .addNode(
         'dispatch',
         ...routed(dispatch(), routeAfterDispatch, {
@@ -222,7 +237,8 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       .addEdge(START, 'complexity_check')
       .addEdge('planning', 'step_refinement')
       .addEdge('finalize', END)
-      .compile(checkpointer ? { checkpointer } : {})
+      // A run pauses before dispatch; the next request resumes it there (nodes/dispatch).
+      .compile({ interruptBefore: ['dispatch'], ...(checkpointer ? { checkpointer } : {}) })
   );
 }
 

@@ -1,7 +1,6 @@
 // The interact flow of spec 003 Phases 1-4 around the graph: sessions and messages, RAG once
 // per request, the provisional taskId, task persistence after an action exists, one request at
 // a time per task, idempotent retries, and the mapping of graph refusals to HTTP errors.
-import { Command } from '@langchain/langgraph';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   emptyTaskMetrics,
@@ -13,7 +12,7 @@ import { interactTraceName } from '@tandem/observability';
 import { isDuplicateKeyError, type Store, type Task } from '@tandem/store';
 import type { AgentDeps, AgentLogger } from '../deps';
 import { buildInteractGraph, type InteractGraph } from '../graph';
-import type { ResumeInput } from '../nodes/dispatch/node';
+import type { InteractRunContext, ResumeInput } from '../nodes/dispatch/node';
 import { pageStateFrom } from '../page/page-state';
 import { inferCollectLimit } from '../collect/extraction-goal';
 import type { TaskEventHub } from '../collect/event-hub';
@@ -276,28 +275,29 @@ export function createInteractService(options: InteractServiceOptions): Interact
     input: InteractStateUpdate | ResumeInput,
     resume: boolean,
   ): Promise<InteractStateType> {
-    // Checkpoint when the run stops (at the dispatch interrupt or the end), not after every
-    // node: the interrupt is the only point a later request resumes from, and per-node writes
+    // Checkpoint when the run stops (paused before dispatch, or at the end), not after every
+    // node: the pause is the only point a later request resumes from, and per-node writes
     // were most of a step's cost.
     const config = {
       configurable: { thread_id: taskId },
       recursionLimit: 60,
       durability: 'exit' as const,
     };
-    // invoke() returns the state the run stopped with (plus __interrupt__, which we ignore).
     if (!resume)
       return (await graph.invoke(input as InteractStateUpdate, config)) as InteractStateType;
 
-    // A thread is waiting at its dispatch interrupt unless the previous run threw: a process
-    // killed mid-run writes nothing (durability 'exit'), and every refusal in a continuation
-    // fails the task. Runs that threw leave a fork marker, so the common path resumes without
-    // first loading the whole checkpoint through getState (15% of a step's CPU).
+    // A thread is paused before dispatch unless the previous run threw: a process killed
+    // mid-run writes nothing (durability 'exit'), and every refusal in a continuation fails
+    // the task. A run that threw checkpoints where it failed and leaves a fork marker, so the
+    // common path resumes without first loading the whole checkpoint through getState (15% of
+    // a step's CPU). The request's page reaches dispatch as the run's context.
+    const context = { resume: input as ResumeInput };
     const forkKey = `${FORK_SCOPE}:${taskId}`;
     const forkNeeded = (await store.idempotency.get(tenantId, forkKey)) !== null;
     try {
       const values = forkNeeded
-        ? await forkFromLastInterrupt(config, input)
-        : await graph.invoke(new Command({ resume: input }), config);
+        ? await forkFromLastPause(config, context)
+        : await graph.invoke(null, { ...config, context });
       if (forkNeeded) await store.idempotency.release(tenantId, forkKey);
       return values as InteractStateType;
     } catch (error) {
@@ -319,26 +319,26 @@ export function createInteractService(options: InteractServiceOptions): Interact
   }
 
   /**
-   * The previous request failed midway (LLM outage, crash) after consuming its page state.
-   * Fork from the last checkpoint that was waiting at dispatch and replay this request's page
-   * there, as if the failed request never happened.
+   * The previous request failed midway (LLM outage, crash) after taking in its page state.
+   * Fork from the last checkpoint that was paused before dispatch and replay this request's
+   * page there, as if the failed request never happened.
    */
-  async function forkFromLastInterrupt(
+  async function forkFromLastPause(
     config: { configurable: { thread_id: string }; recursionLimit: number; durability: 'exit' },
-    input: InteractStateUpdate | ResumeInput,
+    context: InteractRunContext,
   ): Promise<unknown> {
+    const pausedAtDispatch = (next: readonly string[]) => next.includes('dispatch');
     const snapshot = await graph.getState(config);
-    if (snapshot.tasks.some((t) => (t.interrupts?.length ?? 0) > 0)) {
-      return graph.invoke(new Command({ resume: input }), config);
-    }
+    if (pausedAtDispatch(snapshot.next)) return graph.invoke(null, { ...config, context });
     if (snapshot.next.length === 0)
       throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
     for await (const past of graph.getStateHistory(config)) {
-      if (past.tasks.some((t) => (t.interrupts?.length ?? 0) > 0)) {
-        return graph.invoke(new Command({ resume: input }), {
+      if (pausedAtDispatch(past.next)) {
+        return graph.invoke(null, {
           ...past.config,
           recursionLimit: config.recursionLimit,
           durability: config.durability,
+          context,
         });
       }
     }

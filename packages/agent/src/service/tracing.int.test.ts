@@ -104,7 +104,7 @@ describe('tracing an interact run', () => {
     expect(names(continuation)).toEqual(
       expect.arrayContaining(['verification', 'advance', 'step_refinement']),
     );
-    // dispatch pauses the graph with an interrupt: it never gets a span (it would read as an error).
+    // A run pauses before dispatch, and dispatch (taking the next request's page in) has no span.
     expect(names(newTask)).not.toContain('dispatch');
 
     // The planning generation sits under the planning span, with usage and a priced cost.

@@ -1,6 +1,6 @@
 // One LangFuse span per graph node (spec 003 "What's Traced"), with the fields the spec lists
-// for it. Nodes stay unaware of tracing: graph.ts wraps them here. `dispatch` is never wrapped:
-// its interrupt() throws by design, which a span would record as an error.
+// for it. Nodes stay unaware of tracing: graph.ts wraps them here. `dispatch` is not wrapped:
+// it only takes the resuming request's page into the state, which the request's trace shows.
 import type { Tracing } from '@tandem/observability';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 

@@ -146,15 +146,6 @@ export function parseStep(text: string): Step | undefined {
   return step;
 }
 
-/** Like a CSS compound selector: `p` matches `p.lead`, `div.content` any div with that class. */
-export function stepMatches(el: Element, step: Step): boolean {
-  if (el.localName !== step.tag) return false;
-  if (step.id !== undefined && el.getAttribute('id') !== step.id) return false;
-  if (step.cls !== undefined && !el.classList.contains(step.cls)) return false;
-  if (step.role !== undefined && el.getAttribute('role') !== step.role) return false;
-  return true;
-}
-
 export const joinXpath = (parent: string, step: string): string =>
   parent === '/' ? `/${step}` : `${parent}/${step}`;
 
@@ -282,8 +273,10 @@ export class XpathBuilder {
   }
 
   /**
-   * The meaningful children of `parent` that a step matches, in document order: what
-   * `stepMatches` keeps, looked up instead of filtered (cached: feeds repeat steps).
+   * The meaningful children of `parent` that a step (without its `[n]`) names, in document
+   * order. Like a CSS compound selector: `p` matches `p.lead`, `div.content` any div with that
+   * class token. Building xpaths and resolving them both ask here, so the two cannot disagree;
+   * answered by lookup in per-parent groups, cached per step text.
    */
   private siblingsMatching(parent: Element, step: string): readonly Element[] {
     let byStep = this.matching.get(parent);
@@ -293,9 +286,9 @@ export class XpathBuilder {
     }
     let same = byStep.get(step);
     if (!same) {
-      const parsed = parseStep(step) as Step;
-      const group = this.tagGroup(parent, parsed.tag);
-      if (!group) same = EMPTY;
+      const parsed = parseStep(step);
+      const group = parsed && this.tagGroup(parent, parsed.tag);
+      if (!parsed || !group) same = EMPTY;
       else if (parsed.id !== undefined) {
         group.byId ??= groupBy(group.all, attributeKey('id'));
         same = group.byId.get(parsed.id) ?? EMPTY;
@@ -349,9 +342,10 @@ export class XpathBuilder {
     for (const text of trimmed.slice(1).split('/')) {
       const step = parseStep(text);
       if (!step) return [];
+      const unindexed = xpathShape(text);
       const next: Element[] = [];
       for (const parent of context) {
-        const same = this.meaningfulChildren(parent).filter((child) => stepMatches(child, step));
+        const same = this.siblingsMatching(parent, unindexed);
         if (step.index === undefined) next.push(...same);
         else {
           const picked = same[step.index - 1];

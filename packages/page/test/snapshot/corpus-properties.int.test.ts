@@ -1,6 +1,7 @@
 // Properties of the outline over every page of data/pages-dev, parsed server side (jsdom):
 //  - no xpath step is a bare div/span, carries a utility/hashed class or a generated id;
-//  - every entry's xpath resolves back to the element(s) it names (the `selector` resolver);
+//  - every entry's xpath resolves back to the element(s) it names (the `selector` resolver),
+//    and the element matches its last step read as a CSS selector;
 //  - content mode runs (on a fifth of the pages).
 // Prints the time per page; jsdom parsing dominates it.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { parseHtml, releaseDocument, snapshotParsed } from '../../src/server';
 import { buildOutline, flattenOutline } from '../../src/snapshot/outline-model';
 import { renderOutline } from '../../src/snapshot/outline-text';
 import { isGeneratedId, isUtilityClass } from '../../src/snapshot/xpath-tokens';
-import { parseStep, XpathBuilder } from '../../src/snapshot/xpath';
+import { parseStep, XpathBuilder, type Step } from '../../src/snapshot/xpath';
 import { pageNames, pageUrl, pagesDevMissing, readPage } from './pages-dev';
 
 const missing = pagesDevMissing();
@@ -35,6 +36,13 @@ const NEVER_IN_XPATH = [
   /[.#][^/[]*\d{4,}/,
   /\/(?:div|span)(?:\/|\[\d+\]|$)/,
 ];
+
+/** A step as the CSS compound selector it stands for (step tokens need no escaping). */
+const cssOf = (step: Step): string =>
+  step.tag +
+  (step.id === undefined ? '' : `#${step.id}`) +
+  (step.cls === undefined ? '' : `.${step.cls}`) +
+  (step.role === undefined ? '' : `[role="${step.role}"]`);
 
 let parseMs = 0;
 let snapshotMs = 0;
@@ -83,6 +91,23 @@ describe.skipIf(missing !== undefined)('outline over data/pages-dev', () => {
           }
           const resolved = new Set(resolver.resolve(xpath));
           if (!entry.els.every((el) => resolved.has(el))) fail('does not resolve to its element');
+          // Building and resolving share one sibling lookup. Checked here independently, with
+          // the engine's own selector matching (a step's text is a CSS compound selector): the
+          // last step matches the element, and its [n] counts the siblings that match it too.
+          const lastText = xpath === '/' ? '' : xpath.slice(xpath.lastIndexOf('/') + 1);
+          const last = parseStep(lastText);
+          const first = entry.els[0];
+          if (last && first) {
+            const selector = cssOf({ ...last, index: undefined });
+            const parent = resolver.parentOf(first);
+            const same = parent
+              ? resolver.meaningfulChildren(parent).filter((el) => el.matches(selector))
+              : [];
+            if (!entry.els.every((el) => same.includes(el))) fail(`not among ${selector} siblings`);
+            // Unindexed, the step names all of them (a paragraph group is some of those).
+            if (last.index !== undefined && same[last.index - 1] !== first)
+              fail(`${lastText} is not its position among ${same.length} ${selector} siblings`);
+          }
           // An indexed last step names exactly one element.
           if (/\[\d+\]$/.test(xpath) && resolved.size !== 1) fail(`resolves to ${resolved.size}`);
         }

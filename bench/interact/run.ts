@@ -176,6 +176,13 @@ async function main() {
   console.log(
     `  framework floor (LangGraph alone: InteractState, no-op nodes, in-memory checkpointer, same supersteps): SIMPLE decision ${floor.simpleDecisionMs.toFixed(2)} ms, COMPLEX step ${floor.complexStepMs.toFixed(2)} ms`,
   );
+  // Why the concurrency-10 latencies cannot meet the per-step targets: ten requests always in
+  // flight wait for each other, so mean latency = 10 / throughput (Little's law).
+  const needed = 10 / (15 / 1000);
+  const floorRate = (1000 / floor.complexStepMs) * WORKERS;
+  console.log(
+    `  at concurrency 10 latency is queueing (Little's law: mean ≈ 10 / req/s): p50 ≤ 15 ms there needs ≥ ${needed.toFixed(0)} req/s; LangGraph alone, doing nothing, peaks at ~${floorRate.toFixed(0)} req/s for a COMPLEX step on ${WORKERS === 1 ? 'one process' : `${WORKERS} processes`}`,
+  );
 }
 
 main().catch((error: unknown) => {

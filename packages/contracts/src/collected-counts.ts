@@ -5,3 +5,16 @@ import { z } from 'zod';
 /** Collected items per type, e.g. `{ "job": 12 }` (spec 000 "Streaming Extraction"). */
 export const CollectedCounts = z.record(z.string(), z.number().int().nonnegative());
 export type CollectedCounts = z.infer<typeof CollectedCounts>;
+
+/**
+ * The response that ends a task carries at most this many items: a result stays one JSON body
+ * of bounded size, and a larger collection is paged from GET /api/tasks/{taskId}/collected.
+ */
+export const RESULT_ITEMS_MAX = 1_000;
+
+/** Collected items' data per type, in collection order (spec 000's `TaskResult.collected`). */
+export const CollectedItemsByType = z.record(
+  z.string(),
+  z.array(z.record(z.string(), z.unknown())),
+);
+export type CollectedItemsByType = z.infer<typeof CollectedItemsByType>;

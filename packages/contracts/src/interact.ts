@@ -3,7 +3,7 @@
 // task-recovery endpoint.
 import { z } from 'zod';
 import { ACTION_MAX_LENGTH, ParsedAction, formatAction, safeParseAction } from './action-grammar';
-import { CollectedCounts } from './collected-counts';
+import { CollectedCounts, CollectedItemsByType, RESULT_ITEMS_MAX } from './collected-counts';
 import {
   ActionStatus,
   ChainAction,
@@ -326,6 +326,9 @@ export const NextActionResponseFields = z.object({
   collected: CollectedCounts.optional().meta({
     description:
       'Items stored by collect so far, per type; the items themselves are at GET /api/tasks/{taskId}/collected.',
+  }),
+  collectedItems: CollectedItemsByType.optional().meta({
+    description: `Only on the response that ends a task that collected: the items' data grouped by type, in collection order (spec 000's TaskResult.collected). At most ${RESULT_ITEMS_MAX} items in all; when \`collected\` counts more, GET /api/tasks/{taskId}/collected pages through every one.`,
   }),
 });
 export type NextActionResponseFields = z.infer<typeof NextActionResponseFields>;

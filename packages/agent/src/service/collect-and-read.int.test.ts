@@ -80,6 +80,7 @@ describe('collect', () => {
     );
     expect(first.action).toBe('click("next-1")');
     expect(first.collected).toEqual({ job: 3 });
+    expect(first.collectedItems).toBeUndefined(); // items only on the response that ends the task
     const task = await agent.store.tasks.get(agent.caller.tenantId, first.taskId);
     expect(task?.collectLimit).toBe(5);
 
@@ -108,6 +109,10 @@ describe('collect', () => {
     expect(third.status).toBe('completed');
     expect(third.action).toBe('finish("Collected 5 items.")');
     expect(third.collected).toEqual({ job: 5 });
+    // The result carries the items themselves, grouped by type (spec 000 TaskResult.collected).
+    expect(third.collectedItems).toEqual({
+      job: ['J-1', 'J-2', 'J-3', 'J-4', 'J-5'].map((id) => job(id, `$111,00${id.slice(2)}`).data),
+    });
 
     const items = await agent.store.collectedItems.list(agent.caller.tenantId, first.taskId);
     expect(items.map((i) => i.data.jobId)).toEqual(['J-1', 'J-2', 'J-3', 'J-4', 'J-5']);
@@ -129,6 +134,53 @@ describe('collect', () => {
     expect(events.filter((e) => e.event === 'collected').map((e) => e.count)).toEqual([5]);
     expect(events.some((e) => e.event === 'step' && e.status === 'success')).toBe(true);
     expect(events.at(-1)).toMatchObject({ event: 'done', status: 'completed', counts: { job: 5 } });
+  });
+
+  it("honours the request's collectLimit and ends with the items grouped by type", async () => {
+    const agent = await createTestAgent({
+      steps: [
+        pageContextStep('on the directory'),
+        {
+          node: 'planning',
+          output: {
+            goal: 'collect companies and their jobs',
+            steps: [{ description: 'Collect what the page lists', refinable: false }],
+          },
+        },
+        {
+          node: 'action_generation',
+          output: {
+            ...noAction,
+            thought: 'Two companies and a job; next page.',
+            action: 'click("next-1")',
+            collect: [
+              { type: 'company', data: { id: 'C-1', name: 'Acme' } },
+              job('J-1', '$111,001'),
+              { type: 'company', data: { id: 'C-2', name: 'Globex' } },
+              job('J-2', '$111,002'),
+            ],
+          },
+        },
+      ],
+    });
+    // The query names no number: the limit comes from the request field alone.
+    const done = await agent.act(
+      pageRequest('https://dir.example/', board(1), {
+        query: 'Collect the companies and jobs on this directory',
+        collectLimit: 3,
+      }),
+    );
+    const task = await agent.store.tasks.get(agent.caller.tenantId, done.taskId);
+    expect(task?.collectLimit).toBe(3);
+    expect(done.status).toBe('completed');
+    expect(done.collected).toEqual({ company: 2, job: 1 });
+    expect(done.collectedItems).toEqual({
+      company: [
+        { id: 'C-1', name: 'Acme' },
+        { id: 'C-2', name: 'Globex' },
+      ],
+      job: [job('J-1', '$111,001').data],
+    });
   });
 });
 

@@ -5,6 +5,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   emptyTaskMetrics,
   InteractResponse,
+  RESULT_ITEMS_MAX,
+  type CollectedItemsByType,
   type InteractRequest,
   type NextActionResponse,
 } from '@tandem/contracts';
@@ -225,8 +227,14 @@ export function createInteractService(options: InteractServiceOptions): Interact
       await store.sessions.update(caller.tenantId, state.sessionId, { status: state.status });
     }
     publishStep(caller.tenantId, state, response, readingPage);
+    const ended = state.status === 'completed' || state.status === 'failed';
+    const collectedItems =
+      ended && Object.keys(state.collectedCounts).length > 0
+        ? await resultItems(caller.tenantId, state.taskId)
+        : undefined;
     return {
       ...response,
+      ...(collectedItems ? { collectedItems } : {}),
       metrics: {
         requestDurationMs: Date.now() - started,
         stepCount: state.stepCount,
@@ -234,6 +242,20 @@ export function createInteractService(options: InteractServiceOptions): Interact
         tokensSaved: state.tokens.saved,
       },
     };
+  }
+
+  /**
+   * What a finished task collected, grouped by type (spec 000's `TaskResult.collected`): read
+   * from the store once, at the end, so graph state and prompts never hold the items.
+   */
+  async function resultItems(tenantId: string, taskId: string): Promise<CollectedItemsByType> {
+    const grouped: CollectedItemsByType = {};
+    for (const item of await store.collectedItems.list(tenantId, taskId, {
+      limit: RESULT_ITEMS_MAX,
+    })) {
+      (grouped[item.type] ??= []).push(item.data);
+    }
+    return grouped;
   }
 
   /** Announces the step to live viewers (SSE); the store stays the source of truth. */

@@ -65,6 +65,84 @@ describe('CollectService.collect', () => {
     expect(stored.map((i) => [i.uniqueKey, i.sourceUrl])).toStrictEqual([['job:J-1007', PAGE(1)]]);
   });
 
+  // Spec 000's "Unique ID Inference" table, row by row, through the store: the second item
+  // shares only the key the row infers (every other field differs) and is skipped.
+  it.each([
+    [
+      'job',
+      'linkedinJobId',
+      { linkedinJobId: '3901', url: 'https://j.example/a' },
+      { linkedinJobId: 3901, url: 'https://j.example/b' },
+      'linkedin:3901',
+    ],
+    ['job', 'jobId', { jobId: 'J-1', id: 1 }, { jobId: 'J-1', id: 2 }, 'job:J-1'],
+    [
+      'job',
+      'id',
+      { id: 77, url: 'https://j.example/a' },
+      { id: '77', url: 'https://j.example/b' },
+      '77',
+    ],
+    [
+      'job',
+      'url',
+      { url: 'https://j.example/a', title: 'A' },
+      { url: 'https://j.example/a', title: 'B' },
+      'https://j.example/a',
+    ],
+    [
+      'job',
+      'title@company',
+      { title: 'Nurse', company: 'Riverside' },
+      { title: 'NURSE', company: 'riverside', salary: '$1' },
+      'nurse@riverside',
+    ],
+    ['product', 'id', { id: 'P-9', sku: 'S-1' }, { id: 'P-9', sku: 'S-2' }, 'P-9'],
+    [
+      'product',
+      'sku',
+      { sku: 'S-1', url: 'https://s.example/a' },
+      { sku: 'S-1', url: 'https://s.example/b' },
+      'sku:S-1',
+    ],
+    [
+      'product',
+      'url',
+      { url: 'https://s.example/a', name: 'Lamp' },
+      { url: 'https://s.example/a', name: 'Lamp 2' },
+      'https://s.example/a',
+    ],
+    [
+      'article',
+      'id',
+      { id: 5, url: 'https://n.example/a' },
+      { id: 5, url: 'https://n.example/b' },
+      '5',
+    ],
+    [
+      'article',
+      'url',
+      { url: 'https://n.example/a', headline: 'A' },
+      { url: 'https://n.example/a', headline: 'B' },
+      'https://n.example/a',
+    ],
+  ] as const)(
+    '%s by %s: the second item is skipped as a duplicate',
+    async (type, _rule, a, b, key) => {
+      const task = await newTask();
+      const first = await service.collect({ ...task, type, data: a, sourceUrl: PAGE(1) });
+      const second = await service.collect({ ...task, type, data: b, sourceUrl: PAGE(2) });
+      expect(first).toMatchObject({ status: 'collected', key });
+      expect(second).toMatchObject({
+        status: 'duplicate',
+        key,
+        message: `Duplicate ${type} skipped (already collected: ${key})`,
+      });
+      const stored = await store.collectedItems.list(task.tenantId, task.taskId);
+      expect(stored.map((i) => i.data)).toStrictEqual([a]);
+    },
+  );
+
   it('dedups a job without an id by title@company, whatever the case and spacing', async () => {
     const task = await newTask();
     const a = await service.collect({

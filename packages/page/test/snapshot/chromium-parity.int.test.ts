@@ -98,6 +98,21 @@ describe('docs demo page in Chromium', () => {
     ]);
   });
 
+  it('interactive mode with a selector lists only the controls inside it, scrolled out or not', async () => {
+    const footer = await inPage({ mode: 'interactive', selector: 'nav[aria-label="Footer"]' });
+    // The footer is below the fold at 1280x800: the page's list leaves it out, a scoped list
+    // includes offscreen controls.
+    expect(await inPage({ mode: 'interactive' })).not.toContain('link "Status"');
+    expect(footer.split('\n')[1]).toBe('INTERACTIVE: elements=2 scroll=0%');
+    expect(footer.split('\n').slice(3)).toEqual([
+      expect.stringMatching(/^link "Status" @ref:\S+$/),
+      expect.stringMatching(/^link "Support" @ref:\S+$/),
+    ]);
+    await expect(inPage({ mode: 'interactive', selector: '#no-such-thing' })).rejects.toThrow(
+      /matches nothing|no element/i,
+    );
+  });
+
   it('keeps jsdom out of the page bundle', () => {
     expect(bundle).not.toMatch(/jsdom|parse5|whatwg-url/);
   });

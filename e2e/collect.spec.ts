@@ -22,11 +22,24 @@ test('"Extract 25 job listings" collects 25 unique jobs across pages; the popup 
   const taskId = run.taskId ?? '';
   const listed = (await (
     await fetch(`${ext.env.server}/api/tasks/${taskId}/collected?limit=100`, { headers })
-  ).json()) as { items: { uniqueKey: string | null; data: Record<string, unknown> }[] };
+  ).json()) as {
+    items: { uniqueKey: string | null; sourceUrl: string | null; data: Record<string, unknown> }[];
+  };
   const keys = listed.items.map((i) => i.uniqueKey);
   expect(keys).toHaveLength(25);
   expect(new Set(keys).size).toBe(25); // promoted repeats were skipped, not stored twice
   expect(keys).toContain('job:J-1001');
+  // The board's traps (apps/demo-sites jobs.ts): the card without an id is keyed by
+  // title@company, and the jobs promoted again at the top of pages 2 and 3 were skipped.
+  expect(keys).toContain('night shift nurse@riverside clinic');
+  const thoughts = run.steps.map((s) => s.thought).join('\n');
+  expect(thoughts).toContain('Duplicate job skipped (already collected: job:J-1012)');
+  // J-1022, promoted on page 3, stays the item stored from page 2; page 3 added the last two.
+  const sourceOf = (key: string) => listed.items.find((i) => i.uniqueKey === key)?.sourceUrl;
+  expect(sourceOf('job:J-1022')).toMatch(/page=2/);
+  expect(
+    listed.items.filter((i) => /page=3/.test(i.sourceUrl ?? '')).map((i) => i.uniqueKey),
+  ).toEqual(['job:J-1023', 'job:J-1024']);
 
   await expect(popup.locator('#collected-count')).toContainText('Collected 25 items');
   const [download] = await Promise.all([
@@ -37,5 +50,6 @@ test('"Extract 25 job listings" collects 25 unique jobs across pages; the popup 
     .trim()
     .split(/\r?\n/);
   expect(csv[0]).toMatch(/^_seq,_type,_sourceUrl,/);
-  expect(csv).toHaveLength(26); // header + 25 rows
+  expect(csv).toHaveLength(26); // header + 25 rows (no field of the board's cards holds a newline)
+  expect(csv.filter((row) => row.includes('Night Shift Nurse'))).toHaveLength(1);
 });

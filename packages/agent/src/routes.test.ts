@@ -75,7 +75,7 @@ const pending = (action: string, chain = false): PendingAction => ({
 const refused = {
   output: {
     response: null,
-    error: { status: 400, code: 'X', message: 'x', failTask: false },
+    error: { code: 'INVALID_ACTION' as const, message: 'x', failTask: false },
     persistTask: false,
   },
 };

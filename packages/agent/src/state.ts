@@ -9,6 +9,7 @@ import type {
   ChainMetadata,
   Complexity,
   CorrectionRecord,
+  ErrorCode,
   ExpectedOutcome,
   InteractResponse,
   Plan,
@@ -49,7 +50,7 @@ export interface PreviousAction {
 export interface RunOutput {
   response: InteractResponse | null;
   /** A refusal the route turns into an HTTP error (4xx/5xx), with the task failed or not. */
-  error: { status: number; code: string; message: string; failTask: boolean } | null;
+  error: { code: ErrorCode; message: string; failTask: boolean } | null;
   /** Whether this run produced a response that should persist the task (not ASK_USER). */
   persistTask: boolean;
 }

@@ -1,4 +1,5 @@
 export * from './domain';
+export * from './agent-nodes';
 export * from './errors';
 export * from './semantic-tree';
 export * from './snapshot';

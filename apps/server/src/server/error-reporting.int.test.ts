@@ -41,7 +41,7 @@ const expectedErrors: [string, unknown][] = [
   ['409 version conflict', new VersionConflictError('task t1')],
   ['409 duplicate', new DuplicateKeyError('api key')],
   ['429', new HttpError(429, 'RATE_LIMITED', 'Slow down.')],
-  ['503 LLM not configured', new InteractError(503, 'LLM_NOT_CONFIGURED', 'No model.')],
+  ['503 LLM not configured', new InteractError('LLM_NOT_CONFIGURED', 'No model.')],
 ];
 
 describe('error reporting (Sentry) next to LangFuse tracing', () => {
@@ -192,7 +192,7 @@ describe('error reporting (Sentry) next to LangFuse tracing', () => {
 
   it('reports 5xx-class failures: LLM errors and unknown exceptions', async () => {
     expect(shouldReportError(new HttpError(500, 'INTERNAL_ERROR', 'boom'))).toBe(true);
-    expect(shouldReportError(new InteractError(500, 'INTERNAL_ERROR', 'graph failed'))).toBe(true);
+    expect(shouldReportError(new InteractError('INTERNAL_ERROR', 'graph failed'))).toBe(true);
     expect(shouldReportError(new TypeError('x is undefined'))).toBe(true);
     reportError(new TypeError('x is undefined'), { route: 'GET /api/tasks' });
     await flushErrorReports();

@@ -5,6 +5,7 @@ import {
   formatAction,
   safeParseAction,
   type ChainAction,
+  type ErrorCode,
   type ExpectedOutcome,
   type NextActionResponse,
   type SnapshotRequest,
@@ -262,13 +263,8 @@ export function pageReadResponse(
   };
 }
 
-export function refusal(
-  status: number,
-  code: string,
-  message: string,
-  failTask: boolean,
-): InteractStateUpdate {
+export function refusal(code: ErrorCode, message: string, failTask: boolean): InteractStateUpdate {
   return {
-    output: { response: null, error: { status, code, message, failTask }, persistTask: false },
+    output: { response: null, error: { code, message, failTask }, persistTask: false },
   };
 }

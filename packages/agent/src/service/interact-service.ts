@@ -20,18 +20,9 @@ import { inferCollectLimit } from '../collect/extraction-goal';
 import type { TaskEventHub } from '../collect/event-hub';
 import type { RagService } from '../rag/port';
 import type { InteractStateType, InteractStateUpdate } from '../state';
+import { InteractError } from './interact-error';
 
-/** A refusal the route maps to an HTTP error with the contract's error envelope. */
-export class InteractError extends Error {
-  override readonly name = 'InteractError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { InteractError } from './interact-error';
 
 export interface InteractCaller {
   tenantId: string;
@@ -84,7 +75,6 @@ export function createInteractService(options: InteractServiceOptions): Interact
     } catch (error) {
       if (isDuplicateKeyError(error)) {
         throw new InteractError(
-          409,
           'TASK_BUSY',
           'Another request is already advancing this task; wait for its response.',
         );
@@ -353,7 +343,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
     const snapshot = await graph.getState(config);
     if (pausedAtDispatch(snapshot.next)) return graph.invoke(null, { ...config, context });
     if (snapshot.next.length === 0)
-      throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
+      throw new InteractError('CONFLICT', 'This task has no step waiting for a result.');
     for await (const past of graph.getStateHistory(config)) {
       if (pausedAtDispatch(past.next)) {
         return graph.invoke(null, {
@@ -364,7 +354,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
         });
       }
     }
-    throw new InteractError(409, 'CONFLICT', 'This task has no step waiting for a result.');
+    throw new InteractError('CONFLICT', 'This task has no step waiting for a result.');
   }
 
   /** One LangFuse trace per request (`interact-request-{taskId}`), when tracing is on. */
@@ -416,7 +406,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
     let sessionId = request.sessionId ?? null;
     if (sessionId) {
       const session = await store.sessions.get(caller.tenantId, sessionId);
-      if (!session) throw new InteractError(404, 'NOT_FOUND', `Session ${sessionId} not found.`);
+      if (!session) throw new InteractError('NOT_FOUND', `Session ${sessionId} not found.`);
       if (request.taskId && request.lastActionStatus) {
         await store.messages.updateLast(caller.tenantId, sessionId, {
           status: request.lastActionStatus,
@@ -460,7 +450,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
       const out = state.output;
       if (out.error) {
         tlog.info('task refused', { code: out.error.code });
-        throw new InteractError(out.error.status, out.error.code, out.error.message);
+        throw new InteractError(out.error.code, out.error.message);
       }
       if (!out.response) throw new Error('graph finished without a response');
       if (out.response.needsUserInput) {
@@ -478,27 +468,24 @@ export function createInteractService(options: InteractServiceOptions): Interact
     const taskId = request.taskId;
     const tlog = log.child({ taskId });
     const task = await store.tasks.get(caller.tenantId, taskId);
-    if (!task) throw new InteractError(404, 'NOT_FOUND', `Task ${taskId} not found.`);
+    if (!task) throw new InteractError('NOT_FOUND', `Task ${taskId} not found.`);
     if (task.status === 'completed')
       throw new InteractError(
-        409,
         'TASK_COMPLETED',
         'This task is already completed; start a new task.',
       );
     if (task.status === 'failed')
       throw new InteractError(
-        409,
         'TASK_FAILED',
         `This task has failed${task.result ? `: ${task.result}` : ''}; start a new task.`,
       );
     if (task.status === 'interrupted')
       throw new InteractError(
-        409,
         'CONFLICT',
         'This task was interrupted after 30 minutes without activity; start a new task.',
       );
     if (task.sessionId && task.sessionId !== sessionId)
-      throw new InteractError(409, 'CONFLICT', 'This task belongs to another session.');
+      throw new InteractError('CONFLICT', 'This task belongs to another session.');
     return withTaskLock(caller.tenantId, taskId, async () => {
       if (task.metrics.totalSteps >= deps.limits.maxStepsPerTask) {
         await store.tasks.update(caller.tenantId, taskId, {
@@ -506,7 +493,6 @@ export function createInteractService(options: InteractServiceOptions): Interact
           result: `Maximum of ${deps.limits.maxStepsPerTask} steps exceeded.`,
         });
         throw new InteractError(
-          400,
           'MAX_STEPS_EXCEEDED',
           `This task reached the maximum of ${deps.limits.maxStepsPerTask} steps.`,
         );
@@ -530,7 +516,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
           });
         }
         tlog.warn('task refused', { code: out.error.code, failTask: out.error.failTask });
-        throw new InteractError(out.error.status, out.error.code, out.error.message);
+        throw new InteractError(out.error.code, out.error.message);
       }
       if (!out.response) throw new Error('graph finished without a response');
       if (out.response.needsUserInput) return out.response;
@@ -563,13 +549,11 @@ export function createInteractService(options: InteractServiceOptions): Interact
         const record = await store.idempotency.get(caller.tenantId, key);
         if (record && record.requestHash !== hash)
           throw new InteractError(
-            409,
             'CONFLICT',
             'idempotencyKey was already used for a different request.',
           );
         if (record?.status === 'completed') return InteractResponse.parse(record.response);
         throw new InteractError(
-          409,
           'CONFLICT',
           'A request with this idempotencyKey is still in progress.',
         );

@@ -192,12 +192,7 @@ export const actionGeneration =
     }
     return {
       tokens,
-      ...refusal(
-        400,
-        'INVALID_ACTION',
-        `The model kept producing invalid actions: ${feedback}`,
-        true,
-      ),
+      ...refusal('INVALID_ACTION', `The model kept producing invalid actions: ${feedback}`, true),
     };
   };
 

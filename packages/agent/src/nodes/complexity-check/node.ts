@@ -20,7 +20,7 @@ export const complexityCheck =
       return {
         complexity: result.complexity,
         complexityReason: result.reason,
-        ...refusal(503, 'LLM_NOT_CONFIGURED', new LlmNotConfiguredError().message, false),
+        ...refusal('LLM_NOT_CONFIGURED', new LlmNotConfiguredError().message, false),
       };
     }
     return { complexity: result.complexity, complexityReason: result.reason };

@@ -54,12 +54,7 @@ export const correction =
       return {
         status: 'failed',
         result: `Gave up after ${which}. Last failure: ${reason}`,
-        ...refusal(
-          400,
-          'MAX_RETRIES_EXCEEDED',
-          `Gave up after ${which}. Last failure: ${reason}`,
-          true,
-        ),
+        ...refusal('MAX_RETRIES_EXCEEDED', `Gave up after ${which}. Last failure: ${reason}`, true),
       };
     }
 

@@ -93,7 +93,6 @@ export const directAction =
       output: {
         response: null,
         error: {
-          status: 400,
           code: 'INVALID_ACTION',
           message: `The model produced no valid action: ${feedback}`,
           failTask: true,

@@ -32,7 +32,6 @@ export const outcomePrediction =
     if (!pending || !page) throw new Error('outcome_prediction needs a pending action');
     if (state.stepCount >= deps.limits.maxStepsPerTask) {
       return refusal(
-        400,
         'MAX_STEPS_EXCEEDED',
         `The task reached the maximum of ${deps.limits.maxStepsPerTask} steps.`,
         true,

@@ -1,0 +1,44 @@
+// The interact graph's node names: one vocabulary for the graph's wiring, its LangFuse spans
+// (span names and span data), the LLM port (which node made a call) and the usage log. Kept in
+// contracts because the agent, observability and the admin trace all name nodes, and a node
+// that is renamed or added in one of them must fail the others' typecheck, not a dashboard.
+import { z } from 'zod';
+
+export const GRAPH_NODES = [
+  'complexity_check',
+  'direct_action',
+  'context_analysis',
+  'web_search',
+  'planning',
+  'step_refinement',
+  'action_generation',
+  'outcome_prediction',
+  'dispatch',
+  'verification',
+  'correction',
+  'chain_recovery',
+  'advance',
+  'finalize',
+] as const;
+export const GraphNode = z.enum(GRAPH_NODES);
+export type GraphNode = z.infer<typeof GraphNode>;
+
+/**
+ * Nodes with a LangFuse span of their own. `dispatch` has none: it only takes the resuming
+ * request's page into the state, which the request's trace already shows.
+ */
+export type TracedNode = Exclude<GraphNode, 'dispatch'>;
+
+/** The nodes that call a model through the LLM port (a usage event's `node`). */
+export const LLM_NODES = [
+  'context_analysis',
+  'web_search',
+  'planning',
+  'direct_action',
+  'action_generation',
+  'outcome_prediction',
+  'verification',
+  'correction',
+] as const satisfies readonly GraphNode[];
+export const LlmNode = z.enum(LLM_NODES);
+export type LlmNode = z.infer<typeof LlmNode>;

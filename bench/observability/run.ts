@@ -19,6 +19,7 @@ import {
   type UsageEvent,
   type UsageService,
 } from '@tandem/observability';
+import type { LlmNode } from '@tandem/contracts';
 import { createStore, type Store } from '@tandem/store';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -36,7 +37,8 @@ const NODES = [
   'action_generation',
   'outcome_prediction',
 ];
-const LLM_NODES = new Set(['planning', 'action_generation']);
+const LLM_NODES: ReadonlySet<string> = new Set<LlmNode>(['planning', 'action_generation']);
+const isLlmNode = (node: string): node is LlmNode => LLM_NODES.has(node);
 
 // A realistic action prompt: ~300 element lines of a rendered page plus instructions (~18 KB).
 const PROMPT = [
@@ -55,7 +57,7 @@ interface Mode {
 }
 
 let generation = 0;
-function usageEvent(node: string, tenantId: string, taskId: string): UsageEvent {
+function usageEvent(node: LlmNode, tenantId: string, taskId: string): UsageEvent {
   generation += 1;
   return {
     generationId: `bench-${generation}`,
@@ -99,7 +101,7 @@ async function step(mode: Mode, tenantId: string, i: number): Promise<void> {
           async (span) => {
             // Stand-in for the node's own work: the prompt is built either way.
             const built = `${SYSTEM}\n${PROMPT}`.length;
-            if (LLM_NODES.has(node)) {
+            if (isLlmNode(node)) {
               // What the LLM port does after a call: hand the event to the hook, detached.
               const event = usageEvent(node, tenantId, taskId);
               if (mode.usage) await mode.usage.recordUsage(event);

@@ -1,6 +1,7 @@
 // What each graph node puts on its span (spec 003, Foundation Task 2, "What's Traced"), as
 // types, so the agent's nodes record the same fields and a LangFuse filter on them keeps
 // working. LLM usage is not repeated on the node span: it is the child generation's.
+import type { LlmNode } from '@tandem/contracts';
 
 export interface NodeSpanData {
   complexity_check: {
@@ -55,22 +56,21 @@ export interface NodeSpanData {
 
 export type NodeSpanName = keyof NodeSpanData;
 
-/** The generation names spec 003's trace structure uses, by the LLM port's node. */
-const GENERATION_NAMES: Record<string, string> = {
+/**
+ * The generation names spec 003's trace structure uses, by the LLM port's node. Keyed by every
+ * LlmNode, so a node added to contracts fails this typecheck until its generation is named.
+ */
+const GENERATION_NAMES: Record<LlmNode, string> = {
   context_analysis: 'analyzeContext',
+  web_search: 'webSearch',
   planning: 'generatePlan',
-  step_refinement: 'refineStep',
-  action_generation: 'callActionLLM',
   direct_action: 'callActionLLM',
+  action_generation: 'callActionLLM',
+  outcome_prediction: 'predictOutcome',
   verification: 'verifyAction',
   correction: 'generateCorrection',
-  outcome_prediction: 'predictOutcome',
-  critic: 'critiqueAction',
-  replanning: 'replan',
-  web_search: 'webSearch',
-  extraction: 'extract',
 };
 
-export function generationName(node: string): string {
-  return GENERATION_NAMES[node] ?? `${node}-generation`;
+export function generationName(node: LlmNode): string {
+  return GENERATION_NAMES[node];
 }

@@ -1,8 +1,8 @@
-// What the usage service records: one LLM call. Structurally the agent's LlmUsageEvent, defined
-// here because the agent depends on this package (not the reverse), so the agent's UsageHook
-// accepts `usageService.recordUsage` as is. Keep the two in step; the agent's typecheck of the
-// wiring (`const hook: UsageHook = usage.recordUsage`) fails if they drift apart.
-import type { LlmActionType, LlmProvider } from '@tandem/contracts';
+// What the usage service records: one LLM call. The one definition of the event: the agent's
+// LLM port emits exactly this type (its UsageHook takes a UsageEvent), because the agent depends
+// on this package and not the reverse. `usage` has the fields of the agent's LlmUsage and
+// `context` those of its LlmCallContext, so the port builds the event from its own values.
+import type { LlmActionType, LlmNode, LlmProvider } from '@tandem/contracts';
 import type { PricedUsage } from '../pricing/pricing';
 
 export interface UsageEventUsage extends PricedUsage {
@@ -21,8 +21,8 @@ export interface UsageEventContext {
 export interface UsageEvent {
   /** Unique per call; the usage log is idempotent on it. */
   generationId: string;
-  /** The graph node that made the call (the agent's LlmNode). */
-  node: string;
+  /** The graph node that made the call; also names its LangFuse generation. */
+  node: LlmNode;
   actionType: LlmActionType;
   provider: LlmProvider;
   model: string;

@@ -1,8 +1,9 @@
 // The client wrapper's policies against an in-memory provider (no I/O).
 import { describe, expect, it, vi } from 'vitest';
+import type { UsageEvent } from '@tandem/observability';
 import { z } from 'zod';
 import { createLlmClient } from './create-llm-client';
-import { LlmCallError, type LlmRequest, type LlmUsageEvent } from './port';
+import { LlmCallError, type LlmRequest } from './port';
 import {
   ProviderError,
   parseRetryAfter,
@@ -12,8 +13,8 @@ import {
 
 const Out = z.object({ value: z.number() });
 const request: LlmRequest<typeof Out> = {
-  node: 'critic',
-  actionType: 'CRITIC',
+  node: 'verification',
+  actionType: 'VERIFICATION',
   system: 'sys',
   prompt: 'prompt',
   schema: Out,
@@ -52,7 +53,7 @@ describe('createLlmClient', () => {
     const llm = createLlmClient(provider, { retryBaseDelayMs: 40, random: () => 1 });
     await expect(llm.generate(request)).resolves.toMatchObject({
       output: { value: 1 },
-      model: 'model-critic',
+      model: 'model-verification',
     });
     // 40 ms then 80 ms (random() = 1 means no jitter reduction).
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
@@ -60,7 +61,7 @@ describe('createLlmClient', () => {
   });
 
   it('does not retry with maxRetries 0, and sums usage a failed attempt reported', async () => {
-    const events: LlmUsageEvent[] = [];
+    const events: UsageEvent[] = [];
     const { provider, seen } = fakeProvider([
       () => {
         throw new ProviderError('blocked', {
@@ -87,7 +88,7 @@ describe('createLlmClient', () => {
   });
 
   it('lets programming errors through unchanged, still reporting the call', async () => {
-    const events: LlmUsageEvent[] = [];
+    const events: UsageEvent[] = [];
     const bug = new RangeError('bug in provider');
     const { provider } = fakeProvider([
       () => {
@@ -123,7 +124,7 @@ describe('createLlmClient', () => {
     });
     await llm.generate(request);
     await vi.waitFor(() => expect(onHookError).toHaveBeenCalledTimes(1));
-    expect(onHookError.mock.calls[0]?.[1]).toMatchObject({ node: 'critic' });
+    expect(onHookError.mock.calls[0]?.[1]).toMatchObject({ node: 'verification' });
   });
 });
 

@@ -1,6 +1,7 @@
 // Wraps a ModelProvider into the LlmClient port. Everything that must behave the same for every
 // provider lives here: structured-output validation with one repair attempt, retries with
 // backoff for transient failures, the per-attempt timeout, and exactly one usage event per call.
+import type { UsageEvent } from '@tandem/observability';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
@@ -9,7 +10,6 @@ import {
   type LlmRequest,
   type LlmResult,
   type LlmUsage,
-  type LlmUsageEvent,
   type UsageHook,
 } from './port';
 import {
@@ -30,7 +30,7 @@ export interface CreateLlmClientOptions {
   /** Receives one event per generate call, success or failure. Never awaited by the call. */
   usageHook?: UsageHook;
   /** A usage hook that threw or rejected. Default: console.error (lost usage must be visible). */
-  onHookError?: (error: unknown, event: LlmUsageEvent) => void;
+  onHookError?: (error: unknown, event: UsageEvent) => void;
   /** Retries of transient failures (429, 5xx, timeouts, network) per generate call. Default 3. */
   maxRetries?: number;
   /** Timeout of each provider attempt (not of the whole call with its retries). Default 30 s. */
@@ -58,11 +58,11 @@ export function createLlmClient(
   const random = options.random ?? Math.random;
   const onHookError =
     options.onHookError ??
-    ((error: unknown, event: LlmUsageEvent) => {
+    ((error: unknown, event: UsageEvent) => {
       console.error(`[llm] usage hook failed for generation ${event.generationId}`, error);
     });
 
-  const emit = (event: LlmUsageEvent): void => {
+  const emit = (event: UsageEvent): void => {
     const hook = options.usageHook;
     if (hook === undefined) return;
     // Deferred and detached: a slow or failing hook (store write, tracing) must never delay or

@@ -1,10 +1,11 @@
 // The Gemini provider through the real @google/genai SDK against a loopback fake of the
 // generateContent endpoint.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UsageEvent } from '@tandem/observability';
 import { z } from 'zod';
 import { createLlmClient, type CreateLlmClientOptions } from './create-llm-client';
 import { createGeminiProvider } from './gemini-provider';
-import { LlmCallError, type LlmRequest, type LlmUsageEvent } from './port';
+import { LlmCallError, type LlmRequest } from './port';
 import {
   startFakeHttpServer,
   type FakeHttpServer,
@@ -60,7 +61,7 @@ function request(overrides: Partial<LlmRequest<typeof Verdict>> = {}): LlmReques
 
 describe('Gemini provider (real SDK, fake server)', () => {
   let server: FakeHttpServer;
-  let events: LlmUsageEvent[];
+  let events: UsageEvent[];
 
   beforeEach(async () => {
     server = await startFakeHttpServer();

@@ -55,7 +55,7 @@ describe('createLlmClientFromConfig', () => {
     expect(llm.configured).toBe(true);
     expect(llm.provider).toBe('GOOGLE');
     await expect(llm.generate(request)).resolves.toMatchObject({ output: { ok: true } });
-    await llm.generate({ ...request, node: 'critic', actionType: 'CRITIC' });
+    await llm.generate({ ...request, node: 'verification', actionType: 'VERIFICATION' });
     expect(server.requests.map((r) => r.path)).toEqual([
       '/v1beta/models/gemini-2.5-pro:generateContent',
       '/v1beta/models/gemini-2.5-flash-lite:generateContent',

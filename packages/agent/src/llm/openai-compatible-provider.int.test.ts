@@ -1,10 +1,11 @@
 // The OpenAI-compatible provider through the real openai SDK against a loopback fake of
 // /v1/chat/completions (what Ollama, vLLM and llama.cpp serve).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UsageEvent } from '@tandem/observability';
 import { z } from 'zod';
 import { createLlmClient, type CreateLlmClientOptions } from './create-llm-client';
 import { createOpenAiCompatibleProvider } from './openai-compatible-provider';
-import { LlmCallError, type LlmRequest, type LlmUsageEvent } from './port';
+import { LlmCallError, type LlmRequest } from './port';
 import {
   startFakeHttpServer,
   unusedPort,
@@ -57,7 +58,7 @@ function request(overrides: Partial<LlmRequest<typeof Plan>> = {}): LlmRequest<t
 
 describe('OpenAI-compatible provider (real SDK, fake server)', () => {
   let server: FakeHttpServer;
-  let events: LlmUsageEvent[];
+  let events: UsageEvent[];
 
   beforeEach(async () => {
     server = await startFakeHttpServer();

@@ -1,23 +1,15 @@
 // The LLM port. Every LLM call in Tandem goes through LlmClient.generate: it validates the
 // structured output with zod, measures latency, and reports usage through one hook, so no node
 // can call a model without being accounted for. Nodes receive a client; none constructs one.
-import type { LlmActionType, LlmProvider } from '@tandem/contracts';
+import type { LlmActionType, LlmNode, LlmProvider } from '@tandem/contracts';
+import type { UsageEvent } from '@tandem/observability';
 import type { z } from 'zod';
 
-/** The graph node (or engine) making the call; selects the model and labels usage/traces. */
-export type LlmNode =
-  | 'context_analysis'
-  | 'planning'
-  | 'step_refinement'
-  | 'action_generation'
-  | 'direct_action'
-  | 'outcome_prediction'
-  | 'verification'
-  | 'correction'
-  | 'critic'
-  | 'replanning'
-  | 'web_search'
-  | 'extraction';
+/**
+ * The graph node making the call: selects the model and labels usage and traces. Contracts'
+ * vocabulary, re-exported so the port's users need one import.
+ */
+export type { LlmNode };
 
 export interface LlmImage {
   mimeType: 'image/jpeg' | 'image/png' | 'image/webp';
@@ -67,25 +59,11 @@ export interface LlmResult<T> {
   generationId: string;
 }
 
-/** What the usage hook receives for every call, successful or not. */
-export interface LlmUsageEvent {
-  generationId: string;
-  node: LlmNode;
-  actionType: LlmActionType;
-  provider: LlmProvider;
-  model: string;
-  usage: LlmUsage;
-  latencyMs: number;
-  context: LlmCallContext;
-  /** Present when the call failed (no valid output). */
-  error?: string;
-  startedAt: string;
-  /** Prompt and output for tracing; the usage log stores only numbers. */
-  input: { system: string; prompt: string };
-  output?: unknown;
-}
-
-export type UsageHook = (event: LlmUsageEvent) => void | Promise<void>;
+/**
+ * Receives one event per call, successful or not. The event is observability's UsageEvent, so
+ * the usage service's recordUsage is a hook as it stands.
+ */
+export type UsageHook = (event: UsageEvent) => void | Promise<void>;
 
 export interface LlmClient {
   /** False when no provider is configured: SIMPLE commands still work, COMPLEX ones can't. */

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { UsageEvent } from '@tandem/observability';
 import { z } from 'zod';
-import { LlmCallError, type LlmRequest, type LlmUsageEvent } from './port';
+import { LlmCallError, type LlmRequest } from './port';
 import { ProviderError } from './provider';
 import { ScriptedLlm, ScriptedLlmError, createScriptedLlm } from './scripted-client';
 
@@ -21,7 +22,7 @@ const ask = <S extends z.ZodType>(
 
 describe('ScriptedLlm', () => {
   it('answers per node in FIFO order, records calls and reports synthetic usage', async () => {
-    const events: LlmUsageEvent[] = [];
+    const events: UsageEvent[] = [];
     const llm = createScriptedLlm(
       [
         { node: 'planning', output: { steps: ['a'] } },
@@ -72,13 +73,13 @@ describe('ScriptedLlm', () => {
 
   it('throws a clear error on an unexpected call, and assertDone reports it even if swallowed', async () => {
     const llm = new ScriptedLlm([{ node: 'planning', output: { steps: [] } }]);
-    const error = await llm.generate(ask('critic', Verdict)).catch((e: unknown) => e);
+    const error = await llm.generate(ask('verification', Verdict)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ScriptedLlmError);
     expect(error).not.toBeInstanceOf(LlmCallError);
     expect((error as Error).message).toBe(
-      'scripted LLM: unexpected call to node critic; remaining script: [planning]',
+      'scripted LLM: unexpected call to node verification; remaining script: [planning]',
     );
-    expect(() => llm.assertDone()).toThrow(/unexpected call to node critic/);
+    expect(() => llm.assertDone()).toThrow(/unexpected call to node verification/);
   });
 
   it('assertDone lists leftover steps', () => {
@@ -99,33 +100,33 @@ describe('ScriptedLlm', () => {
 
   it('simulates provider failures that go through the retry policy', async () => {
     const llm = new ScriptedLlm([
-      { node: 'critic', error: new ProviderError('HTTP 429', { kind: 'http', status: 429 }) },
-      { node: 'critic', output: { success: false } },
+      { node: 'verification', error: new ProviderError('HTTP 429', { kind: 'http', status: 429 }) },
+      { node: 'verification', output: { success: false } },
     ]);
-    await expect(llm.generate(ask('critic', Verdict))).resolves.toMatchObject({
+    await expect(llm.generate(ask('verification', Verdict))).resolves.toMatchObject({
       output: { success: false },
     });
     llm.assertDone();
   });
 
   it('has a small simulated latency unless zeroLatency is set', async () => {
-    const slow = new ScriptedLlm([{ node: 'critic', output: { success: true } }], {
+    const slow = new ScriptedLlm([{ node: 'verification', output: { success: true } }], {
       latencyMs: 30,
     });
     const started = performance.now();
-    await slow.generate(ask('critic', Verdict));
+    await slow.generate(ask('verification', Verdict));
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
 
-    const fast = new ScriptedLlm([{ node: 'critic', output: { success: true } }], {
+    const fast = new ScriptedLlm([{ node: 'verification', output: { success: true } }], {
       zeroLatency: true,
     });
-    const result = await fast.generate(ask('critic', Verdict));
+    const result = await fast.generate(ask('verification', Verdict));
     expect(result.latencyMs).toBeLessThan(25);
   });
 
   it('push() extends the script', async () => {
-    const llm = new ScriptedLlm().push({ node: 'critic', output: { success: true } });
-    await llm.generate(ask('critic', Verdict));
+    const llm = new ScriptedLlm().push({ node: 'verification', output: { success: true } });
+    await llm.generate(ask('verification', Verdict));
     expect(llm.remaining).toHaveLength(0);
   });
 });

@@ -3,7 +3,8 @@
 // repair, retries and usage hook as Gemini's: a test can't pass on output production would reject.
 import type { z } from 'zod';
 import { createLlmClient, type CreateLlmClientOptions } from './create-llm-client';
-import type { LlmClient, LlmNode, LlmRequest, LlmResult, LlmUsage, LlmUsageEvent } from './port';
+import type { UsageEvent } from '@tandem/observability';
+import type { LlmClient, LlmNode, LlmRequest, LlmResult, LlmUsage } from './port';
 import type { ModelProvider, ProviderRequest, ProviderResponse } from './provider';
 
 type AnyRequest = LlmRequest<z.ZodType>;
@@ -57,7 +58,7 @@ export class ScriptedLlm implements LlmClient {
   /** Every provider attempt, repairs and retries included. */
   readonly attempts: ProviderRequest[] = [];
   /** Usage events as the hook received them (recorded before the caller's own hook runs). */
-  readonly usageEvents: LlmUsageEvent[] = [];
+  readonly usageEvents: UsageEvent[] = [];
   /** Messages of unexpected calls, kept so assertDone() fails even if a node swallowed one. */
   readonly unexpectedCalls: string[] = [];
   private readonly steps: ScriptedStep[];

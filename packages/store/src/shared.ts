@@ -5,6 +5,19 @@ export const newId = (): string => randomUUID();
 
 export const nowIso = (): string => new Date().toISOString();
 
+/**
+ * Normalises any parseable time to the port's ISO form (UTC, ms): the libSQL adapter compares
+ * times as TEXT, so a caller's "+02:00" offset must not reach a column as written.
+ */
+export function isoTime(value: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new Error(`Invalid timestamp: ${value}`);
+  return new Date(time).toISOString();
+}
+
+export const isoPlusMs = (value: string, ms: number): string =>
+  new Date(Date.parse(value) + ms).toISOString();
+
 /** API keys: `tdm_` + 32 random bytes, base64url. Only the sha256 hash is ever stored. */
 export const API_KEY_PREFIX = 'tdm_';
 

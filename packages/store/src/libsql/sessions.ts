@@ -4,7 +4,8 @@ import type { InValue, Row } from '@libsql/client';
 import type { SqlClient } from './native-client';
 import type { ActionStatus, MessageRole, SessionStatus } from '@tandem/contracts';
 import type { Message, MessageRepository, Session, SessionRepository } from '../port';
-import { clampLimit, decodeCursor, encodeCursor, newId, nowIso } from '../shared';
+import { newMessageRecord, newSessionRecord } from '../record-defaults';
+import { clampLimit, decodeCursor, encodeCursor, nowIso } from '../shared';
 import { buildSet, firstRow, num, str, strOrNull } from './sql';
 
 const toSession = (row: Row): Session => ({
@@ -21,18 +22,19 @@ const toSession = (row: Row): Session => ({
 export function libsqlSessions(client: SqlClient): SessionRepository {
   return {
     async create(tenantId, input) {
-      const now = nowIso();
+      const session = newSessionRecord(tenantId, input, nowIso());
       const result = await client.execute({
         sql: `INSERT INTO sessions (id, tenant_id, user_id, status, url, title, created_at, updated_at)
-              VALUES (?, ?, ?, 'active', ?, ?, ?, ?) RETURNING *`,
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         args: [
-          input.id ?? newId(),
-          tenantId,
-          input.userId,
-          input.url ?? null,
-          input.title ?? null,
-          now,
-          now,
+          session.id,
+          session.tenantId,
+          session.userId,
+          session.status,
+          session.url,
+          session.title,
+          session.createdAt,
+          session.updatedAt,
         ],
       });
       return toSession(firstRow(result.rows));
@@ -103,6 +105,7 @@ const toMessage = (row: Row): Message => ({
 export function libsqlMessages(client: SqlClient): MessageRepository {
   return {
     async append(tenantId, input) {
+      const message = newMessageRecord(tenantId, input, nowIso());
       const result = await client.execute({
         sql: `INSERT INTO messages (id, tenant_id, session_id, seq, role, content, action_string,
                 task_id, status, error, dom_summary, created_at)
@@ -111,19 +114,19 @@ export function libsqlMessages(client: SqlClient): MessageRepository {
                 ?, ?, ?, ?, ?, ?, ?, ?)
               RETURNING *`,
         args: [
-          input.id ?? newId(),
-          tenantId,
-          input.sessionId,
-          tenantId,
-          input.sessionId,
-          input.role,
-          input.content,
-          input.actionString ?? null,
-          input.taskId ?? null,
-          input.status ?? null,
-          input.error ?? null,
-          input.domSummary ?? null,
-          nowIso(),
+          message.id,
+          message.tenantId,
+          message.sessionId,
+          message.tenantId,
+          message.sessionId,
+          message.role,
+          message.content,
+          message.actionString,
+          message.taskId,
+          message.status,
+          message.error,
+          message.domSummary,
+          message.createdAt,
         ],
       });
       return toMessage(firstRow(result.rows));

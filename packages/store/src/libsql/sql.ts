@@ -38,18 +38,9 @@ export const json = <T>(row: Row, column: string): T => {
 export const toJson = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
 
-/**
- * Normalises any parseable time to the port's ISO form (UTC, ms) so TEXT comparisons sort
- * chronologically even if a caller passes an offset such as "+02:00".
- */
-export const iso = (value: string): string => {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new Error(`Invalid timestamp: ${value}`);
-  return new Date(time).toISOString();
-};
-
-export const isoPlusMs = (value: string, ms: number): string =>
-  new Date(Date.parse(value) + ms).toISOString();
+// Time normalisation lives in ../shared because the adapter-neutral record defaults need it
+// too; re-exported here under the names the libSQL repositories import.
+export { isoTime as iso, isoPlusMs } from '../shared';
 
 export function isUniqueViolation(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

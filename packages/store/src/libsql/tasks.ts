@@ -13,7 +13,8 @@ import {
   type TaskStatus,
 } from '@tandem/contracts';
 import { VersionConflictError, type Task, type TaskPatch, type TaskRepository } from '../port';
-import { clampLimit, decodeCursor, encodeCursor, newId, nowIso } from '../shared';
+import { newTaskRecord } from '../record-defaults';
+import { clampLimit, decodeCursor, encodeCursor, nowIso } from '../shared';
 import {
   buildSet,
   firstRow,
@@ -87,36 +88,37 @@ export function libsqlTasks(client: SqlClient): TaskRepository {
 
   return {
     async create(tenantId, input) {
-      const now = nowIso();
+      const task = newTaskRecord(tenantId, input, nowIso());
       const result = await client.execute({
         sql: `INSERT INTO tasks (id, tenant_id, user_id, session_id, url, query, status, complexity,
                 plan, hierarchical_plan, current_step_index, corrections, metrics, last_chain,
                 web_search_result, result, collect_limit, consecutive_failures,
                 consecutive_success_without_task_complete, version, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               RETURNING *`,
         args: [
-          input.id ?? newId(),
-          tenantId,
-          input.userId,
-          input.sessionId ?? null,
-          input.url,
-          input.query,
-          input.status ?? 'active',
-          input.complexity ?? null,
-          toJson(input.plan ?? null),
-          toJson(input.hierarchicalPlan ?? null),
-          input.currentStepIndex ?? 0,
-          toJson(input.corrections ?? []),
-          toJson(input.metrics ?? emptyTaskMetrics()),
-          toJson(input.lastChain ?? null),
-          toJson(input.webSearchResult ?? null),
-          input.result ?? null,
-          input.collectLimit ?? null,
-          input.consecutiveFailures ?? 0,
-          input.consecutiveSuccessWithoutTaskComplete ?? 0,
-          now,
-          now,
+          task.id,
+          task.tenantId,
+          task.userId,
+          task.sessionId,
+          task.url,
+          task.query,
+          task.status,
+          task.complexity,
+          toJson(task.plan),
+          toJson(task.hierarchicalPlan),
+          task.currentStepIndex,
+          toJson(task.corrections),
+          toJson(task.metrics),
+          toJson(task.lastChain),
+          toJson(task.webSearchResult),
+          task.result,
+          task.collectLimit,
+          task.consecutiveFailures,
+          task.consecutiveSuccessWithoutTaskComplete,
+          task.version,
+          task.createdAt,
+          task.updatedAt,
         ],
       });
       return toTask(firstRow(result.rows));

@@ -1,10 +1,11 @@
 // Sessions and their messages. Message order is a per-session `seq` taken from an atomic
 // counter, so two concurrent appends never get the same number.
 import type { Message, MessageRepository, Session, SessionRepository } from '../port';
-import { clampLimit, encodeCursor, newId } from '../shared';
+import { newMessageRecord, newSessionRecord } from '../record-defaults';
+import { clampLimit, encodeCursor, nowIso } from '../shared';
 import type { MessageDoc, SessionDoc } from './documents';
 import type { MongoModels } from './schemas';
-import { iso, nextSeq, nowDate, olderThanCursor, orNull } from './util';
+import { iso, nextSeq, nowDate, olderThanCursor, orNull, toDate } from './util';
 
 const toSession = (doc: SessionDoc): Session => ({
   id: doc.id,
@@ -20,16 +21,11 @@ const toSession = (doc: SessionDoc): Session => ({
 export function mongoSessions({ sessions }: MongoModels): SessionRepository {
   return {
     async create(tenantId, input) {
-      const now = nowDate();
+      const session = newSessionRecord(tenantId, input, nowIso());
       const doc: SessionDoc = {
-        id: input.id ?? newId(),
-        tenantId,
-        userId: input.userId,
-        status: 'active',
-        url: input.url ?? null,
-        title: input.title ?? null,
-        createdAt: now,
-        updatedAt: now,
+        ...session,
+        createdAt: toDate(session.createdAt),
+        updatedAt: toDate(session.updatedAt),
       };
       await sessions.create(doc);
       return toSession(doc);
@@ -87,20 +83,8 @@ export function mongoMessages({ messages, counters }: MongoModels): MessageRepos
   return {
     async append(tenantId, input) {
       const seq = await nextSeq(counters, tenantId, 'messages', input.sessionId);
-      const doc: MessageDoc = {
-        id: input.id ?? newId(),
-        tenantId,
-        sessionId: input.sessionId,
-        seq,
-        role: input.role,
-        content: input.content,
-        actionString: input.actionString ?? null,
-        taskId: input.taskId ?? null,
-        status: input.status ?? null,
-        error: input.error ?? null,
-        domSummary: input.domSummary ?? null,
-        createdAt: nowDate(),
-      };
+      const message = newMessageRecord(tenantId, input, nowIso());
+      const doc: MessageDoc = { ...message, seq, createdAt: toDate(message.createdAt) };
       await messages.create(doc);
       return toMessage(doc);
     },

@@ -10,7 +10,8 @@ import {
   type TaskStatus,
 } from '@tandem/contracts';
 import { VersionConflictError, type Task, type TaskPatch, type TaskRepository } from '../port';
-import { clampLimit, encodeCursor, newId } from '../shared';
+import { newTaskRecord } from '../record-defaults';
+import { clampLimit, encodeCursor, nowIso } from '../shared';
 import type { TaskDoc } from './documents';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, olderThanCursor, orNull, toDate } from './util';
@@ -41,6 +42,19 @@ const toTask = (doc: TaskDoc): Task => ({
   version: doc.version,
   createdAt: iso(doc.createdAt),
   updatedAt: iso(doc.updatedAt),
+});
+
+/** The stored form of a task: JSON-ish fields through jsonValue, times as dates. */
+const toDoc = (task: Task): TaskDoc => ({
+  ...task,
+  plan: jsonValue(task.plan),
+  hierarchicalPlan: jsonValue(task.hierarchicalPlan),
+  corrections: jsonValue(task.corrections),
+  metrics: jsonValue(task.metrics),
+  lastChain: jsonValue(task.lastChain),
+  webSearchResult: jsonValue(task.webSearchResult),
+  createdAt: toDate(task.createdAt),
+  updatedAt: toDate(task.updatedAt),
 });
 
 /** How each patchable field is written: JSON-ish fields go through jsonValue. */
@@ -86,31 +100,7 @@ export function mongoTasks({ tasks }: MongoModels): TaskRepository {
 
   return {
     async create(tenantId, input) {
-      const now = nowDate();
-      const doc: TaskDoc = {
-        id: input.id ?? newId(),
-        tenantId,
-        userId: input.userId,
-        sessionId: input.sessionId ?? null,
-        url: input.url,
-        query: input.query,
-        status: input.status ?? 'active',
-        complexity: input.complexity ?? null,
-        plan: jsonValue(input.plan ?? null),
-        hierarchicalPlan: jsonValue(input.hierarchicalPlan ?? null),
-        currentStepIndex: input.currentStepIndex ?? 0,
-        corrections: jsonValue(input.corrections ?? []),
-        metrics: jsonValue(input.metrics ?? emptyTaskMetrics()),
-        lastChain: jsonValue(input.lastChain ?? null),
-        webSearchResult: jsonValue(input.webSearchResult ?? null),
-        result: input.result ?? null,
-        collectLimit: input.collectLimit ?? null,
-        consecutiveFailures: input.consecutiveFailures ?? 0,
-        consecutiveSuccessWithoutTaskComplete: input.consecutiveSuccessWithoutTaskComplete ?? 0,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const doc = toDoc(newTaskRecord(tenantId, input, nowIso()));
       await tasks.create(doc);
       return toTask(doc);
     },

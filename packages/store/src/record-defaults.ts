@@ -1,0 +1,289 @@
+// What a new record looks like before either adapter stores it: one function per record kind
+// turns a create input into the complete record, filling every omitted field with its default.
+// Both adapters build their row / document from these, so a default is decided once and the
+// two stores cannot drift apart (the contract suite only catches a drift it happens to test).
+//
+// `now` is the write time in the port's ISO form; the caller normalises it. Adapter-owned
+// values stay with the adapters: a message's or collected item's `seq` comes from the store
+// (a sub-select or an atomic counter), so those builders return the record without it.
+// Token usage logs are not here: every field of one is given, so there is no default to share.
+import { emptyTaskMetrics } from '@tandem/contracts';
+import type {
+  ApiKeyRecord,
+  ApiKeyRepository,
+  CollectedItem,
+  Extraction,
+  ExtractionStrategy,
+  IdempotencyRecord,
+  IdempotencyRepository,
+  KnowledgeChunk,
+  KnowledgeDocument,
+  Message,
+  NewCollectedItem,
+  NewExtraction,
+  NewExtractionStrategy,
+  NewKnowledgeChunk,
+  NewKnowledgeDocument,
+  NewMessage,
+  NewSkill,
+  NewTask,
+  NewTaskAction,
+  Session,
+  SessionRepository,
+  Skill,
+  Task,
+  TaskAction,
+  Tenant,
+  TenantRepository,
+} from './port';
+import { hashApiKey, isoPlusMs, isoTime, keyDisplayPrefix, newId } from './shared';
+
+// The port declares these inputs inline on its repositories; named here so the builders read.
+export type NewTenant = Parameters<TenantRepository['create']>[0];
+export type NewApiKey = Parameters<ApiKeyRepository['create']>[1];
+export type NewSession = Parameters<SessionRepository['create']>[1];
+export type NewIdempotencyClaim = Parameters<IdempotencyRepository['begin']>[1];
+
+export function newTenantRecord(input: NewTenant, now: string): Tenant {
+  return { id: input.id ?? newId(), name: input.name, createdAt: now };
+}
+
+/** Keys get a fresh id always (callers never choose one); only the hash of the key is kept. */
+export function newApiKeyRecord(
+  tenantId: string,
+  input: NewApiKey,
+  plaintextKey: string,
+  now: string,
+): ApiKeyRecord {
+  return {
+    id: newId(),
+    tenantId,
+    userId: input.userId,
+    name: input.name,
+    role: input.role ?? 'user',
+    prefix: keyDisplayPrefix(plaintextKey),
+    keyHash: hashApiKey(plaintextKey),
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+}
+
+export function newSessionRecord(tenantId: string, input: NewSession, now: string): Session {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    userId: input.userId,
+    status: 'active',
+    url: input.url ?? null,
+    title: input.title ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export function newMessageRecord(
+  tenantId: string,
+  input: NewMessage,
+  now: string,
+): Omit<Message, 'seq'> {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    sessionId: input.sessionId,
+    role: input.role,
+    content: input.content,
+    actionString: input.actionString ?? null,
+    taskId: input.taskId ?? null,
+    status: input.status ?? null,
+    error: input.error ?? null,
+    domSummary: input.domSummary ?? null,
+    createdAt: now,
+  };
+}
+
+/** A task starts active at step 0, version 1, unless the input already decided more. */
+export function newTaskRecord(tenantId: string, input: NewTask, now: string): Task {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    userId: input.userId,
+    sessionId: input.sessionId ?? null,
+    url: input.url,
+    query: input.query,
+    status: input.status ?? 'active',
+    complexity: input.complexity ?? null,
+    plan: input.plan ?? null,
+    hierarchicalPlan: input.hierarchicalPlan ?? null,
+    currentStepIndex: input.currentStepIndex ?? 0,
+    corrections: input.corrections ?? [],
+    metrics: input.metrics ?? emptyTaskMetrics(),
+    lastChain: input.lastChain ?? null,
+    webSearchResult: input.webSearchResult ?? null,
+    result: input.result ?? null,
+    collectLimit: input.collectLimit ?? null,
+    consecutiveFailures: input.consecutiveFailures ?? 0,
+    consecutiveSuccessWithoutTaskComplete: input.consecutiveSuccessWithoutTaskComplete ?? 0,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A caller may backdate an action (replayed history); its time is normalised like `now`. */
+export function newTaskActionRecord(
+  tenantId: string,
+  input: NewTaskAction,
+  now: string,
+): TaskAction {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    taskId: input.taskId,
+    stepIndex: input.stepIndex,
+    thought: input.thought,
+    action: input.action,
+    expectedOutcome: input.expectedOutcome ?? null,
+    beforeState: input.beforeState ?? null,
+    verification: input.verification ?? null,
+    status: input.status,
+    metrics: input.metrics ?? null,
+    createdAt: input.createdAt === undefined ? now : isoTime(input.createdAt),
+  };
+}
+
+/** A new skill has just worked once, so it starts at one success. */
+export function newSkillRecord(tenantId: string, input: NewSkill, now: string): Skill {
+  return {
+    id: newId(),
+    tenantId,
+    domain: input.domain,
+    goal: input.goal,
+    failedState: input.failedState,
+    successfulAction: input.successfulAction,
+    successCount: 1,
+    failureCount: 0,
+    lastUsed: now,
+    createdAt: now,
+  };
+}
+
+export function newKnowledgeDocumentRecord(
+  tenantId: string,
+  input: NewKnowledgeDocument,
+  now: string,
+): KnowledgeDocument {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    domain: input.domain,
+    sourceUrl: input.sourceUrl ?? null,
+    title: input.title,
+    mimeType: input.mimeType,
+    status: input.status ?? 'pending',
+    metadata: input.metadata ?? {},
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A chunk copies its document's domain, so RAG reads a domain's chunks without a join. */
+export function newKnowledgeChunkRecord(
+  tenantId: string,
+  document: Pick<KnowledgeDocument, 'id' | 'domain'>,
+  input: NewKnowledgeChunk,
+  now: string,
+): KnowledgeChunk {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    documentId: document.id,
+    domain: document.domain,
+    ordinal: input.ordinal,
+    content: input.content,
+    headingPath: input.headingPath ?? [],
+    tokenCount: input.tokenCount ?? 0,
+    embedding: input.embedding ?? null,
+    phase: input.phase ?? null,
+    triggerAction: input.triggerAction ?? null,
+    supersededBy: null,
+    createdAt: now,
+  };
+}
+
+export function newExtractionRecord(
+  tenantId: string,
+  input: NewExtraction,
+  now: string,
+): Extraction {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    taskId: input.taskId ?? null,
+    url: input.url,
+    schema: input.schema,
+    data: input.data ?? null,
+    status: input.status ?? 'pending',
+    error: input.error ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * The strategy an upsert inserts when none exists yet. Counts start at 0: learning selectors
+ * is not yet a successful extraction.
+ */
+export function newExtractionStrategyRecord(
+  tenantId: string,
+  input: NewExtractionStrategy,
+  now: string,
+): ExtractionStrategy {
+  return {
+    id: newId(),
+    tenantId,
+    domain: input.domain,
+    pathPattern: input.pathPattern,
+    schemaHash: input.schemaHash,
+    selectors: input.selectors,
+    successCount: 0,
+    failureCount: 0,
+    lastUsed: now,
+    createdAt: now,
+  };
+}
+
+export function newCollectedItemRecord(
+  tenantId: string,
+  input: NewCollectedItem,
+  now: string,
+): Omit<CollectedItem, 'seq'> {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    taskId: input.taskId,
+    type: input.type,
+    uniqueKey: input.uniqueKey,
+    data: input.data,
+    sourceUrl: input.sourceUrl ?? null,
+    createdAt: now,
+  };
+}
+
+/** A fresh claim: in progress, no response yet, live for `ttlMs` from `now`. */
+export function newIdempotencyRecord(
+  tenantId: string,
+  input: NewIdempotencyClaim,
+  now: string,
+): IdempotencyRecord {
+  return {
+    tenantId,
+    key: input.key,
+    scope: input.scope,
+    requestHash: input.requestHash,
+    status: 'in_progress',
+    response: null,
+    createdAt: now,
+    expiresAt: isoPlusMs(now, input.ttlMs),
+  };
+}

@@ -3,7 +3,8 @@
 import type { InValue, Row } from '@libsql/client';
 import type { SqlClient } from './native-client';
 import type { CollectedItem, CollectedItemRepository } from '../port';
-import { clampLimit, newId, nowIso } from '../shared';
+import { newCollectedItemRecord } from '../record-defaults';
+import { clampLimit, nowIso } from '../shared';
 import { firstRow, json, num, str, strOrNull, toJson } from './sql';
 
 const toItem = (row: Row): CollectedItem => ({
@@ -23,6 +24,7 @@ export function libsqlCollectedItems(client: SqlClient): CollectedItemRepository
     async insert(tenantId, input) {
       // The seq is computed inside the INSERT, and a duplicate does not consume one, so a
       // reader paging with afterSeq never sees gaps from rejected duplicates.
+      const item = newCollectedItemRecord(tenantId, input, nowIso());
       const inserted = await client.execute({
         sql: `INSERT INTO collected_items (id, tenant_id, task_id, type, unique_key, data,
                 source_url, seq, created_at)
@@ -33,16 +35,16 @@ export function libsqlCollectedItems(client: SqlClient): CollectedItemRepository
               ON CONFLICT (tenant_id, task_id, type, unique_key) DO NOTHING
               RETURNING *`,
         args: [
-          input.id ?? newId(),
-          tenantId,
-          input.taskId,
-          input.type,
-          input.uniqueKey,
-          toJson(input.data),
-          input.sourceUrl ?? null,
-          tenantId,
-          input.taskId,
-          nowIso(),
+          item.id,
+          item.tenantId,
+          item.taskId,
+          item.type,
+          item.uniqueKey,
+          toJson(item.data),
+          item.sourceUrl,
+          item.tenantId,
+          item.taskId,
+          item.createdAt,
         ],
       });
       const row = inserted.rows[0];

@@ -8,7 +8,8 @@ import type {
   ExtractionStrategy,
   ExtractionStrategyRepository,
 } from '../port';
-import { clampLimit, newId, nowIso } from '../shared';
+import { newExtractionRecord, newExtractionStrategyRecord } from '../record-defaults';
+import { clampLimit, nowIso } from '../shared';
 import { buildSet, firstRow, iso, json, num, str, strOrNull, toJson } from './sql';
 
 const toExtraction = (row: Row): Extraction => ({
@@ -27,22 +28,22 @@ const toExtraction = (row: Row): Extraction => ({
 export function libsqlExtractions(client: SqlClient): ExtractionRepository {
   return {
     async create(tenantId, input) {
-      const now = nowIso();
+      const extraction = newExtractionRecord(tenantId, input, nowIso());
       const result = await client.execute({
         sql: `INSERT INTO extractions (id, tenant_id, task_id, url, schema, data, status, error,
                 created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         args: [
-          input.id ?? newId(),
-          tenantId,
-          input.taskId ?? null,
-          input.url,
-          toJson(input.schema),
-          toJson(input.data ?? null),
-          input.status ?? 'pending',
-          input.error ?? null,
-          now,
-          now,
+          extraction.id,
+          extraction.tenantId,
+          extraction.taskId,
+          extraction.url,
+          toJson(extraction.schema),
+          toJson(extraction.data),
+          extraction.status,
+          extraction.error,
+          extraction.createdAt,
+          extraction.updatedAt,
         ],
       });
       return toExtraction(firstRow(result.rows));
@@ -102,24 +103,30 @@ const toStrategy = (row: Row): ExtractionStrategy => ({
 export function libsqlExtractionStrategies(client: SqlClient): ExtractionStrategyRepository {
   return {
     async upsert(tenantId, input, now) {
-      const at = now === undefined ? nowIso() : iso(now);
+      const strategy = newExtractionStrategyRecord(
+        tenantId,
+        input,
+        now === undefined ? nowIso() : iso(now),
+      );
       // Relearned selectors replace the old ones; the counters keep the strategy's history.
       const result = await client.execute({
         sql: `INSERT INTO extraction_strategies (id, tenant_id, domain, path_pattern, schema_hash,
                 selectors, success_count, failure_count, last_used, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT (tenant_id, domain, path_pattern, schema_hash)
               DO UPDATE SET selectors = excluded.selectors, last_used = excluded.last_used
               RETURNING *`,
         args: [
-          newId(),
-          tenantId,
-          input.domain,
-          input.pathPattern,
-          input.schemaHash,
-          toJson(input.selectors),
-          at,
-          at,
+          strategy.id,
+          strategy.tenantId,
+          strategy.domain,
+          strategy.pathPattern,
+          strategy.schemaHash,
+          toJson(strategy.selectors),
+          strategy.successCount,
+          strategy.failureCount,
+          strategy.lastUsed,
+          strategy.createdAt,
         ],
       });
       return toStrategy(firstRow(result.rows));

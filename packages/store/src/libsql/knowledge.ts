@@ -3,7 +3,8 @@
 import type { InValue, Row } from '@libsql/client';
 import type { SqlClient } from './native-client';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '../port';
-import { newId, nowIso } from '../shared';
+import { newKnowledgeChunkRecord, newKnowledgeDocumentRecord } from '../record-defaults';
+import { nowIso } from '../shared';
 import { buildSet, firstRow, json, num, str, strOrNull, toJson } from './sql';
 
 const toDocument = (row: Row): KnowledgeDocument => ({
@@ -47,22 +48,22 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
 
   return {
     async createDocument(tenantId, input) {
-      const now = nowIso();
+      const document = newKnowledgeDocumentRecord(tenantId, input, nowIso());
       const result = await client.execute({
         sql: `INSERT INTO knowledge_documents (id, tenant_id, domain, source_url, title, mime_type,
                 status, metadata, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         args: [
-          input.id ?? newId(),
-          tenantId,
-          input.domain,
-          input.sourceUrl ?? null,
-          input.title,
-          input.mimeType,
-          input.status ?? 'pending',
-          toJson(input.metadata ?? {}),
-          now,
-          now,
+          document.id,
+          document.tenantId,
+          document.domain,
+          document.sourceUrl,
+          document.title,
+          document.mimeType,
+          document.status,
+          toJson(document.metadata),
+          document.createdAt,
+          document.updatedAt,
         ],
       });
       return toDocument(firstRow(result.rows));
@@ -123,27 +124,15 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
       if (document === null) throw new Error(`Knowledge document ${documentId} not found`);
       if (chunks.length === 0) return [];
       const now = nowIso();
-      const records: KnowledgeChunk[] = chunks.map((chunk) => ({
-        id: chunk.id ?? newId(),
-        tenantId,
-        documentId,
-        domain: document.domain,
-        ordinal: chunk.ordinal,
-        content: chunk.content,
-        headingPath: chunk.headingPath ?? [],
-        tokenCount: chunk.tokenCount ?? 0,
-        embedding: chunk.embedding ?? null,
-        phase: chunk.phase ?? null,
-        triggerAction: chunk.triggerAction ?? null,
-        supersededBy: null,
-        createdAt: now,
-      }));
+      const records = chunks.map((chunk) =>
+        newKnowledgeChunkRecord(tenantId, document, chunk, now),
+      );
       await client.batch(
         records.map((c) => ({
           sql: `INSERT INTO knowledge_chunks (id, tenant_id, document_id, domain, ordinal, content,
                   heading_path, token_count, embedding, phase, trigger_action, superseded_by,
                   created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           args: [
             c.id,
             c.tenantId,
@@ -156,6 +145,7 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
             toJson(c.embedding),
             c.phase,
             c.triggerAction,
+            c.supersededBy,
             c.createdAt,
           ],
         })),

@@ -4,9 +4,10 @@
 import type { InStatement, InValue, Row } from '@libsql/client';
 import type { SqlClient } from './native-client';
 import type { ActionStatus, ExpectedOutcome, VerificationResult } from '@tandem/contracts';
-import type { NewTaskAction, TaskAction, TaskActionRepository } from '../port';
-import { newId, nowIso } from '../shared';
-import { buildSet, iso, json, num, placeholders, str, toJson } from './sql';
+import type { TaskAction, TaskActionRepository } from '../port';
+import { newTaskActionRecord } from '../record-defaults';
+import { nowIso } from '../shared';
+import { buildSet, json, num, placeholders, str, toJson } from './sql';
 
 const COLUMNS = [
   'id',
@@ -42,23 +43,6 @@ const toTaskAction = (row: Row): TaskAction => ({
   metrics: json<TaskAction['metrics']>(row, 'metrics'),
   createdAt: str(row, 'created_at'),
 });
-
-function toRecord(tenantId: string, input: NewTaskAction, now: string): TaskAction {
-  return {
-    id: input.id ?? newId(),
-    tenantId,
-    taskId: input.taskId,
-    stepIndex: input.stepIndex,
-    thought: input.thought,
-    action: input.action,
-    expectedOutcome: input.expectedOutcome ?? null,
-    beforeState: input.beforeState ?? null,
-    verification: input.verification ?? null,
-    status: input.status,
-    metrics: input.metrics ?? null,
-    createdAt: input.createdAt === undefined ? now : iso(input.createdAt),
-  };
-}
 
 const toArgs = (a: TaskAction): InValue[] => [
   a.id,
@@ -99,7 +83,7 @@ const ORDER_DESC = 'step_index DESC, created_at DESC, rowid DESC';
 export function libsqlTaskActions(client: SqlClient): TaskActionRepository {
   return {
     async insert(tenantId, input) {
-      const record = toRecord(tenantId, input, nowIso());
+      const record = newTaskActionRecord(tenantId, input, nowIso());
       // One row is one statement: atomic on its own, no transaction round trips needed.
       const [statement] = insertStatements([record]);
       if (statement) await client.execute(statement);
@@ -108,7 +92,7 @@ export function libsqlTaskActions(client: SqlClient): TaskActionRepository {
     async insertMany(tenantId, inputs) {
       if (inputs.length === 0) return [];
       const now = nowIso();
-      const records = inputs.map((input) => toRecord(tenantId, input, now));
+      const records = inputs.map((input) => newTaskActionRecord(tenantId, input, now));
       await client.batch(insertStatements(records), 'write');
       return records;
     },

@@ -1,10 +1,11 @@
 // Streaming collection: items a task gathers, unique per (task, type, uniqueKey), numbered by
 // a per-task seq that readers page on with `afterSeq`.
 import { DuplicateKeyError, type CollectedItem, type CollectedItemRepository } from '../port';
-import { clampLimit, newId } from '../shared';
+import { newCollectedItemRecord } from '../record-defaults';
+import { clampLimit, nowIso } from '../shared';
 import type { CollectedItemDoc } from './documents';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, isMongoDuplicateKey, jsonValue, nextSeq, nowDate, orNull } from './util';
+import { fromJson, iso, isMongoDuplicateKey, jsonValue, nextSeq, orNull, toDate } from './util';
 
 const toItem = (doc: CollectedItemDoc): CollectedItem => ({
   id: doc.id,
@@ -31,13 +32,13 @@ export function mongoCollectedItems({
       const existing = await find();
       if (existing) return { inserted: false, item: toItem(existing) };
 
+      const seq = await nextSeq(counters, tenantId, 'collectedItems', input.taskId);
+      const item = newCollectedItemRecord(tenantId, input, nowIso());
       const doc: CollectedItemDoc = {
-        id: input.id ?? newId(),
-        ...key,
-        data: jsonValue(input.data),
-        sourceUrl: input.sourceUrl ?? null,
-        seq: await nextSeq(counters, tenantId, 'collectedItems', input.taskId),
-        createdAt: nowDate(),
+        ...item,
+        data: jsonValue(item.data),
+        seq,
+        createdAt: toDate(item.createdAt),
       };
       try {
         await collectedItems.create(doc);

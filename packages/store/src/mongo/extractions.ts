@@ -6,7 +6,8 @@ import type {
   ExtractionStrategy,
   ExtractionStrategyRepository,
 } from '../port';
-import { clampLimit, newId } from '../shared';
+import { newExtractionRecord, newExtractionStrategyRecord } from '../record-defaults';
+import { clampLimit, nowIso } from '../shared';
 import type { ExtractionDoc, ExtractionStrategyDoc } from './documents';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, orNull, retryOnDuplicate, toDate } from './util';
@@ -27,18 +28,13 @@ const toExtraction = (doc: ExtractionDoc): Extraction => ({
 export function mongoExtractions({ extractions }: MongoModels): ExtractionRepository {
   return {
     async create(tenantId, input) {
-      const now = nowDate();
+      const extraction = newExtractionRecord(tenantId, input, nowIso());
       const doc: ExtractionDoc = {
-        id: input.id ?? newId(),
-        tenantId,
-        taskId: input.taskId ?? null,
-        url: input.url,
-        schema: jsonValue(input.schema),
-        data: jsonValue(input.data ?? null),
-        status: input.status ?? 'pending',
-        error: input.error ?? null,
-        createdAt: now,
-        updatedAt: now,
+        ...extraction,
+        schema: jsonValue(extraction.schema),
+        data: jsonValue(extraction.data),
+        createdAt: toDate(extraction.createdAt),
+        updatedAt: toDate(extraction.updatedAt),
       };
       await extractions.create(doc);
       return toExtraction(doc);
@@ -92,20 +88,29 @@ export function mongoExtractionStrategies({
 }: MongoModels): ExtractionStrategyRepository {
   return {
     async upsert(tenantId, input, now) {
-      const when = at(now);
+      const strategy = newExtractionStrategyRecord(tenantId, input, iso(at(now)));
       // Relearned selectors replace the old ones; the counters keep the strategy's history.
+      // The filter's equalities (tenant, domain, path, schema hash) are written on insert too.
       const doc = await retryOnDuplicate(() =>
         extractionStrategies
           .findOneAndUpdate(
             {
-              tenantId,
-              domain: input.domain,
-              pathPattern: input.pathPattern,
-              schemaHash: input.schemaHash,
+              tenantId: strategy.tenantId,
+              domain: strategy.domain,
+              pathPattern: strategy.pathPattern,
+              schemaHash: strategy.schemaHash,
             },
             {
-              $set: { selectors: jsonValue(input.selectors), lastUsed: when },
-              $setOnInsert: { id: newId(), successCount: 0, failureCount: 0, createdAt: when },
+              $set: {
+                selectors: jsonValue(strategy.selectors),
+                lastUsed: toDate(strategy.lastUsed),
+              },
+              $setOnInsert: {
+                id: strategy.id,
+                successCount: strategy.successCount,
+                failureCount: strategy.failureCount,
+                createdAt: toDate(strategy.createdAt),
+              },
             },
             { upsert: true, returnDocument: 'after' },
           )

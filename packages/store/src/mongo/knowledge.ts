@@ -1,10 +1,11 @@
 // Knowledge documents and their chunks. Chunks copy the document's domain so RAG can read a
 // domain's chunks from one index without a $lookup.
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '../port';
-import { newId } from '../shared';
+import { newKnowledgeChunkRecord, newKnowledgeDocumentRecord } from '../record-defaults';
+import { nowIso } from '../shared';
 import type { KnowledgeChunkDoc, KnowledgeDocumentDoc } from './documents';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, jsonValue, nowDate, orNull } from './util';
+import { fromJson, iso, jsonValue, nowDate, orNull, toDate } from './util';
 
 const toDocument = (doc: KnowledgeDocumentDoc): KnowledgeDocument => ({
   id: doc.id,
@@ -46,18 +47,12 @@ export function mongoKnowledge({
 
   return {
     async createDocument(tenantId, input) {
-      const now = nowDate();
+      const document = newKnowledgeDocumentRecord(tenantId, input, nowIso());
       const doc: KnowledgeDocumentDoc = {
-        id: input.id ?? newId(),
-        tenantId,
-        domain: input.domain,
-        sourceUrl: input.sourceUrl ?? null,
-        title: input.title,
-        mimeType: input.mimeType,
-        status: input.status ?? 'pending',
-        metadata: jsonValue(input.metadata ?? {}),
-        createdAt: now,
-        updatedAt: now,
+        ...document,
+        metadata: jsonValue(document.metadata),
+        createdAt: toDate(document.createdAt),
+        updatedAt: toDate(document.updatedAt),
       };
       await knowledgeDocuments.create(doc);
       return toDocument(doc);
@@ -101,22 +96,16 @@ export function mongoKnowledge({
       const document = await getDocument(tenantId, documentId);
       if (document === null) throw new Error(`Knowledge document ${documentId} not found`);
       if (chunks.length === 0) return [];
-      const now = nowDate();
-      const docs: KnowledgeChunkDoc[] = chunks.map((chunk) => ({
-        id: chunk.id ?? newId(),
-        tenantId,
-        documentId,
-        domain: document.domain,
-        ordinal: chunk.ordinal,
-        content: chunk.content,
-        headingPath: jsonValue(chunk.headingPath ?? []),
-        tokenCount: chunk.tokenCount ?? 0,
-        embedding: jsonValue(chunk.embedding ?? null),
-        phase: chunk.phase ?? null,
-        triggerAction: chunk.triggerAction ?? null,
-        supersededBy: null,
-        createdAt: now,
-      }));
+      const now = nowIso();
+      const docs = chunks.map((chunk): KnowledgeChunkDoc => {
+        const record = newKnowledgeChunkRecord(tenantId, document, chunk, now);
+        return {
+          ...record,
+          headingPath: jsonValue(record.headingPath),
+          embedding: jsonValue(record.embedding),
+          createdAt: toDate(record.createdAt),
+        };
+      });
       await knowledgeChunks.insertMany(docs, { ordered: true });
       return docs.map(toChunk);
     },

@@ -1,11 +1,12 @@
 // Task actions: the step history of a task. `insertMany` is one insertMany call (one batched
 // write), because the agent flushes a chain's actions together.
 import type { ExpectedOutcome, VerificationResult } from '@tandem/contracts';
-import type { NewTaskAction, TaskAction, TaskActionRepository } from '../port';
-import { newId } from '../shared';
+import type { TaskAction, TaskActionRepository } from '../port';
+import { newTaskActionRecord } from '../record-defaults';
+import { nowIso } from '../shared';
 import type { TaskActionDoc } from './documents';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, jsonValue, nowDate, toDate } from './util';
+import { fromJson, iso, jsonValue, toDate } from './util';
 
 const toTaskAction = (doc: TaskActionDoc): TaskAction => ({
   id: doc.id,
@@ -22,22 +23,15 @@ const toTaskAction = (doc: TaskActionDoc): TaskAction => ({
   createdAt: iso(doc.createdAt),
 });
 
-function toDoc(tenantId: string, input: NewTaskAction, now: Date): TaskActionDoc {
-  return {
-    id: input.id ?? newId(),
-    tenantId,
-    taskId: input.taskId,
-    stepIndex: input.stepIndex,
-    thought: input.thought,
-    action: input.action,
-    expectedOutcome: jsonValue(input.expectedOutcome ?? null),
-    beforeState: jsonValue(input.beforeState ?? null),
-    verification: jsonValue(input.verification ?? null),
-    status: input.status,
-    metrics: jsonValue(input.metrics ?? null),
-    createdAt: input.createdAt === undefined ? now : toDate(input.createdAt),
-  };
-}
+/** The stored form of an action: JSON-ish parts through jsonValue, the time as a date. */
+const toDoc = (action: TaskAction): TaskActionDoc => ({
+  ...action,
+  expectedOutcome: jsonValue(action.expectedOutcome),
+  beforeState: jsonValue(action.beforeState),
+  verification: jsonValue(action.verification),
+  metrics: jsonValue(action.metrics),
+  createdAt: toDate(action.createdAt),
+});
 
 // _id (an ObjectId, increasing in creation order) is the last tie-breaker: actions of one step
 // written in one batch keep their order.
@@ -47,14 +41,14 @@ const ORDER_DESC = { stepIndex: -1, createdAt: -1, _id: -1 } as const;
 export function mongoTaskActions({ taskActions }: MongoModels): TaskActionRepository {
   return {
     async insert(tenantId, input) {
-      const doc = toDoc(tenantId, input, nowDate());
+      const doc = toDoc(newTaskActionRecord(tenantId, input, nowIso()));
       await taskActions.create(doc);
       return toTaskAction(doc);
     },
     async insertMany(tenantId, inputs) {
       if (inputs.length === 0) return [];
-      const now = nowDate();
-      const docs = inputs.map((input) => toDoc(tenantId, input, now));
+      const now = nowIso();
+      const docs = inputs.map((input) => toDoc(newTaskActionRecord(tenantId, input, now)));
       // ordered: a failure stops at the failing document instead of writing around it.
       await taskActions.insertMany(docs, { ordered: true });
       return docs.map(toTaskAction);

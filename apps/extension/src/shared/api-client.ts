@@ -4,25 +4,17 @@ import {
   ActiveTaskResponse,
   buildPath,
   endpoints,
-  ErrorResponse,
   InteractResponse,
   TaskEvent,
   WhoAmIResponse,
   type InteractRequestInput,
 } from '@tandem/contracts';
 import type { z } from 'zod';
+import { ApiError, callServer } from './api-call';
 import type { Settings } from './settings';
 
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// Callers meet ApiError through the client, so they import it from here.
+export { ApiError };
 
 export interface ApiClient {
   interact(body: InteractRequestInput): Promise<InteractResponse>;
@@ -82,49 +74,8 @@ export async function readEventStream(
 }
 
 export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetch): ApiClient {
-  async function call<S extends z.ZodType>(
-    method: string,
-    path: string,
-    schema: S,
-    body?: unknown,
-  ): Promise<z.output<S>> {
-    let res: Response;
-    try {
-      res = await fetchFn(`${settings.serverUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${settings.apiKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new ApiError(
-        0,
-        'NETWORK',
-        `Cannot reach the Tandem server at ${settings.serverUrl} (${error instanceof Error ? error.message : String(error)}).`,
-      );
-    }
-    const json: unknown = await res.json().catch(() => null);
-    if (!res.ok) {
-      const parsed = ErrorResponse.safeParse(json);
-      const retry = res.headers.get('retry-after');
-      throw new ApiError(
-        res.status,
-        parsed.success ? parsed.data.error.code : 'HTTP_ERROR',
-        (parsed.success ? parsed.data.error.message : `Server answered ${res.status}`) +
-          (retry ? ` (retry after ${retry} s)` : ''),
-      );
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success)
-      throw new ApiError(
-        res.status,
-        'BAD_RESPONSE',
-        'The server answered with an unexpected response shape.',
-      );
-    return parsed.data;
-  }
+  const call = <S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown) =>
+    callServer(settings, fetchFn, { method, path, schema, body });
 
   return {
     interact: (body) =>

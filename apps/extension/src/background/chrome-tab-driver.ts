@@ -2,7 +2,7 @@
 // tab predates the extension), load waiting across navigations, and screenshots on request.
 import { PageSnapshot } from '@tandem/contracts';
 import { ExecuteReply, SettleReply, type ContentRequest } from '../shared/messages';
-import type { CapturedPage, TabDriver } from './task-loop';
+import type { CapturedPage, TabDriver } from './tab-driver';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@
 // stopped the worker.
 import { createApiClient } from '../shared/api-client';
 import { isFromExtensionPage, WorkerRequest, type WorkerReply } from '../shared/messages';
-import { RunState } from '../shared/run-state';
+import { loadRun, RunState, writeRun } from '../shared/run-state';
 import { loadSettings, type KeyValueStore } from '../shared/settings';
 import { chromeTabDriver } from './chrome-tab-driver';
 import { runTaskLoop, startRun, stopRun, type LoopDeps } from './task-loop';
@@ -32,16 +32,8 @@ function drive(tabId: number): void {
   const loop = runTaskLoop(deps, tabId)
     .catch(async (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      const current = RunState.safeParse((await storage.get(`run_${tabId}`))[`run_${tabId}`]);
-      if (current.success)
-        await storage.set({
-          [`run_${tabId}`]: {
-            ...current.data,
-            status: 'error',
-            error: message,
-            updatedAt: Date.now(),
-          },
-        });
+      const current = await loadRun(storage, tabId);
+      if (current) await writeRun(storage, current, { status: 'error', error: message });
     })
     .finally(() => running.delete(tabId));
   running.set(tabId, loop);

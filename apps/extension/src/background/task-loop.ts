@@ -5,40 +5,19 @@
 // task up where it was (without executing anything twice).
 import {
   isNeedsUserInput,
-  type DomMode,
   type InteractRequestInput,
-  type InteractResponse,
-  type PageSnapshot,
-  type SnapshotRequest,
+  type NextActionResponse,
 } from '@tandem/contracts';
-import { ApiError, type ApiClient } from '../shared/api-client';
-import type { ExecuteReply, SettleReply } from '../shared/messages';
-import {
-  getTaskForTab,
-  loadRun,
-  persistTask,
-  saveRun,
-  taskKey,
-  type PendingReport,
-  type RunState,
-} from '../shared/run-state';
+import type { ApiClient } from '../shared/api-client';
+import { loadRun, persistTask, taskKey, writeRun, type RunState } from '../shared/run-state';
 import type { KeyValueStore } from '../shared/settings';
+import { executeActions, executedReport, plannedActions } from './action-execution';
+import { findTaskId, interactBody } from './interact-request';
+import { runErrorMessage } from './run-error';
+import { nextMove, recordedStep } from './server-answer';
+import type { TabDriver } from './tab-driver';
 
-/** The page-state fields of an InteractRequest, as the content script captured them. */
-export type CapturedPage = Omit<InteractRequestInput, 'query' | 'taskId' | 'sessionId'> & {
-  url: string;
-};
-
-export interface TabDriver {
-  capture(tabId: number, mode: DomMode): Promise<CapturedPage>;
-  /** An outline or content snapshot (spec 002), answering the server's needs_snapshot. */
-  snapshot(tabId: number, request: SnapshotRequest): Promise<PageSnapshot>;
-  execute(tabId: number, action: string, observe: boolean): Promise<ExecuteReply>;
-  /** Waits until the tab's page is stable (across a navigation) and reports what happened. */
-  settle(tabId: number, beforeUrl: string): Promise<SettleReply>;
-  /** JPEG (base64) of the visible tab, for hybrid mode only. */
-  screenshot?(tabId: number): Promise<string | null>;
-}
+export type { CapturedPage, TabDriver } from './tab-driver';
 
 export interface LoopDeps {
   tabs: TabDriver;
@@ -48,19 +27,7 @@ export interface LoopDeps {
   maxRequests?: number;
 }
 
-const firstAction = (res: Exclude<InteractResponse, { needsUserInput: true }>) =>
-  res.actions?.map((a) => ({ action: a.action, canFail: a.canFail === true, index: a.index })) ??
-  (res.action ? [{ action: res.action, canFail: false, index: 0 }] : []);
-
-async function update(
-  storage: KeyValueStore,
-  run: RunState,
-  patch: Partial<RunState>,
-): Promise<RunState> {
-  const next = { ...run, ...patch, updatedAt: Date.now() };
-  await saveRun(storage, next);
-  return next;
-}
+const TASK_LOST = 'The task was lost (expired after 30 minutes or interrupted); start it again.';
 
 /** Starts a new run for a tab (the popup's "Start"). */
 export async function startRun(
@@ -68,17 +35,48 @@ export async function startRun(
   tabId: number,
   goal: string,
 ): Promise<RunState> {
-  const run: RunState = { tabId, goal, status: 'running', steps: [], updatedAt: Date.now() };
   // A new goal is a new task: forget the tab's previous taskId.
   await storage.remove(taskKey(tabId));
-  await saveRun(storage, run);
-  return run;
+  return writeRun(storage, { tabId, goal, status: 'running', steps: [] });
 }
 
 export async function stopRun(storage: KeyValueStore, tabId: number): Promise<void> {
   const run = await loadRun(storage, tabId);
-  if (run && run.status === 'running') await saveRun(storage, { ...run, status: 'stopped' });
+  if (run && run.status === 'running') await writeRun(storage, run, { status: 'stopped' });
 }
+
+/**
+ * The run as the current request last wrote it. The loop writes only through `save`, so an
+ * error thrown midway is recorded on top of everything already written (inFlight included).
+ */
+class RunRecord {
+  #current: RunState;
+  constructor(
+    private readonly storage: KeyValueStore,
+    run: RunState,
+  ) {
+    this.#current = run;
+  }
+  get current(): RunState {
+    return this.#current;
+  }
+  async save(patch: Partial<RunState>): Promise<RunState> {
+    this.#current = await writeRun(this.storage, this.#current, patch);
+    return this.#current;
+  }
+}
+
+/** What one request of the loop works with. */
+interface Turn {
+  tabId: number;
+  tabs: TabDriver;
+  storage: KeyValueStore;
+  api: ApiClient;
+  run: RunRecord;
+}
+
+/** Whether the loop sends another request, or returns `run` as the outcome of the loop. */
+type TurnResult = { done: false; run: RunState } | { done: true; run: RunState | null };
 
 /** Runs (or resumes) the tab's loop until the task ends, needs input, fails or is stopped. */
 export async function runTaskLoop(deps: LoopDeps, tabId: number): Promise<RunState | null> {
@@ -89,148 +87,103 @@ export async function runTaskLoop(deps: LoopDeps, tabId: number): Promise<RunSta
   const maxRequests = deps.maxRequests ?? 60;
 
   for (let request = 0; request < maxRequests; request++) {
-    run = await loadRun(storage, tabId);
-    if (!run || run.status !== 'running') return run;
-    try {
-      const mode = run.pending?.captureMode ?? 'semantic_v3';
-      const page = await tabs.capture(tabId, mode);
-      // The taskId comes from chrome.storage.local (task_${tabId}, 30-minute expiry) and, if that
-      // is gone mid-task, from the server's recovery endpoint (spec 003 § 1) — never from memory.
-      let taskId: string | undefined;
-      if (run.steps.length > 0) {
-        const stored = await getTaskForTab(storage, tabId);
-        taskId = stored?.taskId;
-        if (!taskId && run.sessionId)
-          taskId = (await api.activeTask(run.sessionId, page.url))?.taskId;
-        if (!taskId)
-          return await update(storage, run, {
-            status: 'error',
-            error: 'The task was lost (expired after 30 minutes or interrupted); start it again.',
-          });
-      }
-      if (mode === 'hybrid' && tabs.screenshot) page.screenshot = await tabs.screenshot(tabId);
-      const snapshotRequest = run.pending?.snapshotRequest;
-      if (snapshotRequest) page.snapshot = await tabs.snapshot(tabId, snapshotRequest);
-      const { captureMode: _mode, snapshotRequest: _read, ...report } = run.pending ?? {};
-      const body: InteractRequestInput = {
-        ...page,
-        ...report,
-        ...(taskId ? { taskId } : { query: run.goal }),
-        ...(run.sessionId ? { sessionId: run.sessionId } : {}),
-      };
-      const res = await api.interact(body);
-
-      if (isNeedsUserInput(res)) {
-        return await update(storage, run, {
-          status: 'needs_input',
-          question: res.message,
-          sessionId: res.sessionId,
-          pending: undefined,
-          inFlight: undefined,
-        });
-      }
-      await persistTask(storage, tabId, {
-        taskId: res.taskId,
-        sessionId: res.sessionId,
-        url: page.url,
-      });
-      const actions = firstAction(res);
-      const step = {
-        index: run.steps.length,
-        thought: res.thought,
-        ...(res.action ? { action: res.action } : {}),
-        ...(res.actions ? { chain: res.actions.map((a) => a.action) } : {}),
-        ...(res.verification ? { verification: res.verification } : {}),
-        status: res.status,
-        at: Date.now(),
-      };
-      run = await update(storage, run, {
-        taskId: res.taskId,
-        sessionId: res.sessionId,
-        steps: [...run.steps, step],
-        pending: undefined,
-        ...(res.collected ? { collected: res.collected } : {}),
-      });
-
-      if (res.needs_full_dom) {
-        // Full DOM only because the server asked for it (spec 003 mode priority 5).
-        run = await update(storage, run, { pending: { captureMode: 'full' } });
-        continue;
-      }
-      if (res.needs_snapshot) {
-        // The server wants to read the page before acting: answer with the snapshot, run nothing.
-        run = await update(storage, run, { pending: { snapshotRequest: res.needs_snapshot } });
-        continue;
-      }
-      if (res.status === 'completed' || res.status === 'failed') {
-        await storage.remove(taskKey(tabId));
-        return await update(storage, run, {
-          status: res.status,
-          result: res.result ?? res.thought,
-        });
-      }
-
-      // Execute the action, or the chain in order, stopping at the first failure.
-      run = await update(storage, run, { inFlight: actions.map((a) => a.action) });
-      const beforeUrl = page.url;
-      let lastOk = -1;
-      let failure: Extract<ExecuteReply, { ok: false }> | null = null;
-      for (const item of actions) {
-        const current = await loadRun(storage, tabId);
-        if (!current || current.status !== 'running') return current;
-        const result = await tabs.execute(tabId, item.action, item.index === 0);
-        if (result.ok) lastOk = item.index;
-        else if (!item.canFail) {
-          failure = result;
-          break;
-        }
-      }
-      const settled = await tabs.settle(tabId, beforeUrl);
-      const pending: PendingReport = {
-        lastActionStatus: failure ? 'failure' : 'success',
-        ...(failure ? { lastActionError: `${failure.code}: ${failure.error}` } : {}),
-        clientObservations: settled.observations,
-        previousUrl: beforeUrl,
-        ...(res.actions
-          ? {
-              lastExecutedActionIndex: Math.max(lastOk, 0),
-              chainPartialState: {
-                executedActions: actions.filter((a) => a.index <= lastOk).map((a) => a.action),
-                totalActionsInChain: actions.length,
-              },
-              ...(failure
-                ? {
-                    chainActionError: {
-                      action: failure.action,
-                      message: failure.error,
-                      index: lastOk + 1,
-                      code: failure.code,
-                    },
-                  }
-                : {}),
-            }
-          : {}),
-      };
-      // A chain that failed at its first action reports no executed index: nothing ran.
-      if (res.actions && lastOk < 0) {
-        delete pending.lastExecutedActionIndex;
-      }
-      run = await update(storage, run, { pending, inFlight: undefined });
-    } catch (error) {
-      const message =
-        error instanceof ApiError
-          ? error.status === 409 && error.code === 'TASK_BUSY'
-            ? null
-            : `${error.message}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      if (message === null) continue; // another request of ours is still advancing the task
-      return await update(storage, run, { status: 'error', error: message });
-    }
+    const stored = await loadRun(storage, tabId);
+    if (!stored || stored.status !== 'running') return stored;
+    const turn = await takeTurn({ tabId, tabs, storage, api, run: new RunRecord(storage, stored) });
+    if (turn.done) return turn.run;
+    run = turn.run;
   }
-  return await update(storage, run, {
+  return writeRun(storage, run, {
     status: 'error',
     error: `Stopped after ${maxRequests} requests without finishing.`,
   });
+}
+
+/** One request: capture the page, call the server, record its step, then act on its answer. */
+async function takeTurn(turn: Turn): Promise<TurnResult> {
+  try {
+    const request = await prepareRequest(turn);
+    if (request === 'task_lost')
+      return { done: true, run: await turn.run.save({ status: 'error', error: TASK_LOST }) };
+    const res = await turn.api.interact(request.body);
+    if (isNeedsUserInput(res)) {
+      const asked = await turn.run.save({
+        status: 'needs_input',
+        question: res.message,
+        sessionId: res.sessionId,
+        pending: undefined,
+        inFlight: undefined,
+      });
+      return { done: true, run: asked };
+    }
+    await recordStep(turn, res, request.url);
+    return await actOn(turn, res, request.url);
+  } catch (error) {
+    const message = runErrorMessage(error);
+    // TASK_BUSY: our earlier request is still advancing the task; the next one picks it up.
+    if (message === null) return { done: false, run: turn.run.current };
+    return { done: true, run: await turn.run.save({ status: 'error', error: message }) };
+  }
+}
+
+/** Captures the page as the last answer asked and builds the request; 'task_lost' without a task. */
+async function prepareRequest(
+  turn: Turn,
+): Promise<{ url: string; body: InteractRequestInput } | 'task_lost'> {
+  const { tabs, tabId } = turn;
+  const run = turn.run.current;
+  const mode = run.pending?.captureMode ?? 'semantic_v3';
+  const page = await tabs.capture(tabId, mode);
+  const found = await findTaskId(turn.storage, turn.api, run, tabId, page.url);
+  if (found === 'lost') return 'task_lost';
+  if (mode === 'hybrid' && tabs.screenshot) page.screenshot = await tabs.screenshot(tabId);
+  const snapshotRequest = run.pending?.snapshotRequest;
+  if (snapshotRequest) page.snapshot = await tabs.snapshot(tabId, snapshotRequest);
+  return { url: page.url, body: interactBody(page, run, found.taskId) };
+}
+
+/** Keeps the taskId for the next request (and a restarted worker) and records the step. */
+async function recordStep(turn: Turn, res: NextActionResponse, url: string): Promise<void> {
+  await persistTask(turn.storage, turn.tabId, {
+    taskId: res.taskId,
+    sessionId: res.sessionId,
+    url,
+  });
+  await turn.run.save(recordedStep(turn.run.current, res, Date.now()));
+}
+
+/** Answers a request for the page, ends a finished run, or executes the action(s). */
+async function actOn(turn: Turn, res: NextActionResponse, url: string): Promise<TurnResult> {
+  const move = nextMove(res);
+  if (move.kind === 'resend_page')
+    return { done: false, run: await turn.run.save({ pending: move.pending }) };
+  if (move.kind === 'finish') {
+    await turn.storage.remove(taskKey(turn.tabId));
+    return { done: true, run: await turn.run.save({ status: move.status, result: move.result }) };
+  }
+  return executeAndReport(turn, res, url);
+}
+
+/** Executes the action or chain, waits for the page to settle, keeps the report for the server. */
+async function executeAndReport(
+  turn: Turn,
+  res: NextActionResponse,
+  beforeUrl: string,
+): Promise<TurnResult> {
+  const actions = plannedActions(res);
+  await turn.run.save({ inFlight: actions.map((a) => a.action) });
+  const outcome = await executeActions(turn.tabs, turn.storage, turn.tabId, actions);
+  if (outcome.interrupted) return { done: true, run: outcome.run };
+  const settled = await turn.tabs.settle(turn.tabId, beforeUrl);
+  const pending = executedReport(
+    {
+      actions,
+      isChain: res.actions !== undefined,
+      lastOk: outcome.lastOk,
+      failure: outcome.failure,
+    },
+    settled.observations,
+    beforeUrl,
+  );
+  return { done: false, run: await turn.run.save({ pending, inFlight: undefined }) };
 }

@@ -75,8 +75,21 @@ export async function loadRun(storage: KeyValueStore, tabId: number): Promise<Ru
   return parsed.success ? parsed.data : null;
 }
 
-export async function saveRun(storage: KeyValueStore, run: RunState): Promise<void> {
-  await storage.set({ [runKey(run.tabId)]: { ...run, updatedAt: Date.now() } });
+/**
+ * Writes the tab's run as `run` with `patch` applied, stamped now, and returns what it wrote.
+ * Every write of a run goes through here (Start, Stop, each step of the loop, the worker's
+ * last-resort error). That matters for the Stop race (#15): a loop write is made from a copy
+ * read earlier and can overwrite a Stop written in between, and this is the one place that
+ * sees every such write.
+ */
+export async function writeRun(
+  storage: KeyValueStore,
+  run: Omit<RunState, 'updatedAt'>,
+  patch: Partial<RunState> = {},
+): Promise<RunState> {
+  const next: RunState = { ...run, ...patch, updatedAt: Date.now() };
+  await storage.set({ [runKey(next.tabId)]: next });
+  return next;
 }
 
 export async function persistTask(

@@ -1,0 +1,45 @@
+// What the loop sends to POST /api/agent/interact: which task it continues and the body built
+// from the captured page and the report the previous step left behind.
+import type { InteractRequestInput } from '@tandem/contracts';
+import type { ApiClient } from '../shared/api-client';
+import { getTaskForTab, type RunState } from '../shared/run-state';
+import type { KeyValueStore } from '../shared/settings';
+import type { CapturedPage } from './tab-driver';
+
+/**
+ * The taskId the next request continues, or 'lost'. A run's first request has none (it sends
+ * the goal instead). After that the taskId comes from chrome.storage.local (task_${tabId},
+ * 30-minute expiry) and, if that is gone mid-task, from the server's recovery endpoint
+ * (spec 003 § 1) — never from memory, so a restarted service worker finds the same task.
+ */
+export async function findTaskId(
+  storage: KeyValueStore,
+  api: Pick<ApiClient, 'activeTask'>,
+  run: Pick<RunState, 'steps' | 'sessionId'>,
+  tabId: number,
+  url: string,
+): Promise<{ taskId?: string } | 'lost'> {
+  if (run.steps.length === 0) return {};
+  let taskId = (await getTaskForTab(storage, tabId))?.taskId;
+  if (!taskId && run.sessionId) taskId = (await api.activeTask(run.sessionId, url))?.taskId;
+  return taskId ? { taskId } : 'lost';
+}
+
+/**
+ * The request body: the captured page, the report on the last executed action(s), and either
+ * the taskId to continue or, with none, the goal that starts the task.
+ */
+export function interactBody(
+  page: CapturedPage,
+  run: Pick<RunState, 'goal' | 'sessionId' | 'pending'>,
+  taskId: string | undefined,
+): InteractRequestInput {
+  // captureMode and snapshotRequest only steered this capture; the server never sees them.
+  const { captureMode: _mode, snapshotRequest: _read, ...report } = run.pending ?? {};
+  return {
+    ...page,
+    ...report,
+    ...(taskId ? { taskId } : { query: run.goal }),
+    ...(run.sessionId ? { sessionId: run.sessionId } : {}),
+  };
+}

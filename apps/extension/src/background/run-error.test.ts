@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../shared/api-client';
+import { runErrorMessage } from './run-error';
+
+describe('runErrorMessage', () => {
+  it('is null for TASK_BUSY (409): the loop sends the next request instead of failing', () => {
+    expect(runErrorMessage(new ApiError(409, 'TASK_BUSY', 'busy'))).toBeNull();
+  });
+
+  it("ends the run with an ApiError's message for any other status or code", () => {
+    expect(runErrorMessage(new ApiError(409, 'CONFLICT', 'taken'))).toBe('taken');
+    expect(runErrorMessage(new ApiError(500, 'TASK_BUSY', 'odd'))).toBe('odd');
+    expect(runErrorMessage(new ApiError(0, 'NETWORK', 'Cannot reach'))).toBe('Cannot reach');
+  });
+
+  it('uses the message of other errors and the text of anything else thrown', () => {
+    expect(runErrorMessage(new Error('The page does not answer'))).toBe('The page does not answer');
+    expect(runErrorMessage('plain')).toBe('plain');
+    expect(runErrorMessage(42)).toBe('42');
+  });
+});

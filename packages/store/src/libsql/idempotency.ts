@@ -8,8 +8,9 @@ import {
   type IdempotencyRepository,
   type RateLimitRepository,
 } from '../port';
+import { newIdempotencyRecord } from '../record-defaults';
 import { nowIso } from '../shared';
-import { iso, isoPlusMs, json, num, str, toJson } from './sql';
+import { iso, json, num, str, toJson } from './sql';
 
 const toRecord = (row: Row): IdempotencyRecord => ({
   tenantId: str(row, 'tenant_id'),
@@ -25,23 +26,34 @@ const toRecord = (row: Row): IdempotencyRecord => ({
 export function libsqlIdempotency(client: SqlClient): IdempotencyRepository {
   return {
     async begin(tenantId, input, now) {
-      const at = now === undefined ? nowIso() : iso(now);
+      const claim = newIdempotencyRecord(tenantId, input, now === undefined ? nowIso() : iso(now));
       // An expired claim is replaced in place; a live one makes the conflict clause's WHERE
       // false, so nothing is written and nothing is returned.
       const result = await client.execute({
         sql: `INSERT INTO idempotency_keys (tenant_id, key, scope, request_hash, status, response,
                 created_at, expires_at)
-              VALUES (?, ?, ?, ?, 'in_progress', NULL, ?, ?)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT (tenant_id, key) DO UPDATE SET
                 scope = excluded.scope,
                 request_hash = excluded.request_hash,
-                status = 'in_progress',
-                response = NULL,
+                status = excluded.status,
+                response = excluded.response,
                 created_at = excluded.created_at,
                 expires_at = excluded.expires_at
               WHERE idempotency_keys.expires_at <= excluded.created_at
               RETURNING *`,
-        args: [tenantId, input.key, input.scope, input.requestHash, at, isoPlusMs(at, input.ttlMs)],
+        args: [
+          claim.tenantId,
+          claim.key,
+          claim.scope,
+          claim.requestHash,
+          claim.status,
+          // A claim's missing response stays SQL NULL, the form existing rows have, rather than
+          // the JSON text "null" (both read back as null).
+          claim.response === null ? null : toJson(claim.response),
+          claim.createdAt,
+          claim.expiresAt,
+        ],
       });
       const row = result.rows[0];
       if (!row) throw new DuplicateKeyError(`idempotency key ${input.key}`);

@@ -11,7 +11,8 @@ import {
   type Skill,
   type SkillRepository,
 } from '../port';
-import { clampLimit, newId, nowIso } from '../shared';
+import { newSkillRecord } from '../record-defaults';
+import { clampLimit, nowIso } from '../shared';
 import { iso, isoPlusMs, json, num, str, toJson } from './sql';
 
 const toSkill = (row: Row): Skill => ({
@@ -34,6 +35,7 @@ export function libsqlSkills(client: SqlClient): SkillRepository {
   return {
     async upsert(tenantId, input, now) {
       const at = now === undefined ? nowIso() : iso(now);
+      const skill = newSkillRecord(tenantId, input, at);
       const key: InValue[] = [
         tenantId,
         input.domain,
@@ -42,27 +44,29 @@ export function libsqlSkills(client: SqlClient): SkillRepository {
         input.successfulAction.action,
       ];
       // One statement: the count check, the insert and the dedupe bump cannot interleave with
-      // another writer. A fresh skill starts at one success (it has just worked once).
+      // another writer.
       const inserted = await client.execute({
         sql: `INSERT INTO skills (id, tenant_id, domain, goal, failed_state, successful_action,
                 failed_action_key, successful_action_key, success_count, failure_count,
                 last_used, created_at)
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
               WHERE COALESCE((SELECT n FROM skill_counts WHERE tenant_id = ?), 0) < ?
               ON CONFLICT (tenant_id, domain, goal, failed_action_key, successful_action_key)
               DO UPDATE SET success_count = success_count + 1, last_used = excluded.last_used
               RETURNING *`,
         args: [
-          newId(),
-          tenantId,
-          input.domain,
-          input.goal,
-          toJson(input.failedState),
-          toJson(input.successfulAction),
-          input.failedState.action,
-          input.successfulAction.action,
-          at,
-          at,
+          skill.id,
+          skill.tenantId,
+          skill.domain,
+          skill.goal,
+          toJson(skill.failedState),
+          toJson(skill.successfulAction),
+          skill.failedState.action,
+          skill.successfulAction.action,
+          skill.successCount,
+          skill.failureCount,
+          skill.lastUsed,
+          skill.createdAt,
           tenantId,
           MAX_SKILLS_PER_TENANT,
         ],

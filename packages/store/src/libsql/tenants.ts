@@ -10,7 +10,8 @@ import {
   type Tenant,
   type TenantRepository,
 } from '../port';
-import { generateApiKey, hashApiKey, keyDisplayPrefix, newId, nowIso } from '../shared';
+import { newApiKeyRecord, newTenantRecord, type NewApiKey } from '../record-defaults';
+import { generateApiKey, hashApiKey, nowIso } from '../shared';
 import { firstRow, isUniqueViolation, iso, str, strOrNull } from './sql';
 
 const toTenant = (row: Row): Tenant => ({
@@ -22,15 +23,15 @@ const toTenant = (row: Row): Tenant => ({
 export function libsqlTenants(client: SqlClient): TenantRepository {
   return {
     async create(input) {
-      const id = input.id ?? newId();
+      const tenant = newTenantRecord(input, nowIso());
       try {
         const result = await client.execute({
           sql: 'INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?) RETURNING *',
-          args: [id, input.name, nowIso()],
+          args: [tenant.id, tenant.name, tenant.createdAt],
         });
         return toTenant(firstRow(result.rows));
       } catch (error) {
-        if (isUniqueViolation(error)) throw new DuplicateKeyError(`tenant ${id}`);
+        if (isUniqueViolation(error)) throw new DuplicateKeyError(`tenant ${tenant.id}`);
         throw error;
       }
     },
@@ -65,22 +66,26 @@ const toApiKey = (row: Row): ApiKeyRecord => ({
 export function libsqlApiKeys(client: SqlClient): ApiKeyRepository {
   async function insert(
     tenantId: string,
-    input: { userId: string; name: string; role?: ApiKeyRole },
+    input: NewApiKey,
     plaintextKey: string,
   ): Promise<ApiKeyRecord> {
+    const key = newApiKeyRecord(tenantId, input, plaintextKey, nowIso());
     try {
       const result = await client.execute({
-        sql: `INSERT INTO api_keys (id, tenant_id, user_id, name, role, prefix, key_hash, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        sql: `INSERT INTO api_keys (id, tenant_id, user_id, name, role, prefix, key_hash, created_at,
+                last_used_at, revoked_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         args: [
-          newId(),
-          tenantId,
-          input.userId,
-          input.name,
-          input.role ?? 'user',
-          keyDisplayPrefix(plaintextKey),
-          hashApiKey(plaintextKey),
-          nowIso(),
+          key.id,
+          key.tenantId,
+          key.userId,
+          key.name,
+          key.role,
+          key.prefix,
+          key.keyHash,
+          key.createdAt,
+          key.lastUsedAt,
+          key.revokedAt,
         ],
       });
       return toApiKey(firstRow(result.rows));

@@ -6,6 +6,7 @@ import {
   type IdempotencyRepository,
   type RateLimitRepository,
 } from '../port';
+import { newIdempotencyRecord } from '../record-defaults';
 import type { IdempotencyDoc, RateLimitDoc } from './documents';
 import type { MongoModels } from './schemas';
 import {
@@ -33,21 +34,22 @@ export function mongoIdempotency({ idempotency }: MongoModels): IdempotencyRepos
   return {
     async begin(tenantId, input, now) {
       const at = now === undefined ? nowDate() : toDate(now);
+      const claim = newIdempotencyRecord(tenantId, input, iso(at));
       try {
         // Matches only an expired claim, which is replaced in place. With no claim at all the
         // upsert inserts; with a live one it also tries to insert and the unique
         // (tenantId, key) index refuses: that refusal is the "already claimed" answer.
         const doc = await idempotency
           .findOneAndUpdate(
-            { tenantId, key: input.key, expiresAt: { $lte: at } },
+            { tenantId: claim.tenantId, key: claim.key, expiresAt: { $lte: at } },
             {
               $set: {
-                scope: input.scope,
-                requestHash: input.requestHash,
-                status: 'in_progress',
-                response: null,
-                createdAt: at,
-                expiresAt: new Date(at.getTime() + input.ttlMs),
+                scope: claim.scope,
+                requestHash: claim.requestHash,
+                status: claim.status,
+                response: jsonValue(claim.response),
+                createdAt: toDate(claim.createdAt),
+                expiresAt: toDate(claim.expiresAt),
               },
             },
             { upsert: true, returnDocument: 'after' },

@@ -10,7 +10,8 @@ import {
   type Skill,
   type SkillRepository,
 } from '../port';
-import { clampLimit, newId } from '../shared';
+import { newSkillRecord } from '../record-defaults';
+import { clampLimit } from '../shared';
 import type { SkillDoc } from './documents';
 import type { MongoModels } from './schemas';
 import { escapeRegExp, iso, isMongoDuplicateKey, nowDate, toDate } from './util';
@@ -70,26 +71,23 @@ export function mongoSkills({ skills }: MongoModels): SkillRepository {
           `Tenant ${tenantId} already has ${MAX_SKILLS_PER_TENANT} skills`,
         );
       }
-      // A fresh skill starts at one success: it has just worked once.
+      const skill = newSkillRecord(tenantId, input, iso(when));
       const doc: SkillDoc = {
-        id: newId(),
-        tenantId,
-        domain: input.domain,
-        goal: input.goal,
+        ...skill,
+        // The schema declares three sub-fields each: copying just those keeps stray keys of
+        // the caller's objects out of the document, as toSkill does when reading.
         failedState: {
-          action: input.failedState.action,
-          elementDescription: input.failedState.elementDescription,
-          errorType: input.failedState.errorType,
+          action: skill.failedState.action,
+          elementDescription: skill.failedState.elementDescription,
+          errorType: skill.failedState.errorType,
         },
         successfulAction: {
-          action: input.successfulAction.action,
-          elementDescription: input.successfulAction.elementDescription,
-          strategy: input.successfulAction.strategy,
+          action: skill.successfulAction.action,
+          elementDescription: skill.successfulAction.elementDescription,
+          strategy: skill.successfulAction.strategy,
         },
-        successCount: 1,
-        failureCount: 0,
-        lastUsed: when,
-        createdAt: when,
+        lastUsed: toDate(skill.lastUsed),
+        createdAt: toDate(skill.createdAt),
       };
       try {
         await skills.create(doc);

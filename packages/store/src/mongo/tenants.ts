@@ -1,6 +1,5 @@
 // Tenants and API keys. Only the sha256 of a key is stored; the plaintext leaves `create`
 // once and is never readable again.
-import type { ApiKeyRole } from '@tandem/contracts';
 import {
   DuplicateKeyError,
   type ApiKeyRecord,
@@ -8,7 +7,8 @@ import {
   type Tenant,
   type TenantRepository,
 } from '../port';
-import { generateApiKey, hashApiKey, keyDisplayPrefix, newId } from '../shared';
+import { newApiKeyRecord, newTenantRecord, type NewApiKey } from '../record-defaults';
+import { generateApiKey, hashApiKey, nowIso } from '../shared';
 import type { ApiKeyDoc, TenantDoc } from './documents';
 import type { MongoModels } from './schemas';
 import { iso, isoOrNull, isMongoDuplicateKey, nowDate, toDate } from './util';
@@ -22,7 +22,8 @@ const toTenant = (doc: TenantDoc): Tenant => ({
 export function mongoTenants({ tenants }: MongoModels): TenantRepository {
   return {
     async create(input) {
-      const doc: TenantDoc = { id: input.id ?? newId(), name: input.name, createdAt: nowDate() };
+      const tenant = newTenantRecord(input, nowIso());
+      const doc: TenantDoc = { ...tenant, createdAt: toDate(tenant.createdAt) };
       try {
         await tenants.create(doc);
       } catch (error) {
@@ -58,20 +59,15 @@ const toApiKey = (doc: ApiKeyDoc): ApiKeyRecord => ({
 export function mongoApiKeys({ apiKeys }: MongoModels): ApiKeyRepository {
   async function insert(
     tenantId: string,
-    input: { userId: string; name: string; role?: ApiKeyRole },
+    input: NewApiKey,
     plaintextKey: string,
   ): Promise<ApiKeyRecord> {
+    const key = newApiKeyRecord(tenantId, input, plaintextKey, nowIso());
     const doc: ApiKeyDoc = {
-      id: newId(),
-      tenantId,
-      userId: input.userId,
-      name: input.name,
-      role: input.role ?? 'user',
-      prefix: keyDisplayPrefix(plaintextKey),
-      keyHash: hashApiKey(plaintextKey),
-      createdAt: nowDate(),
-      lastUsedAt: null,
-      revokedAt: null,
+      ...key,
+      createdAt: toDate(key.createdAt),
+      lastUsedAt: key.lastUsedAt === null ? null : toDate(key.lastUsedAt),
+      revokedAt: key.revokedAt === null ? null : toDate(key.revokedAt),
     };
     try {
       await apiKeys.create(doc);

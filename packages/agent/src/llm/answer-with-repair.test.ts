@@ -1,0 +1,86 @@
+// Structured output with one repair attempt, against an in-memory provider.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { answerWithRepair, repairPrompt } from './answer-with-repair';
+import type { RetrySettings } from './complete-with-retries';
+import { startCall } from './llm-call';
+import { LlmCallError, type LlmRequest } from './port';
+import { ProviderError } from './provider';
+import { fakeProvider } from './test-support/fake-provider';
+
+const Out = z.object({ value: z.number(), label: z.string().default('none') });
+const request: LlmRequest<typeof Out> = {
+  node: 'verification',
+  actionType: 'VERIFICATION',
+  system: 'sys',
+  prompt: 'the prompt',
+  schema: Out,
+  context: { tenantId: 't1' },
+};
+const settings: RetrySettings = {
+  timeoutMs: 1_000,
+  backoff: { baseDelayMs: 1, maxDelayMs: 1_000, random: () => 0 },
+};
+
+describe('answerWithRepair', () => {
+  it("returns the parsed value and the model's JSON, without a repair when the first answer fits", async () => {
+    const { provider, seen } = fakeProvider([() => '{"value":1}']);
+    const call = startCall(provider, request, 3);
+    await expect(answerWithRepair(call, settings)).resolves.toEqual({
+      value: { value: 1, label: 'none' },
+      json: { value: 1 },
+    });
+    expect(seen).toHaveLength(1);
+    expect(call.usage.totalTokens).toBe(10);
+  });
+
+  it('repairs once with the reason, and asks the model that answered', async () => {
+    const { provider, seen } = fakeProvider([() => '{"value":"one"}', () => '{"value":1}'], {
+      answeringModel: (requested) => `${requested}-001`,
+    });
+    const call = startCall(provider, request, 3);
+    await expect(answerWithRepair(call, settings)).resolves.toMatchObject({ value: { value: 1 } });
+    expect(seen.map((r) => r.model)).toEqual(['model-verification', 'model-verification-001']);
+    expect(seen[1]?.repairReason).toMatch(/did not match the required schema/);
+    expect(seen[1]?.prompt).toBe(
+      repairPrompt('the prompt', '{"value":"one"}', seen[1]?.repairReason ?? ''),
+    );
+    expect(call.usage.totalTokens).toBe(20);
+    expect(call.model).toBe('model-verification-001-001');
+  });
+
+  it('gives up after one repair with a non-retryable LlmCallError', async () => {
+    const { provider, seen } = fakeProvider([() => 'not json', () => '{"value":"x"}', () => '{}']);
+    const call = startCall(provider, request, 3);
+    const error = await answerWithRepair(call, settings).catch((e: unknown) => e);
+    expect(seen).toHaveLength(2);
+    expect(error).toBeInstanceOf(LlmCallError);
+    expect((error as LlmCallError).message).toMatch(
+      /^SCRIPTED output for verification did not match the schema after one repair attempt\. The JSON did not match/,
+    );
+    expect((error as LlmCallError).details.retryable).toBe(false);
+  });
+
+  it("takes the repair attempt's retries from the budget the first answer left", async () => {
+    const unavailable = () => {
+      throw new ProviderError('HTTP 503', { kind: 'http', status: 503 });
+    };
+    const { provider, seen } = fakeProvider([unavailable, () => 'not json', unavailable]);
+    const call = startCall(provider, request, 1);
+    await expect(answerWithRepair(call, settings)).rejects.toThrow(
+      /SCRIPTED call for verification failed: HTTP 503/,
+    );
+    expect(seen).toHaveLength(3);
+  });
+});
+
+describe('repairPrompt', () => {
+  it('appends the reason and the previous answer, truncating a long one', () => {
+    const prompt = repairPrompt('ask', 'x'.repeat(2_500), 'Not JSON.');
+    expect(
+      prompt.startsWith('ask\n\n---\nYour previous answer could not be used.\nNot JSON.\n'),
+    ).toBe(true);
+    expect(prompt).toContain(`Previous answer:\n${'x'.repeat(2_000)}… (truncated)\n`);
+    expect(prompt).not.toContain('x'.repeat(2_001));
+  });
+});

@@ -1,0 +1,84 @@
+// A call's validated output: the model's answer parsed against the caller's zod schema, with
+// one repair attempt that tells the model what was wrong with its first answer.
+import type { z } from 'zod';
+import {
+  completeWithRetries,
+  type AnswerRequest,
+  type RetrySettings,
+} from './complete-with-retries';
+import { callFailure, type LlmCall } from './llm-call';
+import { addUsage } from './provider';
+import {
+  parseStructuredOutput,
+  toProviderJsonSchema,
+  type ParseOutcome,
+} from './structured-output';
+
+export interface ValidAnswer<T> {
+  value: T;
+  /** The JSON the model answered, before zod's transforms and defaults (for the trace). */
+  json: unknown;
+}
+
+export async function answerWithRepair<S extends z.ZodType>(
+  call: LlmCall<S>,
+  settings: RetrySettings,
+): Promise<ValidAnswer<z.output<S>>> {
+  const { request } = call;
+  const jsonSchema = toProviderJsonSchema(request.schema);
+  const first = await parsedAnswer(call, settings, {
+    prompt: request.prompt,
+    repairReason: null,
+    jsonSchema,
+  });
+  if (first.parsed.ok) return { value: first.parsed.value, json: first.parsed.json };
+  // One repair only: a model that fails twice on the same schema rarely succeeds on a third
+  // try, and each attempt costs a full prompt.
+  const repaired = await parsedAnswer(call, settings, {
+    prompt: repairPrompt(request.prompt, first.text, first.parsed.reason),
+    repairReason: first.parsed.reason,
+    jsonSchema,
+  });
+  if (repaired.parsed.ok) return { value: repaired.parsed.value, json: repaired.parsed.json };
+  throw callFailure(
+    call,
+    `${call.provider.name} output for ${request.node} did not match the schema after one ` +
+      `repair attempt. ${repaired.parsed.reason}`,
+    false,
+  );
+}
+
+/** One answer (with its retries), counted into the call and parsed against the schema. */
+async function parsedAnswer<S extends z.ZodType>(
+  call: LlmCall<S>,
+  settings: RetrySettings,
+  answer: AnswerRequest,
+): Promise<{ text: string; parsed: ParseOutcome<z.output<S>> }> {
+  const response = await completeWithRetries(call, settings, answer);
+  call.usage = addUsage(call.usage, response.usage);
+  // The answering model (often a more specific version) is what usage is billed as, and what
+  // the repair attempt asks for.
+  call.model = response.model;
+  return { text: response.text, parsed: parseStructuredOutput(response.text, call.request.schema) };
+}
+
+const MAX_ECHOED_ANSWER_CHARS = 2_000;
+
+/** The original prompt plus what was wrong, so the model can fix its own answer. */
+export function repairPrompt(prompt: string, previousAnswer: string, reason: string): string {
+  const echoed =
+    previousAnswer.length > MAX_ECHOED_ANSWER_CHARS
+      ? `${previousAnswer.slice(0, MAX_ECHOED_ANSWER_CHARS)}… (truncated)`
+      : previousAnswer;
+  return [
+    prompt,
+    '',
+    '---',
+    'Your previous answer could not be used.',
+    reason,
+    'Previous answer:',
+    echoed,
+    '',
+    'Answer again with one JSON value that matches the required schema exactly: no prose, no code fences.',
+  ].join('\n');
+}

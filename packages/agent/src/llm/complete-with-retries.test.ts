@@ -1,0 +1,116 @@
+// The retry loop against an in-memory provider: the shared budget, usage of failed attempts,
+// aborts, and errors that are not the provider's.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  completeWithRetries,
+  type AnswerRequest,
+  type RetrySettings,
+} from './complete-with-retries';
+import { startCall } from './llm-call';
+import { LlmCallError, type LlmRequest } from './port';
+import { ProviderError } from './provider';
+import { fakeProvider, tokens } from './test-support/fake-provider';
+
+const request = (signal?: AbortSignal): LlmRequest<z.ZodType> => ({
+  node: 'planning',
+  actionType: 'PLANNING',
+  system: 'sys',
+  prompt: 'prompt',
+  schema: z.object({}),
+  schemaName: 'the plan!',
+  context: { tenantId: 't1' },
+  ...(signal !== undefined ? { signal } : {}),
+});
+const answer: AnswerRequest = { prompt: 'prompt', repairReason: null, jsonSchema: {} };
+const settings: RetrySettings = {
+  timeoutMs: 1_000,
+  backoff: { baseDelayMs: 1, maxDelayMs: 1_000, random: () => 0 },
+};
+const unavailable = (usage?: number) => () => {
+  throw new ProviderError('HTTP 503', {
+    kind: 'http',
+    status: 503,
+    ...(usage !== undefined ? { usage: tokens(usage) } : {}),
+  });
+};
+
+describe('completeWithRetries', () => {
+  it('sends the rendered request and returns the first good response', async () => {
+    const { provider, seen } = fakeProvider([() => 'text']);
+    const call = startCall(provider, request(), 3);
+    const response = await completeWithRetries(call, settings, answer);
+    expect(response.text).toBe('text');
+    expect(seen[0]).toMatchObject({
+      node: 'planning',
+      model: 'model-planning',
+      schemaName: 'the_plan_',
+      images: [],
+      repairReason: null,
+    });
+    expect(call.retriesLeft).toBe(3);
+  });
+
+  it("spends the call's budget and counts tokens that failed attempts reported", async () => {
+    const { provider, seen } = fakeProvider([unavailable(4), unavailable(), () => 'ok']);
+    const call = startCall(provider, request(), 3);
+    await completeWithRetries(call, settings, answer);
+    expect(seen).toHaveLength(3);
+    expect(call.retriesLeft).toBe(1);
+    // The successful response's own usage is the caller's to add.
+    expect(call.usage.totalTokens).toBe(4);
+  });
+
+  it('fails with an LlmCallError once the budget left by an earlier answer is spent', async () => {
+    const { provider, seen } = fakeProvider([unavailable(), unavailable()]);
+    const call = startCall(provider, request(), 3);
+    call.retriesLeft = 1;
+    const error = await completeWithRetries(call, settings, answer).catch((e: unknown) => e);
+    expect(seen).toHaveLength(2);
+    expect(error).toBeInstanceOf(LlmCallError);
+    expect(error).toMatchObject({
+      message: 'SCRIPTED call for planning failed after 1 retry: HTTP 503',
+      details: { node: 'planning', provider: 'SCRIPTED', model: 'model-planning', retryable: true },
+    });
+  });
+
+  it('does not call the provider when the caller already aborted', async () => {
+    const { provider, seen } = fakeProvider([() => 'never']);
+    const call = startCall(provider, request(AbortSignal.abort()), 3);
+    await expect(completeWithRetries(call, settings, answer)).rejects.toMatchObject({
+      message: 'LLM call aborted by the caller.',
+      details: { retryable: false },
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('stops waiting for a retry when the caller aborts during the backoff', async () => {
+    const caller = new AbortController();
+    const { provider, seen } = fakeProvider([
+      () => {
+        setTimeout(() => caller.abort(), 5);
+        return unavailable()();
+      },
+      () => 'too late',
+    ]);
+    const call = startCall(provider, request(caller.signal), 3);
+    const slow = { ...settings, backoff: { ...settings.backoff, baseDelayMs: 10_000 } };
+    await expect(completeWithRetries(call, slow, answer)).rejects.toMatchObject({
+      message: 'LLM call aborted by the caller.',
+    });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('lets an error that is not a ProviderError through unchanged, without retrying', async () => {
+    const bug = new RangeError('bug in provider');
+    const { provider, seen } = fakeProvider([
+      () => {
+        throw bug;
+      },
+      () => 'unused',
+    ]);
+    const call = startCall(provider, request(), 3);
+    await expect(completeWithRetries(call, settings, answer)).rejects.toBe(bug);
+    expect(seen).toHaveLength(1);
+  });
+});

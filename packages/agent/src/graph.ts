@@ -1,14 +1,11 @@
-// Wiring only: nodes, edges and the routing functions from routes.ts. The thread id is the
-// taskId; the checkpointer persists the state when a run stops (see interact-service).
-import {
-  Command,
-  END,
-  START,
-  StateGraph,
-  type LangGraphRunnableConfig,
-} from '@langchain/langgraph';
+// Wiring only: nodes, edges and the routing functions from routes.ts (the Command plumbing is
+// graph-commands.ts). The thread id is the taskId; the checkpointer persists the state when a
+// run stops (see service/graph-runner.ts).
+import { END, START, StateGraph } from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { TracedNode } from '@tandem/contracts';
 import type { AgentDeps } from './deps';
+import { routed, routedThrough, to, type Node } from './graph-commands';
 import { actionGeneration } from './nodes/action-generation/node';
 import { advance } from './nodes/advance/node';
 import { chainRecovery } from './nodes/chain-recovery/node';
@@ -16,7 +13,7 @@ import { complexityCheck } from './nodes/complexity-check/node';
 import { contextAnalysis } from './nodes/context-analysis/node';
 import { correction } from './nodes/correction/node';
 import { directAction } from './nodes/direct-action/node';
-import { dispatch, type InteractRunContext } from './nodes/dispatch/node';
+import { dispatch } from './nodes/dispatch/node';
 import { finalize } from './nodes/finalize/node';
 import { outcomePrediction } from './nodes/outcome-prediction/node';
 import { planning } from './nodes/planning/node';
@@ -26,214 +23,131 @@ import { webSearch } from './nodes/web-search/node';
 import {
   END_RUN,
   routeAfterActionGeneration,
-  routeAfterDispatch,
   routeAfterAdvance,
   routeAfterChainRecovery,
   routeAfterComplexity,
   routeAfterContext,
   routeAfterCorrection,
   routeAfterDirectAction,
+  routeAfterDispatch,
   routeAfterOutcome,
   routeAfterRefinement,
   routeAfterVerification,
   routeAfterWebSearch,
 } from './routes';
-import { InteractState, type InteractStateType, type InteractStateUpdate } from './state';
+import { InteractState } from './state';
 import { traced } from './tracing/node-span';
 
-type Node = (
-  state: InteractStateType,
-  config?: LangGraphRunnableConfig<InteractRunContext>,
-) => Promise<InteractStateUpdate>;
-
-/**
- * A node that names its successor (a LangGraph Command) with its routing function from
- * routes.ts, in place of a conditional edge. Same routing, decided on the same state: every
- * channel of InteractState is last-write-wins, so the state the edge would have seen is the
- * node's input with its update laid over it. Why not conditional edges: each one adds two
- * runnables per node run (the branch and its writer), each with its own config merge and
- * context, which was a fifth of a step's CPU (bench/interact); `ends` keeps the edges drawn in
- * LangGraph Studio.
- */
-function routed<Route extends string>(
-  node: Node,
-  route: (state: InteractStateType) => Route,
-  targets: Record<Route, string>,
-) {
-  return routedStep(async (state, config) => {
-    const update = await node(state, config);
-    return { update, next: route({ ...state, ...update } as InteractStateType) };
-  }, targets);
-}
-
-/**
- * Like `routed`, but when the route names `then.name`, that node runs too, in the same
- * superstep, and routing continues with its own routing function. For successors whose work
- * on that edge is too small for a superstep of its own: moving the plan on after a verified
- * step, and the outcome of a SIMPLE command (always a fixed template, never the model). A
- * LangGraph superstep costs about a millisecond of framework bookkeeping on these machines
- * (bench/interact prints this "framework floor"), more than those nodes' own work. The fused
- * node keeps its own span and log lines; it loses only its own box in LangGraph Studio.
- */
-function routedThrough<Route extends string, Then extends Route, ThenRoute extends string>(
-  node: Node,
-  route: (state: InteractStateType) => Route,
-  then: { name: Then; node: Node; route: (state: InteractStateType) => ThenRoute },
-  targets: Record<Exclude<Route, Then> | ThenRoute, string>,
-) {
-  return routedStep(async (state, config) => {
-    const update = await node(state, config);
-    const merged = { ...state, ...update } as InteractStateType;
-    const next = route(merged);
-    if (next !== then.name) return { update, next: next as Exclude<Route, Then> };
-    const thenUpdate = await then.node(merged, config);
-    return {
-      update: { ...update, ...thenUpdate },
-      next: then.route({ ...merged, ...thenUpdate } as InteractStateType),
-    };
-  }, targets);
-}
-
-function routedStep<Route extends string>(
-  step: (
-    state: InteractStateType,
-    config?: LangGraphRunnableConfig<InteractRunContext>,
-  ) => Promise<{ update: InteractStateUpdate; next: Route }>,
-  targets: Record<Route, string>,
-) {
-  const run = async (
-    state: InteractStateType,
-    config?: LangGraphRunnableConfig<InteractRunContext>,
-  ) => {
-    const { update, next } = await step(state, config);
-    return new Command({ update, goto: targets[next] });
+/** Every traced node, built from the deps and wrapped in its span. */
+function tracedNodes(deps: AgentDeps): Record<TracedNode, Node> {
+  const nodes: Record<TracedNode, (deps: AgentDeps) => Node> = {
+    complexity_check: complexityCheck,
+    direct_action: directAction,
+    context_analysis: contextAnalysis,
+    web_search: webSearch,
+    planning,
+    step_refinement: stepRefinement,
+    action_generation: actionGeneration,
+    outcome_prediction: outcomePrediction,
+    verification,
+    correction,
+    chain_recovery: chainRecovery,
+    advance,
+    finalize,
   };
-  const ends: string[] = [...new Set(Object.values<string>(targets))];
-  return [run, { ends }] as [typeof run, { ends: string[] }];
+  const entries = Object.entries(nodes) as [TracedNode, (deps: AgentDeps) => Node][];
+  return Object.fromEntries(
+    entries.map(([name, build]) => [name, traced(deps.tracing, name, build(deps))]),
+  ) as Record<TracedNode, Node>;
 }
 
 /** Without a checkpointer (LangGraph Studio / the platform server) the host supplies its own. */
 export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpointSaver) {
-  const toEnd = { [END_RUN]: END } as const;
-  const t = (name: string, node: Node) => traced(deps.tracing, name, node);
+  const n = tracedNodes(deps);
   // Fused into the nodes that route to them (see routedThrough).
-  const advanceStep = {
-    name: 'advance' as const,
-    node: t('advance', advance(deps)),
-    route: routeAfterAdvance,
-  };
+  const advanceStep = { name: 'advance' as const, node: n.advance, route: routeAfterAdvance };
   const simpleOutcome = {
     name: 'outcome_prediction' as const,
-    node: t('outcome_prediction', outcomePrediction(deps)),
+    node: n.outcome_prediction,
     route: routeAfterOutcome,
   };
   return (
     new StateGraph(InteractState)
       .addNode(
         'complexity_check',
-        ...routed(t('complexity_check', complexityCheck(deps)), routeAfterComplexity, {
-          direct_action: 'direct_action',
-          context_analysis: 'context_analysis',
-          ...toEnd,
-        }),
+        ...routed(
+          n.complexity_check,
+          routeAfterComplexity,
+          to('direct_action', 'context_analysis', END_RUN),
+        ),
       )
       .addNode(
         'direct_action',
         ...routedThrough(
-          t('direct_action', directAction(deps)),
+          n.direct_action,
           routeAfterDirectAction,
           simpleOutcome,
-          {
-            dispatch: 'dispatch',
-            finalize: 'finalize',
-            ...toEnd,
-          },
+          to('dispatch', 'finalize', END_RUN),
         ),
       )
       .addNode(
         'context_analysis',
-        ...routed(t('context_analysis', contextAnalysis(deps)), routeAfterContext, {
-          web_search: 'web_search',
-          planning: 'planning',
-          ...toEnd,
-        }),
+        ...routed(n.context_analysis, routeAfterContext, to('web_search', 'planning', END_RUN)),
       )
-      .addNode(
-        'web_search',
-        ...routed(t('web_search', webSearch(deps)), routeAfterWebSearch, {
-          planning: 'planning',
-          ...toEnd,
-        }),
-      )
-      .addNode('planning', t('planning', planning(deps)))
+      .addNode('web_search', ...routed(n.web_search, routeAfterWebSearch, to('planning', END_RUN)))
+      .addNode('planning', n.planning)
       .addNode(
         'step_refinement',
-        ...routed(t('step_refinement', stepRefinement(deps)), routeAfterRefinement, {
-          outcome_prediction: 'outcome_prediction',
-          action_generation: 'action_generation',
-        }),
+        ...routed(
+          n.step_refinement,
+          routeAfterRefinement,
+          to('outcome_prediction', 'action_generation'),
+        ),
       )
       .addNode(
         'action_generation',
-        ...routed(t('action_generation', actionGeneration(deps)), routeAfterActionGeneration, {
-          outcome_prediction: 'outcome_prediction',
-          finalize: 'finalize',
-          dispatch: 'dispatch',
-          ...toEnd,
-        }),
+        ...routed(
+          n.action_generation,
+          routeAfterActionGeneration,
+          to('outcome_prediction', 'finalize', 'dispatch', END_RUN),
+        ),
       )
       .addNode(
         'outcome_prediction',
-        ...routed(t('outcome_prediction', outcomePrediction(deps)), routeAfterOutcome, {
-          dispatch: 'dispatch',
-          ...toEnd,
-        }),
+        ...routed(n.outcome_prediction, routeAfterOutcome, to('dispatch', END_RUN)),
       )
       // Not traced: it only takes the resuming request's page into the state.
       .addNode(
         'dispatch',
-        ...routed(dispatch(), routeAfterDispatch, {
-          verification: 'verification',
-          action_generation: 'action_generation',
-        }),
+        ...routed(dispatch(), routeAfterDispatch, to('verification', 'action_generation')),
       )
       .addNode(
         'verification',
         ...routedThrough(
-          t('verification', verification(deps)),
+          n.verification,
           routeAfterVerification,
           advanceStep,
-          {
-            chain_recovery: 'chain_recovery',
-            finalize: 'finalize',
-            correction: 'correction',
-            step_refinement: 'step_refinement',
-            action_generation: 'action_generation',
-          },
+          to('chain_recovery', 'finalize', 'correction', 'step_refinement', 'action_generation'),
         ),
       )
       .addNode(
         'correction',
-        ...routed(t('correction', correction(deps)), routeAfterCorrection, {
-          outcome_prediction: 'outcome_prediction',
-          finalize: 'finalize',
-          ...toEnd,
-        }),
+        ...routed(
+          n.correction,
+          routeAfterCorrection,
+          to('outcome_prediction', 'finalize', END_RUN),
+        ),
       )
       .addNode(
         'chain_recovery',
         ...routedThrough(
-          t('chain_recovery', chainRecovery(deps)),
+          n.chain_recovery,
           routeAfterChainRecovery,
           advanceStep,
-          {
-            outcome_prediction: 'outcome_prediction',
-            step_refinement: 'step_refinement',
-            action_generation: 'action_generation',
-          },
+          to('outcome_prediction', 'step_refinement', 'action_generation'),
         ),
       )
-      .addNode('finalize', t('finalize', finalize(deps)))
+      .addNode('finalize', n.finalize)
       .addEdge(START, 'complexity_check')
       .addEdge('planning', 'step_refinement')
       .addEdge('finalize', END)

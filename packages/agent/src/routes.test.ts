@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { PageState } from './page/page-state';
 import {
   END_RUN,
   routeAfterActionGeneration,
@@ -14,69 +13,18 @@ import {
   routeAfterVerification,
   routeAfterWebSearch,
 } from './routes';
-import { InteractState, type InteractStateType, type PendingAction } from './state';
+import { pageWith, pendingOf, stateWith } from './testing/state';
 
-// A state with every channel at its default, as the graph starts.
-function state(overrides: Partial<InteractStateType> = {}): InteractStateType {
-  const defaults = Object.fromEntries(
-    Object.entries(InteractState.spec).map(([k, channel]) => {
-      const c = channel as unknown as {
-        initialValueFactory?: () => unknown;
-        default?: () => unknown;
-      };
-      const init = c.initialValueFactory ?? c.default;
-      return [k, typeof init === 'function' ? init() : undefined];
-    }),
-  ) as InteractStateType;
-  return { ...defaults, ...overrides };
-}
-
-const page = (extra: Partial<PageState> = {}): PageState => ({
-  url: 'https://a.example/',
-  title: '',
-  tree: [],
-  html: null,
-  hasErrors: false,
-  hasSuccess: false,
-  errors: [],
-  successMessages: [],
-  recentEvents: [],
-  observations: {},
-  lastActionStatus: null,
-  lastActionError: null,
-  previousUrl: null,
-  lastExecutedActionIndex: null,
-  chainActionError: null,
-  snapshot: null,
-  ...extra,
-});
-
-const pending = (action: string, chain = false): PendingAction => ({
-  stepIndex: 0,
-  thought: '',
-  action,
-  chain: chain
-    ? {
-        actions: [0, 1, 2].map((index) => ({
-          action: `setValue("${index}", "x")`,
-          description: '',
-          index,
-        })),
-        metadata: { totalActions: 3, safeToChain: true },
-      }
-    : null,
-  expectedOutcome: null,
-  beforeState: { url: '', domHash: '', semanticSkeleton: '' },
-  taskActionId: null,
-  source: 'action_generation',
-  targets: [],
-});
+const state = stateWith;
+const page = pageWith;
+const pending = (action: string, chain = false) => pendingOf(action, { chain });
 
 const refused = {
-  output: {
-    response: null,
-    error: { code: 'INVALID_ACTION' as const, message: 'x', failTask: false },
-    persistTask: false,
+  outcome: {
+    kind: 'refused' as const,
+    code: 'INVALID_ACTION' as const,
+    message: 'x',
+    failTask: false,
   },
 };
 
@@ -104,16 +52,7 @@ describe('routing functions', () => {
     );
     const asked = state({
       requiredSources: ['ASK_USER'],
-      output: {
-        response: {
-          needsUserInput: true,
-          message: '?',
-          missingInformation: [],
-          sessionId: crypto.randomUUID(),
-        },
-        error: null,
-        persistTask: false,
-      },
+      outcome: { kind: 'ask_user', message: '?', missingInformation: [] },
     });
     expect(routeAfterContext(asked)).toBe(END_RUN);
     expect(routeAfterWebSearch(state())).toBe('planning');

@@ -1,6 +1,7 @@
-// The interact graph's state: one LangGraph thread per task (thread id = taskId), persisted by
-// the store's checkpointer after every node, so a task survives a server restart between two
-// requests. Every field is JSON: nothing here may hold a live object.
+// The interact graph's state: one LangGraph thread per task (thread id = taskId). The store's
+// checkpointer persists it when a run stops (paused before dispatch, or at the end), so a task
+// survives a server restart between two requests. Every field is JSON: nothing here may hold a
+// live object.
 import { Annotation } from '@langchain/langgraph';
 import type {
   ChainAction,
@@ -11,9 +12,10 @@ import type {
   CorrectionRecord,
   ErrorCode,
   ExpectedOutcome,
-  InteractResponse,
+  ParsedAction,
   Plan,
   TaskStatus,
+  Usage,
   VerificationResult,
 } from '@tandem/contracts';
 import type { PageState } from './page/page-state';
@@ -24,7 +26,8 @@ export type InformationSource = 'MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER';
 export interface PendingAction {
   stepIndex: number;
   thought: string;
-  action: string;
+  /** The action sent, parsed once when it was decided (a chain's first action). */
+  action: ParsedAction;
   /** Set when a chain was sent; `action` is then actions[0]. */
   chain: { actions: ChainAction[]; metadata: ChainMetadata } | null;
   expectedOutcome: ExpectedOutcome | null;
@@ -46,14 +49,26 @@ export interface PreviousAction {
   reason: string | null;
 }
 
-/** Per-request scratch data the service reads after the run. */
-export interface RunOutput {
-  response: InteractResponse | null;
-  /** A refusal the route turns into an HTTP error (4xx/5xx), with the task failed or not. */
-  error: { code: ErrorCode; message: string; failTask: boolean } | null;
-  /** Whether this run produced a response that should persist the task (not ASK_USER). */
-  persistTask: boolean;
-}
+/**
+ * How a run ends, set by the node that ends it; the service answers the request from it and
+ * the state (service/response.ts builds the response once).
+ * - `action`: send `pending` (an action, a chain, or the terminal finish/fail);
+ * - `read_page`: send `pageRequest` and execute nothing (spec 002);
+ * - `ask_user`: the agent needs information only the user has; no task is created;
+ * - `refused`: an error answer, failing the task when `failTask`.
+ */
+export type RunOutcome =
+  | { kind: 'action' }
+  | { kind: 'read_page'; thought: string }
+  | {
+      kind: 'ask_user';
+      message: string;
+      missingInformation: string[];
+      thought?: string;
+      /** The tokens of the call that decided to ask, when one did. */
+      usage?: Usage;
+    }
+  | { kind: 'refused'; code: ErrorCode; message: string; failTask: boolean };
 
 const replace = <T>(fallback: () => T) =>
   Annotation<T>({ reducer: (_old, next) => next, default: fallback });
@@ -96,10 +111,10 @@ export const InteractState = Annotation.Root({
   currentStepIndex: replace<number>(() => 0),
   /** Steps sent to the client so far (MAX_STEPS_PER_TASK applies to it). */
   stepCount: replace<number>(() => 0),
-  /** The last 10 raw actions; older ones are folded into previousActionsSummary. */
+  /** The last 10 raw actions; older ones are only counted (earlierActionCount). */
   previousActions: replace<PreviousAction[]>(() => []),
-  /** Rolling summary of actions older than the last 10 ("N earlier steps completed."). */
-  previousActionsSummary: replace<string>(() => ''),
+  /** Actions older than the last 10, which prompts show as "N earlier steps completed." */
+  earlierActionCount: replace<number>(() => 0),
 
   // --- the action in flight and its verification -----------------------------------------
   pending: replace<PendingAction | null>(() => null),
@@ -140,7 +155,8 @@ export const InteractState = Annotation.Root({
     saved: 0,
     calls: 0,
   })),
-  output: replace<RunOutput>(() => ({ response: null, error: null, persistTask: false })),
+  /** How this request's run ended; null until a node ends it (dispatch clears it). */
+  outcome: replace<RunOutcome | null>(() => null),
 });
 
 export type InteractStateType = typeof InteractState.State;

@@ -76,7 +76,7 @@ const AMBIGUITY_MARGIN = 0.05;
 function pick(
   tree: readonly SemanticNodeV3[],
   target: string,
-  roles: Set<string>,
+  roles: ReadonlySet<string>,
 ): { best: SemanticNodeV3 | null; ambiguous: SemanticNodeV3[]; reason: string } {
   const usable = tree.filter((n) => !n.occ && !hasState(n, 'disabled'));
   const scored = usable
@@ -110,7 +110,10 @@ function resolved(action: ParsedAction, node: SemanticNodeV3 | null, thought: st
   return { kind: 'resolved', action, actionString: formatAction(action), node, thought };
 }
 
-export function resolveIntent(intent: CommandIntent, tree: readonly SemanticNodeV3[]): Resolution {
+type TargetedIntent = Extract<CommandIntent, { target: string }>;
+
+/** Commands that name no element resolve without looking at the tree. */
+function resolveUntargeted(intent: Exclude<CommandIntent, TargetedIntent>): Resolution {
   switch (intent.kind) {
     case 'press':
       return resolved({ name: 'press', args: { key: intent.key } }, null, `Press ${intent.key}.`);
@@ -124,27 +127,32 @@ export function resolveIntent(intent: CommandIntent, tree: readonly SemanticNode
       return resolved({ name: 'goBack', args: {} }, null, 'Go back to the previous page.');
     case 'navigate':
       return resolved({ name: 'navigate', args: { url: intent.url } }, null, `Open ${intent.url}.`);
-    default:
-      break;
   }
-  const roles =
-    intent.kind === 'type'
-      ? TYPEABLE
-      : intent.kind === 'select'
-        ? SELECTABLE
-        : intent.kind === 'check'
-          ? CHECKABLE
-          : CLICKABLE;
-  const { best, ambiguous, reason } = pick(tree, intent.target, roles);
-  if (!best) {
-    return ambiguous.length > 0
-      ? {
-          kind: 'ambiguous',
-          candidates: ambiguous,
-          reason: `${reason}: ${ambiguous.map(describe).join(', ')}`,
-        }
-      : { kind: 'not_found', reason };
-  }
+}
+
+const ROLES_FOR: Record<TargetedIntent['kind'], ReadonlySet<string>> = {
+  click: CLICKABLE,
+  hover: CLICKABLE,
+  type: TYPEABLE,
+  select: SELECTABLE,
+  check: CHECKABLE,
+};
+
+export function resolveIntent(intent: CommandIntent, tree: readonly SemanticNodeV3[]): Resolution {
+  if (!('target' in intent)) return resolveUntargeted(intent);
+  const { best, ambiguous, reason } = pick(tree, intent.target, ROLES_FOR[intent.kind]);
+  if (best) return actionOn(intent, best);
+  return ambiguous.length > 0
+    ? {
+        kind: 'ambiguous',
+        candidates: ambiguous,
+        reason: `${reason}: ${ambiguous.map(describe).join(', ')}`,
+      }
+    : { kind: 'not_found', reason };
+}
+
+/** The action a targeted command means on the element it resolved to. */
+function actionOn(intent: TargetedIntent, best: SemanticNodeV3): Resolution {
   switch (intent.kind) {
     case 'click':
       return resolved({ name: 'click', args: { id: best.i } }, best, `Click ${describe(best)}.`);
@@ -175,25 +183,28 @@ export function resolveIntent(intent: CommandIntent, tree: readonly SemanticNode
         best,
         `Choose "${intent.option}" in ${describe(best)}.`,
       );
-    case 'check': {
-      const isChecked = hasState(best, 'checked');
-      if (isChecked === intent.checked) {
-        return resolved(
-          {
-            name: 'finish',
-            args: {
-              message: `${describe(best)} is already ${isChecked ? 'checked' : 'unchecked'}.`,
-            },
-          },
-          best,
-          `${describe(best)} is already in the requested state.`,
-        );
-      }
-      return resolved(
-        { name: 'click', args: { id: best.i } },
-        best,
-        `${intent.checked ? 'Check' : 'Uncheck'} ${describe(best)}.`,
-      );
-    }
+    case 'check':
+      return checkAction(intent, best);
   }
+}
+
+function checkAction(intent: Extract<CommandIntent, { kind: 'check' }>, best: SemanticNodeV3) {
+  const isChecked = hasState(best, 'checked');
+  if (isChecked === intent.checked) {
+    return resolved(
+      {
+        name: 'finish',
+        args: {
+          message: `${describe(best)} is already ${isChecked ? 'checked' : 'unchecked'}.`,
+        },
+      },
+      best,
+      `${describe(best)} is already in the requested state.`,
+    );
+  }
+  return resolved(
+    { name: 'click', args: { id: best.i } },
+    best,
+    `${intent.checked ? 'Check' : 'Uncheck'} ${describe(best)}.`,
+  );
 }

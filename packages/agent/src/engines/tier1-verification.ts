@@ -2,7 +2,12 @@
 // (url, domHash, the targets' fingerprints) with the state after it and the client's own
 // observations. It answers "did the action do its job?"; whether the whole goal is done is a
 // question for tier 2/3 unless the task was a single SIMPLE command.
-import { parseAction, type ExpectedOutcome, type SemanticNodeV3 } from '@tandem/contracts';
+import {
+  parseAction,
+  type ExpectedOutcome,
+  type ParsedAction,
+  type SemanticNodeV3,
+} from '@tandem/contracts';
 import { domHash, findNode, hasState, type PageState } from '../page/page-state';
 import type { PendingAction } from '../state';
 import { nameScore } from './target-resolver';
@@ -51,33 +56,23 @@ export function checkNextGoal(
   };
 }
 
-export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdict {
-  const obs: string[] = [];
-  const urlChanged =
-    page.url !== pending.beforeState.url || page.observations.didUrlChange === true;
-  const domChanged =
-    domHash(page.tree) !== pending.beforeState.domHash || page.observations.didDomMutate === true;
-  obs.push(urlChanged ? `URL changed to ${page.url}` : 'URL unchanged');
-  obs.push(domChanged ? 'page content changed' : 'no change in the interactive elements');
-  if (page.observations.didNetworkOccur) obs.push('network activity after the action');
-  if (page.errors.length) obs.push(`errors shown: ${page.errors.join('; ')}`);
-  if (page.successMessages.length) obs.push(`success messages: ${page.successMessages.join('; ')}`);
-  const nextGoal = checkNextGoal(pending.expectedOutcome?.nextGoal, page);
-  if (nextGoal) obs.push(nextGoal.reason);
+type Verdict = (
+  success: boolean,
+  confidence: number,
+  reason: string,
+  conclusive?: boolean,
+) => Tier1Verdict;
 
-  const verdict = (
-    success: boolean,
-    confidence: number,
-    reason: string,
-    conclusive = true,
-  ): Tier1Verdict => {
+export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdict {
+  const { observations, urlChanged, domChanged, nextGoal } = observe(pending, page);
+  const verdict: Verdict = (success, confidence, reason, conclusive = true) => {
     // Look-ahead: a required next goal that is missing turns success into failure.
     if (success && nextGoal && !nextGoal.available && pending.expectedOutcome?.nextGoal?.required) {
       return {
         success: false,
         confidence: 0.5,
         reason: `${reason}, but ${nextGoal.reason}`,
-        observations: obs,
+        observations,
         conclusive,
         nextGoal,
       };
@@ -86,7 +81,7 @@ export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdi
       success,
       confidence,
       reason,
-      observations: obs,
+      observations,
       conclusive,
       ...(nextGoal ? { nextGoal } : {}),
     };
@@ -102,84 +97,110 @@ export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdi
   if (page.hasErrors && page.errors.length > 0) {
     return verdict(false, 0.85, `the page shows errors: ${page.errors.join('; ')}`);
   }
-
-  const actions = pending.chain ? pending.chain.actions.map((a) => a.action) : [pending.action];
-  const parsed = actions.map((a) => parseAction(a));
+  const parsed = pending.chain
+    ? pending.chain.actions.map((a) => parseAction(a.action))
+    : [pending.action];
   const last = parsed[parsed.length - 1];
   if (!last) return verdict(false, 0.5, 'no action to verify', false);
+  if (parsed.every((a) => isFieldEdit(a, pending))) {
+    return fieldEditVerdict(parsed, pending, page, urlChanged, verdict);
+  }
+  return lastActionVerdict(last, pending, page, { urlChanged, domChanged }, verdict);
+}
 
-  // Field edits can be checked exactly: the value (or a radio's checked state) is in the tree.
-  const isFieldEdit = (a: (typeof parsed)[number]) =>
+/** What changed between the state before the action and the page now, as observations. */
+function observe(pending: PendingAction, page: PageState) {
+  const observations: string[] = [];
+  const urlChanged =
+    page.url !== pending.beforeState.url || page.observations.didUrlChange === true;
+  const domChanged =
+    domHash(page.tree) !== pending.beforeState.domHash || page.observations.didDomMutate === true;
+  observations.push(urlChanged ? `URL changed to ${page.url}` : 'URL unchanged');
+  observations.push(domChanged ? 'page content changed' : 'no change in the interactive elements');
+  if (page.observations.didNetworkOccur) observations.push('network activity after the action');
+  if (page.errors.length) observations.push(`errors shown: ${page.errors.join('; ')}`);
+  if (page.successMessages.length)
+    observations.push(`success messages: ${page.successMessages.join('; ')}`);
+  const nextGoal = checkNextGoal(pending.expectedOutcome?.nextGoal, page);
+  if (nextGoal) observations.push(nextGoal.reason);
+  return { observations, urlChanged, domChanged, nextGoal };
+}
+
+/** Field edits can be checked exactly: the value (or a radio's checked state) is in the tree. */
+function isFieldEdit(a: ParsedAction, pending: PendingAction): boolean {
+  return (
     a.name === 'setValue' ||
     a.name === 'select' ||
     (a.name === 'click' &&
-      ['radio', 'chk', 'sw'].includes(pending.targets.find((t) => t.id === a.args.id)?.role ?? ''));
-  if (parsed.every(isFieldEdit)) {
-    for (const a of parsed) {
-      if (a.name !== 'setValue' && a.name !== 'select' && a.name !== 'click') continue;
-      const node = findTarget(page.tree, pending, a.args.id);
-      if (!node) {
-        return verdict(
-          false,
-          0.6,
-          `field ${a.args.id} is ${urlChanged ? 'gone after the page changed' : 'no longer on the page'}`,
-          false,
-        );
-      }
-      if (a.name === 'click') {
-        // A radio must now be checked; a checkbox/switch toggles (its old state is not kept).
-        if (node.r === 'radio' && !hasState(node, 'checked'))
-          return verdict(false, 0.9, `"${node.n ?? a.args.id}" is not selected`);
-        continue;
-      }
-      const expected = a.name === 'setValue' ? a.args.text : a.args.option;
-      const value = node.v ?? '';
-      const ok =
-        a.name === 'setValue'
-          ? value === expected || (node.r === 'edit' && value.includes(expected))
-          : sameText(value, expected) || value.toLowerCase().includes(expected.toLowerCase());
-      if (!ok)
-        return verdict(
-          false,
-          0.9,
-          `"${node.n ?? a.args.id}" holds "${value}", expected "${expected}"`,
-        );
-      if (hasState(node, 'invalid'))
-        return verdict(false, 0.8, `"${node.n ?? a.args.id}" is marked invalid`);
-    }
-    return verdict(
-      true,
-      0.95,
-      parsed.length > 1
-        ? `all ${parsed.length} fields hold their values`
-        : 'the field holds the new value',
-    );
-  }
+      ['radio', 'chk', 'sw'].includes(pending.targets.find((t) => t.id === a.args.id)?.role ?? ''))
+  );
+}
 
+function fieldEditVerdict(
+  parsed: readonly ParsedAction[],
+  pending: PendingAction,
+  page: PageState,
+  urlChanged: boolean,
+  verdict: Verdict,
+): Tier1Verdict {
+  for (const a of parsed) {
+    if (a.name !== 'setValue' && a.name !== 'select' && a.name !== 'click') continue;
+    const node = findTarget(page.tree, pending, a.args.id);
+    if (!node) {
+      return verdict(
+        false,
+        0.6,
+        `field ${a.args.id} is ${urlChanged ? 'gone after the page changed' : 'no longer on the page'}`,
+        false,
+      );
+    }
+    if (a.name === 'click') {
+      // A radio must now be checked; a checkbox/switch toggles (its old state is not kept).
+      if (node.r === 'radio' && !hasState(node, 'checked'))
+        return verdict(false, 0.9, `"${node.n ?? a.args.id}" is not selected`);
+      continue;
+    }
+    const expected = a.name === 'setValue' ? a.args.text : a.args.option;
+    const value = node.v ?? '';
+    const ok =
+      a.name === 'setValue'
+        ? value === expected || (node.r === 'edit' && value.includes(expected))
+        : sameText(value, expected) || value.toLowerCase().includes(expected.toLowerCase());
+    if (!ok)
+      return verdict(
+        false,
+        0.9,
+        `"${node.n ?? a.args.id}" holds "${value}", expected "${expected}"`,
+      );
+    if (hasState(node, 'invalid'))
+      return verdict(false, 0.8, `"${node.n ?? a.args.id}" is marked invalid`);
+  }
+  return verdict(
+    true,
+    0.95,
+    parsed.length > 1
+      ? `all ${parsed.length} fields hold their values`
+      : 'the field holds the new value',
+  );
+}
+
+/** Anything but a field edit: judged by the last action's kind and what changed. */
+function lastActionVerdict(
+  last: ParsedAction,
+  pending: PendingAction,
+  page: PageState,
+  changed: { urlChanged: boolean; domChanged: boolean },
+  verdict: Verdict,
+): Tier1Verdict {
+  const { urlChanged, domChanged } = changed;
   switch (last.name) {
     case 'navigate':
     case 'goBack':
       return urlChanged
         ? verdict(true, 0.9, 'navigation happened')
         : verdict(false, 0.8, 'the URL did not change after navigation');
-    case 'click': {
-      const node = findTarget(page.tree, pending, last.args.id);
-      const target = pending.targets.find((t) => t.id === last.args.id);
-      if (pending.expectedOutcome?.urlShouldChange === true) {
-        return urlChanged
-          ? verdict(true, 0.9, 'the click navigated as expected')
-          : domChanged
-            ? verdict(true, 0.6, 'the page changed but the URL did not', false)
-            : verdict(false, 0.8, 'the click was expected to navigate but nothing changed');
-      }
-      if (target && (target.role === 'chk' || target.role === 'radio' || target.role === 'sw')) {
-        if (node && domChanged) return verdict(true, 0.9, `"${target.name}" toggled`);
-      }
-      if (node && hasState(node, 'expanded'))
-        return verdict(true, 0.9, `"${node.n ?? node.i}" is now expanded`);
-      if (urlChanged || domChanged) return verdict(true, 0.8, 'the page responded to the click');
-      return verdict(false, 0.7, 'nothing changed after the click');
-    }
+    case 'click':
+      return clickVerdict(last.args.id, pending, page, changed, verdict);
     case 'press':
       return urlChanged || domChanged
         ? verdict(true, 0.75, `the page responded to ${last.args.key}`)
@@ -191,4 +212,29 @@ export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdi
     default:
       return verdict(false, 0.5, `cannot verify ${last.name} deterministically`, false);
   }
+}
+
+function clickVerdict(
+  id: string,
+  pending: PendingAction,
+  page: PageState,
+  { urlChanged, domChanged }: { urlChanged: boolean; domChanged: boolean },
+  verdict: Verdict,
+): Tier1Verdict {
+  const node = findTarget(page.tree, pending, id);
+  const target = pending.targets.find((t) => t.id === id);
+  if (pending.expectedOutcome?.urlShouldChange === true) {
+    return urlChanged
+      ? verdict(true, 0.9, 'the click navigated as expected')
+      : domChanged
+        ? verdict(true, 0.6, 'the page changed but the URL did not', false)
+        : verdict(false, 0.8, 'the click was expected to navigate but nothing changed');
+  }
+  if (target && (target.role === 'chk' || target.role === 'radio' || target.role === 'sw')) {
+    if (node && domChanged) return verdict(true, 0.9, `"${target.name}" toggled`);
+  }
+  if (node && hasState(node, 'expanded'))
+    return verdict(true, 0.9, `"${node.n ?? node.i}" is now expanded`);
+  if (urlChanged || domChanged) return verdict(true, 0.8, 'the page responded to the click');
+  return verdict(false, 0.7, 'nothing changed after the click');
 }

@@ -1,2 +1,3 @@
 export * from './scripted-llm';
 export * from './harness';
+export * from './state';

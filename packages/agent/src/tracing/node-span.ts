@@ -1,19 +1,19 @@
 // One LangFuse span per graph node (spec 003 "What's Traced"), with the fields the spec lists
 // for it. Nodes stay unaware of tracing: graph.ts wraps them here. `dispatch` is not wrapped:
 // it only takes the resuming request's page into the state, which the request's trace shows.
+import { formatAction, type TracedNode } from '@tandem/contracts';
 import type { Tracing } from '@tandem/observability';
-import type { InteractStateType, InteractStateUpdate } from '../state';
-
-type Node = (state: InteractStateType) => Promise<InteractStateUpdate>;
+import type { Node } from '../graph-commands';
+import type { InteractStateType } from '../state';
 
 /** What a node returns, read as plain values (our nodes never return Overwrite wrappers). */
 type Update = Partial<InteractStateType>;
 
-const actionOf = (s: Update) => s.pending?.action ?? null;
+const actionOf = (s: Update) => (s.pending ? formatAction(s.pending.action) : null);
 
 /** Span input and output per node: small summaries, never the page tree or RAG text. */
 const SPAN_DATA: Record<
-  string,
+  TracedNode,
   { input: (s: InteractStateType) => unknown; output: (u: Update) => unknown }
 > = {
   complexity_check: {
@@ -93,22 +93,20 @@ const SPAN_DATA: Record<
   },
 };
 
-export function traced(tracing: Tracing | undefined, name: string, node: Node): Node {
+export function traced(tracing: Tracing | undefined, name: TracedNode, node: Node): Node {
   if (!tracing?.enabled) return node;
   const data = SPAN_DATA[name];
-  return (state) =>
-    tracing.span(name, { input: data?.input(state) }, async (span) => {
-      const update = await node(state);
+  return (state, config) =>
+    tracing.span(name, { input: data.input(state) }, async (span) => {
+      const update = await node(state, config);
       const values = update as Update;
-      if (values.output?.error) {
-        span.update({
-          output: data?.output(values),
-          level: 'WARNING',
-          statusMessage: `${values.output.error.code}: ${values.output.error.message}`,
-        });
-      } else {
-        span.update({ output: data?.output(values) });
-      }
+      const refused = values.outcome?.kind === 'refused' ? values.outcome : null;
+      span.update({
+        output: data.output(values),
+        ...(refused
+          ? { level: 'WARNING' as const, statusMessage: `${refused.code}: ${refused.message}` }
+          : {}),
+      });
       return update;
     });
 }

@@ -1,21 +1,17 @@
 // The LLM action step (spec 003 Step 1.7/1.8): thought + action (or a safe chain), validated
 // against the grammar and the current tree; googleSearch runs server-side and becomes wait(1).
-import type { ChainAction } from '@tandem/contracts';
+// The same answer may ask to read the page first (spec 002) or carry collected items (spec 000).
+import type { ChainAction, ParsedAction, SnapshotRequest } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import { checkChainSafety } from '../../engines/chain-safety';
+import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { manageSearch } from '../../web-search/manage-search';
-import {
-  llmContext,
-  logFor,
-  makePending,
-  pageReadResponse,
-  refusal,
-  renderHistory,
-  verificationLine,
-  validateAction,
-  withUsage,
-} from '../shared';
+import { validateAction } from '../action-check';
+import { renderHistory, verificationLine } from '../history';
+import { llmContext, logFor, withUsage } from '../node-context';
+import { readPage, refusal } from '../outcomes';
+import { makePending } from '../pending-action';
 import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
 import { isExtractionGoal } from '../../collect/extraction-goal';
 import {
@@ -23,6 +19,9 @@ import {
   actionGenerationPrompt,
   actionGenerationSystemFor,
 } from './prompt';
+
+/** Answers the model gets to name a valid action; a rejected one is explained to it. */
+export const ACTION_GENERATION_ATTEMPTS = 2;
 
 export function renderPlan(state: InteractStateType): string {
   if (!state.plan) return '(no plan)';
@@ -34,167 +33,223 @@ export function renderPlan(state: InteractStateType): string {
     .join('\n');
 }
 
+/** One answer of the model, with what its collect items did, and the page it was given. */
+interface Turn {
+  state: InteractStateType;
+  page: PageState;
+  tokens: InteractStateType['tokens'];
+  out: ActionGenerationOutput;
+  collected: Collected;
+}
+
+type Decision = InteractStateUpdate | { rejected: string };
+
 export const actionGeneration =
   (deps: AgentDeps) =>
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
-    const log = logFor(deps, state, 'action_generation');
     const page = state.page;
     if (!page) throw new Error('action_generation needs the page state');
-    const step = state.plan?.steps[state.currentStepIndex];
-    const verification = verificationLine(state);
+    const collecting = isCollecting(deps, state);
     let tokens = state.tokens;
+    let counts = state.collectedCounts;
     let feedback = '';
-    let web = state.webSearchSummary;
-    const collecting =
-      deps.collect !== undefined &&
-      (state.collectLimit !== null ||
-        collectedTotal(state.collectedCounts) > 0 ||
-        isExtractionGoal(state.query));
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < ACTION_GENERATION_ATTEMPTS; attempt++) {
       const result = await deps.llm.generate({
         node: 'action_generation',
-        actionType: step?.refinable ? 'REFINEMENT' : 'ACTION_GENERATION',
+        actionType: state.plan?.steps[state.currentStepIndex]?.refinable
+          ? 'REFINEMENT'
+          : 'ACTION_GENERATION',
         system: actionGenerationSystemFor({ collecting }),
-        prompt: actionGenerationPrompt({
-          query: state.query,
-          page,
-          plan: renderPlan(state),
-          history: renderHistory(state),
-          verification,
-          rag: state.ragContext.text,
-          web,
-          feedback,
-          collected: collecting
-            ? collectedSummaryLine(state.collectedCounts, state.collectLimit)
-            : '',
-        }),
+        prompt: promptFor({ ...state, collectedCounts: counts }, page, feedback, collecting),
         schema: ActionGenerationOutput,
         schemaName: 'next_action',
         context: llmContext(state),
       });
-      tokens = withUsage({ ...state, tokens }, result);
+      tokens = withUsage({ tokens }, result);
       const out = result.output;
       // Collect runs here, inside this request, before anything else: the items go to the
       // store and only the counts come back into the state (spec 000).
-      const collected = await collectItems(deps, state, out, page.url);
-      const thoughtWith = (thought: string) =>
-        collected.note ? `${thought}\n${collected.note}` : thought;
-      if (collected.limitReached) {
-        const total = collectedTotal(collected.counts);
-        return {
-          tokens,
-          collectedCounts: collected.counts,
-          pending: makePending({
-            state,
-            page,
-            thought: thoughtWith(out.thought),
-            action: { name: 'finish', args: { message: `Collected ${total} items.` } },
-            source: 'action_generation',
-          }),
-        };
-      }
-      if (out.readPage && state.pageReadsThisStep < deps.limits.maxPageReadsPerStep) {
-        // Spec 002: the client answers with a snapshot on its next request and executes
-        // nothing; the graph then reasons again on the same step with the text in the prompt.
-        const request = {
-          mode: out.readPage.mode,
-          // Content reads as Markdown: headings, lists and tables are what a model reads best.
-          ...(out.readPage.mode === 'content' ? { format: 'markdown' as const } : {}),
-          ...(out.readPage.grep ? { grep: out.readPage.grep } : {}),
-          ...(out.readPage.selector ? { selector: out.readPage.selector } : {}),
-        };
-        log.info('reading the page', { mode: request.mode });
-        const next = { ...state, tokens, collectedCounts: collected.counts };
-        return {
-          tokens,
-          collectedCounts: collected.counts,
-          pageRequest: request,
-          pageReadsThisStep: state.pageReadsThisStep + 1,
-          output: {
-            response: pageReadResponse(next, thoughtWith(out.thought), request),
-            error: null,
-            persistTask: true,
-          },
-        };
-      }
-      const checked = validateAction(out.action, page);
-      if (!checked.ok) {
-        log.warn('model action rejected', { action: out.action, reason: checked.reason, attempt });
-        feedback = `Your previous answer ${out.action} was rejected: ${checked.reason}. Answer with a valid action on a listed id.`;
-        if (attempt >= 1) break;
-        continue;
-      }
-      if (checked.action.name === 'googleSearch') {
-        // Spec 003: run the search, put the results in the thought, and have the client wait.
-        const outcome = await manageSearch({
-          webSearch: deps.webSearch,
-          llm: deps.llm,
-          query: checked.action.args.query,
-          url: page.url,
-          context: llmContext(state),
-          maxAttempts: 1,
-        });
-        web = outcome.summary;
-        const thought = `${thoughtWith(out.thought)}\nSearch results for "${checked.action.args.query}":\n${outcome.summary || '(no results)'}`;
-        return {
-          tokens,
-          collectedCounts: collected.counts,
-          webSearchSummary: web,
-          pending: makePending({
-            state,
-            page,
-            thought,
-            action: { name: 'wait', args: { seconds: 1 } },
-            source: 'action_generation',
-          }),
-        };
-      }
-      let chain: ChainAction[] | null = null;
-      if (out.chain && out.chain.length > 1) {
-        const limited = out.chain.slice(0, deps.limits.maxChainLength);
-        const strings = limited.map((c) => {
-          const n = validateAction(c.action, page);
-          return n.ok ? n.actionString : null;
-        });
-        const verdict = checkChainSafety(
-          strings.map((s) => s ?? ''),
-          page.tree,
-        );
-        if (
-          strings.every((s) => s !== null) &&
-          strings[0] === checked.actionString &&
-          verdict.safe
-        ) {
-          chain = limited.map((c, index) => ({
-            action: strings[index] ?? c.action,
-            description: c.description,
-            index,
-            ...(c.canFail ? { canFail: true } : {}),
-          }));
-        } else {
-          log.info('chain refused; sending the first action alone', {
-            reason: verdict.safe ? 'chain does not start with action' : verdict.reason,
-          });
-        }
-      }
-      return {
-        tokens,
-        collectedCounts: collected.counts,
-        pending: makePending({
-          state,
-          page,
-          thought: thoughtWith(out.thought),
-          action: checked.action,
-          chain: chain ? { actions: chain } : null,
-          source: 'action_generation',
-        }),
-      };
+      const collected = await collectItems(
+        deps,
+        { ...state, collectedCounts: counts },
+        out,
+        page.url,
+      );
+      counts = collected.counts;
+      const decision = await decide(deps, { state, page, tokens, out, collected });
+      if (!('rejected' in decision)) return decision;
+      logFor(deps, state, 'action_generation').warn('model action rejected', {
+        action: out.action,
+        reason: decision.rejected,
+        attempt,
+      });
+      feedback = `Your previous answer ${out.action} was rejected: ${decision.rejected}. Answer with a valid action on a listed id.`;
     }
     return {
       tokens,
+      collectedCounts: counts,
       ...refusal('INVALID_ACTION', `The model kept producing invalid actions: ${feedback}`, true),
     };
   };
+
+/** Whether this task collects: the prompt then explains collect and shows the counts. */
+function isCollecting(deps: AgentDeps, state: InteractStateType): boolean {
+  return (
+    deps.collect !== undefined &&
+    (state.collectLimit !== null ||
+      collectedTotal(state.collectedCounts) > 0 ||
+      isExtractionGoal(state.query))
+  );
+}
+
+function promptFor(
+  state: InteractStateType,
+  page: PageState,
+  feedback: string,
+  collecting: boolean,
+): string {
+  return actionGenerationPrompt({
+    query: state.query,
+    page,
+    plan: renderPlan(state),
+    history: renderHistory(state),
+    verification: verificationLine(state),
+    rag: state.ragContext.text,
+    web: state.webSearchSummary,
+    feedback,
+    collected: collecting ? collectedSummaryLine(state.collectedCounts, state.collectLimit) : '',
+  });
+}
+
+/** What the answer leads to: finishing at the collect limit, a page read, or an action. */
+async function decide(deps: AgentDeps, turn: Turn): Promise<Decision> {
+  const { state, page, out, collected } = turn;
+  if (collected.limitReached) {
+    const total = collectedTotal(collected.counts);
+    return pendingUpdate(turn, { name: 'finish', args: { message: `Collected ${total} items.` } });
+  }
+  if (out.readPage && state.pageReadsThisStep < deps.limits.maxPageReadsPerStep) {
+    return pageRead(deps, turn, out.readPage);
+  }
+  const checked = validateAction(out.action, page);
+  if (!checked.ok) return { rejected: checked.reason };
+  if (checked.action.name === 'googleSearch')
+    return googleSearch(deps, turn, checked.action.args.query);
+  const chain = chainOf(deps, turn, checked.actionString);
+  return pendingUpdate(turn, checked.action, chain);
+}
+
+/** The turn's thought, with what collect stored or skipped (keys and counts, never data). */
+const thoughtOf = (turn: Turn, thought = turn.out.thought) =>
+  turn.collected.note ? `${thought}\n${turn.collected.note}` : thought;
+
+function pendingUpdate(
+  turn: Turn,
+  action: ParsedAction,
+  chain: ChainAction[] | null = null,
+  thought = thoughtOf(turn),
+): InteractStateUpdate {
+  return {
+    tokens: turn.tokens,
+    collectedCounts: turn.collected.counts,
+    pending: makePending({
+      state: turn.state,
+      page: turn.page,
+      thought,
+      action,
+      chain: chain ? { actions: chain } : null,
+      source: 'action_generation',
+    }),
+  };
+}
+
+/**
+ * Spec 002: the client answers with a snapshot on its next request and executes nothing; the
+ * graph then reasons again on the same step with the text in the prompt.
+ */
+function pageRead(
+  deps: AgentDeps,
+  turn: Turn,
+  read: NonNullable<ActionGenerationOutput['readPage']>,
+): InteractStateUpdate {
+  const request: SnapshotRequest = {
+    mode: read.mode,
+    // Content reads as Markdown: headings, lists and tables are what a model reads best.
+    ...(read.mode === 'content' ? { format: 'markdown' as const } : {}),
+    ...(read.grep ? { grep: read.grep } : {}),
+    ...(read.selector ? { selector: read.selector } : {}),
+  };
+  logFor(deps, turn.state, 'action_generation').info('reading the page', { mode: request.mode });
+  return {
+    tokens: turn.tokens,
+    collectedCounts: turn.collected.counts,
+    pageRequest: request,
+    pageReadsThisStep: turn.state.pageReadsThisStep + 1,
+    ...readPage(thoughtOf(turn)),
+  };
+}
+
+/** Spec 003: run the search, put the results in the thought, and have the client wait. */
+async function googleSearch(
+  deps: AgentDeps,
+  turn: Turn,
+  query: string,
+): Promise<InteractStateUpdate> {
+  const outcome = await manageSearch({
+    webSearch: deps.webSearch,
+    llm: deps.llm,
+    query,
+    url: turn.page.url,
+    context: llmContext(turn.state),
+    maxAttempts: 1,
+  });
+  const thought = `${thoughtOf(turn)}\nSearch results for "${query}":\n${outcome.summary || '(no results)'}`;
+  return {
+    ...pendingUpdate(turn, { name: 'wait', args: { seconds: 1 } }, null, thought),
+    webSearchSummary: outcome.summary,
+  };
+}
+
+/**
+ * The answer's chain, when every item is a valid action on this page, it starts with the
+ * answer's action and spec 003's chain-safety rules allow it; otherwise null (the first
+ * action is sent alone).
+ */
+function chainOf(deps: AgentDeps, turn: Turn, first: string): ChainAction[] | null {
+  const { out, page } = turn;
+  if (!out.chain || out.chain.length <= 1) return null;
+  const limited = out.chain.slice(0, deps.limits.maxChainLength);
+  const strings = limited.map((c) => {
+    const checked = validateAction(c.action, page);
+    return checked.ok ? checked.actionString : null;
+  });
+  const verdict = checkChainSafety(
+    strings.map((s) => s ?? ''),
+    page.tree,
+  );
+  if (strings.some((s) => s === null) || strings[0] !== first || !verdict.safe) {
+    logFor(deps, turn.state, 'action_generation').info(
+      'chain refused; sending the first action alone',
+      {
+        reason: verdict.safe ? 'chain does not start with action' : verdict.reason,
+      },
+    );
+    return null;
+  }
+  return limited.map((c, index) => ({
+    action: strings[index] ?? c.action,
+    description: c.description,
+    index,
+    ...(c.canFail ? { canFail: true } : {}),
+  }));
+}
+
+interface Collected {
+  counts: InteractStateType['collectedCounts'];
+  /** What was stored or skipped, for the thought (keys and counts, never the data). */
+  note: string;
+  limitReached: boolean;
+}
 
 /** Stores the answer's collect items; a model slip in one item never fails the step. */
 async function collectItems(
@@ -202,7 +257,7 @@ async function collectItems(
   state: InteractStateType,
   out: ActionGenerationOutput,
   sourceUrl: string,
-): Promise<{ counts: InteractStateType['collectedCounts']; note: string; limitReached: boolean }> {
+): Promise<Collected> {
   const items = out.collect ?? [];
   if (items.length === 0 || !deps.collect) {
     return { counts: state.collectedCounts, note: '', limitReached: false };

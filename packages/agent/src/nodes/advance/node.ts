@@ -2,7 +2,8 @@
 // superstep of the node that routes here (verification, chain_recovery; see graph.ts).
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { completesStep, logFor } from '../shared';
+import { logFor } from '../node-context';
+import { completesStep } from '../pending-action';
 
 export const advance =
   (deps: AgentDeps) =>

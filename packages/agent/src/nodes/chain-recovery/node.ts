@@ -5,9 +5,10 @@
 import { formatAction, parseAction, type ChainAction, type ParsedAction } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import { checkChainSafety } from '../../engines/chain-safety';
-import { findNode } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { logFor, makePending, validateAction } from '../shared';
+import { validateAction } from '../action-check';
+import { logFor } from '../node-context';
+import { makePending, remapTarget } from '../pending-action';
 
 export const chainRecovery =
   (deps: AgentDeps) =>
@@ -22,18 +23,10 @@ export const chainRecovery =
     const startAt = failed?.canFail ? failedIndex + 1 : failedIndex;
     const strategy = failed?.canFail ? 'skip' : 'retry';
 
-    const remapped: string[] = [];
+    const remapped: { text: string; action: ParsedAction }[] = [];
     for (const item of chain.actions.slice(startAt)) {
-      let action: ParsedAction = parseAction(item.action);
-      if ('id' in action.args && !findNode(page.tree, action.args.id)) {
-        const id = action.args.id;
-        const fp = pending.targets.find((t) => t.id === id);
-        const matches = fp
-          ? page.tree.filter((n) => n.r === fp.role && (n.n ?? '') === fp.name && !n.occ)
-          : [];
-        if (matches.length === 1 && matches[0])
-          action = { ...action, args: { ...action.args, id: matches[0].i } } as ParsedAction;
-      }
+      const parsed = parseAction(item.action);
+      const action = remapTarget(parsed, pending.targets, page) ?? parsed;
       const checked = validateAction(formatAction(action), page);
       if (!checked.ok) {
         log.info('chain rest no longer fits the page; regenerating', {
@@ -42,9 +35,10 @@ export const chainRecovery =
         });
         return { pending: null, nextActionReady: false };
       }
-      remapped.push(checked.actionString);
+      remapped.push({ text: checked.actionString, action: checked.action });
     }
-    if (remapped.length === 0) {
+    const first = remapped[0];
+    if (!first) {
       // Only a skippable action failed and nothing remains: the chain is done.
       log.info('skipped the failed optional action; chain complete', { failedIndex });
       return {
@@ -62,21 +56,21 @@ export const chainRecovery =
         },
       };
     }
-    const items: ChainAction[] = remapped.map((action, index) => ({
+    const texts = remapped.map((r) => r.text);
+    const items: ChainAction[] = texts.map((action, index) => ({
       action,
       description: chain.actions[startAt + index]?.description ?? action,
       index,
       ...(chain.actions[startAt + index]?.canFail ? { canFail: true } : {}),
     }));
-    const useChain = items.length > 1 && checkChainSafety(remapped, page.tree).safe;
-    const first = parseAction(remapped[0] ?? '');
+    const useChain = items.length > 1 && checkChainSafety(texts, page.tree).safe;
     log.info('recovered chain', { strategy, failedIndex, remaining: items.length });
     return {
       pending: makePending({
         state,
         page,
         thought: `The chain stopped at action ${failedIndex + 1}; ${strategy === 'skip' ? 'skipping the optional action and continuing' : 'retrying it and the rest'}.`,
-        action: first,
+        action: first.action,
         chain: useChain ? { actions: items } : null,
         source: 'chain_recovery',
       }),

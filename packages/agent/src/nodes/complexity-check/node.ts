@@ -2,7 +2,8 @@ import type { AgentDeps } from '../../deps';
 import { classifyComplexity } from '../../engines/complexity';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { LlmNotConfiguredError } from '../../llm/port';
-import { logFor, refusal } from '../shared';
+import { logFor } from '../node-context';
+import { refusal } from '../outcomes';
 
 /** Entry node of a new task: SIMPLE commands skip reasoning and planning (no LLM). */
 export const complexityCheck =

@@ -2,7 +2,9 @@
 // (plus requiredSources for multi-source synthesis). ASK_USER stops here: no task is created.
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { llmContext, logFor, renderHistory, withUsage } from '../shared';
+import { renderHistory } from '../history';
+import { llmContext, logFor, withUsage } from '../node-context';
+import { askUser } from '../outcomes';
 import { ContextAnalysisOutput, contextAnalysisPrompt, contextAnalysisSystem } from './prompt';
 
 export const contextAnalysis =
@@ -32,33 +34,25 @@ export const contextAnalysis =
       hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
       ragChunks: state.ragContext.chunkIds.length,
     });
-    const update: InteractStateUpdate = {
+    return {
       requiredSources: required,
       missingInformation: out.missingInformation,
       searchQuery: out.searchQuery,
       tokens: withUsage(state, result),
+      ...(required.includes('ASK_USER')
+        ? askUser({
+            message:
+              out.missingInformation.length > 0
+                ? `I need the following information to continue: ${out.missingInformation.join(', ')}.`
+                : `I need more information to do this: ${out.reasoning}`,
+            missingInformation: out.missingInformation,
+            thought: out.reasoning,
+            usage: {
+              inputTokens: result.usage.inputTokens,
+              outputTokens: result.usage.outputTokens,
+              totalTokens: result.usage.totalTokens,
+            },
+          })
+        : {}),
     };
-    if (required.includes('ASK_USER')) {
-      update.output = {
-        response: {
-          needsUserInput: true,
-          message:
-            out.missingInformation.length > 0
-              ? `I need the following information to continue: ${out.missingInformation.join(', ')}.`
-              : `I need more information to do this: ${out.reasoning}`,
-          missingInformation: out.missingInformation,
-          sessionId: state.sessionId,
-          taskId: null,
-          thought: out.reasoning,
-          usage: {
-            inputTokens: result.usage.inputTokens,
-            outputTokens: result.usage.outputTokens,
-            totalTokens: result.usage.totalTokens,
-          },
-        },
-        error: null,
-        persistTask: false,
-      };
-    }
-    return update;
   };

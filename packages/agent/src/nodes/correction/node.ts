@@ -1,32 +1,42 @@
 // Self-correction (spec 003 Step 3.4): within the retry and consecutive-failure limits, produce
 // a corrected action and a CorrectionRecord. A target that merely re-rendered under a new id is
 // fixed deterministically; otherwise the model proposes the fix.
-import {
-  formatAction,
-  parseAction,
-  type CorrectionRecord,
-  type ParsedAction,
-} from '@tandem/contracts';
+import { formatAction, type CorrectionRecord, type ParsedAction } from '@tandem/contracts';
 import { randomUUID } from 'node:crypto';
 import type { AgentDeps } from '../../deps';
-import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { llmContext, logFor, makePending, refusal, validateAction, withUsage } from '../shared';
+import type { PageState } from '../../page/page-state';
+import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import { validateAction } from '../action-check';
+import { llmContext, logFor, withUsage } from '../node-context';
+import { refusal } from '../outcomes';
+import { actionText, makePending, remapTarget } from '../pending-action';
 import { CorrectionOutput, correctionPrompt, correctionSystem } from './prompt';
 
-/** The failed action with its target re-found by role + name, if it moved to another id. */
-export function remapTarget(state: InteractStateType): ParsedAction | null {
-  const pending = state.pending;
-  const page = state.page;
-  if (!pending || !page || pending.chain) return null;
-  const action = parseAction(pending.action);
-  if (!('id' in action.args)) return null;
-  const id = action.args.id;
-  const fp = pending.targets.find((t) => t.id === id);
-  if (!fp || page.tree.some((n) => n.i === id)) return null;
-  const matches = page.tree.filter((n) => n.r === fp.role && (n.n ?? '') === fp.name && !n.occ);
-  const match = matches[0];
-  if (matches.length !== 1 || !match) return null;
-  return { ...action, args: { ...action.args, id: match.i } } as ParsedAction;
+interface Fix {
+  action: ParsedAction;
+  strategy: CorrectionRecord['strategy'];
+  why: string;
+}
+
+/** Why the task may not be corrected again, or null while within both limits. */
+export function correctionLimit(
+  state: Pick<InteractStateType, 'retryCount' | 'consecutiveFailures'>,
+  limits: AgentDeps['limits'],
+): string | null {
+  if (state.retryCount + 1 > limits.maxRetriesPerStep)
+    return `${limits.maxRetriesPerStep} corrections of the same step`;
+  if (state.consecutiveFailures >= limits.maxConsecutiveFailures)
+    return `${limits.maxConsecutiveFailures} failed steps in a row`;
+  return null;
+}
+
+/** The failed single action with its target re-found by role + name, if it moved. */
+export function remappedFix(pending: PendingAction, page: PageState): Fix | null {
+  if (pending.chain) return null;
+  const action = remapTarget(pending.action, pending.targets, page);
+  return action
+    ? { action, strategy: 'ALTERNATIVE_SELECTOR', why: 'the element re-rendered under a new id' }
+    : null;
 }
 
 export const correction =
@@ -36,103 +46,113 @@ export const correction =
     const pending = state.pending;
     const page = state.page;
     if (!pending || !page) throw new Error('correction needs the failed action');
-    const attempt = state.retryCount + 1;
     const reason = state.lastVerification?.reason ?? 'verification failed';
-    if (
-      attempt > deps.limits.maxRetriesPerStep ||
-      state.consecutiveFailures >= deps.limits.maxConsecutiveFailures
-    ) {
-      const which =
-        attempt > deps.limits.maxRetriesPerStep
-          ? `${deps.limits.maxRetriesPerStep} corrections of the same step`
-          : `${deps.limits.maxConsecutiveFailures} failed steps in a row`;
+    const limit = correctionLimit(state, deps.limits);
+    if (limit) {
       log.warn('correction limit reached', {
-        attempt,
+        attempt: state.retryCount + 1,
         consecutiveFailures: state.consecutiveFailures,
       });
       // Spec 003 Phase 4: max retries / consecutive failures fail the task with a 400.
+      const message = `Gave up after ${limit}. Last failure: ${reason}`;
       return {
         status: 'failed',
-        result: `Gave up after ${which}. Last failure: ${reason}`,
-        ...refusal('MAX_RETRIES_EXCEEDED', `Gave up after ${which}. Last failure: ${reason}`, true),
+        result: message,
+        ...refusal('MAX_RETRIES_EXCEEDED', message, true),
       };
     }
-
-    let corrected: ParsedAction | null = remapTarget(state);
-    let strategy: CorrectionRecord['strategy'] = 'ALTERNATIVE_SELECTOR';
-    let why = 'the element re-rendered under a new id';
     let tokens = state.tokens;
-    if (!corrected && deps.llm.configured) {
-      const result = await deps.llm.generate({
-        node: 'correction',
-        actionType: 'SELF_CORRECTION',
-        system: correctionSystem,
-        prompt: correctionPrompt({
-          goal: state.query,
-          step: state.plan?.steps[state.currentStepIndex]?.description ?? state.query,
-          failed: pending.action,
-          reason,
-          attempt,
-          page,
-        }),
-        schema: CorrectionOutput,
-        schemaName: 'correction',
-        context: llmContext(state),
-      });
-      tokens = withUsage(state, result);
-      const checked = validateAction(result.output.action, page);
-      if (checked.ok) {
-        corrected = checked.action;
-        strategy = result.output.strategy;
-        why = result.output.reason;
-      } else {
-        log.warn('correction rejected', { action: result.output.action, reason: checked.reason });
-      }
+    let fix = remappedFix(pending, page);
+    if (!fix && deps.llm.configured) {
+      const proposed = await modelFix(deps, state, pending, page, reason);
+      tokens = withUsage(state, proposed.result);
+      fix = proposed.fix;
     }
-    if (!corrected) {
+    if (!fix) {
+      const failed = actionText(pending);
       return {
         tokens,
         status: 'failed',
-        result: `Could not correct the failed action ${pending.action}: ${reason}`,
+        result: `Could not correct the failed action ${failed}: ${reason}`,
       };
     }
-    if (corrected.name === 'fail' || corrected.name === 'finish') {
-      return {
-        tokens,
-        status: corrected.name === 'fail' ? 'failed' : 'completed',
-        result: corrected.name === 'fail' ? corrected.args.reason : (corrected.args.message ?? why),
-      };
-    }
-    const record: CorrectionRecord = {
-      id: randomUUID(),
-      stepIndex: state.currentStepIndex,
-      attempt,
-      failedAction: pending.action,
-      correctedAction: formatAction(corrected),
-      strategy,
-      reason: why,
-      createdAt: new Date().toISOString(),
-    };
-    log.info('corrected', {
-      strategy,
-      failed: pending.action,
-      corrected: record.correctedAction,
-      attempt,
-    });
-    return {
-      tokens,
-      retryCount: attempt,
-      corrections: [...state.corrections, record],
-      pending: {
-        ...makePending({
-          state,
-          page,
-          thought: `Correction (${strategy}): ${why}`,
-          action: corrected,
-          source: 'correction',
-        }),
-        taskActionId: pending.taskActionId,
-      },
-      nextActionReady: true,
-    };
+    return { tokens, ...applyFix(deps, state, pending, page, fix) };
   };
+
+/** The model's correction, validated against the page (null when it names an invalid one). */
+async function modelFix(
+  deps: AgentDeps,
+  state: InteractStateType,
+  pending: PendingAction,
+  page: PageState,
+  reason: string,
+) {
+  const result = await deps.llm.generate({
+    node: 'correction',
+    actionType: 'SELF_CORRECTION',
+    system: correctionSystem,
+    prompt: correctionPrompt({
+      goal: state.query,
+      step: state.plan?.steps[state.currentStepIndex]?.description ?? state.query,
+      failed: actionText(pending),
+      reason,
+      attempt: state.retryCount + 1,
+      page,
+    }),
+    schema: CorrectionOutput,
+    schemaName: 'correction',
+    context: llmContext(state),
+  });
+  const checked = validateAction(result.output.action, page);
+  if (!checked.ok) {
+    logFor(deps, state, 'correction').warn('correction rejected', {
+      action: result.output.action,
+      reason: checked.reason,
+    });
+  }
+  const fix: Fix | null = checked.ok
+    ? { action: checked.action, strategy: result.output.strategy, why: result.output.reason }
+    : null;
+  return { result, fix };
+}
+
+/** A terminal fix ends the task; any other becomes the step's retry, with its record. */
+function applyFix(
+  deps: AgentDeps,
+  state: InteractStateType,
+  pending: PendingAction,
+  page: PageState,
+  fix: Fix,
+): InteractStateUpdate {
+  const { action, strategy, why } = fix;
+  if (action.name === 'fail') return { status: 'failed', result: action.args.reason };
+  if (action.name === 'finish') return { status: 'completed', result: action.args.message ?? why };
+  const attempt = state.retryCount + 1;
+  const record: CorrectionRecord = {
+    id: randomUUID(),
+    stepIndex: state.currentStepIndex,
+    attempt,
+    failedAction: actionText(pending),
+    correctedAction: formatAction(action),
+    strategy,
+    reason: why,
+    createdAt: new Date().toISOString(),
+  };
+  logFor(deps, state, 'correction').info('corrected', {
+    strategy,
+    failed: record.failedAction,
+    corrected: record.correctedAction,
+    attempt,
+  });
+  const thought = `Correction (${strategy}): ${why}`;
+  return {
+    retryCount: attempt,
+    corrections: [...state.corrections, record],
+    pending: {
+      ...makePending({ state, page, thought, action, source: 'correction' }),
+      // A correction retries the step: it reuses the step's task action record.
+      taskActionId: pending.taskActionId,
+    },
+    nextActionReady: true,
+  };
+}

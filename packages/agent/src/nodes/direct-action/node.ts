@@ -2,24 +2,32 @@
 // (zero tokens); ask the LLM only when that is ambiguous or finds nothing.
 import type { AgentDeps } from '../../deps';
 import { parseCommand } from '../../engines/command-parser';
-import { resolveIntent } from '../../engines/target-resolver';
+import { resolveIntent, type Resolution } from '../../engines/target-resolver';
+import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { llmContext, logFor, makePending, validateAction, withUsage } from '../shared';
+import { validateAction } from '../action-check';
+import { llmContext, logFor, withUsage } from '../node-context';
+import { askUser, refusal } from '../outcomes';
+import { makePending } from '../pending-action';
 import { DirectActionOutput, directActionPrompt, directActionSystem } from './prompt';
+
+/** Answers the model gets to name a valid action before the task fails. */
+export const DIRECT_ACTION_ATTEMPTS = 2;
 
 export const directAction =
   (deps: AgentDeps) =>
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
-    const log = logFor(deps, state, 'direct_action');
     const page = state.page;
     if (!page) throw new Error('direct_action needs the page state');
     const intent = parseCommand(state.query);
-    const resolution = intent
+    const resolution: Resolution = intent
       ? resolveIntent(intent, page.tree)
-      : { kind: 'not_found' as const, reason: 'not a single command' };
-
+      : { kind: 'not_found', reason: 'not a single command' };
     if (resolution.kind === 'resolved') {
-      log.info('resolved deterministically', { action: resolution.actionString, tokens: 0 });
+      logFor(deps, state, 'direct_action').info('resolved deterministically', {
+        action: resolution.actionString,
+        tokens: 0,
+      });
       const pending = makePending({
         state,
         page,
@@ -29,75 +37,71 @@ export const directAction =
       });
       return { pending };
     }
-
-    if (!deps.llm.configured) {
-      if (resolution.kind === 'ambiguous') {
-        // Without a model we must not guess: ask which one was meant.
-        return {
-          output: {
-            response: {
-              needsUserInput: true,
-              message: `Which one did you mean? ${resolution.reason}.`,
-              missingInformation: ['which element'],
-              sessionId: state.sessionId,
-              taskId: null,
-              thought: resolution.reason,
-            },
-            error: null,
-            persistTask: false,
-          },
-        };
-      }
-      const pending = makePending({
-        state,
-        page,
-        thought: `I could not do "${state.query}": ${resolution.reason}.`,
-        action: { name: 'fail', args: { reason: resolution.reason } },
-        source: 'direct_action',
-      });
-      return { pending };
-    }
-
-    const hint = resolution.kind === 'ambiguous' ? resolution.reason : resolution.reason;
-    let feedback = '';
-    let tokens = state.tokens;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const result = await deps.llm.generate({
-        node: 'direct_action',
-        actionType: 'DIRECT_ACTION',
-        system: directActionSystem,
-        prompt: directActionPrompt(state.query, page, [hint, feedback].filter(Boolean).join(' ')),
-        schema: DirectActionOutput,
-        schemaName: 'direct_action',
-        context: llmContext(state),
-      });
-      tokens = withUsage({ ...state, tokens }, result);
-      const checked = validateAction(result.output.action, page);
-      if (checked.ok) {
-        log.info('resolved with the LLM', { action: checked.actionString, attempt });
-        return {
-          pending: makePending({
-            state,
-            page,
-            thought: result.output.thought,
-            action: checked.action,
-            source: 'direct_action',
-          }),
-          tokens,
-        };
-      }
-      feedback = `Your previous answer ${result.output.action} was rejected: ${checked.reason}.`;
-    }
-    return {
-      tokens,
-      output: {
-        response: null,
-        error: {
-          code: 'INVALID_ACTION',
-          message: `The model produced no valid action: ${feedback}`,
-          failTask: true,
-        },
-        persistTask: false,
-      },
-    };
+    if (!deps.llm.configured) return withoutModel(state, page, resolution);
+    return askModel(deps, state, page, resolution.reason);
   };
+
+/** No model to resolve what the tree could not: ask which one was meant, or fail. */
+function withoutModel(
+  state: InteractStateType,
+  page: PageState,
+  resolution: Exclude<Resolution, { kind: 'resolved' }>,
+): InteractStateUpdate {
+  if (resolution.kind === 'ambiguous') {
+    // Without a model we must not guess: ask which one was meant.
+    return askUser({
+      message: `Which one did you mean? ${resolution.reason}.`,
+      missingInformation: ['which element'],
+      thought: resolution.reason,
+    });
+  }
+  const pending = makePending({
+    state,
+    page,
+    thought: `I could not do "${state.query}": ${resolution.reason}.`,
+    action: { name: 'fail', args: { reason: resolution.reason } },
+    source: 'direct_action',
+  });
+  return { pending };
+}
+
+/** The model names the action, with the resolver's reason as a hint and a retry on a bad one. */
+async function askModel(
+  deps: AgentDeps,
+  state: InteractStateType,
+  page: PageState,
+  hint: string,
+): Promise<InteractStateUpdate> {
+  let feedback = '';
+  let tokens = state.tokens;
+  for (let attempt = 0; attempt < DIRECT_ACTION_ATTEMPTS; attempt++) {
+    const result = await deps.llm.generate({
+      node: 'direct_action',
+      actionType: 'DIRECT_ACTION',
+      system: directActionSystem,
+      prompt: directActionPrompt(state.query, page, [hint, feedback].filter(Boolean).join(' ')),
+      schema: DirectActionOutput,
+      schemaName: 'direct_action',
+      context: llmContext(state),
+    });
+    tokens = withUsage({ tokens }, result);
+    const checked = validateAction(result.output.action, page);
+    if (checked.ok) {
+      logFor(deps, state, 'direct_action').info('resolved with the LLM', {
+        action: checked.actionString,
+        attempt,
+      });
+      const thought = result.output.thought;
+      const action = checked.action;
+      return {
+        pending: makePending({ state, page, thought, action, source: 'direct_action' }),
+        tokens,
+      };
+    }
+    feedback = `Your previous answer ${result.output.action} was rejected: ${checked.reason}.`;
+  }
+  return {
+    tokens,
+    ...refusal('INVALID_ACTION', `The model produced no valid action: ${feedback}`, true),
+  };
+}

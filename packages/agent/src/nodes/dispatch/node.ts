@@ -8,6 +8,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
+import { upgradePending } from '../pending-action';
 
 /** What the service passes when resuming a task. */
 export interface ResumeInput {
@@ -28,6 +29,7 @@ export const dispatch =
     config?: LangGraphRunnableConfig<InteractRunContext>,
   ): Promise<InteractStateUpdate> => {
     const resume = config?.context?.resume;
+    const pending = upgradePending(state.pending);
     if (!resume) throw new Error('dispatch runs only when a request resumes the task');
     return {
       page: resume.page,
@@ -36,6 +38,7 @@ export const dispatch =
       // The client answered a needs_snapshot: it executed nothing, so there is nothing to verify.
       resumedFromPageRead: state.pageRequest !== null,
       pageRequest: null,
-      output: { response: null, error: null, persistTask: false },
+      outcome: null,
+      ...(pending !== state.pending ? { pending } : {}),
     };
   };

@@ -1,13 +1,20 @@
 // Spec 003 Step 1.9: what should happen when the action runs. Dropdown openers, navigation and
 // field edits use fixed templates (no LLM); other actions ask the model, with a look-ahead
-// nextGoal that verification checks. Then the response for the client is built.
-import { parseAction, type ExpectedOutcome } from '@tandem/contracts';
+// nextGoal that verification checks. The run then pauses to send the action.
+import type { ExpectedOutcome } from '@tandem/contracts';
 import { z } from 'zod';
 import type { AgentDeps } from '../../deps';
 import { templateOutcome } from '../../engines/outcome-templates';
-import { describePage, findNode, UNTRUSTED_CONTENT_RULE } from '../../page/page-state';
-import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { actionResponse, llmContext, logFor, refusal, withUsage } from '../shared';
+import {
+  describePage,
+  findNode,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
+import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import { llmContext, logFor, withUsage } from '../node-context';
+import { refusal, sendAction } from '../outcomes';
+import { actionText } from '../pending-action';
 
 const OutcomeOutput = z.object({
   description: z.string().describe('What the page should show after the action.'),
@@ -37,62 +44,79 @@ export const outcomePrediction =
         true,
       );
     }
-    const action = parseAction(pending.action);
-    const target = 'id' in action.args ? findNode(page.tree, action.args.id) : undefined;
-    let expected: ExpectedOutcome | null = pending.chain
-      ? {
-          description: `All ${pending.chain.actions.length} fields hold their new values`,
-          urlShouldChange: false,
-          source: 'template',
-        }
-      : templateOutcome(action, target);
+    let expected = templateFor(pending, page);
     let tokens = state.tokens;
     if (!expected && deps.llm.configured && state.complexity === 'COMPLEX') {
-      const next = state.plan?.steps[state.currentStepIndex + 1];
-      const result = await deps.llm.generate({
-        node: 'outcome_prediction',
-        actionType: 'OUTCOME_PREDICTION',
-        system,
-        prompt: [
-          `Action: ${pending.action} (${pending.thought})`,
-          next ? `Next plan step: ${next.description}` : 'This is the last plan step.',
-          `Page:\n${describePage(page, { maxElements: 120 })}`,
-        ].join('\n\n'),
-        schema: OutcomeOutput,
-        schemaName: 'expected_outcome',
-        context: llmContext(state),
-      });
-      tokens = withUsage(state, result);
-      const o = result.output;
-      expected = {
-        description: o.description,
-        urlShouldChange: o.urlShouldChange,
-        ...(o.nextGoal
-          ? {
-              nextGoal: {
-                description: o.nextGoal.description,
-                ...(o.nextGoal.textContent ? { textContent: o.nextGoal.textContent } : {}),
-                required: o.nextGoal.required,
-              },
-            }
-          : {}),
-        source: 'llm',
-      };
+      const predicted = await predictWithModel(deps, state, pending, page);
+      expected = predicted.expected;
+      tokens = predicted.tokens;
     }
-    expected ??= { description: `The page responds to ${pending.action}`, source: 'template' };
-    const withOutcome = { ...pending, expectedOutcome: expected };
-    const next = { ...state, pending: withOutcome, tokens, status: 'executing' as const };
+    expected ??= { description: `The page responds to ${actionText(pending)}`, source: 'template' };
     logFor(deps, state, 'outcome_prediction').debug('predicted', {
       source: expected.source,
-      action: pending.action,
+      action: actionText(pending),
     });
     return {
-      pending: withOutcome,
+      pending: { ...pending, expectedOutcome: expected },
       tokens,
       status: 'executing',
       stepCount: state.stepCount + 1,
       nextActionReady: false,
       pageReadsThisStep: 0,
-      output: { response: actionResponse(next, withOutcome), error: null, persistTask: true },
+      ...sendAction(),
     };
   };
+
+/** Chains and the actions with a fixed outcome need no model (engines/outcome-templates). */
+function templateFor(pending: PendingAction, page: PageState): ExpectedOutcome | null {
+  if (pending.chain) {
+    return {
+      description: `All ${pending.chain.actions.length} fields hold their new values`,
+      urlShouldChange: false,
+      source: 'template',
+    };
+  }
+  const action = pending.action;
+  const target = 'id' in action.args ? findNode(page.tree, action.args.id) : undefined;
+  return templateOutcome(action, target);
+}
+
+/** The model's prediction, with a look-ahead at what the next plan step needs. */
+async function predictWithModel(
+  deps: AgentDeps,
+  state: InteractStateType,
+  pending: PendingAction,
+  page: PageState,
+): Promise<{ expected: ExpectedOutcome; tokens: InteractStateType['tokens'] }> {
+  const next = state.plan?.steps[state.currentStepIndex + 1];
+  const result = await deps.llm.generate({
+    node: 'outcome_prediction',
+    actionType: 'OUTCOME_PREDICTION',
+    system,
+    prompt: [
+      `Action: ${actionText(pending)} (${pending.thought})`,
+      next ? `Next plan step: ${next.description}` : 'This is the last plan step.',
+      `Page:\n${describePage(page, { maxElements: 120 })}`,
+    ].join('\n\n'),
+    schema: OutcomeOutput,
+    schemaName: 'expected_outcome',
+    context: llmContext(state),
+  });
+  const o = result.output;
+  const nextGoal = o.nextGoal
+    ? {
+        description: o.nextGoal.description,
+        ...(o.nextGoal.textContent ? { textContent: o.nextGoal.textContent } : {}),
+        required: o.nextGoal.required,
+      }
+    : null;
+  return {
+    expected: {
+      description: o.description,
+      urlShouldChange: o.urlShouldChange,
+      ...(nextGoal ? { nextGoal } : {}),
+      source: 'llm',
+    },
+    tokens: withUsage(state, result),
+  };
+}

@@ -1,7 +1,7 @@
 // COMPLEX path, step 3 (spec 003 Step 1.6): a step-by-step plan before the first action.
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { llmContext, logFor, withUsage } from '../shared';
+import { llmContext, logFor, withUsage } from '../node-context';
 import { PlanningOutput, planningPrompt, planningSystem } from './prompt';
 
 export const planning =

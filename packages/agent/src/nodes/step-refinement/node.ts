@@ -5,7 +5,8 @@ import type { AgentDeps } from '../../deps';
 import { parseCommand } from '../../engines/command-parser';
 import { resolveIntent } from '../../engines/target-resolver';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { logFor, makePending } from '../shared';
+import { logFor } from '../node-context';
+import { makePending } from '../pending-action';
 
 export const stepRefinement =
   (deps: AgentDeps) =>

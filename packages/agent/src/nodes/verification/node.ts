@@ -4,14 +4,18 @@
 // goalAchieved = task_completed && confidence >= 0.70.
 import type { VerificationResult } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
-import { verifyTier1 } from '../../engines/tier1-verification';
-import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { appendPrevious, completesStep, llmContext, logFor, withUsage } from '../shared';
+import { verifyTier1, type Tier1Verdict } from '../../engines/tier1-verification';
+import type { PageState } from '../../page/page-state';
+import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import { appendPrevious } from '../history';
+import { llmContext, logFor, withUsage } from '../node-context';
+import { actionText, completesStep, sentText } from '../pending-action';
 import { fullPrompt, lightPrompt, VerificationOutput, verificationSystem } from './prompt';
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
-export function isChainBreak(state: InteractStateType): boolean {
+/** The client stopped a chain before its last action (and the chain was not all sent). */
+export function isChainBreak(state: Pick<InteractStateType, 'pending' | 'page'>): boolean {
   const chain = state.pending?.chain;
   const index = state.page?.lastExecutedActionIndex;
   if (!chain || index === null || index === undefined) return false;
@@ -21,153 +25,221 @@ export function isChainBreak(state: InteractStateType): boolean {
   );
 }
 
+/** A chain that stopped part-way failed at the action after the last one executed. */
+export function chainBreakVerdict(pending: PendingAction, page: PageState): VerificationResult {
+  const at = (page.lastExecutedActionIndex ?? -1) + 1;
+  const failed = pending.chain?.actions[at]?.action ?? '?';
+  return {
+    success: false,
+    confidence: 0.95,
+    reason: `the chain stopped at action ${at} (${failed}): ${page.chainActionError ?? page.lastActionError ?? 'failed'}`,
+    actionSucceeded: false,
+    taskCompleted: false,
+    goalAchieved: false,
+    verificationTier: 1,
+    tokensSaved: 0,
+  };
+}
+
+/** The verdict of the tiers, before the goal threshold and the task's bookkeeping. */
+interface Judgement {
+  tier: 1 | 2 | 3;
+  success: boolean;
+  confidence: number;
+  reason: string;
+  taskCompleted: boolean;
+  tokens: InteractStateType['tokens'];
+  tokensSaved: number;
+}
+
+/**
+ * Which tier judges: a model looks when tier 1 is inconclusive (tier 3), or at the final
+ * step of a COMPLEX task whose mechanics checked out, to judge the goal (tier 2).
+ */
+export function tierFor(
+  t1: Pick<Tier1Verdict, 'conclusive' | 'success'>,
+  input: { llmConfigured: boolean; complex: boolean; finalStep: boolean },
+): 1 | 2 | 3 {
+  if (!input.llmConfigured) return 1;
+  if (!t1.conclusive) return 3;
+  return input.complex && input.finalStep && t1.success ? 2 : 1;
+}
+
 export const verification =
   (deps: AgentDeps) =>
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
-    const log = logFor(deps, state, 'verification');
     const pending = state.pending;
     const page = state.page;
     if (!pending || !page)
       throw new Error('verification needs the pending action and the new page');
-
     if (isChainBreak(state)) {
-      const at = (page.lastExecutedActionIndex ?? -1) + 1;
-      const result: VerificationResult = {
-        success: false,
-        confidence: 0.95,
-        reason: `the chain stopped at action ${at} (${pending.chain?.actions[at]?.action ?? '?'}): ${page.chainActionError ?? page.lastActionError ?? 'failed'}`,
-        actionSucceeded: false,
-        taskCompleted: false,
-        goalAchieved: false,
-        verificationTier: 1,
-        tokensSaved: 0,
-      };
-      log.info('chain partially failed', { at, reason: result.reason });
+      const result = chainBreakVerdict(pending, page);
+      logFor(deps, state, 'verification').info('chain partially failed', {
+        reason: result.reason,
+      });
       scoreVerification(deps, result, pending.source === 'correction');
       return { lastVerification: result };
     }
-
-    const t1 = verifyTier1(pending, page);
-    const plan = state.plan;
-    const isFinalStep =
-      state.complexity === 'SIMPLE' || !plan || state.currentStepIndex >= plan.steps.length - 1;
-    const full = fullPrompt({
-      goal: state.query,
-      action: pending.chain
-        ? pending.chain.actions.map((a) => a.action).join('; ')
-        : pending.action,
-      expected: pending.expectedOutcome?.description ?? '',
-      before: pending.beforeState.semanticSkeleton,
-      observations: t1.observations,
-      page,
-    });
-    let tier: 1 | 2 | 3 = 1;
-    let success = t1.success;
-    let confidence = t1.confidence;
-    let reason = t1.reason;
-    let taskCompleted = state.complexity === 'SIMPLE' ? t1.success : false;
-    let tokens = state.tokens;
-
-    const needsLlm =
-      deps.llm.configured &&
-      (!t1.conclusive || (state.complexity === 'COMPLEX' && isFinalStep && t1.success));
-    if (needsLlm) {
-      const light = t1.conclusive && t1.success;
-      tier = light ? 2 : 3;
-      const result = await deps.llm.generate({
-        node: 'verification',
-        actionType: 'VERIFICATION',
-        system: verificationSystem,
-        prompt: light
-          ? lightPrompt({
-              goal: state.query,
-              action: pending.action,
-              observations: t1.observations,
-            })
-          : full,
-        schema: VerificationOutput,
-        schemaName: 'verification_verdict',
-        context: llmContext(state),
-      });
-      tokens = withUsage({ ...state, tokens }, result);
-      success = result.output.action_succeeded;
-      confidence = result.output.confidence;
-      reason = result.output.reason;
-      taskCompleted = result.output.task_completed;
-    } else if (
-      !deps.llm.configured &&
-      isFinalStep &&
-      t1.success &&
-      state.complexity === 'COMPLEX'
-    ) {
-      // No model to judge the goal: a final step that worked and shows success counts.
-      taskCompleted = page.hasSuccess;
-    }
-    const tokensSaved =
-      tier === 1
-        ? estimateTokens(verificationSystem + full)
-        : tier === 2
-          ? Math.max(0, estimateTokens(full) - estimateTokens(t1.observations.join(' ')))
-          : 0;
-    const goalAchieved = taskCompleted && confidence >= deps.limits.goalConfidence;
+    const judged = await judge(deps, state, pending, page);
     const result: VerificationResult = {
-      success,
-      confidence,
-      reason,
-      actionSucceeded: success,
-      taskCompleted,
-      goalAchieved,
-      verificationTier: tier,
-      tokensSaved,
-      observations: t1.observations,
-      ...(t1.nextGoal ? { nextGoalCheck: t1.nextGoal } : {}),
+      success: judged.success,
+      confidence: judged.confidence,
+      reason: judged.reason,
+      actionSucceeded: judged.success,
+      taskCompleted: judged.taskCompleted,
+      goalAchieved: judged.taskCompleted && judged.confidence >= deps.limits.goalConfidence,
+      verificationTier: judged.tier,
+      tokensSaved: judged.tokensSaved,
+      ...judged.extra,
     };
-    log.info('verified', { tier, success, confidence, goalAchieved, tokensSaved });
-
-    const corrections =
-      pending.source === 'correction' && state.corrections.length > 0
-        ? state.corrections.map((c, i) =>
-            i === state.corrections.length - 1 ? { ...c, succeeded: success } : c,
-          )
-        : state.corrections;
-    // Velocity check (spec 003 "semantic loops, e.g. paging forever"): count successes that
-    // neither achieve the goal nor complete a plan step. Working through the plan is progress;
-    // acting past it, or scrolling/waiting on one step, is not.
-    const step = plan?.steps[state.currentStepIndex];
-    const advancedPlan = Boolean(step && step.status !== 'completed' && completesStep(pending));
-    const streak =
-      success && !goalAchieved
-        ? advancedPlan
-          ? 0
-          : state.consecutiveSuccessWithoutTaskComplete + 1
-        : 0;
+    logFor(deps, state, 'verification').info('verified', {
+      tier: judged.tier,
+      success: result.success,
+      confidence: result.confidence,
+      goalAchieved: result.goalAchieved,
+      tokensSaved: judged.tokensSaved,
+    });
     scoreVerification(deps, result, pending.source === 'correction');
-    const update: InteractStateUpdate = {
+    return {
       lastVerification: result,
-      tokens: { ...tokens, saved: tokens.saved + tokensSaved },
-      corrections,
-      consecutiveFailures: success ? 0 : state.consecutiveFailures + 1,
-      retryCount: success ? 0 : state.retryCount,
-      consecutiveSuccessWithoutTaskComplete: streak,
-      ...appendPrevious(state, {
-        stepIndex: pending.stepIndex,
-        action: pending.action,
-        thought: pending.thought,
-        success,
-        reason,
-      }),
+      tokens: { ...judged.tokens, saved: judged.tokens.saved + judged.tokensSaved },
+      ...progressAfter(deps, state, pending, result),
     };
-    if (goalAchieved || (state.complexity === 'SIMPLE' && success)) {
-      update.status = 'completed';
-      update.result = state.complexity === 'SIMPLE' ? `Done: ${pending.thought}` : reason;
-    } else if (success && streak >= deps.limits.velocityLimit) {
-      update.status = 'failed';
-      update.result =
-        `Stopped after ${streak} successful steps in a row without reaching the goal "${state.query}". ` +
-        'The agent may be repeating itself (e.g. paging forever); check the page and restate the goal more specifically.';
-    }
-    return update;
   };
+
+/** Tier 1, then the model tier it calls for; the tokens a cheaper tier saved. */
+async function judge(
+  deps: AgentDeps,
+  state: InteractStateType,
+  pending: PendingAction,
+  page: PageState,
+): Promise<Judgement & { extra: Pick<VerificationResult, 'observations' | 'nextGoalCheck'> }> {
+  const t1 = verifyTier1(pending, page);
+  const simple = state.complexity === 'SIMPLE';
+  const complex = state.complexity === 'COMPLEX';
+  const plan = state.plan;
+  const finalStep = simple || !plan || state.currentStepIndex >= plan.steps.length - 1;
+  const full = fullPrompt({
+    goal: state.query,
+    action: sentText(pending),
+    expected: pending.expectedOutcome?.description ?? '',
+    before: pending.beforeState.semanticSkeleton,
+    observations: t1.observations,
+    page,
+  });
+  const tier = tierFor(t1, { llmConfigured: deps.llm.configured, complex, finalStep });
+  const extra = {
+    observations: t1.observations,
+    ...(t1.nextGoal ? { nextGoalCheck: t1.nextGoal } : {}),
+  };
+  if (tier === 1) {
+    // No model to judge the goal: a final COMPLEX step that worked and shows success counts.
+    const completedWithoutModel = complex && finalStep && t1.success && page.hasSuccess;
+    return {
+      tier,
+      success: t1.success,
+      confidence: t1.confidence,
+      reason: t1.reason,
+      taskCompleted: simple ? t1.success : !deps.llm.configured && completedWithoutModel,
+      tokens: state.tokens,
+      tokensSaved: estimateTokens(verificationSystem + full),
+      extra,
+    };
+  }
+  const prompt =
+    tier === 2
+      ? lightPrompt({
+          goal: state.query,
+          action: actionText(pending),
+          observations: t1.observations,
+        })
+      : full;
+  const result = await deps.llm.generate({
+    node: 'verification',
+    actionType: 'VERIFICATION',
+    system: verificationSystem,
+    prompt,
+    schema: VerificationOutput,
+    schemaName: 'verification_verdict',
+    context: llmContext(state),
+  });
+  return {
+    tier,
+    success: result.output.action_succeeded,
+    confidence: result.output.confidence,
+    reason: result.output.reason,
+    taskCompleted: result.output.task_completed,
+    tokens: withUsage(state, result),
+    tokensSaved:
+      tier === 2
+        ? Math.max(0, estimateTokens(full) - estimateTokens(t1.observations.join(' ')))
+        : 0,
+    extra,
+  };
+}
+
+/**
+ * The task's bookkeeping after a verdict: failure and retry counters, the correction's
+ * outcome, the history, and the end of the task when the goal is achieved or the velocity
+ * check trips.
+ */
+function progressAfter(
+  deps: AgentDeps,
+  state: InteractStateType,
+  pending: PendingAction,
+  result: VerificationResult,
+): InteractStateUpdate {
+  const { success, goalAchieved, reason } = result;
+  const corrections =
+    pending.source === 'correction' && state.corrections.length > 0
+      ? state.corrections.map((c, i) =>
+          i === state.corrections.length - 1 ? { ...c, succeeded: success } : c,
+        )
+      : state.corrections;
+  const streak = velocityStreak(state, pending, result);
+  const update: InteractStateUpdate = {
+    corrections,
+    consecutiveFailures: success ? 0 : state.consecutiveFailures + 1,
+    retryCount: success ? 0 : state.retryCount,
+    consecutiveSuccessWithoutTaskComplete: streak,
+    ...appendPrevious(state, {
+      stepIndex: pending.stepIndex,
+      action: actionText(pending),
+      thought: pending.thought,
+      success,
+      reason,
+    }),
+  };
+  if (goalAchieved || (state.complexity === 'SIMPLE' && success)) {
+    update.status = 'completed';
+    update.result = state.complexity === 'SIMPLE' ? `Done: ${pending.thought}` : reason;
+  } else if (success && streak >= deps.limits.velocityLimit) {
+    update.status = 'failed';
+    update.result =
+      `Stopped after ${streak} successful steps in a row without reaching the goal "${state.query}". ` +
+      'The agent may be repeating itself (e.g. paging forever); check the page and restate the goal more specifically.';
+  }
+  return update;
+}
+
+/**
+ * Velocity check (spec 003 "semantic loops, e.g. paging forever"): count successes that
+ * neither achieve the goal nor complete a plan step. Working through the plan is progress;
+ * acting past it, or scrolling/waiting on one step, is not.
+ */
+export function velocityStreak(
+  state: Pick<
+    InteractStateType,
+    'plan' | 'currentStepIndex' | 'consecutiveSuccessWithoutTaskComplete'
+  >,
+  pending: Pick<PendingAction, 'action'>,
+  result: Pick<VerificationResult, 'success' | 'goalAchieved'>,
+): number {
+  if (!result.success || result.goalAchieved) return 0;
+  const step = state.plan?.steps[state.currentStepIndex];
+  const advancedPlan = Boolean(step && step.status !== 'completed' && completesStep(pending));
+  return advancedPlan ? 0 : state.consecutiveSuccessWithoutTaskComplete + 1;
+}
 
 /**
  * Spec 003 scores on the request's trace. A correction's success is only known here, when the

@@ -3,7 +3,8 @@
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { manageSearch } from '../../web-search/manage-search';
-import { llmContext, logFor } from '../shared';
+import { llmContext, logFor } from '../node-context';
+import { askUser } from '../outcomes';
 
 export const webSearch =
   (deps: AgentDeps) =>
@@ -30,17 +31,10 @@ export const webSearch =
     if (!outcome.solved && outcome.shouldAskUser) {
       return {
         webSearchSummary: outcome.summary,
-        output: {
-          response: {
-            needsUserInput: true,
-            message: `I could not find what I need on the web: ${state.missingInformation.join(', ') || state.query}. Can you tell me?`,
-            missingInformation: state.missingInformation,
-            sessionId: state.sessionId,
-            taskId: null,
-          },
-          error: null,
-          persistTask: false,
-        },
+        ...askUser({
+          message: `I could not find what I need on the web: ${state.missingInformation.join(', ') || state.query}. Can you tell me?`,
+          missingInformation: state.missingInformation,
+        }),
       };
     }
     return { webSearchSummary: outcome.summary };

@@ -1,0 +1,33 @@
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { describe, expect, it } from 'vitest';
+import type { PageState } from '../page/page-state';
+import { validateAction } from './action-check';
+
+describe('validateAction', () => {
+  const tree: SemanticNodeV3[] = [
+    { i: '1', r: 'btn', n: 'Save' },
+    { i: '2', r: 'btn', n: 'Delete', occ: true },
+    { i: '3', r: 'btn', n: 'Archive', s: 'disabled' },
+  ];
+  const page = { tree } as PageState;
+  it('accepts grammar actions on ids of the current tree only', () => {
+    expect(validateAction("click('1')", page)).toMatchObject({
+      ok: true,
+      actionString: 'click("1")',
+    });
+    expect(validateAction('click("9")', page)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not on the current page/),
+    });
+    expect(validateAction('click("2")', page)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/covered/),
+    });
+    expect(validateAction('click("3")', page)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/disabled/),
+    });
+    expect(validateAction('rm -rf /', page).ok).toBe(false);
+    expect(validateAction('navigate("javascript:alert(1)")', page).ok).toBe(false);
+  });
+});

@@ -1,0 +1,29 @@
+// The server only returns grammar actions on element ids that exist in the current tree (and
+// are not occluded or disabled): anything else a model proposes is refused here, before it can
+// reach the client.
+import {
+  actionTargetId,
+  formatAction,
+  safeParseAction,
+  type ParsedAction,
+} from '@tandem/contracts';
+import { findNode, hasState, type PageState } from '../page/page-state';
+
+export type ActionCheck =
+  { ok: true; action: ParsedAction; actionString: string } | { ok: false; reason: string };
+
+export function validateAction(text: string, page: PageState | null): ActionCheck {
+  const parsed = safeParseAction(text);
+  if (!parsed.ok) return { ok: false, reason: parsed.error.message };
+  const id = actionTargetId(parsed.action);
+  if (id !== undefined) {
+    const node = page ? findNode(page.tree, id) : undefined;
+    if (!node) return { ok: false, reason: `element id "${id}" is not on the current page` };
+    if (node.occ)
+      return { ok: false, reason: `element "${node.n ?? id}" is covered by another element` };
+    if (hasState(node, 'disabled') && parsed.action.name !== 'scroll') {
+      return { ok: false, reason: `element "${node.n ?? id}" is disabled` };
+    }
+  }
+  return { ok: true, action: parsed.action, actionString: formatAction(parsed.action) };
+}

@@ -1,0 +1,29 @@
+// What every node needs around a model call: its logger, the call's context (who the tokens
+// are billed to) and the task's running token totals.
+import type { AgentDeps, AgentLogger } from '../deps';
+import type { LlmCallContext, LlmResult } from '../llm/port';
+import type { GraphNode } from '@tandem/contracts';
+import type { InteractStateType } from '../state';
+
+export const logFor = (deps: AgentDeps, state: InteractStateType, node: GraphNode): AgentLogger =>
+  deps.log.child({ taskId: state.taskId, node });
+
+export const llmContext = (state: InteractStateType): LlmCallContext => ({
+  tenantId: state.tenantId,
+  userId: state.userId,
+  sessionId: state.sessionId,
+  taskId: state.taskId,
+});
+
+/** Adds one call's tokens to the task's running totals. */
+export function withUsage(
+  state: Pick<InteractStateType, 'tokens'>,
+  result: Pick<LlmResult<unknown>, 'usage'>,
+): InteractStateType['tokens'] {
+  return {
+    ...state.tokens,
+    input: state.tokens.input + result.usage.inputTokens,
+    output: state.tokens.output + result.usage.outputTokens,
+    calls: state.tokens.calls + 1,
+  };
+}

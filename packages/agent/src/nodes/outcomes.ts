@@ -1,0 +1,27 @@
+// How a node ends the request's run (state.ts `RunOutcome`). The service answers from the
+// outcome and the state; nodes never build a client response themselves.
+import type { ErrorCode, Usage } from '@tandem/contracts';
+import type { InteractStateUpdate } from '../state';
+
+/** Send `pending` (an action, a chain, or the terminal finish/fail). */
+export const sendAction = (): InteractStateUpdate => ({ outcome: { kind: 'action' } });
+
+/** Send `pageRequest`: the client answers with a snapshot and executes nothing (spec 002). */
+export const readPage = (thought: string): InteractStateUpdate => ({
+  outcome: { kind: 'read_page', thought },
+});
+
+/** Ask the user for what only they know; no task is created. */
+export function askUser(question: {
+  message: string;
+  missingInformation: string[];
+  thought?: string;
+  usage?: Usage;
+}): InteractStateUpdate {
+  return { outcome: { kind: 'ask_user', ...question } };
+}
+
+/** An error answer; the status is the contract's for `code` (ERROR_HTTP_STATUS). */
+export function refusal(code: ErrorCode, message: string, failTask: boolean): InteractStateUpdate {
+  return { outcome: { kind: 'refused', code, message, failTask } };
+}

@@ -1,0 +1,55 @@
+// Idempotent interact requests: the same `idempotencyKey` is the same request, so a client
+// retrying after a lost response gets the stored answer instead of advancing the task twice.
+import { createHash } from 'node:crypto';
+import { InteractResponse, type InteractRequest } from '@tandem/contracts';
+import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
+import { InteractError } from './interact-error';
+
+const SCOPE = 'interact';
+const TTL_MS = 10 * 60 * 1000;
+
+export const requestHash = (request: InteractRequest): string =>
+  createHash('sha256').update(JSON.stringify(request)).digest('hex');
+
+/**
+ * Answers `request` once per idempotency key: the first call runs `answer` and stores its
+ * response; a repeat replays it; a repeat with a different body, or while the first is still
+ * running, is a CONFLICT. A failed answer releases the key so the client may retry.
+ */
+export async function replayIdempotent(
+  idempotency: IdempotencyRepository,
+  tenantId: string,
+  request: InteractRequest,
+  answer: () => Promise<InteractResponse>,
+): Promise<InteractResponse> {
+  if (!request.idempotencyKey) return answer();
+  const key = `${SCOPE}:${request.idempotencyKey}`;
+  const hash = requestHash(request);
+  try {
+    await idempotency.begin(tenantId, { key, scope: SCOPE, requestHash: hash, ttlMs: TTL_MS });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    return replay(idempotency, tenantId, key, hash);
+  }
+  try {
+    const response = await answer();
+    await idempotency.complete(tenantId, key, response);
+    return response;
+  } catch (error) {
+    await idempotency.release(tenantId, key).catch(() => false);
+    throw error;
+  }
+}
+
+async function replay(
+  idempotency: IdempotencyRepository,
+  tenantId: string,
+  key: string,
+  hash: string,
+): Promise<InteractResponse> {
+  const record = await idempotency.get(tenantId, key);
+  if (record && record.requestHash !== hash)
+    throw new InteractError('CONFLICT', 'idempotencyKey was already used for a different request.');
+  if (record?.status === 'completed') return InteractResponse.parse(record.response);
+  throw new InteractError('CONFLICT', 'A request with this idempotencyKey is still in progress.');
+}

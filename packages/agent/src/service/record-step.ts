@@ -1,0 +1,88 @@
+// Writes a step to the store and tells live viewers: the one place a request's outcome is
+// persisted. (Two other writers belong to the same request, by design: collect stores items
+// inside action_generation, so prompts only ever hold counts; and the LLM port's usage hook
+// logs every call, even one whose run later fails.)
+import {
+  RESULT_ITEMS_MAX,
+  type CollectedItemsByType,
+  type NextActionResponse,
+} from '@tandem/contracts';
+import type { Store, Task } from '@tandem/store';
+import type { TaskEventHub } from '../collect/event-hub';
+import type { InteractStateType } from '../state';
+import { stepMetrics, stepResponse } from './response';
+import {
+  newTaskFrom,
+  stepEventsFrom,
+  taskActionFrom,
+  taskPatchFrom,
+  verdictPatchFrom,
+} from './task-record';
+
+export interface StepRecordInput {
+  caller: { tenantId: string; userId: string };
+  state: InteractStateType;
+  /** The task row before this step; null on a new task's first step. */
+  existing: Task | null;
+  /** The previous step's task action, when this run verified it. */
+  verifiedActionId: string | null;
+  started: number;
+}
+
+/** Persists the step the run ended with and answers with it (an action or a page read). */
+export async function recordStep(
+  store: Store,
+  events: TaskEventHub | undefined,
+  input: StepRecordInput,
+): Promise<NextActionResponse> {
+  const { caller, state, existing, verifiedActionId, started } = input;
+  const tenantId = caller.tenantId;
+  const outcome = state.outcome;
+  if (outcome?.kind !== 'action' && outcome?.kind !== 'read_page')
+    throw new Error('recordStep needs an action or a page read');
+  const facts = { durationMs: Date.now() - started, verifiedPrevious: verifiedActionId !== null };
+  const patch = taskPatchFrom(state, existing, facts);
+  if (existing) await store.tasks.update(tenantId, existing.id, patch);
+  else await store.tasks.create(tenantId, newTaskFrom(state, caller, patch));
+  const verdict = verdictPatchFrom(state);
+  if (verifiedActionId && verdict)
+    await store.taskActions.update(tenantId, verifiedActionId, verdict);
+  const ended = state.status === 'completed' || state.status === 'failed' ? state.status : null;
+  const collectedItems =
+    ended && Object.keys(state.collectedCounts).length > 0
+      ? await resultItems(store, tenantId, state.taskId)
+      : undefined;
+  const response = stepResponse(state, outcome, {
+    metrics: stepMetrics(state, Date.now() - started),
+    ...(collectedItems ? { collectedItems } : {}),
+  });
+  const action = taskActionFrom(state, response, Date.now() - started);
+  if (action) await store.taskActions.insert(tenantId, action);
+  await store.messages.append(tenantId, {
+    sessionId: state.sessionId,
+    role: 'assistant',
+    content: response.thought,
+    actionString: response.action ?? null,
+    taskId: state.taskId,
+  });
+  if (ended) await store.sessions.update(tenantId, state.sessionId, { status: ended });
+  // The store stays the source of truth; the events only announce the step.
+  for (const event of stepEventsFrom(state, response, new Date().toISOString()))
+    events?.publish(tenantId, state.taskId, event);
+  return response;
+}
+
+/**
+ * What a finished task collected, grouped by type (spec 000's `TaskResult.collected`): read
+ * from the store once, at the end, so graph state and prompts never hold the items.
+ */
+async function resultItems(
+  store: Store,
+  tenantId: string,
+  taskId: string,
+): Promise<CollectedItemsByType> {
+  const grouped: CollectedItemsByType = {};
+  for (const item of await store.collectedItems.list(tenantId, taskId, { limit: RESULT_ITEMS_MAX }))
+    (grouped[item.type] ??= []).push(item.data);
+  return grouped;
+}

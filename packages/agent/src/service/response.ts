@@ -1,0 +1,114 @@
+// The client's answer, built once, from the state a run ended with and its outcome: nodes
+// decide (state.ts `RunOutcome`), this turns the decision into the wire format.
+import {
+  formatAction,
+  type CollectedItemsByType,
+  type InteractMetrics,
+  type NeedsUserInputResponse,
+  type NextActionResponse,
+} from '@tandem/contracts';
+import type { InteractStateType, PendingAction, RunOutcome } from '../state';
+
+export interface ResponseExtras {
+  /** Timing and counts of this request; absent on answers that create no task. */
+  metrics?: InteractMetrics;
+  /** What a finished task collected (spec 000 TaskResult.collected), read from the store. */
+  collectedItems?: CollectedItemsByType;
+}
+
+export type StepOutcome = Extract<RunOutcome, { kind: 'action' | 'read_page' }>;
+export type QuestionOutcome = Extract<RunOutcome, { kind: 'ask_user' }>;
+
+/** The next step for the client: an action (or chain) to execute, or a page to read. */
+export function stepResponse(
+  state: InteractStateType,
+  outcome: StepOutcome,
+  extras: ResponseExtras = {},
+): NextActionResponse {
+  return outcome.kind === 'read_page'
+    ? pageReadResponse(state, outcome.thought, extras)
+    : actionResponse(state, extras);
+}
+
+/** The metrics every step reports, from the state after the run. */
+export function stepMetrics(state: InteractStateType, requestDurationMs: number): InteractMetrics {
+  return {
+    requestDurationMs,
+    stepCount: state.stepCount,
+    llmCalls: state.tokens.calls,
+    tokensSaved: state.tokens.saved,
+  };
+}
+
+const isEnded = (state: Pick<InteractStateType, 'status'>) =>
+  state.status === 'completed' || state.status === 'failed';
+
+/** What every response of a task carries, whatever the client is asked to do next. */
+function responseBase(state: InteractStateType, thought: string, stepIndex: number) {
+  return {
+    thought,
+    taskId: state.taskId,
+    sessionId: state.sessionId,
+    ...(state.plan ? { plan: state.plan } : {}),
+    stepIndex,
+    ...(state.lastVerification ? { verification: state.lastVerification } : {}),
+    usage: {
+      inputTokens: state.tokens.input,
+      outputTokens: state.tokens.output,
+      totalTokens: state.tokens.input + state.tokens.output,
+    },
+    hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
+    ...(state.complexity ? { complexity: state.complexity } : {}),
+    ...(Object.keys(state.collectedCounts).length > 0 ? { collected: state.collectedCounts } : {}),
+  };
+}
+
+function actionResponse(state: InteractStateType, extras: ResponseExtras): NextActionResponse {
+  const pending = state.pending as PendingAction | null;
+  if (!pending) throw new Error('an action outcome needs the pending action');
+  return {
+    ...responseBase(state, pending.thought, pending.stepIndex),
+    action: formatAction(pending.action),
+    actionDetails: pending.action,
+    ...(pending.chain
+      ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
+      : {}),
+    status: state.status === 'active' ? 'executing' : state.status,
+    ...(pending.expectedOutcome ? { expectedOutcome: pending.expectedOutcome } : {}),
+    // The terminal response carries the final answer (or the failure) as well as the action.
+    ...(isEnded(state) && state.result !== null ? { result: state.result } : {}),
+    ...(extras.collectedItems ? { collectedItems: extras.collectedItems } : {}),
+    ...(extras.metrics ? { metrics: extras.metrics } : {}),
+  };
+}
+
+/** Asks the client for a snapshot (spec 002) instead of an action. */
+function pageReadResponse(
+  state: InteractStateType,
+  thought: string,
+  extras: ResponseExtras,
+): NextActionResponse {
+  if (!state.pageRequest) throw new Error('a page-read outcome needs the page request');
+  return {
+    ...responseBase(state, thought, state.currentStepIndex),
+    status: 'executing',
+    needs_snapshot: state.pageRequest,
+    ...(extras.metrics ? { metrics: extras.metrics } : {}),
+  };
+}
+
+/** A question for the user; no task exists yet, so it carries the session only. */
+export function questionResponse(
+  state: InteractStateType,
+  outcome: QuestionOutcome,
+): NeedsUserInputResponse {
+  return {
+    needsUserInput: true,
+    message: outcome.message,
+    missingInformation: outcome.missingInformation,
+    sessionId: state.sessionId,
+    taskId: null,
+    ...(outcome.thought !== undefined ? { thought: outcome.thought } : {}),
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+  };
+}

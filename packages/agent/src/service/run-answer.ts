@@ -1,0 +1,58 @@
+// The one mapping from how a run ended (state.ts `RunOutcome`) to the request's answer, shared
+// by a new task's first step and every continuation: a refusal becomes an InteractError (and
+// fails the task when it says so), a question is answered as such, a step is recorded.
+import type { InteractResponse } from '@tandem/contracts';
+import type { Task } from '@tandem/store';
+import type { InteractStateType } from '../state';
+import type { InteractContext, RequestScope } from './context';
+import { InteractError } from './interact-error';
+import { recordStep } from './record-step';
+import { questionResponse } from './response';
+
+export interface RunTask {
+  /** The task row before this run; null for a new task. */
+  existing: Task | null;
+  /** The previous step's task action when it waits for this run's verdict. */
+  verifiedActionId: string | null;
+}
+
+export async function answerRun(
+  ctx: InteractContext,
+  scope: RequestScope,
+  state: InteractStateType,
+  task: RunTask,
+): Promise<InteractResponse> {
+  const { store } = ctx;
+  const tenantId = scope.caller.tenantId;
+  const outcome = state.outcome;
+  if (!outcome) throw new Error('graph finished without an outcome');
+  switch (outcome.kind) {
+    case 'refused': {
+      const { code, message, failTask } = outcome;
+      if (failTask && task.existing) {
+        await store.tasks.update(tenantId, task.existing.id, { status: 'failed', result: message });
+        await store.sessions.update(tenantId, task.existing.sessionId ?? scope.sessionId, {
+          status: 'failed',
+        });
+      }
+      scope.log[failTask ? 'warn' : 'info']('task refused', { code, failTask });
+      throw new InteractError(code, message);
+    }
+    case 'ask_user':
+      await store.messages.append(tenantId, {
+        sessionId: scope.sessionId,
+        role: 'assistant',
+        content: outcome.message,
+      });
+      return questionResponse(state, outcome);
+    case 'action':
+    case 'read_page':
+      return recordStep(store, ctx.events, {
+        caller: scope.caller,
+        state,
+        existing: task.existing,
+        verifiedActionId: task.verifiedActionId,
+        started: scope.started,
+      });
+  }
+}

@@ -1,0 +1,38 @@
+// A new task (spec 003 Phase 1): the user's goal as the session's message, RAG for it, and the
+// graph's first run from complexity_check to its first pause. The task row is written only
+// once the run decided an action (a question creates no task).
+import type { InteractResponse } from '@tandem/contracts';
+import { inferCollectLimit } from '../collect/extraction-goal';
+import type { InteractContext, RequestScope } from './context';
+import { ragContextFor } from './rag-context';
+import { answerRun } from './run-answer';
+
+/** `taskId` is provisional until the first step is recorded: logs and traces carry it already. */
+export async function startTask(
+  ctx: InteractContext,
+  scope: RequestScope,
+  taskId: string,
+): Promise<InteractResponse> {
+  const { caller, request, page, sessionId } = scope;
+  const query = (request.query ?? '').trim();
+  const log = scope.log.child({ taskId });
+  log.info('new task', { query, sessionId, elements: page.tree.length });
+  await ctx.store.messages.append(caller.tenantId, { sessionId, role: 'user', content: query });
+  const ragContext = await ragContextFor(ctx.rag, {
+    tenantId: caller.tenantId,
+    url: request.url,
+    query,
+  });
+  const state = await ctx.runner.start(taskId, {
+    taskId,
+    tenantId: caller.tenantId,
+    userId: caller.userId,
+    sessionId,
+    query,
+    page,
+    ragContext,
+    requestCount: 1,
+    collectLimit: request.collectLimit ?? inferCollectLimit(query),
+  });
+  return answerRun(ctx, { ...scope, log }, state, { existing: null, verifiedActionId: null });
+}

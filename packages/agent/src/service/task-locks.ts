@@ -1,0 +1,77 @@
+// One request at a time per task, and the marker of a task whose last run threw. Both are
+// records of the store's idempotency repository under scopes of their own ('task-lock' and
+// 'task-fork'): each is "a unique key with a lease", which that repository already provides in
+// both adapters under one contract (claims are atomic, expired ones can be claimed again).
+import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
+import { InteractError } from './interact-error';
+
+export interface TaskLocks {
+  /** Runs `fn` holding the task's lock; a request already holding it answers TASK_BUSY. */
+  withLock<T>(tenantId: string, taskId: string, fn: () => Promise<T>): Promise<T>;
+  /** Whether the task's last run threw: its next run forks from the last pause. */
+  needsFork(tenantId: string, taskId: string): Promise<boolean>;
+  /** Marks the task's last run as failed (idempotent). */
+  markFork(tenantId: string, taskId: string): Promise<void>;
+  clearFork(tenantId: string, taskId: string): Promise<void>;
+}
+
+export const LOCK_SCOPE = 'task-lock';
+export const FORK_SCOPE = 'task-fork';
+/** A crashed request frees its task after this long. */
+export const DEFAULT_LOCK_TTL_MS = 2 * 60 * 1000;
+/** Longer than any task lives: the marker must outlast a pause of the task. */
+const FORK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+const lockKey = (taskId: string) => `${LOCK_SCOPE}:${taskId}`;
+const forkKey = (taskId: string) => `${FORK_SCOPE}:${taskId}`;
+
+export function idempotencyTaskLocks(
+  idempotency: IdempotencyRepository,
+  options: { lockTtlMs?: number } = {},
+): TaskLocks {
+  const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+  return {
+    async withLock(tenantId, taskId, fn) {
+      const key = lockKey(taskId);
+      try {
+        await idempotency.begin(tenantId, {
+          key,
+          scope: LOCK_SCOPE,
+          requestHash: key,
+          ttlMs: lockTtlMs,
+        });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        throw new InteractError(
+          'TASK_BUSY',
+          'Another request is already advancing this task; wait for its response.',
+        );
+      }
+      try {
+        return await fn();
+      } finally {
+        // A release that fails leaves the lease to expire: never hide fn's own outcome.
+        await idempotency.release(tenantId, key).catch(() => false);
+      }
+    },
+    async needsFork(tenantId, taskId) {
+      return (await idempotency.get(tenantId, forkKey(taskId))) !== null;
+    },
+    async markFork(tenantId, taskId) {
+      const key = forkKey(taskId);
+      try {
+        await idempotency.begin(tenantId, {
+          key,
+          scope: FORK_SCOPE,
+          requestHash: key,
+          ttlMs: FORK_TTL_MS,
+        });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    },
+    async clearFork(tenantId, taskId) {
+      await idempotency.release(tenantId, forkKey(taskId));
+    },
+  };
+}

@@ -64,12 +64,16 @@ export function defineEndpoint<const E extends EndpointDefinition>(endpoint: E):
   return endpoint;
 }
 
-/** Every endpoint can answer with these (validation, limits, unexpected failure). */
+/**
+ * Every endpoint can answer with these (validation, limits, unexpected failure, a server whose
+ * runtime did not start).
+ */
 export const COMMON_ERROR_CODES = [
   'BAD_REQUEST',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
 const AUTHENTICATED_ERROR_CODES = [
   'UNAUTHORIZED',

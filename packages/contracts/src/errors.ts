@@ -20,6 +20,7 @@ export const ErrorCode = z.enum([
   'LLM_ERROR',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -61,4 +62,7 @@ export const ERROR_HTTP_STATUS = {
   LLM_ERROR: 502,
   PAYLOAD_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
+  // The process is up but its runtime did not start (e.g. the store could not be opened); the
+  // next request tries again, so a client may retry.
+  SERVICE_UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>;

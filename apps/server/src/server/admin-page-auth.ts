@@ -27,9 +27,9 @@ export async function requireAdminPage(returnTo: string): Promise<AdminPageConte
     const auth = await authenticate(request, runtime.store, 'admin');
     return { auth, runtime, admin: createAdminService(runtime.store) };
   } catch (error) {
-    const status = error instanceof HttpError ? error.status : null;
-    if (status === 403) forbidden();
-    if (status === 401) unauthorized();
+    const code = error instanceof HttpError ? error.code : null;
+    if (code === 'FORBIDDEN') forbidden();
+    if (code === 'UNAUTHORIZED') unauthorized();
     throw error;
   }
 }

@@ -23,14 +23,14 @@ import {
   type DailyCostChart,
 } from '@tandem/observability/reports';
 import type { Store } from '@tandem/store';
-import { badRequest, notFound } from './http-error';
+import { HttpError } from './http-error';
 
 /** The window of a report, or a 400 that says what is wrong with the one asked for. */
 export function reportWindow(query: ReportWindowQuery, now?: Date): ReportWindow {
   try {
     return resolveReportWindow(query, now);
   } catch (error) {
-    if (isReportWindowError(error)) throw badRequest(error.message);
+    if (isReportWindowError(error)) throw new HttpError('BAD_REQUEST', error.message);
     throw error;
   }
 }
@@ -73,7 +73,7 @@ export function createAdminService(store: Store, now: () => Date = () => new Dat
       }),
     async task(tenantId, taskId) {
       const detail = await taskDetailReport(store, tenantId, taskId);
-      if (!detail) throw notFound(`No task ${taskId}.`);
+      if (!detail) throw new HttpError('NOT_FOUND', `No task ${taskId}.`);
       return detail;
     },
   };

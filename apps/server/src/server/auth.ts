@@ -26,25 +26,20 @@ export async function authenticate(
 ): Promise<AuthContext> {
   const header = request.headers.get('authorization');
   if (!header) {
-    throw new HttpError(
-      401,
-      'UNAUTHORIZED',
-      'Missing API key: send "Authorization: Bearer <key>".',
-      {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      },
-    );
+    throw new HttpError('UNAUTHORIZED', 'Missing API key: send "Authorization: Bearer <key>".', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
   }
   const match = BEARER.exec(header);
   const key = match?.[1];
   const record = key ? await store.apiKeys.findByPlaintext(key) : null;
   if (!record) {
-    throw new HttpError(401, 'UNAUTHORIZED', 'Invalid API key.', {
+    throw new HttpError('UNAUTHORIZED', 'Invalid API key.', {
       headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     });
   }
   if (mode === 'admin' && record.role !== 'admin') {
-    throw new HttpError(403, 'FORBIDDEN', 'This endpoint needs an admin API key.');
+    throw new HttpError('FORBIDDEN', 'This endpoint needs an admin API key.');
   }
   if (now - (lastTouched.get(record.id) ?? 0) > TOUCH_INTERVAL_MS) {
     lastTouched.set(record.id, now);

@@ -1,7 +1,7 @@
 // A route is a declaration. createRoute does, in this order: request id, auth (401/403),
 // per-tenant rate limit (429 + Retry-After), body/query/params validation against the
 // contracts (400 with field messages), the handler, response validation, and one error mapping
-// to `{ error: { code, message } }`. Route files stay a few lines long.
+// to `{ error: { code, message } }` with the contract's status. Route files stay a few lines long.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { authenticate, type AuthContext, type AuthMode } from './auth';
@@ -110,17 +110,17 @@ function json(status: number, body: unknown, headers: Record<string, string>): R
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
-    throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes.`);
+    throw new HttpError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes.`);
   }
   const text = await request.text();
   if (Buffer.byteLength(text, 'utf8') > maxBytes) {
-    throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes.`);
+    throw new HttpError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes.`);
   }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new HttpError(400, 'BAD_REQUEST', 'Request body is not valid JSON.');
+    throw new HttpError('BAD_REQUEST', 'Request body is not valid JSON.');
   }
 }
 
@@ -133,6 +133,9 @@ function parseWith<S extends AnySchema>(
   if (!parsed.success) throw validationError(parsed.error, where);
   return parsed.data;
 }
+
+// The message clients have always had with this 503; only its code is new.
+const NOT_READY_MESSAGE = 'Server is not ready: the store could not be opened.';
 
 export function createRoute<
   BS extends AnySchema | undefined = undefined,
@@ -161,7 +164,6 @@ export function createRoute<
           Object.assign(headers, rateLimitHeaders(decision));
           if (!decision.allowed) {
             throw new HttpError(
-              429,
               'RATE_LIMITED',
               `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${headers['Retry-After']} s.`,
             );
@@ -244,16 +246,8 @@ export function createRoute<
     } catch (error) {
       // No runtime means no logger either; stderr is all there is.
       console.error('[tandem] server runtime failed to start:', error);
-      return json(
-        503,
-        {
-          error: {
-            code: 'INTERNAL_ERROR',
-            message: 'Server is not ready: the store could not be opened.',
-          },
-        },
-        {},
-      );
+      const mapped = mapError(new HttpError('SERVICE_UNAVAILABLE', NOT_READY_MESSAGE));
+      return json(mapped.status, mapped.body, mapped.headers);
     }
     return run(runtime, request, context);
   }) as RouteHandler;

@@ -19,7 +19,7 @@ import {
   sentryOptions,
   shouldReportError,
 } from './error-reporting';
-import { badRequest, HttpError, notFound } from './http-error';
+import { HttpError } from './http-error';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -34,13 +34,18 @@ interface SentryEvent {
 }
 
 const expectedErrors: [string, unknown][] = [
-  ['400 validation', badRequest('Invalid request body', [{ path: 'url', message: 'Required' }])],
-  ['401', new HttpError(401, 'UNAUTHORIZED', 'Missing API key.')],
-  ['403', new HttpError(403, 'FORBIDDEN', 'Admin only.')],
-  ['404', notFound('No such task.')],
+  [
+    '400 validation',
+    new HttpError('VALIDATION_ERROR', 'Invalid request body', {
+      fields: [{ path: 'url', message: 'Required' }],
+    }),
+  ],
+  ['401', new HttpError('UNAUTHORIZED', 'Missing API key.')],
+  ['403', new HttpError('FORBIDDEN', 'Admin only.')],
+  ['404', new HttpError('NOT_FOUND', 'No such task.')],
   ['409 version conflict', new VersionConflictError('task t1')],
   ['409 duplicate', new DuplicateKeyError('api key')],
-  ['429', new HttpError(429, 'RATE_LIMITED', 'Slow down.')],
+  ['429', new HttpError('RATE_LIMITED', 'Slow down.')],
   ['503 LLM not configured', new InteractError('LLM_NOT_CONFIGURED', 'No model.')],
 ];
 
@@ -191,7 +196,7 @@ describe('error reporting (Sentry) next to LangFuse tracing', () => {
   });
 
   it('reports 5xx-class failures: LLM errors and unknown exceptions', async () => {
-    expect(shouldReportError(new HttpError(500, 'INTERNAL_ERROR', 'boom'))).toBe(true);
+    expect(shouldReportError(new HttpError('INTERNAL_ERROR', 'boom'))).toBe(true);
     expect(shouldReportError(new InteractError('INTERNAL_ERROR', 'graph failed'))).toBe(true);
     expect(shouldReportError(new TypeError('x is undefined'))).toBe(true);
     reportError(new TypeError('x is undefined'), { route: 'GET /api/tasks' });

@@ -1,24 +1,32 @@
 // One mapping from failures to `{ error: { code, message } }`. Routes throw; createRoute maps.
 import { InteractError, LlmCallError } from '@tandem/agent';
-import { ErrorCode, type ErrorResponse, type FieldError } from '@tandem/contracts';
+import {
+  ERROR_HTTP_STATUS,
+  ErrorCode,
+  type ErrorResponse,
+  type FieldError,
+} from '@tandem/contracts';
 import { DuplicateKeyError, VersionConflictError } from '@tandem/store';
 import type { z } from 'zod';
 
-export class HttpError extends Error {
-  override readonly name = 'HttpError';
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly options: { fields?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-  }
+export interface HttpErrorOptions {
+  fields?: FieldError[];
+  headers?: Record<string, string>;
 }
 
-export const badRequest = (message: string, fields?: FieldError[]) =>
-  new HttpError(400, fields ? 'VALIDATION_ERROR' : 'BAD_REQUEST', message, { fields });
-export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message);
+/** A refusal with its contract code; the status is the contract's, never chosen by the thrower. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: HttpErrorOptions = {},
+  ) {
+    super(message);
+    this.status = ERROR_HTTP_STATUS[code];
+  }
+}
 
 /** zod issues as field messages a client can show next to the offending field. */
 export function fieldErrors(error: z.ZodError, root?: string): FieldError[] {
@@ -35,7 +43,7 @@ export function validationError(error: z.ZodError, where: 'body' | 'query' | 'pa
     .map((f) => `${f.path}: ${f.message}`)
     .join('; ');
   const more = fields.length > 3 ? ` (+${fields.length - 3} more)` : '';
-  return new HttpError(400, 'VALIDATION_ERROR', `Invalid request ${where}: ${summary}${more}`, {
+  return new HttpError('VALIDATION_ERROR', `Invalid request ${where}: ${summary}${more}`, {
     fields,
   });
 }
@@ -59,66 +67,45 @@ function isError<T extends Error>(
   return error instanceof type || (error instanceof Error && error.name === name);
 }
 
+/** The answer for a code: status from the contract, nothing else to pick. */
+function answer(
+  code: ErrorCode,
+  message: string,
+  unexpected: boolean,
+  options: HttpErrorOptions = {},
+): MappedError {
+  return {
+    status: ERROR_HTTP_STATUS[code],
+    body: { error: { code, message, ...(options.fields ? { fields: options.fields } : {}) } },
+    headers: options.headers ?? {},
+    unexpected,
+  };
+}
+
+const isServerError = (code: ErrorCode): boolean => ERROR_HTTP_STATUS[code] >= 500;
+
 export function mapError(error: unknown): MappedError {
   if (isError(error, HttpError, 'HttpError')) {
-    return {
-      status: error.status,
-      body: {
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.options.fields ? { fields: error.options.fields } : {}),
-        },
-      },
-      headers: error.options.headers ?? {},
-      unexpected: error.status >= 500,
-    };
+    return answer(error.code, error.message, isServerError(error.code), error.options);
   }
   if (isError(error, InteractError, 'InteractError')) {
+    // Checked, not trusted: an error matched by name may come from another copy of the package.
     const code = ErrorCode.safeParse(error.code);
-    return {
-      status: error.status,
-      body: { error: { code: code.success ? code.data : 'BAD_REQUEST', message: error.message } },
-      headers: {},
-      unexpected: error.status >= 500 && error.code !== 'LLM_NOT_CONFIGURED',
-    };
+    if (code.success) {
+      // A missing model is a setup the operator chose, not an incident.
+      const unexpected = isServerError(code.data) && code.data !== 'LLM_NOT_CONFIGURED';
+      return answer(code.data, error.message, unexpected);
+    }
   }
   if (isError(error, LlmCallError, 'LlmCallError')) {
-    return {
-      status: 502,
-      body: {
-        error: {
-          code: 'LLM_ERROR',
-          message: 'The language model failed to answer; retry the request.',
-        },
-      },
-      headers: {},
-      unexpected: true,
-    };
+    return answer('LLM_ERROR', 'The language model failed to answer; retry the request.', true);
   }
   if (isError(error, VersionConflictError, 'VersionConflictError')) {
-    return {
-      status: 409,
-      body: {
-        error: { code: 'TASK_BUSY', message: 'Another request is advancing this task; retry.' },
-      },
-      headers: {},
-      unexpected: false,
-    };
+    return answer('TASK_BUSY', 'Another request is advancing this task; retry.', false);
   }
   if (isError(error, DuplicateKeyError, 'DuplicateKeyError')) {
-    return {
-      status: 409,
-      body: { error: { code: 'CONFLICT', message: 'This record already exists.' } },
-      headers: {},
-      unexpected: false,
-    };
+    return answer('CONFLICT', 'This record already exists.', false);
   }
   // Never leak internals (messages can carry SQL, paths or driver details).
-  return {
-    status: 500,
-    body: { error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' } },
-    headers: {},
-    unexpected: true,
-  };
+  return answer('INTERNAL_ERROR', 'Internal server error.', true);
 }

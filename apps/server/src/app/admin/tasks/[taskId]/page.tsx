@@ -13,7 +13,7 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
   try {
     detail = await admin.task(auth.tenantId, taskId);
   } catch (error) {
-    if (mapError(error).status === 404) notFound();
+    if (mapError(error).body.error.code === 'NOT_FOUND') notFound();
     throw error;
   }
   const { task, steps, afterLastStep } = detail;

@@ -44,7 +44,6 @@ export async function collectedItems(ctx: {
       items.push(...page);
       if (items.length > CSV_MAX_ROWS) {
         throw new HttpError(
-          413,
           'PAYLOAD_TOO_LARGE',
           `More than ${CSV_MAX_ROWS} items: fetch the CSV in parts with afterSeq, or page the JSON.`,
         );

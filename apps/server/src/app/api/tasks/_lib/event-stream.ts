@@ -157,7 +157,7 @@ export function taskEventStream(options: TaskEventStreamOptions): ReadableStream
   try {
     unsubscribe = hub.subscribe(tenantId, taskId, onEvent, { signal });
   } catch (error) {
-    if (isTaskEventHubFullError(error)) throw new HttpError(429, 'RATE_LIMITED', error.message);
+    if (isTaskEventHubFullError(error)) throw new HttpError('RATE_LIMITED', error.message);
     throw error;
   }
 

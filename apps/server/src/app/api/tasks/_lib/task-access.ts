@@ -5,6 +5,6 @@ import type { Runtime } from '../../../../server/runtime';
 /** The tenant's task, or 404 — the same answer for another tenant's task as for none. */
 export async function requireTask(runtime: Runtime, tenantId: string, taskId: string) {
   const task = await runtime.store.tasks.get(tenantId, taskId);
-  if (!task) throw new HttpError(404, 'NOT_FOUND', `Task ${taskId} not found.`);
+  if (!task) throw new HttpError('NOT_FOUND', `Task ${taskId} not found.`);
   return task;
 }

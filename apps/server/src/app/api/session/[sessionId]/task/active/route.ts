@@ -1,7 +1,7 @@
 import { findActiveTask } from '@tandem/agent';
 import { ActiveTaskParams, ActiveTaskQuery, ActiveTaskResponse } from '@tandem/contracts';
 import { createRoute } from '../../../../../../server/create-route';
-import { notFound } from '../../../../../../server/http-error';
+import { HttpError } from '../../../../../../server/http-error';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -19,7 +19,7 @@ export const GET = createRoute({
       sessionId: params.sessionId,
       ...(query.url ? { url: query.url } : {}),
     });
-    if (!task) throw notFound('No active task for this session.');
+    if (!task) throw new HttpError('NOT_FOUND', 'No active task for this session.');
     return task;
   },
 });

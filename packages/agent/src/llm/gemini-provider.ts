@@ -1,16 +1,19 @@
 // Google Gemini through @google/genai. Structured output uses responseMimeType +
 // responseJsonSchema (plain JSON Schema), so the zod schema is the single source of truth.
-import { ApiError, GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
-import type { LlmNode, LlmUsage } from './port';
+import { ApiError, GoogleGenAI, type GenerateContentResponse } from '@google/genai';
+import { readGeminiAnswer } from './gemini-answer';
+import { geminiRequest, retryAfterCapturingFetch } from './gemini-request';
+import type { LlmNode } from './port';
 import {
   ProviderError,
   isAbortError,
-  parseRetryAfter,
   sanitizeMessage,
   type ModelProvider,
   type ProviderRequest,
   type ProviderResponse,
 } from './provider';
+
+export { geminiUsage } from './gemini-answer';
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
 
@@ -49,88 +52,16 @@ export function createGeminiProvider(options: GeminiProviderOptions): ModelProvi
     name: 'GOOGLE',
     modelFor: (node) => options.models?.[node] ?? defaultModel,
     async complete(request: ProviderRequest): Promise<ProviderResponse> {
-      // The SDK's ApiError keeps the status but drops the headers; a per-call fetch wrapper
-      // is the only way to see Retry-After. Per call (not per client) so concurrent calls
-      // never read each other's headers.
-      let retryAfterMs: number | undefined;
-      const capturingFetch: typeof globalThis.fetch = async (input, init) => {
-        const response = await baseFetch(input, init);
-        if (!response.ok) retryAfterMs = parseRetryAfter(response.headers);
-        return response;
-      };
-
-      const parts: Part[] = [
-        // Google's guidance: images before the text that refers to them.
-        ...request.images.map((image) => ({
-          inlineData: { mimeType: image.mimeType, data: image.data },
-        })),
-        { text: request.prompt },
-      ];
-
+      const capture = retryAfterCapturingFetch(baseFetch);
+      const params = geminiRequest(request, options, capture.fetch);
       let response: GenerateContentResponse;
       try {
-        response = await ai.models.generateContent({
-          model: request.model,
-          contents: [{ role: 'user', parts }],
-          config: {
-            ...(request.system !== '' ? { systemInstruction: request.system } : {}),
-            responseMimeType: 'application/json',
-            responseJsonSchema: request.jsonSchema,
-            abortSignal: request.signal,
-            httpOptions: { fetch: capturingFetch },
-            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-            ...(options.thinkingBudget !== undefined
-              ? { thinkingConfig: { thinkingBudget: options.thinkingBudget } }
-              : {}),
-          },
-        });
+        response = await ai.models.generateContent(params);
       } catch (error) {
-        throw toProviderError(error, request.signal, retryAfterMs, options.apiKey);
+        throw toProviderError(error, request.signal, capture.retryAfterMs(), options.apiKey);
       }
-
-      const usage = geminiUsage(response);
-      const blockReason = response.promptFeedback?.blockReason;
-      if (blockReason !== undefined) {
-        throw new ProviderError(`Gemini blocked the prompt (${blockReason}).`, {
-          kind: 'invalid_response',
-          retryable: false,
-          usage,
-        });
-      }
-      const candidate = response.candidates?.[0];
-      const text = (candidate?.content?.parts ?? [])
-        .filter((part) => part.thought !== true && typeof part.text === 'string')
-        .map((part) => part.text)
-        .join('');
-      // An empty answer cut off by MAX_TOKENS is left to the repair path; a safety stop is not
-      // going to change on a retry.
-      if (text === '' && candidate?.finishReason !== undefined) {
-        const reason = String(candidate.finishReason);
-        if (reason !== 'STOP' && reason !== 'MAX_TOKENS') {
-          throw new ProviderError(`Gemini returned no output (finishReason ${reason}).`, {
-            kind: 'invalid_response',
-            retryable: false,
-            usage,
-          });
-        }
-      }
-      return { text, usage, model: response.modelVersion ?? request.model };
+      return readGeminiAnswer(response, request.model);
     },
-  };
-}
-
-/** Gemini's candidatesTokenCount already excludes thoughts, matching the normalised shape. */
-export function geminiUsage(response: Pick<GenerateContentResponse, 'usageMetadata'>): LlmUsage {
-  const meta = response.usageMetadata;
-  const inputTokens = (meta?.promptTokenCount ?? 0) + (meta?.toolUsePromptTokenCount ?? 0);
-  const outputTokens = meta?.candidatesTokenCount ?? 0;
-  const thinkingTokens = meta?.thoughtsTokenCount ?? 0;
-  return {
-    inputTokens,
-    outputTokens,
-    cachedInputTokens: meta?.cachedContentTokenCount ?? 0,
-    thinkingTokens,
-    totalTokens: meta?.totalTokenCount ?? inputTokens + outputTokens + thinkingTokens,
   };
 }
 

@@ -1,6 +1,6 @@
 // A route whose runtime did not start (the store could not be opened) answers 503 with the
 // contract's SERVICE_UNAVAILABLE code, before any auth or validation.
-import { ErrorResponse } from '@tandem/contracts';
+import { defineEndpoint, ErrorResponse } from '@tandem/contracts';
 import { afterEach, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createRoute } from './create-route';
@@ -15,12 +15,15 @@ afterEach(() => {
 
 it('answers 503 SERVICE_UNAVAILABLE when the runtime failed to start, without internals', async () => {
   const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
-  const route = createRoute({
-    name: 'GET /test/ready',
+  const endpoint = defineEndpoint({
+    path: '/test/ready',
+    method: 'GET',
     auth: 'apiKey',
+    summary: 'test',
     response: z.object({}),
-    handler: async () => ({}),
+    errors: [],
   });
+  const route = createRoute(endpoint, { handler: async () => ({}) });
   const res = await route(new Request('http://127.0.0.1/test/ready'), {
     params: Promise.resolve({}),
   });

@@ -1,10 +1,11 @@
-import { ErrorResponse } from '@tandem/contracts';
+import { defineEndpoint, ErrorResponse, type HttpMethod } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { GET as health } from '../app/api/health/route';
 import { GET as whoami } from '../app/api/auth/whoami/route';
 import { request, tenantWithKey, testRuntime } from '../test/harness';
+import type { AuthContext } from './auth';
 import { createRoute, withStatus } from './create-route';
 import type { Runtime } from './runtime';
 
@@ -14,18 +15,28 @@ const Echo = z.object({
   steps: z.number().int().positive().optional(),
 });
 
-const echo = createRoute({
-  name: 'POST /test/echo',
+const echoEndpoint = defineEndpoint({
+  path: '/test/echo',
+  method: 'POST',
   auth: 'apiKey',
-  rateLimit: 'interact',
-  body: Echo,
+  summary: 'test',
+  request: Echo,
   response: z.object({ ok: z.literal(true), tenantId: z.string(), query: z.string() }),
+  errors: [],
+});
+
+const echo = createRoute(echoEndpoint, {
+  rateLimit: 'interact',
   handler: async ({ body, auth }) => ({
     ok: true as const,
     tenantId: auth.tenantId,
     query: body.query,
   }),
 });
+
+/** A test endpoint without auth, input or documented errors. */
+const openEndpoint = <R extends z.ZodType>(method: HttpMethod, path: `/${string}`, response: R) =>
+  defineEndpoint({ path, method, auth: 'none', summary: 'test', response, errors: [] });
 
 const errorBody = async (res: Response) => ErrorResponse.parse(await res.json());
 
@@ -88,10 +99,15 @@ describe('authentication', () => {
   });
 
   it('403 for a non-admin key on an admin route', async () => {
-    const adminOnly = createRoute({
-      name: 'GET /test/admin',
+    const adminOnlyEndpoint = defineEndpoint({
+      path: '/test/admin',
+      method: 'GET',
       auth: 'admin',
+      summary: 'test',
       response: z.object({ ok: z.boolean() }),
+      errors: [],
+    });
+    const adminOnly = createRoute(adminOnlyEndpoint, {
       handler: async () => ({ ok: true }),
     });
     const user = await tenantWithKey(store, 'user');
@@ -167,13 +183,25 @@ describe('validation', () => {
   });
 
   it('validates query strings and route params', async () => {
-    const route = createRoute({
-      name: 'GET /test/:id',
+    const endpoint = defineEndpoint({
+      path: '/test/:id',
+      method: 'GET',
       auth: 'apiKey',
+      summary: 'test',
       query: z.object({ limit: z.coerce.number().int().max(10) }),
       params: z.object({ id: z.uuid() }),
       response: z.object({ id: z.string(), limit: z.number() }),
-      handler: async ({ params, query }) => ({ id: params.id, limit: query.limit }),
+      errors: [],
+    });
+    const route = createRoute(endpoint, {
+      handler: async ({ params, query, body, auth }) => {
+        // The context is typed by the endpoint's schemas, not widened.
+        expectTypeOf(params).toEqualTypeOf<{ id: string }>();
+        expectTypeOf(query).toEqualTypeOf<{ limit: number }>();
+        expectTypeOf(body).toEqualTypeOf<undefined>();
+        expectTypeOf(auth).toEqualTypeOf<AuthContext>();
+        return { id: params.id, limit: query.limit };
+      },
     });
     const { key } = await tenantWithKey(store);
     const id = crypto.randomUUID();
@@ -265,10 +293,7 @@ describe('rate limits', () => {
 
 describe('error mapping', () => {
   it('maps unexpected errors to 500 INTERNAL_ERROR without internals', async () => {
-    const boom = createRoute({
-      name: 'GET /test/boom',
-      auth: 'none',
-      response: z.object({}),
+    const boom = createRoute(openEndpoint('GET', '/test/boom', z.object({})), {
       handler: async () => {
         throw new Error('SQLITE_ERROR: no such table secret_stuff at /srv/app.js:10');
       },
@@ -283,10 +308,7 @@ describe('error mapping', () => {
   });
 
   it('never sends a response that breaks its contract', async () => {
-    const liar = createRoute({
-      name: 'GET /test/liar',
-      auth: 'none',
-      response: z.object({ count: z.number() }),
+    const liar = createRoute(openEndpoint('GET', '/test/liar', z.object({ count: z.number() })), {
       handler: async () => ({ count: 'three' }) as unknown as { count: number },
     });
     const res = await liar.withRuntime(runtime)(request('/test/liar'));
@@ -295,12 +317,15 @@ describe('error mapping', () => {
   });
 
   it('lets handlers choose a status with withStatus', async () => {
-    const created = createRoute({
-      name: 'POST /test/created',
-      auth: 'none',
-      response: z.object({ id: z.string() }),
-      handler: async () => withStatus(201, { id: 'x' }, { location: '/test/x' }),
-    });
+    const created = createRoute(
+      openEndpoint('POST', '/test/created', z.object({ id: z.string() })),
+      {
+        handler: async ({ auth }) => {
+          expectTypeOf(auth).toEqualTypeOf<null>();
+          return withStatus(201, { id: 'x' }, { location: '/test/x' });
+        },
+      },
+    );
     const res = await created.withRuntime(runtime)(request('/test/created', { method: 'POST' }));
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe('/test/x');

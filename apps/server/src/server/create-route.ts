@@ -1,10 +1,13 @@
-// A route is a declaration. createRoute does, in this order: request id, auth (401/403),
-// per-tenant rate limit (429 + Retry-After), body/query/params validation against the
-// contracts (400 with field messages), the handler, response validation, and one error mapping
-// to `{ error: { code, message } }` with the contract's status. Route files stay a few lines long.
+// A route is a declaration: an endpoint of the contracts' registry plus what the registry does
+// not hold (rate-limit bucket, handler). createRoute does, in this order: request id, auth
+// (401/403), per-tenant rate limit (429 + Retry-After), body/query/params validation against the
+// endpoint's schemas (400 with field messages), the handler, response validation, and one error
+// mapping to `{ error: { code, message } }` with the contract's status. Route files stay a few
+// lines long.
 import { randomUUID } from 'node:crypto';
+import type { EndpointDefinition } from '@tandem/contracts';
 import type { z } from 'zod';
-import { authenticate, type AuthContext, type AuthMode } from './auth';
+import { authenticate, type AuthContext } from './auth';
 import { reportError } from './error-reporting';
 import { HttpError, mapError, validationError } from './http-error';
 import type { Logger } from './logger';
@@ -12,13 +15,17 @@ import { rateLimitHeaders, type RateLimitBucket } from './rate-limit';
 import { getRuntime, type Runtime } from './runtime';
 
 type AnySchema = z.ZodType;
-type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** The endpoint's schema under `key`, or undefined when the endpoint has none. */
+type SchemaAt<E, K extends 'request' | 'query' | 'params'> =
+  E extends Readonly<Record<K, infer S extends AnySchema>> ? S : undefined;
+type Infer<S> = S extends AnySchema ? z.output<S> : undefined;
 
-export interface HandlerContext<B, Q, P, A extends AuthMode> {
-  body: B;
-  query: Q;
-  params: P;
-  auth: A extends 'none' ? null : AuthContext;
+/** What a handler gets; body, query and params are typed by the endpoint's schemas. */
+export interface HandlerContext<E extends EndpointDefinition> {
+  body: Infer<SchemaAt<E, 'request'>>;
+  query: Infer<SchemaAt<E, 'query'>>;
+  params: Infer<SchemaAt<E, 'params'>>;
+  auth: E['auth'] extends 'none' ? null : AuthContext;
   runtime: Runtime;
   request: Request;
   log: Logger;
@@ -65,31 +72,23 @@ export function rawResponse(response: Response): RawResult {
 const isRawResult = (value: unknown): value is RawResult =>
   typeof value === 'object' && value !== null && RAW in value;
 
-export interface RouteDefinition<
-  BS extends AnySchema | undefined,
-  QS extends AnySchema | undefined,
-  PS extends AnySchema | undefined,
-  RS extends AnySchema,
-  A extends AuthMode,
-> {
-  /** For logs: "POST /api/agent/interact". */
-  name: string;
-  auth: A;
+type ResponseBody<E extends EndpointDefinition> = z.input<E['response']>;
+
+/** What a route adds to its endpoint: only what the registry does not hold. */
+export interface RouteOptions<E extends EndpointDefinition> {
   /** Which per-tenant bucket to charge; authenticated routes default to 'default'. */
   rateLimit?: RateLimitBucket | false;
-  body?: BS;
-  query?: QS;
-  params?: PS;
-  response: RS;
   handler: (
-    ctx: HandlerContext<Infer<BS>, Infer<QS>, Infer<PS>, A>,
-  ) => Promise<z.input<RS> | RouteResult<z.input<RS>> | RawResult>;
+    ctx: HandlerContext<E>,
+  ) => Promise<ResponseBody<E> | RouteResult<ResponseBody<E>> | RawResult>;
 }
 
 type RouteParams = Record<string, string | string[] | undefined>;
 export type NextRouteContext = { params: Promise<RouteParams> };
 
 export type RouteHandler = ((request: Request, context: NextRouteContext) => Promise<Response>) & {
+  /** The registry endpoint this route serves (a test checks every route against the registry). */
+  readonly endpoint: EndpointDefinition;
   /** The same handler bound to an explicit runtime (tests, other processes). */
   withRuntime(
     runtime: Runtime,
@@ -134,123 +133,186 @@ function parseWith<S extends AnySchema>(
   return parsed.data;
 }
 
+async function chargeRateLimit(
+  runtime: Runtime,
+  bucket: RateLimitBucket | false,
+  tenantId: string,
+  headers: Record<string, string>,
+): Promise<void> {
+  if (bucket === false) return;
+  const decision = await runtime.rateLimiters.consume(bucket, tenantId);
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) {
+    throw new HttpError(
+      'RATE_LIMITED',
+      `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${headers['Retry-After']} s.`,
+    );
+  }
+}
+
+interface ParsedInput {
+  body: unknown;
+  query: unknown;
+  params: unknown;
+}
+
+/** Body, then query, then params, each checked against the endpoint's schema when it has one. */
+async function parseInput(
+  endpoint: EndpointDefinition,
+  runtime: Runtime,
+  request: Request,
+  context: NextRouteContext | undefined,
+): Promise<ParsedInput> {
+  const url = new URL(request.url);
+  const body = endpoint.request
+    ? parseWith(endpoint.request, await readJsonBody(request, runtime.env.MAX_BODY_BYTES), 'body')
+    : undefined;
+  const query = endpoint.query
+    ? parseWith(endpoint.query, Object.fromEntries(url.searchParams), 'query')
+    : undefined;
+  const params = endpoint.params
+    ? parseWith(endpoint.params, (await context?.params) ?? {}, 'params')
+    : undefined;
+  return { body, query, params };
+}
+
+function respond(
+  endpoint: EndpointDefinition,
+  result: unknown,
+  headers: Record<string, string>,
+  log: Logger,
+  started: number,
+): Response {
+  if (isRawResult(result)) {
+    const { response } = result;
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    log.debug('request answered', { status: response.status, ms: Date.now() - started });
+    return response;
+  }
+  const {
+    status,
+    body: payload,
+    headers: extra,
+  } = isRouteResult(result) ? result : { status: 200, body: result, headers: undefined };
+  const checked = endpoint.response.safeParse(payload);
+  if (!checked.success) {
+    // Our bug, not the client's: never send a response that breaks the contract.
+    log.error('response failed contract validation', {
+      issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`),
+    });
+    throw new Error('response contract violation');
+  }
+  log.debug('request done', { status, ms: Date.now() - started });
+  return json(status, checked.data, { ...headers, ...extra });
+}
+
+interface Failure {
+  route: string;
+  runtime: Runtime;
+  log: Logger;
+  auth: AuthContext | null;
+  requestId: string;
+  started: number;
+  headers: Record<string, string>;
+}
+
+function answerError(error: unknown, failure: Failure): Response {
+  const { runtime, log, auth, started } = failure;
+  const mapped = mapError(error);
+  if (mapped.unexpected) {
+    log.error('request failed', { status: mapped.status, error, ms: Date.now() - started });
+    // Exceptions go to Sentry (never LangFuse), tagged with the trace of the same request.
+    reportError(error, {
+      route: failure.route,
+      tenantId: auth?.tenantId ?? null,
+      userId: auth?.userId ?? null,
+      traceId: runtime.tracing.currentTraceId() ?? runtime.tracing.traceIdOf(error),
+      requestId: failure.requestId,
+    });
+  } else {
+    log.info('request rejected', {
+      status: mapped.status,
+      code: mapped.body.error.code,
+      ms: Date.now() - started,
+    });
+  }
+  return json(mapped.status, mapped.body, { ...failure.headers, ...mapped.headers });
+}
+
+/** "POST /api/agent/interact": how logs and error reports name a route. */
+const routeName = (endpoint: EndpointDefinition): string => `${endpoint.method} ${endpoint.path}`;
+
+async function serve<E extends EndpointDefinition>(
+  endpoint: E,
+  route: RouteOptions<E>,
+  runtime: Runtime,
+  request: Request,
+  context?: NextRouteContext,
+): Promise<Response> {
+  const name = routeName(endpoint);
+  const requestId = request.headers.get('x-request-id')?.slice(0, 64) || randomUUID();
+  const started = Date.now();
+  let log = runtime.log.child({ requestId, route: name });
+  const headers: Record<string, string> = { 'x-request-id': requestId };
+  let auth: AuthContext | null = null;
+  try {
+    if (endpoint.auth !== 'none') {
+      auth = await authenticate(request, runtime.store, endpoint.auth);
+      log = log.child({ tenantId: auth.tenantId, userId: auth.userId });
+      await chargeRateLimit(runtime, route.rateLimit ?? 'default', auth.tenantId, headers);
+    }
+    const input = await parseInput(endpoint, runtime, request, context);
+    type Ctx = HandlerContext<E>;
+    const result = await route.handler({
+      // parseInput checked each value against the very schema these types are inferred from.
+      body: input.body as Ctx['body'],
+      query: input.query as Ctx['query'],
+      params: input.params as Ctx['params'],
+      auth: auth as Ctx['auth'],
+      runtime,
+      request,
+      log,
+      requestId,
+    });
+    return respond(endpoint, result, headers, log, started);
+  } catch (error) {
+    return answerError(error, { route: name, runtime, log, auth, requestId, started, headers });
+  }
+}
+
 // The message clients have always had with this 503; only its code is new.
 const NOT_READY_MESSAGE = 'Server is not ready: the store could not be opened.';
 
-export function createRoute<
-  BS extends AnySchema | undefined = undefined,
-  QS extends AnySchema | undefined = undefined,
-  PS extends AnySchema | undefined = undefined,
-  RS extends AnySchema = AnySchema,
-  A extends AuthMode = AuthMode,
->(definition: RouteDefinition<BS, QS, PS, RS, A>): RouteHandler {
-  const run = async (
-    runtime: Runtime,
-    request: Request,
-    context?: NextRouteContext,
-  ): Promise<Response> => {
-    const requestId = request.headers.get('x-request-id')?.slice(0, 64) || randomUUID();
-    const started = Date.now();
-    let log = runtime.log.child({ requestId, route: definition.name });
-    const headers: Record<string, string> = { 'x-request-id': requestId };
-    let auth: AuthContext | null = null;
-    try {
-      if (definition.auth !== 'none') {
-        auth = await authenticate(request, runtime.store, definition.auth);
-        log = log.child({ tenantId: auth.tenantId, userId: auth.userId });
-        const bucket = definition.rateLimit ?? 'default';
-        if (bucket !== false) {
-          const decision = await runtime.rateLimiters.consume(bucket, auth.tenantId);
-          Object.assign(headers, rateLimitHeaders(decision));
-          if (!decision.allowed) {
-            throw new HttpError(
-              'RATE_LIMITED',
-              `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${headers['Retry-After']} s.`,
-            );
-          }
-        }
-      }
-      const url = new URL(request.url);
-      const body = definition.body
-        ? parseWith(
-            definition.body,
-            await readJsonBody(request, runtime.env.MAX_BODY_BYTES),
-            'body',
-          )
-        : undefined;
-      const query = definition.query
-        ? parseWith(definition.query, Object.fromEntries(url.searchParams), 'query')
-        : undefined;
-      const params = definition.params
-        ? parseWith(definition.params, (await context?.params) ?? {}, 'params')
-        : undefined;
+function notReady(error: unknown): Response {
+  // No runtime means no logger either; stderr is all there is.
+  console.error('[tandem] server runtime failed to start:', error);
+  const mapped = mapError(new HttpError('SERVICE_UNAVAILABLE', NOT_READY_MESSAGE));
+  return json(mapped.status, mapped.body, mapped.headers);
+}
 
-      const result = await definition.handler({
-        body: body as Infer<BS>,
-        query: query as Infer<QS>,
-        params: params as Infer<PS>,
-        auth: auth as HandlerContext<Infer<BS>, Infer<QS>, Infer<PS>, A>['auth'],
-        runtime,
-        request,
-        log,
-        requestId,
-      });
-      if (isRawResult(result)) {
-        const { response } = result;
-        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-        log.debug('request answered', { status: response.status, ms: Date.now() - started });
-        return response;
-      }
-      const {
-        status,
-        body: payload,
-        headers: extra,
-      } = isRouteResult(result) ? result : { status: 200, body: result, headers: undefined };
-      const checked = definition.response.safeParse(payload);
-      if (!checked.success) {
-        // Our bug, not the client's: never send a response that breaks the contract.
-        log.error('response failed contract validation', {
-          issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`),
-        });
-        throw new Error('response contract violation');
-      }
-      log.debug('request done', { status, ms: Date.now() - started });
-      return json(status, checked.data, { ...headers, ...extra });
-    } catch (error) {
-      const mapped = mapError(error);
-      if (mapped.unexpected) {
-        log.error('request failed', { status: mapped.status, error, ms: Date.now() - started });
-        // Exceptions go to Sentry (never LangFuse), tagged with the trace of the same request.
-        reportError(error, {
-          route: definition.name,
-          tenantId: auth?.tenantId ?? null,
-          userId: auth?.userId ?? null,
-          traceId: runtime.tracing.currentTraceId() ?? runtime.tracing.traceIdOf(error),
-          requestId,
-        });
-      } else {
-        log.info('request rejected', {
-          status: mapped.status,
-          code: mapped.body.error.code,
-          ms: Date.now() - started,
-        });
-      }
-      return json(mapped.status, mapped.body, { ...headers, ...mapped.headers });
-    }
-  };
-
-  const handler = (async (request: Request, context: NextRouteContext) => {
+/**
+ * The Next route handler of a registry endpoint: `export const POST =
+ * createRoute(endpoints.interact, { rateLimit: 'interact', handler })`. Name, auth and every
+ * schema come from the endpoint, so a route cannot drift from the contract clients build on.
+ */
+export function createRoute<E extends EndpointDefinition>(
+  endpoint: E,
+  route: RouteOptions<E>,
+): RouteHandler {
+  const handler = async (request: Request, context: NextRouteContext): Promise<Response> => {
     let runtime: Runtime;
     try {
       runtime = await getRuntime();
     } catch (error) {
-      // No runtime means no logger either; stderr is all there is.
-      console.error('[tandem] server runtime failed to start:', error);
-      const mapped = mapError(new HttpError('SERVICE_UNAVAILABLE', NOT_READY_MESSAGE));
-      return json(mapped.status, mapped.body, mapped.headers);
+      return notReady(error);
     }
-    return run(runtime, request, context);
-  }) as RouteHandler;
-  handler.withRuntime = (runtime) => (request, context) => run(runtime, request, context);
-  return handler;
+    return serve(endpoint, route, runtime, request, context);
+  };
+  return Object.assign(handler, {
+    endpoint,
+    withRuntime:
+      (runtime: Runtime) =>
+      (request: Request, context?: NextRouteContext): Promise<Response> =>
+        serve(endpoint, route, runtime, request, context),
+  });
 }

@@ -1,13 +1,10 @@
-import { HealthResponse } from '@tandem/contracts';
+import { endpoints } from '@tandem/contracts';
 import { createRoute, withStatus } from '../../../server/create-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = createRoute({
-  name: 'GET /api/health',
-  auth: 'none',
-  response: HealthResponse,
+export const GET = createRoute(endpoints.health, {
   handler: async ({ runtime }) => {
     const health = await runtime.store.health();
     const body = {

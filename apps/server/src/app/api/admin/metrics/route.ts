@@ -1,4 +1,4 @@
-import { MetricsQuery, MetricsResponse } from '@tandem/contracts';
+import { endpoints } from '@tandem/contracts';
 import { createAdminService } from '../../../../server/admin-service';
 import { createRoute } from '../../../../server/create-route';
 
@@ -6,11 +6,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // Spec 003 KPIs over the caller's tenant's tasks in a window.
-export const GET = createRoute({
-  name: 'GET /api/admin/metrics',
-  auth: 'admin',
-  query: MetricsQuery,
-  response: MetricsResponse,
+export const GET = createRoute(endpoints.adminMetrics, {
   handler: ({ query, auth, runtime }) =>
     createAdminService(runtime.store).metrics(auth.tenantId, query),
 });

@@ -1,15 +1,11 @@
-import { InteractRequest, InteractResponse } from '@tandem/contracts';
+import { endpoints } from '@tandem/contracts';
 import { createRoute } from '../../../../server/create-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // The interact loop (spec 003): auth, 10 req/min per tenant, validation, then the agent.
-export const POST = createRoute({
-  name: 'POST /api/agent/interact',
-  auth: 'apiKey',
+export const POST = createRoute(endpoints.interact, {
   rateLimit: 'interact',
-  body: InteractRequest,
-  response: InteractResponse,
   handler: ({ body, auth, runtime, log }) => runtime.agent.interact(auth, body, log),
 });

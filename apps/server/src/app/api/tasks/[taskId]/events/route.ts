@@ -1,4 +1,4 @@
-import { TaskEvent, TaskEventsQuery, TaskParams } from '@tandem/contracts';
+import { endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../../../server/create-route';
 import { lastEventSeq, taskEventStream } from '../../_lib/event-stream';
 import { requireTask } from '../../_lib/task-access';
@@ -7,12 +7,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // Live progress of a task (spec 000 "Collection Events"): steps, collected items, done.
-export const GET = createRoute({
-  name: 'GET /api/tasks/:taskId/events',
-  auth: 'apiKey',
-  response: TaskEvent,
-  params: TaskParams,
-  query: TaskEventsQuery,
+export const GET = createRoute(endpoints.taskEvents, {
   handler: async ({ params, query, auth, runtime, request, log }) => {
     const task = await requireTask(runtime, auth.tenantId, params.taskId);
     const resumeFrom = lastEventSeq(request);

@@ -1,5 +1,5 @@
 import { findActiveTask } from '@tandem/agent';
-import { ActiveTaskParams, ActiveTaskQuery, ActiveTaskResponse } from '@tandem/contracts';
+import { endpoints } from '@tandem/contracts';
 import { createRoute } from '../../../../../../server/create-route';
 import { HttpError } from '../../../../../../server/http-error';
 
@@ -7,12 +7,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 // Task recovery for a client that lost its taskId; expires zombie tasks lazily.
-export const GET = createRoute({
-  name: 'GET /api/session/:sessionId/task/active',
-  auth: 'apiKey',
-  params: ActiveTaskParams,
-  query: ActiveTaskQuery,
-  response: ActiveTaskResponse,
+export const GET = createRoute(endpoints.activeTask, {
   handler: async ({ params, query, auth, runtime }) => {
     const task = await findActiveTask(runtime.store, {
       tenantId: auth.tenantId,

@@ -1,0 +1,45 @@
+import type { Task } from '@tandem/store';
+import { describe, expect, it } from 'vitest';
+import { continuationRefusal } from './continue-task';
+
+const SESSION = 'session-1';
+const task = (extra: Partial<Task> = {}) =>
+  ({ id: 'task-1', status: 'executing', sessionId: SESSION, result: null, ...extra }) as Task;
+
+describe('continuationRefusal', () => {
+  it('lets a live task of this session continue', () => {
+    expect(continuationRefusal(task(), 'task-1', SESSION)).toBeNull();
+    expect(continuationRefusal(task({ status: 'active' }), 'task-1', SESSION)).toBeNull();
+    // Tasks from before sessions were recorded belong to whoever continues them.
+    expect(continuationRefusal(task({ sessionId: null }), 'task-1', 'any')).toBeNull();
+  });
+
+  it('refuses with the contract’s code for each reason', () => {
+    const refusal = (t: Task | null, sessionId = SESSION) => {
+      const error = continuationRefusal(t, 'task-1', sessionId);
+      return error && { code: error.code, status: error.status, message: error.message };
+    };
+    expect(refusal(null)).toEqual({
+      code: 'NOT_FOUND',
+      status: 404,
+      message: 'Task task-1 not found.',
+    });
+    expect(refusal(task({ status: 'completed' }))).toMatchObject({
+      code: 'TASK_COMPLETED',
+      status: 409,
+    });
+    expect(refusal(task({ status: 'failed', result: 'No form' }))).toEqual({
+      code: 'TASK_FAILED',
+      status: 409,
+      message: 'This task has failed: No form; start a new task.',
+    });
+    expect(refusal(task({ status: 'interrupted' }))).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/interrupted after 30 minutes/),
+    });
+    expect(refusal(task(), 'other-session')).toMatchObject({
+      code: 'CONFLICT',
+      message: 'This task belongs to another session.',
+    });
+  });
+});

@@ -1,0 +1,147 @@
+// The graph runner over the real graph, the real libSQL checkpointer and a scripted model:
+// a run pauses before dispatch, a resume continues it, and a resume that threw leaves a fork
+// marker so the next one replays from the last pause.
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { createLibsqlStore, type Store } from '@tandem/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, silentLogger } from '../deps';
+import { buildInteractGraph } from '../graph';
+import { ProviderError } from '../llm/provider';
+import { createScriptedLlm, type ScriptedStep } from '../llm/scripted-client';
+import { createDisabledWebSearch } from '../web-search/disabled-web-search';
+import { pageOf } from '../testing/state';
+import { createGraphRunner, type GraphRunner } from './graph-runner';
+import { idempotencyTaskLocks, type TaskLocks } from './task-locks';
+
+const TASK = '33333333-3333-4333-8333-333333333333';
+const noRag = { text: '', chunkIds: [], hasOrgKnowledge: false };
+
+let store: Store;
+let tenantId: string;
+let locks: TaskLocks;
+
+function runnerWith(steps: ScriptedStep[]): GraphRunner {
+  const llm = createScriptedLlm(steps, { zeroLatency: true, maxRetries: 0 });
+  const deps = {
+    llm,
+    webSearch: createDisabledWebSearch(),
+    log: silentLogger,
+    limits: DEFAULT_LIMITS,
+  };
+  return createGraphRunner(buildInteractGraph(deps, store.checkpointer), locks, silentLogger);
+}
+
+const start = (
+  runner: GraphRunner,
+  query: string,
+  tree: SemanticNodeV3[] = [{ i: 'a', r: 'btn', n: 'Patients' }],
+) =>
+  runner.start(TASK, {
+    taskId: TASK,
+    tenantId,
+    userId: 'user-1',
+    sessionId: 'session-1',
+    query,
+    page: pageOf(tree, { url: 'https://emr.example/' }),
+    requestCount: 1,
+  });
+
+beforeEach(async () => {
+  store = await createLibsqlStore({ url: ':memory:' });
+  tenantId = (await store.tenants.create({ name: 'runner' })).id;
+  locks = idempotencyTaskLocks(store.idempotency);
+});
+afterEach(async () => store.close());
+
+describe('GraphRunner', () => {
+  it('pauses a new task before dispatch with its action, and a resume verifies it', async () => {
+    const runner = runnerWith([]);
+    const first = await start(runner, 'click Patients');
+    expect(first.outcome).toEqual({ kind: 'action' });
+    expect(first.pending?.action).toEqual({ name: 'click', args: { id: 'a' } });
+    const next = await runner.resume(tenantId, TASK, {
+      page: pageOf([{ i: 'a', r: 'btn', n: 'Patients', s: 'expanded' }], {
+        url: 'https://emr.example/',
+        lastActionStatus: 'success',
+      }),
+      ragContext: noRag,
+    });
+    expect(next).toMatchObject({ status: 'completed', requestCount: 2 });
+    expect(next.lastVerification?.success).toBe(true);
+    expect(await locks.needsFork(tenantId, TASK)).toBe(false);
+  });
+
+  it('marks a resume that threw, and the next resume replays from the last pause', async () => {
+    const outage = new ProviderError('upstream 500', {
+      kind: 'http',
+      status: 500,
+      retryable: true,
+    });
+    const runner = runnerWith([
+      {
+        node: 'context_analysis',
+        output: {
+          source: 'PAGE',
+          requiredSources: ['PAGE'],
+          missingInformation: [],
+          searchQuery: null,
+          reasoning: 'page',
+        },
+      },
+      {
+        node: 'planning',
+        output: {
+          goal: 'g',
+          steps: [
+            { description: "Click 'Patients'", refinable: true },
+            { description: 'Do the rest', refinable: false },
+          ],
+        },
+      },
+      { node: 'action_generation', error: outage },
+      {
+        node: 'action_generation',
+        output: { thought: 'done', action: 'finish("all done")', chain: null, confidence: 0.9 },
+      },
+    ]);
+    // A collapsed menu button: its outcome is a template, so no outcome_prediction call.
+    const first = await start(runner, 'open the patients menu and more', [
+      { i: 'a', r: 'btn', n: 'Patients', s: 'collapsed' },
+    ]);
+    expect(first.pending?.action).toEqual({ name: 'click', args: { id: 'a' } });
+    const resume = {
+      page: pageOf([{ i: 'a', r: 'btn', n: 'Patients', s: 'expanded' }], {
+        url: 'https://emr.example/',
+        lastActionStatus: 'success',
+      }),
+      ragContext: noRag,
+    };
+    await expect(runner.resume(tenantId, TASK, resume)).rejects.toMatchObject({
+      name: 'LlmCallError',
+    });
+    expect(await locks.needsFork(tenantId, TASK)).toBe(true);
+
+    const retried = await runner.resume(tenantId, TASK, resume);
+    // The page was verified once, as if the failed request never happened.
+    expect(retried).toMatchObject({ status: 'completed', result: 'all done', requestCount: 2 });
+    expect(await locks.needsFork(tenantId, TASK)).toBe(false);
+  });
+
+  it('a marked task with no step waiting is a CONFLICT', async () => {
+    const runner = runnerWith([]);
+    await start(runner, 'click Patients');
+    await runner.resume(tenantId, TASK, {
+      page: pageOf([{ i: 'a', r: 'btn', n: 'Patients', s: 'expanded' }], {
+        lastActionStatus: 'success',
+      }),
+      ragContext: noRag,
+    });
+    await locks.markFork(tenantId, TASK);
+    await expect(
+      runner.resume(tenantId, TASK, { page: pageOf([]), ragContext: noRag }),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This task has no step waiting for a result.',
+    });
+  });
+});

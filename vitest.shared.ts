@@ -1,6 +1,9 @@
-// Every package's vitest run writes a JSON report under <root>/.reports so that
-// `npm test` can print one honest `N passed, N failed` line across all packages.
+// The one vitest configuration every package uses (`vitestConfig(import.meta.dirname)`).
+// Each package's run writes a JSON report under <root>/.reports so that `npm test` can print
+// one honest `N passed, N failed` line across all packages. Test tiers are file names:
+// `*.test.ts` unit (no I/O), `*.int.test.ts` integration; `npm run test:unit` runs the first.
 import path from 'node:path';
+import { defineConfig } from 'vitest/config';
 
 type Reporter = string | [string, Record<string, unknown>];
 
@@ -8,4 +11,27 @@ export function reporters(packageDir: string): Reporter[] {
   const root = path.resolve(import.meta.dirname);
   const name = path.relative(root, packageDir).replaceAll(path.sep, '-');
   return ['default', ['json', { outputFile: path.join(root, '.reports', `vitest-${name}.json`) }]];
+}
+
+export interface VitestOptions {
+  /** Test file globs; by default every `*.test.ts` under `src/` and `test/`. */
+  include?: string[];
+  /**
+   * False for suites whose files share one Chromium or one server: on 2 cores, files run side
+   * by side starve each other into timeouts.
+   */
+  fileParallelism?: boolean;
+}
+
+export function vitestConfig(packageDir: string, options: VitestOptions = {}) {
+  return defineConfig({
+    test: {
+      include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      reporters: reporters(packageDir),
+      ...(options.fileParallelism === false ? { fileParallelism: false } : {}),
+      // Integration tests do real I/O; under CI load a default 5 s budget is a coin toss.
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  });
 }

@@ -1,12 +1,3 @@
-import { defineConfig } from 'vitest/config';
-import { reporters } from '../../vitest.shared';
+import { vitestConfig } from '../../vitest.shared';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts'],
-    reporters: reporters(import.meta.dirname),
-    // Integration tests do real I/O; under CI load a default 5 s budget is a coin toss.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default vitestConfig(import.meta.dirname, { include: ['src/**/*.test.ts'] });

@@ -1,13 +1,4 @@
-import { defineConfig } from 'vitest/config';
-import { reporters } from '../../vitest.shared';
+import { vitestConfig } from '../../vitest.shared';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    reporters: reporters(import.meta.dirname),
-    // Browser tests share one Chromium per file; keep files from starving each other on 2 cores.
-    fileParallelism: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+// Browser tests share one Chromium per file; keep files from starving each other on 2 cores.
+export default vitestConfig(import.meta.dirname, { fileParallelism: false });

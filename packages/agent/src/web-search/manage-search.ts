@@ -9,7 +9,21 @@
 // results (just not useful ones) we stay on it: the question is about that site.
 import { z } from 'zod';
 import type { LlmCallContext, LlmClient } from '../llm/port';
-import { DEFAULT_MAX_RESULTS, WebSearchError, type WebSearch, type WebSearchResult } from './port';
+import { WebSearchError, type WebSearch, type WebSearchResult } from './port';
+import {
+  attemptDomain,
+  concludeSearch,
+  emptyRun,
+  keepBest,
+  nextAttempt,
+  planSearch,
+  type SearchPlan,
+  type SearchRun,
+} from './search-plan';
+import { simplifyQuery } from './search-query';
+import { clip, fence, oneLine } from './search-text';
+
+export { domainOf, simplifyQuery } from './search-query';
 
 export interface ManageSearchInput {
   webSearch: WebSearch;
@@ -76,19 +90,8 @@ export const SearchEvaluation = z.object({
 });
 export type SearchEvaluation = z.infer<typeof SearchEvaluation>;
 
-const MAX_SUMMARY_CHARS = 2_000;
-const MAX_SNIPPET_CHARS = 400;
-
 export async function manageSearch(input: ManageSearchInput): Promise<ManageSearchResult> {
-  const maxAttempts = Math.max(1, input.maxAttempts ?? 3);
-  const maxResults = input.maxResults ?? DEFAULT_MAX_RESULTS;
-  const baseDomain = input.domain === undefined ? domainOf(input.url) : input.domain;
-  const widenLastAttempt = input.widenLastAttempt ?? true;
-  const useLlm = input.llm?.configured === true;
-
-  const attempts: SearchAttempt[] = [];
-  const seen = new Map<string, WebSearchResult>();
-  let query = input.query.trim();
+  const query = input.query.trim();
   if (query === '') {
     return {
       results: [],
@@ -100,97 +103,90 @@ export async function manageSearch(input: ManageSearchInput): Promise<ManageSear
       reason: 'empty query',
     };
   }
-  let solvedWith: WebSearchResult[] | null = null;
-  let answer: string | null = null;
-  let askUser = false;
-  let reason = 'no attempt made';
+  const plan = planSearch(input);
+  return concludeSearch(await runAttempts(input, plan, query), plan.maxResults);
+}
 
-  for (let index = 0; index < maxAttempts; index++) {
-    const isLast = index === maxAttempts - 1;
-    const widen =
-      isLast &&
-      index > 0 &&
-      widenLastAttempt &&
-      baseDomain !== null &&
-      attempts.every((attempt) => attempt.resultCount === 0);
-    const domain = widen ? null : baseDomain;
-
-    let results: WebSearchResult[];
-    try {
-      const response = await input.webSearch.search({
-        query,
-        ...(domain !== null ? { domain } : {}),
-        maxResults,
-        ...(input.signal !== undefined ? { signal: input.signal } : {}),
-      });
-      results = response.results;
-    } catch (error) {
-      if (!(error instanceof WebSearchError)) throw error;
-      // A failed search (bad key, outage) won't be fixed by a better query; the task goes on
-      // without web results rather than failing or pestering the user.
-      attempts.push({ query, domain, resultCount: 0, error: error.message });
-      reason = `search failed: ${error.message}`;
-      break;
-    }
-    attempts.push({ query, domain, resultCount: results.length });
-    for (const result of results) {
-      const known = seen.get(result.url);
-      if (known === undefined || known.score < result.score) seen.set(result.url, result);
-    }
-
-    // Nothing to judge and nothing left to refine: skip the LLM call.
-    const evaluation =
-      useLlm && input.llm !== undefined && !(isLast && results.length === 0)
-        ? await evaluateWithLlm(input.llm, input, {
-            query,
-            domain,
-            results,
-            attempt: index + 1,
-            maxAttempts,
-          })
-        : null;
-    const verdict = evaluation ?? evaluateHeuristically(query, results);
-    reason = verdict.reason;
-
+/** Search, judge, refine: until an attempt answers, the user must, or the attempts run out. */
+async function runAttempts(
+  input: ManageSearchInput,
+  plan: SearchPlan,
+  firstQuery: string,
+): Promise<SearchRun> {
+  const run = emptyRun();
+  let query = firstQuery;
+  for (let index = 0; index < plan.maxAttempts; index++) {
+    const isLast = index === plan.maxAttempts - 1;
+    const domain = attemptDomain(plan, index, run.attempts);
+    const results = await searchOnce(input, plan, run, query, domain);
+    if (results === null) break;
+    const info = { query, domain, results, attempt: index + 1, maxAttempts: plan.maxAttempts };
+    const verdict = await judge(input, plan, info);
+    run.reason = verdict.reason;
     if (verdict.solved) {
-      solvedWith = results;
-      answer = verdict.answer;
+      run.solvedWith = results;
+      run.answer = verdict.answer;
       break;
     }
     if (verdict.shouldAskUser) {
-      askUser = true;
+      run.askUser = true;
       break;
     }
     if (isLast) break;
-
-    const tried = new Set(attempts.map((attempt) => normalize(attempt.query)));
-    let next = verdict.refinedQuery?.trim() ?? '';
-    if (next === '' || tried.has(normalize(next))) next = simplifyQuery(query);
-    if (tried.has(normalize(next))) {
-      // No new query to try. Only a widened last attempt could still add something.
-      const canWiden =
-        widenLastAttempt && baseDomain !== null && attempts.every((a) => a.resultCount === 0);
-      if (!canWiden) {
-        reason = `${reason} No further refinement of the query.`;
-        break;
-      }
-      index = maxAttempts - 2;
+    const next = nextAttempt(plan, verdict.refinedQuery, query, run.attempts);
+    if (next === null) {
+      run.reason = `${run.reason} No further refinement of the query.`;
+      break;
     }
-    query = next;
+    if (next.skipToLast) index = plan.maxAttempts - 2;
+    query = next.query;
   }
+  return run;
+}
 
-  const solved = solvedWith !== null;
-  const results = [...(solvedWith ?? seen.values())].sort(byScore).slice(0, maxResults);
-  const failed = attempts.some((attempt) => attempt.error !== undefined);
-  return {
-    results,
-    attempts,
-    solved,
-    shouldAskUser: !solved && !failed && (askUser || seen.size === 0),
-    summary: summarize(results, answer, attempts),
-    answer,
-    reason,
-  };
+/** One search, recorded in the run. Null when the search itself failed (the run says why). */
+async function searchOnce(
+  input: ManageSearchInput,
+  plan: SearchPlan,
+  run: SearchRun,
+  query: string,
+  domain: string | null,
+): Promise<WebSearchResult[] | null> {
+  let results: WebSearchResult[];
+  try {
+    const response = await input.webSearch.search({
+      query,
+      ...(domain !== null ? { domain } : {}),
+      maxResults: plan.maxResults,
+      ...(input.signal !== undefined ? { signal: input.signal } : {}),
+    });
+    results = response.results;
+  } catch (error) {
+    if (!(error instanceof WebSearchError)) throw error;
+    // A failed search (bad key, outage) won't be fixed by a better query; the task goes on
+    // without web results rather than failing or pestering the user.
+    run.attempts.push({ query, domain, resultCount: 0, error: error.message });
+    run.reason = `search failed: ${error.message}`;
+    return null;
+  }
+  run.attempts.push({ query, domain, resultCount: results.length });
+  keepBest(run.seen, results);
+  return results;
+}
+
+/** The LLM's verdict when one is configured and answers; the heuristic's otherwise. */
+async function judge(
+  input: ManageSearchInput,
+  plan: SearchPlan,
+  info: AttemptInfo,
+): Promise<SearchEvaluation> {
+  // Nothing to judge and nothing left to refine: skip the LLM call.
+  const emptyLast = info.attempt === info.maxAttempts && info.results.length === 0;
+  const evaluation =
+    plan.useLlm && input.llm !== undefined && !emptyLast
+      ? await evaluateWithLlm(input.llm, input, info)
+      : null;
+  return evaluation ?? evaluateHeuristically(info.query, info.results);
 }
 
 interface AttemptInfo {
@@ -273,81 +269,4 @@ export function evaluateHeuristically(query: string, results: WebSearchResult[])
         refinedQuery: simplifyQuery(query),
         reason: 'No results.',
       };
-}
-
-const STOPWORDS = new Set(
-  (
-    'a an the of to in on for and or with by at from as is are was were be been being do does did ' +
-    'what whats which who whom whose when where why how can could should would will shall may might ' +
-    'must i me my we our you your it its this that these those there here please find search look ' +
-    'up tell show get give about into out over than then so if not no yes any some all'
-  ).split(' '),
-);
-
-/**
- * The heuristic refinement: first drop question words and punctuation (search engines match
- * keywords), then drop the last keyword (usually the narrowest qualifier), keeping at least two.
- */
-export function simplifyQuery(query: string): string {
-  const words = query
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s.@/-]+/gu, ' ')
-    .split(/\s+/)
-    .map((word) => word.replace(/^[.\-/]+|[.\-/]+$/g, ''))
-    .filter((word) => word !== '');
-  const keywords = words.filter((word) => !STOPWORDS.has(word));
-  if (keywords.length === 0) return query.trim();
-  const simplified = keywords.join(' ');
-  if (simplified !== normalize(query)) return simplified;
-  return keywords.length > 2 ? keywords.slice(0, -1).join(' ') : simplified;
-}
-
-/**
- * The page's host without "www.", or null when a domain filter makes no sense (localhost, IP
- * addresses, intranet names, non-web URLs): those are never in a search index.
- */
-export function domainOf(url: string): string | null {
-  let host: string;
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-    host = parsed.hostname.toLowerCase();
-  } catch {
-    return null;
-  }
-  if (host.startsWith('[') || /^\d+(\.\d+){3}$/.test(host)) return null;
-  if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) return null;
-  return host.startsWith('www.') ? host.slice(4) : host;
-}
-
-function summarize(
-  results: WebSearchResult[],
-  answer: string | null,
-  attempts: SearchAttempt[],
-): string {
-  if (results.length === 0 && answer === null) return '';
-  const last = attempts[attempts.length - 1];
-  const scope = last?.domain != null ? `site ${last.domain}` : 'whole web';
-  const lines = [`Web search "${last?.query ?? ''}" (${scope}):`];
-  if (answer !== null && answer.trim() !== '') lines.push(`Answer: ${clip(oneLine(answer), 600)}`);
-  let length = lines.join('\n').length;
-  for (const [i, result] of results.entries()) {
-    const entry = `[${i + 1}] ${oneLine(result.title)} — ${result.url}\n    ${clip(oneLine(result.content), MAX_SNIPPET_CHARS)}`;
-    if (length + entry.length + 1 > MAX_SUMMARY_CHARS) break;
-    lines.push(entry);
-    length += entry.length + 1;
-  }
-  return lines.join('\n');
-}
-
-const byScore = (a: WebSearchResult, b: WebSearchResult): number => b.score - a.score;
-const normalize = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
-const clip = (text: string, max: number): string =>
-  text.length > max ? `${text.slice(0, max - 1)}…` : text;
-
-/** Delimits untrusted text; a closing tag inside the data can't end the block early. */
-function fence(tag: string, text: string): string {
-  const safe = text.replaceAll(`</${tag}>`, `<\\/${tag}>`);
-  return `<${tag}>\n${safe}\n</${tag}>`;
 }

@@ -61,9 +61,13 @@ const processEnvBan = {
 };
 
 /**
- * @param {{ kind: 'package' | 'app' | 'extension' | 'tool' }} options
+ * @param {{
+ *   kind: 'package' | 'app' | 'extension' | 'tool',
+ *   maxFunctionLines?: number,
+ * }} options `maxFunctionLines`: the longest function allowed outside tests (declarative
+ *   tables may say why they are longer with an eslint-disable comment).
  */
-export function tandem({ kind }) {
+export function tandem({ kind, maxFunctionLines }) {
   const restricted =
     kind === 'package'
       ? [crossPackagePath, appImports]
@@ -88,6 +92,28 @@ export function tandem({ kind }) {
         eqeqeq: ['error', 'smart'],
       },
     },
+    {
+      // Typed rules: a promise nobody awaits loses its error (an unhandled rejection, or a
+      // write that silently never happened), and an async callback where a sync one is
+      // expected (an event listener, a forEach) runs unawaited for the same reason.
+      files: ['**/*.ts', '**/*.tsx'],
+      languageOptions: {
+        parserOptions: { projectService: true, tsconfigRootDir: process.cwd() },
+      },
+      rules: {
+        '@typescript-eslint/no-floating-promises': 'error',
+        '@typescript-eslint/no-misused-promises': 'error',
+      },
+    },
+    ...(maxFunctionLines
+      ? [
+          {
+            files: ['**/*.ts', '**/*.tsx'],
+            ignores: ['**/*.test.ts', '**/*.test.tsx'],
+            rules: { 'max-lines-per-function': ['error', { max: maxFunctionLines }] },
+          },
+        ]
+      : []),
     {
       // The one place configuration is read.
       files: ['**/env.ts'],

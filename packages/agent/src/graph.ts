@@ -62,6 +62,7 @@ function tracedNodes(deps: AgentDeps): Record<TracedNode, Node> {
 }
 
 /** Without a checkpointer (LangGraph Studio / the platform server) the host supplies its own. */
+// eslint-disable-next-line max-lines-per-function -- the wiring table: one entry per node, read whole
 export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpointSaver) {
   const n = tracedNodes(deps);
   // Fused into the nodes that route to them (see routedThrough).

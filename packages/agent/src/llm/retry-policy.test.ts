@@ -43,13 +43,48 @@ describe('backoffDelayMs', () => {
   });
 });
 
-describe('decideRetry', () => {
+describe('decideRetry: how long to wait', () => {
   it('retries a transient failure after the backoff', () => {
     expect(
       decideRetry({ failure: transient, retry: 1, retriesLeft: 2, subject, policy: policy() }),
     ).toEqual({ retry: true, delayMs: 1_000 });
   });
 
+  it('waits at least as long as Retry-After asks', () => {
+    const decision = decideRetry({
+      failure: { ...transient, retryAfterMs: 4_000 },
+      retry: 0,
+      retriesLeft: 1,
+      subject,
+      policy: policy(),
+    });
+    expect(decision).toEqual({ retry: true, delayMs: 4_000 });
+  });
+
+  it('keeps the backoff when Retry-After asks for less', () => {
+    const decision = decideRetry({
+      failure: { ...transient, retryAfterMs: 100 },
+      retry: 2,
+      retriesLeft: 1,
+      subject,
+      policy: policy(),
+    });
+    expect(decision).toEqual({ retry: true, delayMs: 2_000 });
+  });
+
+  it('retries when Retry-After is exactly the longest wait', () => {
+    const decision = decideRetry({
+      failure: { ...transient, retryAfterMs: 30_000 },
+      retry: 0,
+      retriesLeft: 1,
+      subject,
+      policy: policy(),
+    });
+    expect(decision).toEqual({ retry: true, delayMs: 30_000 });
+  });
+});
+
+describe('decideRetry: when to give up', () => {
   it('fails a permanent failure at once, without drawing jitter', () => {
     const random = vi.fn(() => 1);
     const decision = decideRetry({
@@ -83,28 +118,6 @@ describe('decideRetry', () => {
     });
   });
 
-  it('waits at least as long as Retry-After asks', () => {
-    const decision = decideRetry({
-      failure: { ...transient, retryAfterMs: 4_000 },
-      retry: 0,
-      retriesLeft: 1,
-      subject,
-      policy: policy(),
-    });
-    expect(decision).toEqual({ retry: true, delayMs: 4_000 });
-  });
-
-  it('keeps the backoff when Retry-After asks for less', () => {
-    const decision = decideRetry({
-      failure: { ...transient, retryAfterMs: 100 },
-      retry: 2,
-      retriesLeft: 1,
-      subject,
-      policy: policy(),
-    });
-    expect(decision).toEqual({ retry: true, delayMs: 2_000 });
-  });
-
   it('fails, still retryable, when Retry-After is longer than the longest wait', () => {
     const decision = decideRetry({
       failure: { message: 'quota', retryable: true, retryAfterMs: 61_500 },
@@ -120,16 +133,5 @@ describe('decideRetry', () => {
         'the 30000 ms we wait. quota',
       retryable: true,
     });
-  });
-
-  it('retries when Retry-After is exactly the longest wait', () => {
-    const decision = decideRetry({
-      failure: { ...transient, retryAfterMs: 30_000 },
-      retry: 0,
-      retriesLeft: 1,
-      subject,
-      policy: policy(),
-    });
-    expect(decision).toEqual({ retry: true, delayMs: 30_000 });
   });
 });

@@ -1,8 +1,18 @@
 // State builders for unit tests of nodes, routes and the service's pure parts: a state with
-// every channel at its default (as a run starts), a page, and a pending action.
-import { parseAction, type SemanticNodeV3 } from '@tandem/contracts';
-import type { PageState } from '../page/page-state';
-import { InteractState, type InteractStateType, type PendingAction } from '../state';
+// every channel at its default (as a run starts), a page, a pending action, a plan, and the
+// deps a node is built with.
+import { parseAction, type Plan, type SemanticNodeV3 } from '@tandem/contracts';
+import { DEFAULT_LIMITS, silentLogger, type AgentDeps } from '../deps';
+import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+import { targetsOf } from '../nodes/pending-action';
+import { domHash, semanticSkeleton, type PageState } from '../page/page-state';
+import {
+  InteractState,
+  type InteractStateType,
+  type InteractStateUpdate,
+  type PendingAction,
+} from '../state';
+import { createDisabledWebSearch } from '../web-search/disabled-web-search';
 
 /** A state with every channel at its default, as the graph starts, with `overrides` laid over. */
 export function stateWith(overrides: Partial<InteractStateType> = {}): InteractStateType {
@@ -25,6 +35,16 @@ export function stateWith(overrides: Partial<InteractStateType> = {}): InteractS
     ...overrides,
   };
 }
+
+/**
+ * The state after a node's `update`, as the graph applies it: every channel replaces its value.
+ * Typed as the state, so a test reads the update's fields without unwrapping LangGraph's
+ * update types.
+ */
+export const applyUpdate = (
+  state: InteractStateType,
+  update: InteractStateUpdate,
+): InteractStateType => ({ ...state, ...update }) as InteractStateType;
 
 export function pageWith(extra: Partial<PageState> = {}): PageState {
   return {
@@ -78,5 +98,50 @@ export function pendingOf(
     source: 'action_generation',
     targets: [],
     ...rest,
+  };
+}
+
+/**
+ * A pending action as a node sends it on `before`: the before-state and the targets'
+ * fingerprints are that page's, so tier-1 verification and target remapping see real changes.
+ */
+export function pendingOn(
+  action: string,
+  before: PageState,
+  options: Partial<Omit<PendingAction, 'action' | 'chain'>> = {},
+): PendingAction {
+  const parsed = parseAction(action);
+  return pendingOf(action, {
+    beforeState: {
+      url: before.url,
+      domHash: domHash(before.tree),
+      semanticSkeleton: semanticSkeleton(before.tree),
+    },
+    targets: targetsOf([parsed], before),
+    ...options,
+  });
+}
+
+/** A plan of `descriptions` on step `current`: earlier steps completed, later ones pending. */
+export function planOf(descriptions: string[], current = 0): Plan {
+  return {
+    goal: 'the goal',
+    currentStepIndex: current,
+    steps: descriptions.map((description, index) => ({
+      index,
+      description,
+      status: index < current ? 'completed' : index === current ? 'active' : 'pending',
+    })),
+  };
+}
+
+/** The deps a node is built with; no model and web search disabled unless overridden. */
+export function nodeDeps(overrides: Partial<AgentDeps> = {}): AgentDeps {
+  return {
+    llm: createUnconfiguredLlmClient(),
+    webSearch: createDisabledWebSearch(),
+    log: silentLogger,
+    limits: DEFAULT_LIMITS,
+    ...overrides,
   };
 }

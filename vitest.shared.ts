@@ -1,9 +1,11 @@
-// The one vitest configuration every package uses (`vitestConfig(import.meta.dirname)`).
+// The one vitest configuration every package uses:
+// `export default defineConfig(vitestConfig(import.meta.dirname))`. It imports nothing from
+// vitest: this file sits at the root, where no vitest is installed (each package has its own),
+// and each package's defineConfig checks the object against its vitest's types.
 // Each package's run writes a JSON report under <root>/.reports so that `npm test` can print
 // one honest `N passed, N failed` line across all packages. Test tiers are file names:
 // `*.test.ts` unit (no I/O), `*.int.test.ts` integration; `npm run test:unit` runs the first.
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
 
 type Reporter = string | [string, Record<string, unknown>];
 
@@ -24,7 +26,7 @@ export interface VitestOptions {
 }
 
 export function vitestConfig(packageDir: string, options: VitestOptions = {}) {
-  return defineConfig({
+  return {
     test: {
       include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
       reporters: reporters(packageDir),
@@ -33,5 +35,5 @@ export function vitestConfig(packageDir: string, options: VitestOptions = {}) {
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
-  });
+  };
 }

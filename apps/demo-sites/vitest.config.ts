@@ -1,6 +1,9 @@
+import { defineConfig } from 'vitest/config';
 import { vitestConfig } from '../../vitest.shared';
 
-export default vitestConfig(import.meta.dirname, {
-  include: ['src/**/*.test.ts'],
-  fileParallelism: false,
-});
+export default defineConfig(
+  vitestConfig(import.meta.dirname, {
+    include: ['src/**/*.test.ts'],
+    fileParallelism: false,
+  }),
+);

@@ -1,3 +1,4 @@
+import { defineConfig } from 'vitest/config';
 import { vitestConfig } from '../../vitest.shared';
 
-export default vitestConfig(import.meta.dirname, { include: ['src/**/*.test.ts'] });
+export default defineConfig(vitestConfig(import.meta.dirname, { include: ['src/**/*.test.ts'] }));

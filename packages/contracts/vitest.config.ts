@@ -1,3 +1,4 @@
+import { defineConfig } from 'vitest/config';
 import { vitestConfig } from '../../vitest.shared';
 
-export default vitestConfig(import.meta.dirname);
+export default defineConfig(vitestConfig(import.meta.dirname));

@@ -7,22 +7,10 @@ import type { ApiClient } from '../shared/api-client';
 import { ApiError } from '../shared/api-client';
 import { isFromExtensionPage, isFromServiceWorker } from '../shared/messages';
 import { getTaskForTab, loadRun, persistTask, TASK_TTL_MS } from '../shared/run-state';
-import type { KeyValueStore } from '../shared/settings';
+import { memoryStore } from '../shared/memory-store';
 import { runTaskLoop, startRun, type TabDriver } from './task-loop';
 
-function memoryStorage(): KeyValueStore & { data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return {
-    data,
-    get: async (key) => (data.has(key) ? { [key]: structuredClone(data.get(key)) } : {}),
-    set: async (items) => {
-      for (const [k, v] of Object.entries(items)) data.set(k, structuredClone(v));
-    },
-    remove: async (key) => {
-      for (const k of Array.isArray(key) ? key : [key]) data.delete(k);
-    },
-  };
-}
+const memoryStorage = memoryStore;
 
 const TASK = '11111111-1111-4111-8111-111111111111';
 const SESSION = '22222222-2222-4222-8222-222222222222';

@@ -9,6 +9,7 @@ import { buildInteractGraph } from '../graph';
 import { ProviderError } from '../llm/provider';
 import { createScriptedLlm, type ScriptedStep } from '../llm/scripted-client';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';
+import { pageContextStep, planStep } from '../testing/harness';
 import { pageOf } from '../testing/state';
 import { createGraphRunner, type GraphRunner } from './graph-runner';
 import { idempotencyTaskLocks, type TaskLocks } from './task-locks';
@@ -78,26 +79,8 @@ describe('GraphRunner', () => {
       retryable: true,
     });
     const runner = runnerWith([
-      {
-        node: 'context_analysis',
-        output: {
-          source: 'PAGE',
-          requiredSources: ['PAGE'],
-          missingInformation: [],
-          searchQuery: null,
-          reasoning: 'page',
-        },
-      },
-      {
-        node: 'planning',
-        output: {
-          goal: 'g',
-          steps: [
-            { description: "Click 'Patients'", refinable: true },
-            { description: 'Do the rest', refinable: false },
-          ],
-        },
-      },
+      pageContextStep(),
+      planStep('g', ["Click 'Patients'", { description: 'Do the rest', refinable: false }]),
       { node: 'action_generation', error: outage },
       {
         node: 'action_generation',

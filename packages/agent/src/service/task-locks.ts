@@ -30,18 +30,20 @@ export function idempotencyTaskLocks(
   options: { lockTtlMs?: number } = {},
 ): TaskLocks {
   const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+  /** Claims the key; false when a live claim already holds it. */
+  const claim = async (tenantId: string, key: string, scope: string, ttlMs: number) => {
+    try {
+      await idempotency.begin(tenantId, { key, scope, requestHash: key, ttlMs });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  };
   return {
     async withLock(tenantId, taskId, fn) {
       const key = lockKey(taskId);
-      try {
-        await idempotency.begin(tenantId, {
-          key,
-          scope: LOCK_SCOPE,
-          requestHash: key,
-          ttlMs: lockTtlMs,
-        });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+      if (!(await claim(tenantId, key, LOCK_SCOPE, lockTtlMs))) {
         throw new InteractError(
           'TASK_BUSY',
           'Another request is already advancing this task; wait for its response.',
@@ -58,17 +60,8 @@ export function idempotencyTaskLocks(
       return (await idempotency.get(tenantId, forkKey(taskId))) !== null;
     },
     async markFork(tenantId, taskId) {
-      const key = forkKey(taskId);
-      try {
-        await idempotency.begin(tenantId, {
-          key,
-          scope: FORK_SCOPE,
-          requestHash: key,
-          ttlMs: FORK_TTL_MS,
-        });
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
+      // Already marked is as good as marked now.
+      await claim(tenantId, forkKey(taskId), FORK_SCOPE, FORK_TTL_MS);
     },
     async clearFork(tenantId, taskId) {
       await idempotency.release(tenantId, forkKey(taskId));

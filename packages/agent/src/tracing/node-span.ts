@@ -2,7 +2,7 @@
 // for it. Nodes stay unaware of tracing: graph.ts wraps them here. `dispatch` is not wrapped:
 // it only takes the resuming request's page into the state, which the request's trace shows.
 import { formatAction, type TracedNode } from '@tandem/contracts';
-import type { Tracing } from '@tandem/observability';
+import type { NodeSpanData, Tracing } from '@tandem/observability';
 import type { Node } from '../graph-commands';
 import type { InteractStateType } from '../state';
 
@@ -11,11 +11,13 @@ type Update = Partial<InteractStateType>;
 
 const actionOf = (s: Update) => (s.pending ? formatAction(s.pending.action) : null);
 
-/** Span input and output per node: small summaries, never the page tree or RAG text. */
-const SPAN_DATA: Record<
-  TracedNode,
-  { input: (s: InteractStateType) => unknown; output: (u: Update) => unknown }
-> = {
+/** Span input and output per node, as observability's NodeSpanData types them. */
+const SPAN_DATA: {
+  [N in TracedNode]: {
+    input: (s: InteractStateType) => NodeSpanData[N]['input'];
+    output: (u: Update) => NodeSpanData[N]['output'];
+  };
+} = {
   complexity_check: {
     input: (s) => ({ query: s.query, domLength: s.page?.tree.length ?? 0 }),
     output: (u) => ({ complexity: u.complexity ?? null, reason: u.complexityReason }),

@@ -1,20 +1,39 @@
 // What each graph node puts on its span (spec 003, Foundation Task 2, "What's Traced"), as
-// types, so the agent's nodes record the same fields and a LangFuse filter on them keeps
-// working. LLM usage is not repeated on the node span: it is the child generation's.
-import type { LlmNode } from '@tandem/contracts';
+// types keyed by contracts' TracedNode: the agent's span table is typed by it, so a LangFuse
+// filter on these fields keeps working and no node goes untraced. Small summaries only, never
+// the page tree or RAG text; LLM usage is not repeated here: it is the child generation's.
+import type {
+  CollectedCounts,
+  Complexity,
+  ExpectedOutcome,
+  LlmNode,
+  SnapshotRequest,
+  TaskStatus,
+  TracedNode,
+} from '@tandem/contracts';
 
 export interface NodeSpanData {
   complexity_check: {
     input: { query: string; domLength: number };
-    output: { complexity: 'SIMPLE' | 'COMPLEX'; reason?: string };
+    output: { complexity: Complexity | null; reason: string | undefined };
   };
   context_analysis: {
-    input: { query: string; hasOrgKnowledge: boolean };
-    output: { analysis: unknown };
+    input: { query: string; hasOrgKnowledge: boolean; ragChunkIds: string[] };
+    output: {
+      analysis: {
+        requiredSources: string[] | undefined;
+        missingInformation: string[] | undefined;
+        searchQuery: string | null | undefined;
+      };
+    };
+  };
+  web_search: {
+    input: { searchQuery: string | null };
+    output: { found: boolean };
   };
   planning: {
-    input: { query: string; complexity: 'SIMPLE' | 'COMPLEX' | null };
-    output: { stepCount: number; goal: string };
+    input: { query: string; complexity: Complexity | null };
+    output: { stepCount: number; goal: string | null };
   };
   step_refinement: {
     input: { query: string; stepIndex: number };
@@ -22,37 +41,47 @@ export interface NodeSpanData {
   };
   direct_action: {
     input: { query: string };
-    output: { action: string | null; thought?: string; resolvedWithoutLlm?: boolean };
+    output: { action: string | null; thought: string | undefined };
   };
   action_generation: {
     input: { query: string; stepIndex: number };
-    output: { action: string | null; thought?: string };
-  };
-  critic: {
-    input: { action: string };
-    output: { approved: boolean; reason?: string };
+    output: {
+      action: string | null;
+      thought: string | undefined;
+      readPage: SnapshotRequest | null;
+      collected: CollectedCounts | null;
+    };
   };
   outcome_prediction: {
-    input: { action: string };
-    output: { expectedOutcome: unknown };
+    input: { action: string | null };
+    output: { expectedOutcome: ExpectedOutcome | null };
   };
   verification: {
-    input: { action: string; stepIndex: number };
-    output: { success: boolean; confidence: number; tier?: string };
+    input: { action: string | null; stepIndex: number };
+    output: { success: boolean | null; confidence: number | null; tier: 1 | 2 | 3 | null };
   };
   correction: {
-    input: { strategy?: string; attempt: number };
-    output: { strategy: string; success: boolean; action?: string | null };
+    input: { attempt: number; failedAction: string | null };
+    output: { strategy: string | null; action: string | null; gaveUp: boolean };
   };
-  replanning: {
-    input: { reason: string };
-    output: { stepCount: number };
+  chain_recovery: {
+    input: { action: string | null };
+    output: { action: string | null };
+  };
+  advance: {
+    input: { stepIndex: number };
+    output: { stepIndex: number | null; status: TaskStatus | null };
   };
   finalize: {
-    input: { reason: string };
-    output: { status: string };
+    input: { status: TaskStatus; action: string | null };
+    output: { status: TaskStatus | null; result: string | null };
   };
 }
+
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** A traced node without span data, or span data of no such node, fails this typecheck. */
+type _EveryTracedNodeHasSpanData = Assert<Exactly<keyof NodeSpanData, TracedNode>>;
 
 export type NodeSpanName = keyof NodeSpanData;
 

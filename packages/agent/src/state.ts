@@ -12,6 +12,7 @@ import type {
   CorrectionRecord,
   ErrorCode,
   ExpectedOutcome,
+  GraphNode,
   ParsedAction,
   Plan,
   TaskStatus,
@@ -35,8 +36,10 @@ export interface PendingAction {
   /** The task action record holding it (null for corrections, which reuse the step's record). */
   taskActionId: string | null;
   /** How it was produced: tokens spent and which node decided. */
-  source:
-    'direct_action' | 'step_refinement' | 'action_generation' | 'correction' | 'chain_recovery';
+  source: Extract<
+    GraphNode,
+    'direct_action' | 'step_refinement' | 'action_generation' | 'correction' | 'chain_recovery'
+  >;
   /** Fingerprints of the targets (role + name) when sent, to explain "element changed". */
   targets: { id: string; role: string; name: string }[];
 }

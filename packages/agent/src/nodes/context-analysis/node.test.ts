@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
+import { nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { contextAnalysis } from './node';
+import { contextAnalysisSystem } from './prompt';
+
+const page = pageOf([{ i: 'vat', r: 'inp', n: 'VAT number' }], {
+  url: 'https://crm.example/company',
+});
+const task = (extra: Parameters<typeof stateWith>[0] = {}) =>
+  stateWith({ query: "Fill in Acme's VAT number", complexity: 'COMPLEX', page, ...extra });
+
+type Analysis = {
+  source: 'MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER';
+  requiredSources?: ('MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER')[];
+  missingInformation?: string[];
+  searchQuery?: string | null;
+  reasoning?: string;
+};
+
+const analysis = (output: Analysis): ScriptedStep => ({
+  node: 'context_analysis',
+  output: {
+    requiredSources: [],
+    missingInformation: [],
+    searchQuery: null,
+    reasoning: 'because',
+    ...output,
+  },
+  usage: { inputTokens: 300, outputTokens: 40, totalTokens: 340 },
+});
+
+const TOKENS = { input: 300, output: 40, saved: 0, calls: 1 };
+
+describe('context_analysis', () => {
+  it('PAGE: records the sources and goes on to plan, the call counted', async () => {
+    const llm = createScriptedLlm([analysis({ source: 'PAGE' })], { zeroLatency: true });
+    const update = await contextAnalysis(nodeDeps({ llm }))(task());
+
+    llm.assertDone();
+    const [call] = llm.callsFor('context_analysis');
+    expect(call).toMatchObject({ actionType: 'CONTEXT_ANALYSIS', system: contextAnalysisSystem });
+    expect(call?.prompt).toContain("User goal: Fill in Acme's VAT number");
+    expect(call?.prompt).toContain('Organisation knowledge: (none)');
+    expect(update).toEqual({
+      requiredSources: ['PAGE'],
+      missingInformation: [],
+      searchQuery: null,
+      tokens: TOKENS,
+    });
+  });
+
+  it('WEB_SEARCH: keeps the refined query and every source once, the main one first', async () => {
+    const llm = createScriptedLlm(
+      [
+        analysis({
+          source: 'WEB_SEARCH',
+          requiredSources: ['PAGE', 'WEB_SEARCH'],
+          missingInformation: ['VAT number of Acme'],
+          searchQuery: 'Acme SAS VAT number',
+        }),
+      ],
+      { zeroLatency: true },
+    );
+    const update = await contextAnalysis(nodeDeps({ llm }))(task());
+    expect(update).toEqual({
+      requiredSources: ['WEB_SEARCH', 'PAGE'],
+      missingInformation: ['VAT number of Acme'],
+      searchQuery: 'Acme SAS VAT number',
+      tokens: TOKENS,
+    });
+  });
+
+  it('shows organisation knowledge to the model, fenced as untrusted', async () => {
+    const llm = createScriptedLlm([analysis({ source: 'MEMORY' })], { zeroLatency: true });
+    await contextAnalysis(nodeDeps({ llm }))(
+      task({
+        ragContext: { text: 'Acme VAT: FR 1', chunkIds: ['c1'], hasOrgKnowledge: true },
+      }),
+    );
+    expect(llm.callsFor('context_analysis')[0]?.prompt).toContain(
+      'Organisation knowledge:\n<page_content untrusted="true">\nAcme VAT: FR 1\n</page_content>',
+    );
+  });
+
+  it('ASK_USER: ends the run asking for the missing information, with the usage of the call', async () => {
+    const llm = createScriptedLlm(
+      [
+        analysis({
+          source: 'ASK_USER',
+          missingInformation: ['date of birth', 'passport number'],
+          reasoning: 'Only the user knows them',
+        }),
+      ],
+      { zeroLatency: true },
+    );
+    const update = await contextAnalysis(nodeDeps({ llm }))(task());
+    expect(update).toEqual({
+      requiredSources: ['ASK_USER'],
+      missingInformation: ['date of birth', 'passport number'],
+      searchQuery: null,
+      tokens: TOKENS,
+      outcome: {
+        kind: 'ask_user',
+        message: 'I need the following information to continue: date of birth, passport number.',
+        missingInformation: ['date of birth', 'passport number'],
+        thought: 'Only the user knows them',
+        usage: { inputTokens: 300, outputTokens: 40, totalTokens: 340 },
+      },
+    });
+  });
+
+  it('asks the user when ASK_USER is only among the required sources, with the reasoning when nothing is listed', async () => {
+    const llm = createScriptedLlm(
+      [
+        analysis({
+          source: 'PAGE',
+          requiredSources: ['ASK_USER'],
+          reasoning: 'The goal does not say which account',
+        }),
+      ],
+      { zeroLatency: true },
+    );
+    const update = await contextAnalysis(nodeDeps({ llm }))(task());
+    expect(update).toMatchObject({
+      requiredSources: ['PAGE', 'ASK_USER'],
+      outcome: {
+        kind: 'ask_user',
+        message: 'I need more information to do this: The goal does not say which account',
+        missingInformation: [],
+      },
+    });
+  });
+});

@@ -121,7 +121,8 @@ describe('verification: tier 1', () => {
 
   it('adds the saved tokens to what earlier steps saved', async () => {
     const state = complexState(0, { tokens: { input: 500, output: 50, saved: 1000, calls: 3 } });
-    const after = applyUpdate(state, await verification(nodeDeps())(state));
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const after = applyUpdate(state, await verification(nodeDeps({ llm }))(state));
     const saved = after.lastVerification?.tokensSaved ?? 0;
     expect(saved).toBeGreaterThan(0);
     expect(after.tokens).toEqual({ input: 500, output: 50, calls: 3, saved: 1000 + saved });

@@ -1,0 +1,75 @@
+import type { ParsedAction } from '@tandem/contracts';
+import { describe, expect, it } from 'vitest';
+import { upgradePending } from '../pending-action';
+import { pageOf, pageWith, pendingOf, stateWith } from '../../testing/state';
+import { dispatch, type ResumeInput } from './node';
+
+const resume: ResumeInput = {
+  page: pageOf([{ i: 'save', r: 'btn', n: 'Save' }], { url: 'https://crm.example/after' }),
+  ragContext: { text: 'Contacts need an email', chunkIds: ['c1'], hasOrgKnowledge: true },
+};
+const paused = (extra: Parameters<typeof stateWith>[0] = {}) =>
+  stateWith({
+    page: pageWith({ url: 'https://crm.example/before' }),
+    requestCount: 3,
+    pending: pendingOf('click("save")'),
+    outcome: { kind: 'action' },
+    ...extra,
+  });
+
+/** A pending action as checkpoints held it before it was typed: grammar text. */
+const legacy = (text: string) => ({
+  ...pendingOf('click("save")'),
+  action: text as unknown as ParsedAction,
+});
+
+describe('dispatch', () => {
+  it('takes the resume page and RAG context, counts the request and clears the outcome', async () => {
+    const update = await dispatch()(paused(), { context: { resume } });
+    expect(update).toEqual({
+      page: resume.page,
+      ragContext: resume.ragContext,
+      requestCount: 4,
+      resumedFromPageRead: false,
+      pageRequest: null,
+      outcome: null,
+    });
+    // A pending action that is already parsed is left as it is.
+    expect(update).not.toHaveProperty('pending');
+  });
+
+  it('detects the answer to a page read: nothing was executed, so nothing is verified', async () => {
+    const state = paused({ pageRequest: { mode: 'outline' }, outcome: null });
+    const update = await dispatch()(state, { context: { resume } });
+    expect(update).toMatchObject({ resumedFromPageRead: true, pageRequest: null, outcome: null });
+  });
+
+  it('upgrades a checkpoint whose pending action is grammar text', async () => {
+    const update = await dispatch()(paused({ pending: legacy('click("save")') }), {
+      context: { resume },
+    });
+    expect(update.pending).toEqual({
+      ...pendingOf('click("save")'),
+      action: { name: 'click', args: { id: 'save' } },
+    });
+  });
+
+  it('upgradePending: parses grammar text, leaves parsed, unparsable and absent ones alone', () => {
+    expect(upgradePending(legacy('scroll("down")'))?.action).toEqual({
+      name: 'scroll',
+      args: { direction: 'down' },
+    });
+    const parsed = pendingOf('click("save")');
+    expect(upgradePending(parsed)).toBe(parsed);
+    const garbled = legacy('clik(save');
+    expect(upgradePending(garbled)).toBe(garbled);
+    expect(upgradePending(null)).toBeNull();
+  });
+
+  it('runs only when a request resumes the task', async () => {
+    await expect(dispatch()(paused())).rejects.toThrow(
+      'dispatch runs only when a request resumes the task',
+    );
+    await expect(dispatch()(paused(), { context: {} })).rejects.toThrow(/resumes the task/);
+  });
+});

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { domHash } from '../../page/page-state';
+import { nodeDeps, pageOf, pendingOf, planOf, stateWith } from '../../testing/state';
+import { completedPlan, endingOf, finalize } from './node';
+
+const page = pageOf([{ i: 'ok', r: 'btn', n: 'OK' }], { url: 'https://crm.example/done' });
+const ending = (extra: Parameters<typeof stateWith>[0]) =>
+  stateWith({ complexity: 'COMPLEX', page, ...extra });
+
+describe('endingOf', () => {
+  it('a finish() a node chose completes the task with its message, or else its thought', () => {
+    expect(endingOf(ending({ pending: pendingOf('finish("Jas was added")') }))).toEqual({
+      status: 'completed',
+      result: 'Jas was added',
+      action: { name: 'finish', args: { message: 'Jas was added' } },
+    });
+    const bare = pendingOf('finish()', { thought: 'The list shows Jas' });
+    expect(endingOf(ending({ pending: bare }))).toEqual({
+      status: 'completed',
+      result: 'The list shows Jas',
+      action: { name: 'finish', args: { message: 'The list shows Jas' } },
+    });
+  });
+
+  it('a fail() a node chose fails the task with its reason', () => {
+    expect(endingOf(ending({ pending: pendingOf('fail("No such contact")') }))).toEqual({
+      status: 'failed',
+      result: 'No such contact',
+      action: { name: 'fail', args: { reason: 'No such contact' } },
+    });
+  });
+
+  it('otherwise the status decides: completed sends finish with the result', () => {
+    const done = ending({
+      status: 'completed',
+      result: 'Saved',
+      pending: pendingOf('click("ok")'),
+    });
+    expect(endingOf(done)).toEqual({
+      status: 'completed',
+      result: 'Saved',
+      action: { name: 'finish', args: { message: 'Saved' } },
+    });
+    expect(endingOf({ ...done, result: null })).toEqual({
+      status: 'completed',
+      result: null,
+      action: { name: 'finish', args: {} },
+    });
+  });
+
+  it('and failed (or anything else) sends fail with the reason, or a default one', () => {
+    const failed = ending({ status: 'failed', result: 'Gave up after 3 corrections' });
+    expect(endingOf(failed)).toEqual({
+      status: 'failed',
+      result: 'Gave up after 3 corrections',
+      action: { name: 'fail', args: { reason: 'Gave up after 3 corrections' } },
+    });
+    expect(endingOf(ending({ status: 'executing' }))).toEqual({
+      status: 'failed',
+      result: 'The task could not be completed.',
+      action: { name: 'fail', args: { reason: 'The task could not be completed.' } },
+    });
+  });
+
+  it('a task that already ended another way keeps that ending over a terminal action', () => {
+    const settled = ending({
+      status: 'failed',
+      result: 'Stopped after 5 successful steps',
+      pending: pendingOf('finish("done")'),
+    });
+    expect(endingOf(settled)).toMatchObject({
+      status: 'failed',
+      result: 'Stopped after 5 successful steps',
+    });
+  });
+});
+
+describe('completedPlan', () => {
+  const plan = planOf(['Open', 'Fill', 'Save', 'Close'], 2);
+
+  it('a completed task shows every step up to the current one completed', () => {
+    expect(completedPlan(ending({ plan, currentStepIndex: 2 }), 'completed')?.steps).toEqual([
+      { index: 0, description: 'Open', status: 'completed' },
+      { index: 1, description: 'Fill', status: 'completed' },
+      { index: 2, description: 'Save', status: 'completed' },
+      { index: 3, description: 'Close', status: 'pending' },
+    ]);
+  });
+
+  it('a failed task keeps its plan as it was, and no plan stays none', () => {
+    const state = ending({ plan, currentStepIndex: 2 });
+    expect(completedPlan(state, 'failed')).toBe(plan);
+    expect(completedPlan(ending({ plan: null }), 'completed')).toBeNull();
+  });
+});
+
+describe('finalize', () => {
+  it('sends the terminal action and records the ending, the plan and the step', async () => {
+    const state = ending({
+      plan: planOf(['Open', 'Save'], 1),
+      currentStepIndex: 1,
+      status: 'completed',
+      result: 'The contact was saved',
+      stepCount: 4,
+      pending: pendingOf('click("ok")', { source: 'action_generation' }),
+    });
+    const update = await finalize(nodeDeps())(state);
+    expect(update).toEqual({
+      status: 'completed',
+      result: 'The contact was saved',
+      plan: {
+        ...state.plan,
+        steps: [
+          { index: 0, description: 'Open', status: 'completed' },
+          { index: 1, description: 'Save', status: 'completed' },
+        ],
+      },
+      stepCount: 5,
+      pending: {
+        stepIndex: 1,
+        thought: 'The contact was saved',
+        action: { name: 'finish', args: { message: 'The contact was saved' } },
+        chain: null,
+        expectedOutcome: null,
+        beforeState: expect.objectContaining({
+          url: page.url,
+          domHash: domHash(page.tree),
+        }) as object,
+        taskActionId: null,
+        source: 'action_generation',
+        targets: [],
+      },
+      outcome: { kind: 'action' },
+    });
+  });
+
+  it('keeps the source of the node that chose the terminal action', async () => {
+    const state = ending({
+      complexity: 'SIMPLE',
+      pending: pendingOf('fail("no element named Export")', { source: 'direct_action' }),
+    });
+    const update = await finalize(nodeDeps())(state);
+    expect(update).toMatchObject({
+      status: 'failed',
+      result: 'no element named Export',
+      plan: null,
+      stepCount: 1,
+      pending: {
+        action: { name: 'fail', args: { reason: 'no element named Export' } },
+        source: 'direct_action',
+      },
+      outcome: { kind: 'action' },
+    });
+  });
+});

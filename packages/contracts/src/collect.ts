@@ -184,6 +184,9 @@ export const StepEvent = z.object({
   action: z.string(),
   status: ActionStatus,
   thought: z.string(),
+  summary: z.string().optional().meta({
+    description: 'The action in plain language, as in the response’s actionSummary.',
+  }),
   at: z.iso.datetime({ offset: true }),
 });
 export type StepEvent = z.infer<typeof StepEvent>;

@@ -2,7 +2,11 @@
 // One schema, one name: each `export const X` has a same-named `export type X`.
 import { z } from 'zod';
 
-/** Lifecycle of a task. `interrupted` is set lazily when a task is untouched for > 30 minutes. */
+/**
+ * Lifecycle of a task. `needs_user_input`: paused on a question until the user answers;
+ * `interrupted` is set lazily when a task is untouched for > 30 minutes; `cancelled`: the
+ * user stopped it.
+ */
 export const TaskStatus = z.enum([
   'active',
   'executing',
@@ -10,11 +14,17 @@ export const TaskStatus = z.enum([
   'failed',
   'interrupted',
   'needs_user_input',
+  'cancelled',
 ]);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 /** Statuses after which a task can never advance again (a request for it gets 409). */
-export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'interrupted'];
+export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = [
+  'completed',
+  'failed',
+  'interrupted',
+  'cancelled',
+];
 
 export const Complexity = z.enum(['SIMPLE', 'COMPLEX']);
 export type Complexity = z.infer<typeof Complexity>;

@@ -23,6 +23,7 @@ import {
   ActiveTaskParams,
   ActiveTaskQuery,
   ActiveTaskResponse,
+  CancelTaskResponse,
   InteractRequest,
   InteractResponse,
 } from './interact';
@@ -109,9 +110,11 @@ export const endpoints = {
     errors: [
       ...AUTHENTICATED_ERROR_CODES,
       'NOT_FOUND',
+      'CONFLICT',
       'TASK_COMPLETED',
       'TASK_FAILED',
       'TASK_BUSY',
+      'TASK_CANCELLED',
       'INVALID_ACTION',
       'MAX_STEPS_EXCEEDED',
       'MAX_RETRIES_EXCEEDED',
@@ -121,6 +124,8 @@ export const endpoints = {
     notes: [
       'Without `taskId` every request starts a new task: persist the taskId of each response (per tab) and send it back.',
       'When the response sets `needs_full_dom` or `needs_snapshot`, execute nothing and resend the step with the requested page state.',
+      'A NeedsUserInputResponse pauses its task (status `needs_user_input`): send the user’s `answer` with its taskId and sessionId, and the page state, to continue that same task. Until then every other request for the task answers 409 CONFLICT.',
+      'A cancelled task answers 409 TASK_CANCELLED.',
     ],
   }),
   activeTask: defineEndpoint({
@@ -134,6 +139,28 @@ export const endpoints = {
     response: ActiveTaskResponse,
     errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
     notes: ['404 `NOT_FOUND` means no active task: start a new one.'],
+  }),
+  cancelTask: defineEndpoint({
+    path: '/api/tasks/:taskId/cancel',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Stop a task (the extension’s Stop): it is marked cancelled, and every later interact request for it answers 409 TASK_CANCELLED.',
+    params: TaskParams,
+    response: CancelTaskResponse,
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'NOT_FOUND',
+      'CONFLICT',
+      'TASK_COMPLETED',
+      'TASK_FAILED',
+    ],
+    notes: [
+      'Cancelling a cancelled task answers 200 again, so a client may retry it.',
+      'A completed or failed task cannot be cancelled (409 TASK_COMPLETED / TASK_FAILED), nor an interrupted one (409 CONFLICT).',
+      'An interact request of the task that is still running when it is cancelled answers 409 TASK_CANCELLED, and its step is not recorded.',
+      'Another tenant’s task is NOT_FOUND, like a task that does not exist.',
+    ],
   }),
   collectedItems: defineEndpoint({
     path: '/api/tasks/:taskId/collected',

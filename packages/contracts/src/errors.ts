@@ -12,6 +12,7 @@ export const ErrorCode = z.enum([
   'TASK_COMPLETED',
   'TASK_FAILED',
   'TASK_BUSY',
+  'TASK_CANCELLED',
   'INVALID_ACTION',
   'MAX_STEPS_EXCEEDED',
   'MAX_RETRIES_EXCEEDED',
@@ -53,6 +54,7 @@ export const ERROR_HTTP_STATUS = {
   TASK_COMPLETED: 409,
   TASK_FAILED: 409,
   TASK_BUSY: 409,
+  TASK_CANCELLED: 409,
   INVALID_ACTION: 400,
   // spec 003 Phase 3/4: limits end the task with a 400, not a server error.
   MAX_STEPS_EXCEEDED: 400,

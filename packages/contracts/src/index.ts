@@ -11,3 +11,4 @@ export * from './endpoints';
 export * from './api-doc';
 export * from './collected-counts';
 export * from './collect';
+export * from './action-text';

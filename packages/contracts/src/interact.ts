@@ -26,6 +26,7 @@ import { PageSnapshot, SnapshotRequest } from './snapshot';
 export const INTERACT_LIMITS = {
   urlLength: 8_192,
   queryLength: 4_000,
+  answerLength: 4_000,
   domLength: 5_000_000,
   skeletonDomLength: 1_000_000,
   interactiveTreeNodes: 5_000,
@@ -97,6 +98,18 @@ export const InteractRequestFields = z.object({
     .optional()
     .meta({
       description: 'The user goal. Required to start a task; may be omitted with taskId.',
+    }),
+  answer: z
+    .string()
+    .trim()
+    .min(1)
+    .max(INTERACT_LIMITS.answerLength, {
+      error: `answer must be at most ${formatCount(INTERACT_LIMITS.answerLength)} characters`,
+    })
+    .optional()
+    .meta({
+      description:
+        "The user's answer to the question of a NeedsUserInputResponse; sent with that response's taskId and sessionId, it continues the same task.",
     }),
   collectLimit: z.number().int().min(1).max(10_000).optional().meta({
     description:
@@ -184,6 +197,13 @@ export function resolveDomMode(
 }
 
 function checkInteractRequest(request: InteractRequestFields, ctx: z.RefinementCtx): void {
+  if (request.answer !== undefined && request.taskId == null) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['answer'],
+      message: 'an answer continues a task: send it with the taskId of the question',
+    });
+  }
   if (request.taskId == null && !hasText(request.query)) {
     ctx.addIssue({
       code: 'custom',
@@ -296,6 +316,10 @@ export const NextActionResponseFields = z.object({
   actionDetails: ParsedAction.optional().meta({
     description: '`action`, parsed. Always sent together with `action`.',
   }),
+  actionSummary: z.string().optional().meta({
+    description:
+      'The action (or chain) in plain language for people, as if done: "Clicked “Patients”", "Typed “Jas” into First name", "Read the page outline".',
+  }),
   actions: z.array(ChainAction).min(1).max(INTERACT_LIMITS.chainActions).optional().meta({
     description:
       'A chain to execute in order; stop at the first failure (unless canFail) and report lastExecutedActionIndex.',
@@ -323,6 +347,9 @@ export const NextActionResponseFields = z.object({
   rePlanning: z.boolean().optional(),
   result: z.string().optional().meta({ description: 'Final answer once the task finished.' }),
   complexity: Complexity.optional(),
+  duplicatesSkipped: z.number().int().nonnegative().optional().meta({
+    description: 'Items collect skipped as duplicates so far (sent with `collected`).',
+  }),
   collected: CollectedCounts.optional().meta({
     description:
       'Items stored by collect so far, per type; the items themselves are at GET /api/tasks/{taskId}/collected.',
@@ -403,9 +430,10 @@ export const NeedsUserInputResponse = z.object({
   message: z.string().min(1).meta({ description: 'The question to show the user.' }),
   missingInformation: z.array(z.string()),
   sessionId: SessionId,
-  taskId: TaskId.nullable()
-    .optional()
-    .meta({ description: 'null/absent when no task was created yet (asked before planning).' }),
+  taskId: TaskId.nullable().optional().meta({
+    description:
+      'The task the question pauses: send the answer with it (and the sessionId) to continue that task. null/absent only from servers that created no task.',
+  }),
   thought: z.string().optional(),
   usage: Usage.optional(),
 });
@@ -443,3 +471,12 @@ export const ActiveTaskResponse = z.object({
   url: z.string().optional(),
 });
 export type ActiveTaskResponse = z.infer<typeof ActiveTaskResponse>;
+
+// ------------------------------------------------------------------ cancel
+
+/** POST /api/tasks/{taskId}/cancel: the task as it is now, cancelled. */
+export const CancelTaskResponse = z.object({
+  taskId: TaskId,
+  status: z.literal('cancelled'),
+});
+export type CancelTaskResponse = z.infer<typeof CancelTaskResponse>;

@@ -45,6 +45,12 @@ export const WorkerRequest = z.discriminatedUnion('type', [
     goal: z.string().trim().min(1).max(4000),
   }),
   z.object({ type: z.literal('task:stop'), tabId: z.number().int().nonnegative() }),
+  /** The user's answer to the run's question: the same task continues. */
+  z.object({
+    type: z.literal('task:answer'),
+    tabId: z.number().int().nonnegative(),
+    answer: z.string().trim().min(1).max(4000),
+  }),
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequest>;
 

@@ -7,6 +7,8 @@ import {
   ChainPartialState,
   ClientObservations,
   DomMode,
+  Plan,
+  Usage,
   VerificationResult,
 } from '@tandem/contracts';
 import { z } from 'zod';
@@ -28,8 +30,15 @@ export type StoredTask = z.infer<typeof StoredTask>;
 export const StepView = z.object({
   index: z.number().int(),
   thought: z.string(),
+  /** The step in plain language ("Clicked “Patients”"): what people read first. */
+  summary: z.string().optional(),
+  /** The plan step (0-based) this step worked on. */
+  planStep: z.number().int().nonnegative().optional(),
   action: z.string().optional(),
   chain: z.array(z.string()).optional(),
+  /** A page read (needs_snapshot) rather than an action. */
+  read: z.boolean().optional(),
+  /** The verdict on THIS step, attached when the next response judges it. */
   verification: VerificationResult.optional(),
   status: z.string(),
   at: z.number(),
@@ -48,8 +57,18 @@ export const PendingReport = z.object({
   captureMode: DomMode.optional(),
   /** The server asked for a snapshot: take it with the next capture and execute nothing. */
   snapshotRequest: SnapshotRequest.optional(),
+  /** The user's answer to the task's question, sent with the next request. */
+  answer: z.string().optional(),
 });
 export type PendingReport = z.infer<typeof PendingReport>;
+
+/** Why the loop is waiting before its next request, and until when (epoch ms). */
+export const RunWait = z.object({
+  reason: z.enum(['rate_limit', 'server_unavailable', 'busy']),
+  until: z.number(),
+  attempt: z.number().int().positive(),
+});
+export type RunWait = z.infer<typeof RunWait>;
 
 export const RunState = z.object({
   tabId: z.number().int(),
@@ -61,11 +80,24 @@ export const RunState = z.object({
   pending: PendingReport.optional(),
   /** Actions handed to the tab but not yet reported (the worker may die in between). */
   inFlight: z.array(z.string()).optional(),
+  /** The final answer, written for the user. */
   result: z.string().optional(),
   /** Items the task has collected so far, per type (spec 000); shown with a download. */
   collected: CollectedCounts.optional(),
+  duplicatesSkipped: z.number().int().nonnegative().optional(),
   question: z.string().optional(),
   error: z.string().optional(),
+  /** The task's plan and the plan step being worked on (COMPLEX tasks). */
+  plan: Plan.optional(),
+  currentStep: z.number().int().nonnegative().optional(),
+  /** Set while the loop waits (429 Retry-After, server unavailable, task busy). */
+  wait: RunWait.optional(),
+  /** Idempotency key of the request being sent, reused by its retries. */
+  requestKey: z.string().optional(),
+  /** When the run started (epoch ms), requests sent, and the task's tokens and cost so far. */
+  startedAt: z.number().optional(),
+  requests: z.number().int().nonnegative().optional(),
+  usage: Usage.optional(),
   updatedAt: z.number(),
 });
 export type RunState = z.infer<typeof RunState>;

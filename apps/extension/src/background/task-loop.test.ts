@@ -27,6 +27,7 @@ function scriptedApi(responses: unknown[]): ApiClient & { requests: InteractRequ
       return InteractResponse.parse(next);
     },
     activeTask: async () => null,
+    cancel: async (taskId) => ({ taskId, status: 'cancelled' }),
     collectedCsv: async () => {
       throw new Error('the loop never downloads');
     },

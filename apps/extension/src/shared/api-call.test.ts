@@ -1,6 +1,13 @@
 import { WhoAmIResponse } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
-import { ApiError, callServer, httpError, networkError, requestInit } from './api-call';
+import {
+  ApiError,
+  callServer,
+  httpError,
+  networkError,
+  parseRetryAfter,
+  requestInit,
+} from './api-call';
 
 const settings = { serverUrl: 'http://tandem.test', apiKey: 'k-1' };
 const whoami = { tenantId: 't', tenantName: 'T', userId: 'u', role: 'user', store: 'libsql' };
@@ -47,6 +54,12 @@ describe('httpError', () => {
   it('says how long to wait when the server sent Retry-After', () => {
     const error = httpError(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, '30');
     expect(error.message).toBe('slow down (retry after 30 s)');
+    expect(error.retryAfterMs).toBe(30_000);
+  });
+
+  it('has no wait of its own without Retry-After', () => {
+    const error = httpError(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, null);
+    expect(error.retryAfterMs).toBeUndefined();
   });
 
   it('is HTTP_ERROR with the status when the body is not an ErrorResponse', () => {
@@ -55,6 +68,67 @@ describe('httpError', () => {
       code: 'HTTP_ERROR',
       message: 'Server answered 502',
     });
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads delay-seconds as milliseconds', () => {
+    expect(parseRetryAfter('7')).toBe(7_000);
+    expect(parseRetryAfter(' 0 ')).toBe(0);
+    expect(parseRetryAfter('1.5')).toBe(1_500);
+  });
+
+  it('reads an HTTP date as the time left until then, never negative', () => {
+    const now = Date.parse('Tue, 24 Nov 2026 20:00:00 GMT');
+    expect(parseRetryAfter('Tue, 24 Nov 2026 20:00:12 GMT', now)).toBe(12_000);
+    expect(parseRetryAfter('Tue, 24 Nov 2026 19:59:00 GMT', now)).toBe(0);
+  });
+
+  it('is undefined when absent or unreadable, so the caller backs off on its own', () => {
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('')).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter('-3')).toBeUndefined();
+  });
+});
+
+describe('ApiError.retryable', () => {
+  const error = (status: number, code: string, message = 'm') =>
+    new ApiError(status, code, message);
+
+  it('retries an unreachable server, a rate limit and server failures', () => {
+    expect(error(0, 'NETWORK').retryable).toBe(true);
+    expect(error(429, 'RATE_LIMITED').retryable).toBe(true);
+    expect(error(500, 'INTERNAL_ERROR').retryable).toBe(true);
+    expect(error(502, 'HTTP_ERROR').retryable).toBe(true);
+    expect(error(503, 'SERVICE_UNAVAILABLE').retryable).toBe(true);
+  });
+
+  it('retries a task still busy with our earlier request, or a key still in progress', () => {
+    expect(error(409, 'TASK_BUSY').retryable).toBe(true);
+    const inProgress = error(
+      409,
+      'CONFLICT',
+      'A request with this idempotencyKey is still in progress.',
+    );
+    expect(inProgress.keyConflict).toBe('in_progress');
+    expect(inProgress.retryable).toBe(true);
+  });
+
+  it('does not retry what no wait fixes', () => {
+    expect(error(503, 'LLM_NOT_CONFIGURED').retryable).toBe(false);
+    expect(error(0, 'ABORTED').retryable).toBe(false);
+    expect(error(200, 'BAD_RESPONSE').retryable).toBe(false);
+    expect(error(401, 'UNAUTHORIZED').retryable).toBe(false);
+    expect(error(409, 'TASK_CANCELLED').retryable).toBe(false);
+    expect(error(409, 'CONFLICT', 'The task is waiting for an answer.').retryable).toBe(false);
+    const reused = error(
+      409,
+      'CONFLICT',
+      'idempotencyKey was already used for a different request.',
+    );
+    expect(reused.keyConflict).toBe('different_request');
+    expect(reused.retryable).toBe(false);
   });
 });
 
@@ -88,6 +162,24 @@ describe('callServer', () => {
       schema: WhoAmIResponse,
     });
     await expect(call).rejects.toMatchObject({ status: 0, code: 'NETWORK' });
+  });
+
+  it('passes the signal on, and throws ABORTED (not retryable) once it aborted', async () => {
+    const controller = new AbortController();
+    const calls: (RequestInit | undefined)[] = [];
+    const fetchFn: typeof fetch = async (_input, init) => {
+      calls.push(init);
+      controller.abort();
+      throw new DOMException('This operation was aborted', 'AbortError');
+    };
+    const call = callServer(settings, fetchFn, {
+      method: 'GET',
+      path: '/x',
+      schema: WhoAmIResponse,
+      signal: controller.signal,
+    });
+    await expect(call).rejects.toMatchObject({ status: 0, code: 'ABORTED', retryable: false });
+    expect(calls[0]?.signal).toBe(controller.signal);
   });
 
   it("throws the server's error on a refusal", async () => {

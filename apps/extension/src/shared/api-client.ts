@@ -3,6 +3,7 @@
 import {
   ActiveTaskResponse,
   buildPath,
+  CancelTaskResponse,
   endpoints,
   InteractResponse,
   TaskEvent,
@@ -17,7 +18,10 @@ import type { Settings } from './settings';
 export { ApiError };
 
 export interface ApiClient {
-  interact(body: InteractRequestInput): Promise<InteractResponse>;
+  /** One step of the loop; `signal` aborts it (Stop), and it then throws ABORTED. */
+  interact(body: InteractRequestInput, signal?: AbortSignal): Promise<InteractResponse>;
+  /** Marks the task cancelled on the server (Stop); 200 again when it already was. */
+  cancel(taskId: string, signal?: AbortSignal): Promise<CancelTaskResponse>;
   activeTask(sessionId: string, url?: string): Promise<ActiveTaskResponse | null>;
   whoami(): Promise<WhoAmIResponse>;
   /** Every item the task collected, as the server's CSV file. */
@@ -74,12 +78,31 @@ export async function readEventStream(
 }
 
 export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetch): ApiClient {
-  const call = <S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown) =>
-    callServer(settings, fetchFn, { method, path, schema, body });
+  const call = <S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    signal?: AbortSignal,
+  ) => callServer(settings, fetchFn, { method, path, schema, body, ...(signal ? { signal } : {}) });
 
   return {
-    interact: (body) =>
-      call(endpoints.interact.method, buildPath(endpoints.interact), InteractResponse, body),
+    interact: (body, signal) =>
+      call(
+        endpoints.interact.method,
+        buildPath(endpoints.interact),
+        InteractResponse,
+        body,
+        signal,
+      ),
+    cancel: (taskId, signal) =>
+      call(
+        endpoints.cancelTask.method,
+        buildPath(endpoints.cancelTask, { taskId }),
+        CancelTaskResponse,
+        undefined,
+        signal,
+      ),
     async activeTask(sessionId, url) {
       try {
         return await call(

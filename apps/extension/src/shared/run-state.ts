@@ -94,7 +94,10 @@ export const RunState = z.object({
   wait: RunWait.optional(),
   /** Idempotency key of the request being sent, reused by its retries. */
   requestKey: z.string().optional(),
-  /** When the run started (epoch ms), requests sent, and the task's tokens and cost so far. */
+  /**
+   * When the run started (epoch ms), requests answered, and the task's tokens and cost so far.
+   * startedAt is unique per tab (startRun makes it so): writes of an older run are refused.
+   */
   startedAt: z.number().optional(),
   requests: z.number().int().nonnegative().optional(),
   usage: Usage.optional(),
@@ -107,21 +110,82 @@ export async function loadRun(storage: KeyValueStore, tabId: number): Promise<Ru
   return parsed.success ? parsed.data : null;
 }
 
+export type RunStatus = RunState['status'];
+
 /**
- * Writes the tab's run as `run` with `patch` applied, stamped now, and returns what it wrote.
- * Every write of a run goes through here (Start, Stop, each step of the loop, the worker's
- * last-resort error). That matters for the Stop race (#15): a loop write is made from a copy
- * read earlier and can overwrite a Stop written in between, and this is the one place that
- * sees every such write.
+ * Whether a write may turn the stored status `from` into `to`. A running run may become
+ * anything; a question may be answered (running), stopped or fail; Stop and the end of a run
+ * are final: only a new run (startRun) replaces them. This is what keeps a loop that still
+ * holds a copy from before a Stop from turning `stopped` back into `running` (#15).
  */
+export function statusMayChange(from: RunStatus, to: RunStatus): boolean {
+  if (from === to || from === 'running') return true;
+  if (from === 'needs_input') return to === 'running' || to === 'stopped' || to === 'error';
+  return false;
+}
+
+/** A write of `next` may replace `stored`: the same run (by startedAt) and an allowed status. */
+export function mayOverwrite(
+  stored: Pick<RunState, 'startedAt' | 'status'>,
+  next: Pick<RunState, 'startedAt' | 'status'>,
+): boolean {
+  return stored.startedAt === next.startedAt && statusMayChange(stored.status, next.status);
+}
+
+// chrome.storage has no transactions: a read-check-write of one tab's run must not interleave
+// with another in this worker, or both checks pass and the later write wins. Writes of a tab
+// therefore queue behind each other (per store, so tests with separate stores stay apart).
+const queues = new WeakMap<KeyValueStore, Map<number, Promise<unknown>>>();
+
+function serialised<T>(storage: KeyValueStore, tabId: number, work: () => Promise<T>): Promise<T> {
+  let tabs = queues.get(storage);
+  if (!tabs) queues.set(storage, (tabs = new Map()));
+  const result = (tabs.get(tabId) ?? Promise.resolve()).then(work);
+  const tail = result.catch(() => undefined);
+  tabs.set(tabId, tail);
+  void tail.then(() => {
+    if (tabs.get(tabId) === tail) tabs.delete(tabId);
+  });
+  return result;
+}
+
+export interface RunWrite {
+  /** False when the stored run was newer (another run, or a status this write may not undo). */
+  written: boolean;
+  /** What is stored now: the write, or the newer run that refused it. */
+  run: RunState;
+}
+
+/**
+ * Compare-and-set of the tab's run: writes `run` with `patch` applied, stamped now, unless the
+ * run stored meanwhile may not be overwritten by it (mayOverwrite). `replace` skips the check:
+ * only a new run (Start) replaces whatever is stored. Every write of a run goes through here.
+ */
+export async function compareAndSetRun(
+  storage: KeyValueStore,
+  run: Omit<RunState, 'updatedAt'>,
+  patch: Partial<RunState> = {},
+  options: { replace?: boolean } = {},
+): Promise<RunWrite> {
+  return serialised(storage, run.tabId, async () => {
+    const next: RunState = { ...run, ...patch, updatedAt: Date.now() };
+    if (!options.replace) {
+      const stored = await loadRun(storage, next.tabId);
+      if (stored && !mayOverwrite(stored, next)) return { written: false, run: stored };
+    }
+    await storage.set({ [runKey(next.tabId)]: next });
+    return { written: true, run: next };
+  });
+}
+
+/** compareAndSetRun for callers that only need what is stored afterwards. */
 export async function writeRun(
   storage: KeyValueStore,
   run: Omit<RunState, 'updatedAt'>,
   patch: Partial<RunState> = {},
+  options: { replace?: boolean } = {},
 ): Promise<RunState> {
-  const next: RunState = { ...run, ...patch, updatedAt: Date.now() };
-  await storage.set({ [runKey(next.tabId)]: next });
-  return next;
+  return (await compareAndSetRun(storage, run, patch, options)).run;
 }
 
 export async function persistTask(

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { planItems, stepModel, stepText } from './live-view-model';
+import type { RunState, StepView } from './run-state';
+
+const step = (patch: Partial<StepView> = {}): StepView => ({
+  index: 0,
+  thought: 'I will open the patients list.',
+  status: 'executing',
+  at: 1,
+  ...patch,
+});
+
+const verdict = (success: boolean, reason: string) => ({ success, confidence: 0.9, reason });
+
+describe('stepText', () => {
+  it('prefers the loop’s plain-language summary', () => {
+    expect(stepText(step({ action: 'click("3")', summary: 'Clicked “Patients”' }))).toEqual({
+      text: 'Clicked “Patients”',
+      kind: 'action',
+    });
+  });
+
+  it('describes an action without a summary instead of showing the grammar', () => {
+    expect(stepText(step({ action: 'setValue(7, "Jas")' })).text).toBe('Typed “Jas” into field 7');
+    expect(stepText(step({ action: 'click("3")' })).text).toBe('Clicked element 3');
+  });
+
+  it('describes a chain as one sentence', () => {
+    const chain = ['setValue(7, "Jas")', 'setValue(8, "Patel")'];
+    expect(stepText(step({ action: chain[0], chain })).text).toBe(
+      'Typed “Jas” into field 7, then typed “Patel” into field 8',
+    );
+  });
+
+  it('shows an action it cannot parse as written rather than hiding it', () => {
+    expect(stepText(step({ action: 'teleport(3)' })).text).toBe('teleport(3)');
+  });
+
+  it('shows a page read as a read', () => {
+    expect(stepText(step({ read: true, summary: 'Read the page outline' }))).toEqual({
+      text: 'Read the page outline',
+      kind: 'read',
+    });
+    expect(stepText(step({ read: true }))).toEqual({ text: 'Read the page', kind: 'read' });
+  });
+
+  it('falls back to the thought for a step without an action', () => {
+    expect(stepText(step())).toEqual({ text: 'I will open the patients list.', kind: 'note' });
+  });
+});
+
+describe('stepModel', () => {
+  it('shows each verdict on the step it judges, and none on a step not judged yet', () => {
+    const steps = [
+      step({ index: 0, action: 'click("3")', verification: verdict(true, 'The list opened.') }),
+      step({ index: 1, action: 'click("9")', verification: verdict(false, 'Nothing changed.') }),
+      step({ index: 2, action: 'click("4")' }),
+    ];
+    const models = steps.map((s) => stepModel(s));
+    expect(models.map((m) => m.verdict)).toEqual([
+      { ok: true, reason: 'The list opened.' },
+      { ok: false, reason: 'Nothing changed.' },
+      undefined,
+    ]);
+  });
+
+  it('keeps the raw action (one line per chain item) and the thought one click away', () => {
+    const chain = ['setValue(7, "Jas")', 'press("Enter")'];
+    const model = stepModel(step({ action: chain[0], chain, thought: 'Fill and submit.' }));
+    expect(model.raw).toBe('setValue(7, "Jas")\npress("Enter")');
+    expect(model.thought).toBe('Fill and submit.');
+    expect(stepModel(step({ read: true })).raw).toBeUndefined();
+  });
+
+  it('does not repeat the final answer in the step list', () => {
+    const last = step({
+      action: 'finish("Jas Patel was added.")',
+      summary: 'Jas Patel was added.',
+    });
+    expect(stepModel(last, 'Jas Patel was added.').text).toBe('Finished');
+    expect(stepModel(last, 'Something else').text).toBe('Jas Patel was added.');
+  });
+
+  it('changes its key when anything shown changes, and only then', () => {
+    const a = stepModel(step({ action: 'click("3")' }));
+    expect(stepModel(step({ action: 'click("3")' })).key).toBe(a.key);
+    expect(
+      stepModel(step({ action: 'click("3")', verification: verdict(true, 'ok') })).key,
+    ).not.toBe(a.key);
+  });
+});
+
+describe('planItems', () => {
+  const plan = (statuses: ('pending' | 'active' | 'completed' | 'failed' | 'skipped')[]) => ({
+    goal: 'g',
+    currentStepIndex: 0,
+    steps: statuses.map((status, index) => ({ index, description: `Step ${index + 1}`, status })),
+  });
+  const run = (patch: Partial<RunState>): RunState => ({
+    tabId: 1,
+    goal: 'g',
+    status: 'running',
+    steps: [],
+    updatedAt: 1,
+    ...patch,
+  });
+
+  it('marks the current step and ticks the completed ones', () => {
+    const items = planItems(
+      run({ plan: plan(['completed', 'active', 'pending', 'pending']), currentStep: 1 }),
+    );
+    expect(items.map((i) => i.mark)).toEqual(['done', 'current', 'todo', 'todo']);
+    expect(items[1]?.text).toBe('Step 2');
+  });
+
+  it('ticks steps the plan moved past even when their status was not updated', () => {
+    const items = planItems(
+      run({ plan: { ...plan(['pending', 'pending', 'pending']), currentStepIndex: 2 } }),
+    );
+    expect(items.map((i) => i.mark)).toEqual(['done', 'done', 'current']);
+  });
+
+  it('keeps failed and skipped steps as the server says', () => {
+    const items = planItems(run({ plan: plan(['failed', 'skipped', 'active']), currentStep: 2 }));
+    expect(items.map((i) => i.mark)).toEqual(['failed', 'skipped', 'current']);
+  });
+
+  it('marks no current step once the run cannot act; a completed run ticks its last step', () => {
+    const p = plan(['completed', 'active']);
+    expect(
+      planItems(run({ plan: p, currentStep: 1, status: 'stopped' })).map((i) => i.mark),
+    ).toEqual(['done', 'todo']);
+    expect(
+      planItems(run({ plan: p, currentStep: 1, status: 'completed' })).map((i) => i.mark),
+    ).toEqual(['done', 'done']);
+  });
+
+  it('is empty without a plan', () => {
+    expect(planItems(run({}))).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+// What the live view lists, from the run state: each step in plain language with its raw
+// action, thought and verdict; the plan with its marks. Pure, so it is unit tested without a DOM.
+import { describeActions, safeParseAction, type ParsedAction } from '@tandem/contracts';
+import type { RunState, StepView } from './run-state';
+
+export type StepKind = 'action' | 'read' | 'note';
+
+export interface StepModel {
+  /** Changes whenever anything shown for the step changes (the DOM keeps unchanged items). */
+  key: string;
+  text: string;
+  kind: StepKind;
+  /** The action string(s) as the agent wrote them, one per line. */
+  raw?: string;
+  thought: string;
+  verdict?: { ok: boolean; reason: string };
+}
+
+function parsedAll(actions: readonly string[]): ParsedAction[] | null {
+  const parsed: ParsedAction[] = [];
+  for (const text of actions) {
+    const result = safeParseAction(text);
+    if (!result.ok) return null;
+    parsed.push(result.action);
+  }
+  return parsed;
+}
+
+/** The words people read first: the loop's summary, else the action described here. */
+export function stepText(step: StepView): { text: string; kind: StepKind } {
+  const kind: StepKind = step.read ? 'read' : step.action || step.chain?.length ? 'action' : 'note';
+  const summary = step.summary?.trim();
+  if (summary) return { text: summary, kind };
+  if (step.read) return { text: 'Read the page', kind };
+  const actions = step.chain?.length ? step.chain : step.action ? [step.action] : [];
+  if (actions.length === 0) return { text: step.thought.trim() || 'Thinking…', kind };
+  const parsed = parsedAll(actions);
+  return { text: parsed ? describeActions(parsed) : actions.join(', then '), kind };
+}
+
+/**
+ * One step as listed. The verdict shown is the one on this step: the loop attaches each
+ * verification to the step it judges, not to the step whose response carried it. The final
+ * answer is shown once, in its own box, so a step that would repeat it reads "Finished".
+ */
+export function stepModel(step: StepView, result?: string): StepModel {
+  const { text: described, kind } = stepText(step);
+  const text = result !== undefined && described === result.trim() ? 'Finished' : described;
+  const raw = step.chain?.length ? step.chain.join('\n') : step.action;
+  const verdict = step.verification
+    ? { ok: step.verification.success, reason: step.verification.reason }
+    : undefined;
+  const model: StepModel = {
+    key: '',
+    text,
+    kind,
+    thought: step.thought,
+    ...(raw ? { raw } : {}),
+    ...(verdict ? { verdict } : {}),
+  };
+  model.key = JSON.stringify([step.index, text, kind, raw, step.thought, verdict]);
+  return model;
+}
+
+export type PlanMark = 'done' | 'current' | 'failed' | 'skipped' | 'todo';
+
+export interface PlanItem {
+  index: number;
+  text: string;
+  mark: PlanMark;
+}
+
+/**
+ * The plan with a mark per step. The server's own status wins; a step the plan has moved past
+ * counts as done even when its status was not updated, and "current" is only shown while the
+ * task can still act.
+ */
+export function planItems(run: RunState): PlanItem[] {
+  const plan = run.plan;
+  if (!plan || plan.steps.length === 0) return [];
+  const current = run.currentStep ?? plan.currentStepIndex;
+  const active = run.status === 'running' || run.status === 'needs_input';
+  const finished = run.status === 'completed';
+  return plan.steps.map((step): PlanItem => {
+    const index = step.index;
+    const mark: PlanMark =
+      step.status === 'completed'
+        ? 'done'
+        : step.status === 'failed'
+          ? 'failed'
+          : step.status === 'skipped'
+            ? 'skipped'
+            : index === current && active
+              ? 'current'
+              : index < current || (finished && index === current)
+                ? 'done'
+                : 'todo';
+    return { index, text: step.description, mark };
+  });
+}

@@ -1,0 +1,309 @@
+// The live view's DOM, shared by the popup and the side panel. Everything shown comes from the
+// page the agent works on or from a model, so it is set with textContent only, never as HTML.
+// The skeleton is built once; render() updates it in place and keeps unchanged steps, so an
+// opened "Details", a half-typed answer and the focus survive the once-a-second tick.
+import type { CollectedCounts } from '@tandem/contracts';
+import {
+  collectedLine,
+  isActive,
+  mergeCounts,
+  metaLine,
+  statusLine,
+  totalCount,
+} from './live-view-format';
+import {
+  planItems,
+  stepModel,
+  type PlanItem,
+  type PlanMark,
+  type StepModel,
+} from './live-view-model';
+import type { RunState } from './run-state';
+
+export interface LiveViewInput {
+  run: RunState | null;
+  now: number;
+  /** Stop was pressed here and the run has not yet said it stopped. */
+  stopping: boolean;
+  /** An answer is on its way to the worker. */
+  sending: boolean;
+  answerError?: string;
+  /** A problem with something the user did here (download, stop), shown until the next one. */
+  notice?: string;
+  /** Counts raised live by the task's server-sent events, ahead of the stored run. */
+  liveCounts: CollectedCounts;
+  /** The status line when the tab has no run. */
+  empty: string;
+  /** The goal above the status (the side panel; the popup has it in its text box). */
+  showGoal: boolean;
+  /** Collect target ("of 25"), when known. */
+  collectTarget?: number;
+}
+
+export interface LiveViewHandlers {
+  stop(): void;
+  answer(text: string): void;
+  download(): void;
+}
+
+export interface LiveView {
+  render(input: LiveViewInput): void;
+}
+
+type Attrs = Record<string, string>;
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  // Strings become text nodes: page content never reaches the HTML parser.
+  node.append(...children);
+  return node;
+}
+
+const setText = (node: HTMLElement, text: string): void => {
+  if (node.textContent !== text) node.textContent = text;
+};
+
+/** The elements render() updates, created once. */
+function skeleton(handlers: LiveViewHandlers) {
+  const parts = {
+    goal: el('p', { id: 'goal-text', class: 'lv-goal' }),
+    status: el('p', { id: 'status', class: 'lv-status', role: 'status', 'aria-live': 'polite' }),
+    stop: el('button', { id: 'stop', type: 'button', class: 'lv-stop' }, 'Stop'),
+    meta: el('p', { id: 'meta', class: 'lv-meta' }),
+    notice: el('p', { id: 'notice', class: 'lv-notice', role: 'alert' }),
+    question: el('section', { id: 'question', class: 'lv-question', 'aria-label': 'Question' }),
+    questionText: el('p', { id: 'question-text', class: 'lv-question-text' }),
+    answerForm: el('form', { id: 'answer-form', class: 'lv-answer-form' }),
+    answerInput: el('input', {
+      id: 'answer-input',
+      type: 'text',
+      autocomplete: 'off',
+      'aria-label': 'Your answer',
+      placeholder: 'Your answer',
+    }),
+    send: el('button', { id: 'send-answer', type: 'submit' }, 'Send'),
+    answerError: el('p', { id: 'answer-error', class: 'lv-error', role: 'alert' }),
+    result: el('section', { id: 'answer', class: 'lv-result', 'aria-labelledby': 'answer-title' }),
+    resultTitle: el('h2', { id: 'answer-title', class: 'lv-result-title' }),
+    resultText: el('p', { id: 'result-text', class: 'lv-result-text' }),
+    collected: el('section', { id: 'collected', class: 'lv-collected' }),
+    collectedCount: el('span', { id: 'collected-count', 'aria-live': 'polite' }),
+    download: el('button', { id: 'download', type: 'button' }, 'Download CSV'),
+    plan: el('ol', { id: 'plan', class: 'lv-plan', 'aria-label': 'Plan' }),
+    planSection: el('section', { id: 'plan-section', class: 'lv-section' }),
+    steps: el('ol', { id: 'steps', class: 'lv-steps', 'aria-label': 'Steps' }),
+    stepsSection: el('section', { id: 'steps-section', class: 'lv-section' }),
+  };
+  // Hidden until render() has something to show in them (and a question "appears").
+  for (const part of [
+    parts.goal,
+    parts.stop,
+    parts.notice,
+    parts.question,
+    parts.answerError,
+    parts.result,
+    parts.collected,
+    parts.planSection,
+    parts.stepsSection,
+  ])
+    part.hidden = true;
+  parts.answerForm.append(parts.answerInput, parts.send);
+  parts.question.append(parts.questionText, parts.answerForm, parts.answerError);
+  parts.result.append(parts.resultTitle, parts.resultText);
+  parts.collected.append(parts.collectedCount, parts.download);
+  parts.planSection.append(el('h2', {}, 'Plan'), parts.plan);
+  parts.stepsSection.append(el('h2', {}, 'Steps'), parts.steps);
+  parts.stop.addEventListener('click', () => handlers.stop());
+  parts.download.addEventListener('click', () => handlers.download());
+  parts.answerForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = parts.answerInput.value.trim();
+    if (text) handlers.answer(text);
+  });
+  return parts;
+}
+
+type Parts = ReturnType<typeof skeleton>;
+
+const MARK_SYMBOL: Record<Exclude<PlanMark, 'todo'>, string> = {
+  done: '✓',
+  current: '▶',
+  failed: '✗',
+  skipped: '↷',
+};
+const MARK_LABEL: Record<PlanMark, string> = {
+  done: 'done',
+  current: 'current step',
+  failed: 'failed',
+  skipped: 'skipped',
+  todo: 'to do',
+};
+
+function planItem(item: PlanItem, position: number): HTMLLIElement {
+  const symbol = item.mark === 'todo' ? String(position + 1) : MARK_SYMBOL[item.mark];
+  const li = el(
+    'li',
+    { class: `lv-plan-item mark-${item.mark}` },
+    el('span', { class: 'lv-mark', 'aria-hidden': 'true' }, symbol),
+    el('span', { class: 'lv-plan-text' }, item.text),
+    el('span', { class: 'lv-sr' }, ` (${MARK_LABEL[item.mark]})`),
+  );
+  if (item.mark === 'current') li.setAttribute('aria-current', 'step');
+  return li;
+}
+
+function verdictLine(verdict: NonNullable<StepModel['verdict']>): HTMLDivElement {
+  const { ok, reason } = verdict;
+  return el(
+    'div',
+    { class: `lv-verdict ${ok ? 'ok' : 'bad'}` },
+    el('span', { 'aria-hidden': 'true' }, ok ? '✓ ' : '✗ '),
+    el('span', { class: 'lv-sr' }, ok ? 'Verified: ' : 'Verification failed: '),
+    reason,
+  );
+}
+
+/**
+ * A step: its plain-language text, which opens the raw action and the thought when clicked
+ * (a <details> whose summary is the text itself, so no extra line per step), then its verdict.
+ */
+function stepItem(step: StepModel, open: boolean): HTMLLIElement {
+  const li = el('li', { class: `lv-step step-${step.kind}` });
+  li.dataset.key = step.key;
+  const text = el('span', { class: 'lv-step-text' }, step.text);
+  const thought = step.thought.trim();
+  if (step.raw !== undefined || (thought !== '' && thought !== step.text)) {
+    const details = el(
+      'details',
+      { class: 'lv-details' },
+      el('summary', { title: 'Show the action and the thought' }, text),
+    );
+    if (step.raw !== undefined) details.append(el('pre', { class: 'lv-raw' }, step.raw));
+    if (thought) details.append(el('p', { class: 'lv-thought' }, thought));
+    details.open = open;
+    li.append(details);
+  } else {
+    li.append(text);
+  }
+  if (step.verdict) li.append(verdictLine(step.verdict));
+  return li;
+}
+
+/** Replaces only the steps whose content changed; "Details" stay open across updates. */
+function renderSteps(list: HTMLOListElement, models: StepModel[]): void {
+  const current = Array.from(list.children) as HTMLLIElement[];
+  models.forEach((model, i) => {
+    const existing = current[i];
+    if (existing?.dataset.key === model.key) return;
+    const open = existing?.querySelector('details')?.open ?? false;
+    const item = stepItem(model, open);
+    if (existing) existing.replaceWith(item);
+    else list.append(item);
+  });
+  for (const extra of current.slice(models.length)) extra.remove();
+}
+
+function renderQuestion(parts: Parts, input: LiveViewInput): void {
+  const question = input.run?.status === 'needs_input' ? (input.run.question ?? '') : '';
+  const asking = question !== '' && !input.stopping;
+  const appeared = asking && parts.question.hidden;
+  parts.question.hidden = !asking;
+  if (parts.questionText.textContent !== question) {
+    parts.questionText.textContent = question;
+    parts.answerInput.value = '';
+  }
+  parts.answerInput.disabled = input.sending;
+  parts.send.disabled = input.sending;
+  setText(parts.send, input.sending ? 'Sending…' : 'Send');
+  parts.answerError.hidden = !input.answerError;
+  setText(parts.answerError, input.answerError ?? '');
+  if (appeared) parts.answerInput.focus();
+}
+
+const RESULT_TITLE: Partial<Record<RunState['status'], string>> = {
+  completed: 'Answer',
+  failed: 'What went wrong',
+  error: 'Error',
+};
+
+function renderResult(parts: Parts, run: RunState | null): void {
+  const text = run?.status === 'error' ? run.error : run?.status !== 'running' ? run?.result : '';
+  const title = run ? RESULT_TITLE[run.status] : undefined;
+  const shown = Boolean(text && title);
+  parts.result.hidden = !shown;
+  parts.result.className = `lv-result ${run?.status === 'completed' ? 'ok' : 'bad'}`;
+  setText(parts.resultTitle, title ?? '');
+  setText(parts.resultText, shown ? (text ?? '') : '');
+}
+
+function renderCollected(parts: Parts, input: LiveViewInput): void {
+  const run = input.run;
+  const counts = mergeCounts(run?.collected ?? {}, input.liveCounts);
+  const line = run ? collectedLine(counts, run.duplicatesSkipped, input.collectTarget) : null;
+  parts.collected.hidden = line === null;
+  parts.download.hidden = totalCount(counts) === 0 || !run?.taskId;
+  // Each part of the line stays whole: it wraps between "12 items" and "3 duplicates".
+  if (parts.collectedCount.textContent !== (line ?? ''))
+    parts.collectedCount.replaceChildren(
+      ...(line ?? '')
+        .split(' · ')
+        .flatMap((part, i) => [
+          ...(i > 0 ? [' · '] : []),
+          el('span', { class: 'lv-nowrap' }, part),
+        ]),
+    );
+}
+
+function renderHeader(parts: Parts, input: LiveViewInput): void {
+  const { run } = input;
+  const status = statusLine(run, input);
+  setText(parts.status, status.text);
+  parts.status.className = `lv-status tone-${status.tone}`;
+  // A countdown changing every second is not worth announcing every second.
+  parts.status.setAttribute('aria-live', status.tone === 'wait' ? 'off' : 'polite');
+  parts.stop.hidden = !isActive(run);
+  parts.stop.disabled = input.stopping;
+  setText(parts.goal, run?.goal ?? '');
+  parts.goal.hidden = !input.showGoal || !run?.goal;
+  const meta = run ? metaLine(run, input.now) : '';
+  setText(parts.meta, meta);
+  parts.meta.hidden = meta === '';
+  setText(parts.notice, input.notice ?? '');
+  parts.notice.hidden = !input.notice;
+}
+
+/** Builds the live view into `root` and returns its renderer. */
+export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): LiveView {
+  const parts = skeleton(handlers);
+  root.classList.add('live-view');
+  root.replaceChildren(
+    parts.goal,
+    el('div', { class: 'lv-status-row' }, parts.status, parts.stop),
+    parts.meta,
+    parts.notice,
+    parts.question,
+    parts.result,
+    parts.collected,
+    parts.planSection,
+    parts.stepsSection,
+  );
+  return {
+    render(input) {
+      renderHeader(parts, input);
+      renderQuestion(parts, input);
+      renderResult(parts, input.run);
+      renderCollected(parts, input);
+      const plan = input.run ? planItems(input.run) : [];
+      parts.planSection.hidden = plan.length === 0;
+      parts.plan.replaceChildren(...plan.map(planItem));
+      const steps = (input.run?.steps ?? []).map((s) => stepModel(s, input.run?.result));
+      parts.stepsSection.hidden = steps.length === 0;
+      renderSteps(parts.steps, steps);
+    },
+  };
+}

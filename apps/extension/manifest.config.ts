@@ -6,6 +6,8 @@ import packageJson from './package.json' with { type: 'json' };
 //  tabs      — the active tab's URL, load events after navigation, captureVisibleTab (hybrid mode).
 //  alarms    — wakes a stopped service worker to resume a running task.
 //  scripting — the MAIN-world network tracker; re-injecting into tabs opened before install.
+//  sidePanel — the live view beside the page: a popup closes as soon as the user clicks the
+//              page the agent works on, the side panel stays open while the agent acts (#15).
 //  host_permissions http(s) — an agent acts on whatever site the user is on, across navigations,
 //  and the service worker calls the Tandem server the user configured.
 export default defineManifest({
@@ -15,8 +17,9 @@ export default defineManifest({
   version: packageJson.version,
   action: { default_popup: 'src/popup/index.html', default_title: 'Tandem' },
   options_page: 'src/options/index.html',
+  side_panel: { default_path: 'src/sidepanel/index.html' },
   background: { service_worker: 'src/background/index.ts', type: 'module' },
-  permissions: ['storage', 'tabs', 'scripting', 'alarms'],
+  permissions: ['storage', 'tabs', 'scripting', 'alarms', 'sidePanel'],
   host_permissions: ['http://*/*', 'https://*/*'],
   // The MAIN-world network tracker (tandem-network.js) is registered by the service worker
   // with chrome.scripting: bundlers' content-script loaders cannot run in the page's world.

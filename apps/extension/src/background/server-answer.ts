@@ -1,36 +1,115 @@
 // Reading the server's answer to one request: what the run records of it, and what the loop
 // does next. Pure, so each rule is tested without a tab or a server.
-import type { NextActionResponse } from '@tandem/contracts';
+import {
+  describeAction,
+  describeActions,
+  describePageRead,
+  requestsPageState,
+  safeParseAction,
+  type NeedsUserInputResponse,
+  type NextActionResponse,
+  type ParsedAction,
+  type VerificationResult,
+} from '@tandem/contracts';
 import type { PendingReport, RunState, StepView } from '../shared/run-state';
 
-/** The step as the popup lists it; optional parts only when the server sent them. */
+/**
+ * The step in plain language: the server's words, else the page read it asked for, else our
+ * own from the action (a server that sends no actionSummary still gets readable steps).
+ */
+export function stepSummary(res: NextActionResponse): string | undefined {
+  if (res.actionSummary) return res.actionSummary;
+  if (res.needs_snapshot) return describePageRead(res.needs_snapshot);
+  if (res.needs_full_dom) return 'Read the whole page';
+  if (res.actions) {
+    const parsed = res.actions.map((a) => safeParseAction(a.action));
+    const actions = parsed.flatMap((p): ParsedAction[] => (p.ok ? [p.action] : []));
+    if (actions.length === parsed.length) return describeActions(actions);
+  }
+  return res.actionDetails ? describeAction(res.actionDetails) : undefined;
+}
+
+/** The step as the live view lists it; optional parts only when there is something to show. */
 export function stepView(res: NextActionResponse, index: number, at: number): StepView {
+  const summary = stepSummary(res);
   return {
     index,
     thought: res.thought,
+    ...(summary ? { summary } : {}),
+    planStep: res.stepIndex,
     ...(res.action ? { action: res.action } : {}),
     ...(res.actions ? { chain: res.actions.map((a) => a.action) } : {}),
-    ...(res.verification ? { verification: res.verification } : {}),
+    ...(requestsPageState(res) ? { read: true } : {}),
     status: res.status,
     at,
   };
 }
 
 /**
- * What the run keeps of an answer: the task it belongs to, the step appended, and the collected
- * counts when the server sent them. The previous report is cleared: this request delivered it.
+ * The steps with `verification` on the step it judges: the server's verdict is on the last
+ * action executed, which is the latest step that acted (page reads execute nothing). A verdict
+ * with no such step, as on a task's first answer, judges nothing shown.
+ */
+export function withVerdict(steps: StepView[], verification?: VerificationResult): StepView[] {
+  if (!verification) return steps;
+  const judged = steps.findLastIndex(
+    (s) => s.read !== true && (s.action !== undefined || s.chain !== undefined),
+  );
+  return judged < 0 ? steps : steps.map((s, i) => (i === judged ? { ...s, verification } : s));
+}
+
+/** What every answered request updates: its count, the request key and wait it used. */
+function answered(run: Pick<RunState, 'requests'>) {
+  return {
+    requests: (run.requests ?? 0) + 1,
+    requestKey: undefined,
+    wait: undefined,
+  } satisfies Partial<RunState>;
+}
+
+/**
+ * What the run keeps of an answer: the task, the step (none for the answer that ends the task:
+ * its final answer is shown once, as the result), the verdict on the previous step, the plan,
+ * usage and collected counts when sent. The previous report is cleared: this request
+ * delivered it, answer included.
  */
 export function recordedStep(
-  run: Pick<RunState, 'steps'>,
+  run: Pick<RunState, 'steps' | 'requests'>,
   res: NextActionResponse,
   at: number,
 ): Partial<RunState> {
+  const steps = withVerdict(run.steps, res.verification);
+  const ends = nextMove(res).kind === 'finish';
   return {
     taskId: res.taskId,
     sessionId: res.sessionId,
-    steps: [...run.steps, stepView(res, run.steps.length, at)],
+    steps: ends ? steps : [...steps, stepView(res, steps.length, at)],
     pending: undefined,
+    ...answered(run),
+    currentStep: res.stepIndex,
+    ...(res.plan ? { plan: res.plan } : {}),
+    ...(res.usage ? { usage: res.usage } : {}),
+    // Absent, not undefined, when not sent: a step without counts keeps the counts shown.
     ...(res.collected ? { collected: res.collected } : {}),
+    ...(res.duplicatesSkipped !== undefined ? { duplicatesSkipped: res.duplicatesSkipped } : {}),
+  };
+}
+
+/** What the run keeps of a question: it waits for the answer, which continues the same task. */
+export function askedQuestion(
+  run: Pick<RunState, 'requests'>,
+  res: NeedsUserInputResponse,
+): Partial<RunState> {
+  return {
+    status: 'needs_input',
+    question: res.message,
+    sessionId: res.sessionId,
+    // A server that created no task sends none: the run keeps the one it has, if any.
+    ...(res.taskId ? { taskId: res.taskId } : {}),
+    ...(res.usage ? { usage: res.usage } : {}),
+    pending: undefined,
+    inFlight: undefined,
+    ...answered(run),
   };
 }
 

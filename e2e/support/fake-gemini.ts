@@ -57,6 +57,7 @@ const NODE_BY_SYSTEM: [RegExp, string][] = [
   [/^A browser agent action failed/, 'correction'],
   [/^You turn a single browser command/, 'direct_action'],
   [/^You judge web search results/i, 'web_search'],
+  [/^You write the final answer/, 'finalize'],
 ];
 
 /** The request form's five fields as the chain fills them: label, role code, value. */
@@ -160,6 +161,15 @@ function answer(node: string, prompt: string): unknown {
         action: chain[0]?.action,
         chain: chain.length > 1 ? chain : null,
         confidence: 0.9,
+      };
+    }
+    case 'finalize': {
+      // Like a model would: the goal as done, with what the page confirmed.
+      const confirmed = /saved successfully|received your request/i.exec(prompt)?.[0];
+      return {
+        answer: isPatient
+          ? `Jas Patel was added as a new patient${confirmed ? ` (the EMR says “${confirmed}”)` : ''}.`
+          : `Done: ${goal}.`,
       };
     }
     case 'outcome_prediction':

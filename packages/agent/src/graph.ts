@@ -93,9 +93,16 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       )
       .addNode(
         'context_analysis',
-        ...routed(n.context_analysis, routeAfterContext, to('web_search', 'planning', END_RUN)),
+        ...routed(
+          n.context_analysis,
+          routeAfterContext,
+          to('web_search', 'planning', 'dispatch', END_RUN),
+        ),
       )
-      .addNode('web_search', ...routed(n.web_search, routeAfterWebSearch, to('planning', END_RUN)))
+      .addNode(
+        'web_search',
+        ...routed(n.web_search, routeAfterWebSearch, to('planning', 'dispatch', END_RUN)),
+      )
       .addNode('planning', n.planning)
       .addNode(
         'step_refinement',
@@ -120,7 +127,11 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       // Not traced: it only takes the resuming request's page into the state.
       .addNode(
         'dispatch',
-        ...routed(dispatch(), routeAfterDispatch, to('verification', 'action_generation')),
+        ...routed(
+          dispatch(),
+          routeAfterDispatch,
+          to('verification', 'action_generation', 'context_analysis', 'direct_action'),
+        ),
       )
       .addNode(
         'verification',

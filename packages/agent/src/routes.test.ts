@@ -45,7 +45,7 @@ describe('routing functions', () => {
     expect(routeAfterDirectAction(state(refused))).toBe(END_RUN);
   });
 
-  it('routeAfterContext: ASK_USER ends, WEB_SEARCH searches, else plans', () => {
+  it('routeAfterContext: ASK_USER pauses, WEB_SEARCH searches, else plans', () => {
     expect(routeAfterContext(state({ requiredSources: ['PAGE'] }))).toBe('planning');
     expect(routeAfterContext(state({ requiredSources: ['MEMORY', 'WEB_SEARCH'] }))).toBe(
       'web_search',
@@ -54,9 +54,10 @@ describe('routing functions', () => {
       requiredSources: ['ASK_USER'],
       outcome: { kind: 'ask_user', message: '?', missingInformation: [] },
     });
-    expect(routeAfterContext(asked)).toBe(END_RUN);
+    // A question pauses the task before dispatch, where the answer resumes it.
+    expect(routeAfterContext(asked)).toBe('dispatch');
     expect(routeAfterWebSearch(state())).toBe('planning');
-    expect(routeAfterWebSearch(asked)).toBe(END_RUN);
+    expect(routeAfterWebSearch(asked)).toBe('dispatch');
   });
 
   it('routeAfterRefinement / ActionGeneration / Outcome', () => {

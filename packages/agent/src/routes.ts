@@ -24,20 +24,26 @@ export function routeAfterComplexity(
 
 export function routeAfterDirectAction(
   s: InteractStateType,
-): RouteTo<'outcome_prediction' | 'finalize'> | typeof END_RUN {
-  if (refused(s) || asksUser(s)) return END_RUN;
+): RouteTo<'outcome_prediction' | 'finalize' | 'dispatch'> | typeof END_RUN {
+  if (refused(s)) return END_RUN;
+  // A question pauses the task where an action would: the answer resumes it.
+  if (asksUser(s)) return 'dispatch';
   return endsTask(s) ? 'finalize' : 'outcome_prediction';
 }
 
 export function routeAfterContext(
   s: InteractStateType,
-): RouteTo<'web_search' | 'planning'> | typeof END_RUN {
-  if (refused(s) || asksUser(s)) return END_RUN;
+): RouteTo<'web_search' | 'planning' | 'dispatch'> | typeof END_RUN {
+  if (refused(s)) return END_RUN;
+  if (asksUser(s)) return 'dispatch';
   return s.requiredSources.includes('WEB_SEARCH') ? 'web_search' : 'planning';
 }
 
-export function routeAfterWebSearch(s: InteractStateType): RouteTo<'planning'> | typeof END_RUN {
-  return refused(s) || asksUser(s) ? END_RUN : 'planning';
+export function routeAfterWebSearch(
+  s: InteractStateType,
+): RouteTo<'planning' | 'dispatch'> | typeof END_RUN {
+  if (refused(s)) return END_RUN;
+  return asksUser(s) ? 'dispatch' : 'planning';
 }
 
 export function routeAfterRefinement(
@@ -57,7 +63,9 @@ export function routeAfterActionGeneration(
 
 export function routeAfterDispatch(
   s: InteractStateType,
-): RouteTo<'verification' | 'action_generation'> {
+): RouteTo<'verification' | 'action_generation' | 'context_analysis' | 'direct_action'> {
+  // An answer resumes the node that asked; a page read, action generation; an action, its check.
+  if (s.resumeAt) return s.resumeAt;
   return s.resumedFromPageRead ? 'action_generation' : 'verification';
 }
 

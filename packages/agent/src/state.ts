@@ -44,6 +44,22 @@ export interface PendingAction {
   targets: { id: string; role: string; name: string }[];
 }
 
+/** A question the task is paused on until the user answers. */
+export interface PendingQuestion {
+  /** The node that asked, and resumes with the answer. */
+  askedBy: 'context_analysis' | 'direct_action';
+  message: string;
+}
+
+export interface TokenTotals {
+  input: number;
+  output: number;
+  saved: number;
+  calls: number;
+  /** Missing in checkpoints written before costs were tracked. */
+  costMicroUsd?: number;
+}
+
 export interface PreviousAction {
   stepIndex: number;
   action: string;
@@ -108,6 +124,22 @@ export const InteractState = Annotation.Root({
   /** Web search summary injected into planning and action prompts (fenced as untrusted). */
   webSearchSummary: replace<string | null>(() => null),
 
+  // --- conversation (spec 003 Steps 1.3/1.5: sessions, MEMORY, ASK_USER) ----------------
+  /**
+   * The session's conversation as the prompts read it: the user's goals and answers, the
+   * agent's questions and final answers (recent ones verbatim, older ones summarised). Loaded
+   * by the service for a new task and with an answer; the MEMORY source of context analysis.
+   */
+  conversation: replace<string>(() => ''),
+  /** The question the task is paused on, and the node that asked (it resumes with the answer). */
+  question: replace<PendingQuestion | null>(() => null),
+  /** The user's latest answer, for the node that asked. */
+  answer: replace<string | null>(() => null),
+  /** Questions asked in this task: capped, so a model cannot keep asking. */
+  questionsAsked: replace<number>(() => 0),
+  /** Set by dispatch when a request answers the question: the node to resume at. */
+  resumeAt: replace<PendingQuestion['askedBy'] | null>(() => null),
+
   // --- plan and progress -----------------------------------------------------------------
   plan: replace<Plan | null>(() => null),
   /** Index of the plan step being worked on; also the task's currentStepIndex. */
@@ -146,17 +178,23 @@ export const InteractState = Annotation.Root({
    * and every prompt stay the same size however many are collected (spec 000).
    */
   collectedCounts: replace<CollectedCounts>(() => ({})),
+  /** Items collect skipped as duplicates so far (shown as a count, never one line each). */
+  duplicatesSkipped: replace<number>(() => 0),
 
   // --- outcome ---------------------------------------------------------------------------
   status: replace<TaskStatus>(() => 'active'),
   /** Final answer or failure reason. */
   result: replace<string | null>(() => null),
-  /** Tokens spent in this task so far (all LLM calls), and tokens avoided by tier-1 checks. */
-  tokens: replace<{ input: number; output: number; saved: number; calls: number }>(() => ({
+  /**
+   * Tokens spent in this task so far (all LLM calls), tokens avoided by tier-1 checks, and
+   * what the calls cost (integer micro-USD, priced like the usage log).
+   */
+  tokens: replace<TokenTotals>(() => ({
     input: 0,
     output: 0,
     saved: 0,
     calls: 0,
+    costMicroUsd: 0,
   })),
   /** How this request's run ended; null until a node ends it (dispatch clears it). */
   outcome: replace<RunOutcome | null>(() => null),

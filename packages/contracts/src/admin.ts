@@ -134,7 +134,11 @@ export const MetricsResponse = z.object({
     total: z.number().int().nonnegative(),
     byStatus: z.record(TaskStatus, z.number().int().nonnegative()),
   }),
-  /** completed / (completed + failed + interrupted); live tasks are not counted yet. */
+  /**
+   * completed / (completed + failed + interrupted). Live tasks are not counted yet, nor tasks
+   * the user stopped (cancelled): a Stop says nothing about whether the agent would have
+   * succeeded. `tasks.byStatus` counts them.
+   */
   taskCompletion: RateMetric,
   stepLatency: LatencyMetric,
   /** Step latency split by the task's complexity (tasks never classified are left out). */

@@ -39,6 +39,7 @@ export const LLM_NODES = [
   'outcome_prediction',
   'verification',
   'correction',
+  'finalize',
 ] as const satisfies readonly GraphNode[];
 export const LlmNode = z.enum(LLM_NODES);
 export type LlmNode = z.infer<typeof LlmNode>;

@@ -218,6 +218,8 @@ export const LlmActionType = z.enum([
   'REPLANNING',
   'EXTRACTION',
   'EMBEDDING',
+  /** The final answer finalize writes for the user. */
+  'FINAL_ANSWER',
 ]);
 export type LlmActionType = z.infer<typeof LlmActionType>;
 

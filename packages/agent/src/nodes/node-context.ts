@@ -3,6 +3,7 @@
 import type { AgentDeps, AgentLogger } from '../deps';
 import type { LlmCallContext, LlmResult } from '../llm/port';
 import type { GraphNode } from '@tandem/contracts';
+import { priceUsage } from '@tandem/observability';
 import type { InteractStateType } from '../state';
 
 export const logFor = (deps: AgentDeps, state: InteractStateType, node: GraphNode): AgentLogger =>
@@ -15,15 +16,16 @@ export const llmContext = (state: InteractStateType): LlmCallContext => ({
   taskId: state.taskId,
 });
 
-/** Adds one call's tokens to the task's running totals. */
+/** Adds one call's tokens and cost (priced as the usage log prices it) to the task's totals. */
 export function withUsage(
   state: Pick<InteractStateType, 'tokens'>,
-  result: Pick<LlmResult<unknown>, 'usage'>,
+  result: Pick<LlmResult<unknown>, 'usage' | 'model'>,
 ): InteractStateType['tokens'] {
   return {
     ...state.tokens,
     input: state.tokens.input + result.usage.inputTokens,
     output: state.tokens.output + result.usage.outputTokens,
     calls: state.tokens.calls + 1,
+    costMicroUsd: (state.tokens.costMicroUsd ?? 0) + priceUsage(result.model, result.usage),
   };
 }

@@ -2,7 +2,9 @@
 // next request (the page before it, the targets' fingerprints, the expected outcome).
 import {
   actionTargetId,
+  describeActions,
   formatAction,
+  parseAction,
   safeParseAction,
   type ChainAction,
   type ExpectedOutcome,
@@ -113,4 +115,13 @@ export function upgradePending(pending: PendingAction | null): PendingAction | n
   if (!pending || typeof action !== 'string') return pending;
   const parsed = safeParseAction(action);
   return parsed.ok ? { ...pending, action: parsed.action } : pending;
+}
+
+/** The action or chain sent, in plain language, with its targets named as the page names them. */
+export function actionSummaryOf(pending: PendingAction): string {
+  const names = Object.fromEntries(pending.targets.map((t) => [t.id, t.name]));
+  const actions = pending.chain
+    ? pending.chain.actions.map((a) => parseAction(a.action))
+    : [pending.action];
+  return describeActions(actions, names);
 }

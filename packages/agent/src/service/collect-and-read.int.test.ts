@@ -94,8 +94,10 @@ describe('collect', () => {
     const second = await agent.act(next(2));
     expect(second.action).toBe('click("next-2")');
     expect(second.collected).toEqual({ job: 4 });
-    // Keys and counts only: the model learns what was skipped, not the data again.
-    expect(second.thought).toContain('Duplicate job skipped (already collected: job:J-3)');
+    // Duplicates are a count, not one line each (the thought keeps the batch's one line).
+    expect(second.duplicatesSkipped).toBe(1);
+    expect(second.thought).not.toContain('Duplicate job skipped');
+    expect(second.thought).toContain('1 duplicate');
 
     const events: TaskEvent[] = [];
     const unsubscribe = agent.events.subscribe(agent.caller.tenantId, first.taskId, (e) => {

@@ -1,68 +1,33 @@
-// The next step of a paused task (spec 003 Phase 3): checked against the task's status and
-// session, one request at a time (TaskLocks), within MAX_STEPS_PER_TASK, then the graph
-// resumes at dispatch with this request's page.
+// The next step of a paused task (spec 003 Phase 3), or the answer to its question: one
+// request at a time (TaskLocks), checked against the task's status and session, within
+// MAX_STEPS_PER_TASK, then the graph resumes at dispatch with this request's page.
 import type { InteractResponse } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
 import type { InteractContext, RequestScope } from './context';
 import { InteractError } from './interact-error';
+import { continuationRefusal } from './task-gates';
+import { conversationFor } from './conversation';
 import { ragContextFor } from './rag-context';
+import { updateTaskIfUnchanged } from './task-write';
 import { answerRun } from './run-answer';
-
-/** Why this request may not continue the task, or null when it may. */
-export function continuationRefusal(
-  task: Task | null,
-  taskId: string,
-  sessionId: string,
-): InteractError | null {
-  if (!task) return new InteractError('NOT_FOUND', `Task ${taskId} not found.`);
-  switch (task.status) {
-    case 'completed':
-      return new InteractError(
-        'TASK_COMPLETED',
-        'This task is already completed; start a new task.',
-      );
-    case 'failed':
-      return new InteractError(
-        'TASK_FAILED',
-        `This task has failed${task.result ? `: ${task.result}` : ''}; start a new task.`,
-      );
-    case 'interrupted':
-      return new InteractError(
-        'CONFLICT',
-        'This task was interrupted after 30 minutes without activity; start a new task.',
-      );
-    default:
-      break;
-  }
-  if (task.sessionId && task.sessionId !== sessionId)
-    return new InteractError('CONFLICT', 'This task belongs to another session.');
-  return null;
-}
 
 export async function continueTask(
   ctx: InteractContext,
   scope: RequestScope,
   taskId: string,
 ): Promise<InteractResponse> {
-  const { store, deps, locks } = ctx;
+  const { store, locks } = ctx;
   const tenantId = scope.caller.tenantId;
-  const task = await store.tasks.get(tenantId, taskId);
-  const refused = continuationRefusal(task, taskId, scope.sessionId);
-  if (refused) throw refused;
-  if (!task) throw new Error('unreachable: a missing task is refused');
+  const answer = scope.request.answer;
   const log = scope.log.child({ taskId });
+  // The task is read under the lock: the version its writes compare against is then the one
+  // no other request can move (only a Stop or the zombie sweep can, see task-write.ts).
   return locks.withLock(tenantId, taskId, async () => {
-    const maxSteps = deps.limits.maxStepsPerTask;
-    if (task.metrics.totalSteps >= maxSteps) {
-      await store.tasks.update(tenantId, taskId, {
-        status: 'failed',
-        result: `Maximum of ${maxSteps} steps exceeded.`,
-      });
-      throw new InteractError(
-        'MAX_STEPS_EXCEEDED',
-        `This task reached the maximum of ${maxSteps} steps.`,
-      );
-    }
+    const task = await store.tasks.get(tenantId, taskId);
+    const refused = continuationRefusal(task, taskId, scope.sessionId, answer !== undefined);
+    if (refused) throw refused;
+    if (!task) throw new Error('unreachable: a missing task is refused');
+    await refuseOverStepLimit(ctx, tenantId, task);
     const previousAction = await store.taskActions.getLast(tenantId, taskId);
     const ragContext = await ragContextFor(ctx.rag, {
       tenantId,
@@ -72,11 +37,42 @@ export async function continueTask(
     log.info('continue task', {
       step: task.currentStepIndex,
       lastActionStatus: scope.request.lastActionStatus ?? null,
+      answering: answer !== undefined,
     });
-    const state = await ctx.runner.resume(tenantId, taskId, { page: scope.page, ragContext });
+    const resume = { page: scope.page, ragContext, ...(await answerInput(ctx, scope, answer)) };
+    const state = await ctx.runner.resume(tenantId, taskId, resume);
     return answerRun(ctx, { ...scope, log }, state, {
       existing: task,
       verifiedActionId: previousAction?.status === 'pending' ? previousAction.id : null,
     });
   });
+}
+
+/** MAX_STEPS_PER_TASK: the task fails with a 400 once it has sent this many steps. */
+async function refuseOverStepLimit(ctx: InteractContext, tenantId: string, task: Task) {
+  const maxSteps = ctx.deps.limits.maxStepsPerTask;
+  if (task.metrics.totalSteps < maxSteps) return;
+  await updateTaskIfUnchanged(ctx.store, tenantId, task, {
+    status: 'failed',
+    result: `Maximum of ${maxSteps} steps exceeded.`,
+  });
+  throw new InteractError(
+    'MAX_STEPS_EXCEEDED',
+    `This task reached the maximum of ${maxSteps} steps.`,
+  );
+}
+
+/**
+ * The user's answer becomes the session's message, and the conversation the resumed node
+ * reads is reloaded with it (spec 003 Step 1.3: messages are the conversation's record).
+ */
+async function answerInput(ctx: InteractContext, scope: RequestScope, answer: string | undefined) {
+  if (answer === undefined) return {};
+  const { tenantId } = scope.caller;
+  await ctx.store.messages.append(tenantId, {
+    sessionId: scope.sessionId,
+    role: 'user',
+    content: answer,
+  });
+  return { answer, conversation: await conversationFor(ctx.store, tenantId, scope.sessionId) };
 }

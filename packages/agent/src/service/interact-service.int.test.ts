@@ -86,6 +86,10 @@ describe('Add a new patient with name "Jas" (spec 003 Phases 1-4)', () => {
             reason: 'Patient Jas saved successfully is shown',
           },
         },
+        {
+          node: 'finalize',
+          output: { answer: 'Jas was added as a new patient; the EMR confirmed the save.' },
+        },
       ],
     });
     const { store, caller } = agent;
@@ -160,6 +164,9 @@ describe('Add a new patient with name "Jas" (spec 003 Phases 1-4)', () => {
     });
     expect(r5.action).toMatch(/^finish\(/);
     expect(r5.status).toBe('completed');
+    // The answer is written for the user, not the verifier's reason.
+    expect(r5.result).toBe('Jas was added as a new patient; the EMR confirmed the save.');
+    expect(r5.actionSummary).toBe('Finished');
 
     // Stored task, actions, messages, plan.
     const task = await store.tasks.get(caller.tenantId, taskId);
@@ -198,10 +205,11 @@ describe('Add a new patient with name "Jas" (spec 003 Phases 1-4)', () => {
     // The usage hook never delays a request: its writes land shortly after the response.
     await expect
       .poll(async () => (await store.tokenUsage.list(caller.tenantId, { taskId })).length)
-      .toBe(5);
+      .toBe(6);
     const usage = await store.tokenUsage.list(caller.tenantId, { taskId });
     expect(usage.map((u) => u.actionType).sort()).toEqual([
       'CONTEXT_ANALYSIS',
+      'FINAL_ANSWER',
       'OUTCOME_PREDICTION',
       'OUTCOME_PREDICTION',
       'PLANNING',
@@ -536,7 +544,7 @@ describe('verification failure, correction and limits', () => {
 });
 
 describe('route behaviour', () => {
-  it('ASK_USER returns NeedsUserInput and persists no task', async () => {
+  it('ASK_USER returns NeedsUserInput and pauses the task it creates, waiting for the answer', async () => {
     agent = await createTestAgent({
       steps: [
         {
@@ -556,8 +564,15 @@ describe('route behaviour', () => {
     );
     expect(r.needsUserInput).toBe(true);
     expect(r.needsUserInput && r.missingInformation).toEqual(['date of birth']);
-    expect(r.needsUserInput && r.taskId).toBeNull();
-    expect((await agent.store.tasks.list(agent.caller.tenantId)).items).toHaveLength(0);
+    if (!r.needsUserInput || !r.taskId) throw new Error('expected a question with its task');
+    expect(await agent.store.tasks.get(agent.caller.tenantId, r.taskId)).toMatchObject({
+      status: 'needs_user_input',
+      query: 'Add a new patient with name Jas and her date of birth',
+    });
+    // Anything but the answer is refused while the task waits for it.
+    await expect(
+      agent.interact(pageRequest(EMR, home, { taskId: r.taskId, sessionId: r.sessionId })),
+    ).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
   });
 
   it('404 for an unknown task and an unknown session', async () => {

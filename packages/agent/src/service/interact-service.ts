@@ -4,13 +4,14 @@
 // paused task (continue-task.ts). Both run the graph (graph-runner.ts) and answer through one
 // outcome mapping (run-answer.ts), which records the step (record-step.ts).
 import { randomUUID } from 'node:crypto';
-import type { InteractRequest, InteractResponse } from '@tandem/contracts';
+import type { CancelTaskResponse, InteractRequest, InteractResponse } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
 import type { AgentDeps, AgentLogger } from '../deps';
 import { buildInteractGraph, type InteractGraph } from '../graph';
 import { pageStateFrom } from '../page/page-state';
 import type { RagService } from '../rag/port';
+import { cancelTask } from './cancel-task';
 import { continueTask } from './continue-task';
 import type { InteractCaller, InteractContext } from './context';
 import { createGraphRunner } from './graph-runner';
@@ -39,6 +40,8 @@ export interface InteractService {
     request: InteractRequest,
     log?: AgentLogger,
   ): Promise<InteractResponse>;
+  /** Stop: the task is cancelled; a request of it still running answers TASK_CANCELLED. */
+  cancel(caller: InteractCaller, taskId: string): Promise<CancelTaskResponse>;
   readonly graph: InteractGraph;
 }
 
@@ -64,6 +67,8 @@ export function createInteractService(options: InteractServiceOptions): Interact
           answer(ctx, { caller, request, log, taskId }),
         );
       }),
+    cancel: (caller, taskId) =>
+      cancelTask(store, options.events, { tenantId: caller.tenantId, taskId }),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   type CollectedItemsByType,
   type NextActionResponse,
 } from '@tandem/contracts';
-import type { Store, Task } from '@tandem/store';
+import type { Store, Task, TaskPatch } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
 import type { InteractStateType } from '../state';
 import { stepMetrics, stepResponse } from './response';
@@ -18,6 +18,7 @@ import {
   taskPatchFrom,
   verdictPatchFrom,
 } from './task-record';
+import { updateTaskIfUnchanged } from './task-write';
 
 export interface StepRecordInput {
   caller: { tenantId: string; userId: string };
@@ -41,9 +42,7 @@ export async function recordStep(
   if (outcome?.kind !== 'action' && outcome?.kind !== 'read_page')
     throw new Error('recordStep needs an action or a page read');
   const facts = { durationMs: Date.now() - started, verifiedPrevious: verifiedActionId !== null };
-  const patch = taskPatchFrom(state, existing, facts);
-  if (existing) await store.tasks.update(tenantId, existing.id, patch);
-  else await store.tasks.create(tenantId, newTaskFrom(state, caller, patch));
+  await writeTask(store, input, taskPatchFrom(state, existing, facts));
   const verdict = verdictPatchFrom(state);
   if (verifiedActionId && verdict)
     await store.taskActions.update(tenantId, verifiedActionId, verdict);
@@ -70,6 +69,17 @@ export async function recordStep(
   for (const event of stepEventsFrom(state, response, new Date().toISOString()))
     events?.publish(tenantId, state.taskId, event);
   return response;
+}
+
+/** The task row after this step: created on a task's first step, else compare-and-set. */
+export async function writeTask(
+  store: Store,
+  input: Pick<StepRecordInput, 'caller' | 'state' | 'existing'>,
+  patch: TaskPatch,
+): Promise<void> {
+  const { caller, state, existing } = input;
+  if (existing) await updateTaskIfUnchanged(store, caller.tenantId, existing, patch);
+  else await store.tasks.create(caller.tenantId, newTaskFrom(state, caller, patch));
 }
 
 /**

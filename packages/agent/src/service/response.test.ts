@@ -85,7 +85,7 @@ describe('stepResponse', () => {
 });
 
 describe('questionResponse', () => {
-  it('asks the user, with no task, and the tokens of the call that asked', () => {
+  it('asks the user, with the task it pauses, and the tokens of the call that asked', () => {
     const usage = { inputTokens: 50, outputTokens: 5, totalTokens: 55 };
     const response = questionResponse(state, {
       kind: 'ask_user',
@@ -100,7 +100,7 @@ describe('questionResponse', () => {
       message: 'Which patient?',
       missingInformation: ['patient name'],
       sessionId: state.sessionId,
-      taskId: null,
+      taskId: state.taskId,
       thought: 'The goal names no patient',
       usage,
     });

@@ -1,12 +1,14 @@
 // The client's answer, built once, from the state a run ended with and its outcome: nodes
 // decide (state.ts `RunOutcome`), this turns the decision into the wire format.
 import {
+  describePageRead,
   formatAction,
   type CollectedItemsByType,
   type InteractMetrics,
   type NeedsUserInputResponse,
   type NextActionResponse,
 } from '@tandem/contracts';
+import { actionSummaryOf } from '../nodes/pending-action';
 import type { InteractStateType, PendingAction, RunOutcome } from '../state';
 
 export interface ResponseExtras {
@@ -56,10 +58,13 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
       inputTokens: state.tokens.input,
       outputTokens: state.tokens.output,
       totalTokens: state.tokens.input + state.tokens.output,
+      costMicroUsd: state.tokens.costMicroUsd ?? 0,
     },
     hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
     ...(state.complexity ? { complexity: state.complexity } : {}),
-    ...(Object.keys(state.collectedCounts).length > 0 ? { collected: state.collectedCounts } : {}),
+    ...(Object.keys(state.collectedCounts).length > 0
+      ? { collected: state.collectedCounts, duplicatesSkipped: state.duplicatesSkipped }
+      : {}),
   };
 }
 
@@ -70,6 +75,7 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
     ...responseBase(state, pending.thought, pending.stepIndex),
     action: formatAction(pending.action),
     actionDetails: pending.action,
+    actionSummary: actionSummaryOf(pending),
     ...(pending.chain
       ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
       : {}),
@@ -93,11 +99,12 @@ function pageReadResponse(
     ...responseBase(state, thought, state.currentStepIndex),
     status: 'executing',
     needs_snapshot: state.pageRequest,
+    actionSummary: describePageRead(state.pageRequest),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
   };
 }
 
-/** A question for the user; no task exists yet, so it carries the session only. */
+/** A question for the user: it pauses the task, which the answer continues. */
 export function questionResponse(
   state: InteractStateType,
   outcome: QuestionOutcome,
@@ -107,7 +114,7 @@ export function questionResponse(
     message: outcome.message,
     missingInformation: outcome.missingInformation,
     sessionId: state.sessionId,
-    taskId: null,
+    taskId: state.taskId,
     ...(outcome.thought !== undefined ? { thought: outcome.thought } : {}),
     ...(outcome.usage ? { usage: outcome.usage } : {}),
   };

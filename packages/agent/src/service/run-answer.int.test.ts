@@ -215,7 +215,7 @@ describe('answerRun', () => {
     });
   });
 
-  it('a question creates no task and is kept as the session’s message', async () => {
+  it('a question pauses the task it creates and is kept as the session’s message', async () => {
     const state = stateOf({
       outcome: { kind: 'ask_user', message: 'Which patient?', missingInformation: ['patient'] },
     });
@@ -223,10 +223,13 @@ describe('answerRun', () => {
     expect(response).toMatchObject({
       needsUserInput: true,
       message: 'Which patient?',
-      taskId: null,
+      taskId: state.taskId,
     });
     const tenantId = scope.caller.tenantId;
-    expect(await store.tasks.get(tenantId, state.taskId)).toBeNull();
+    expect(await store.tasks.get(tenantId, state.taskId)).toMatchObject({
+      status: 'needs_user_input',
+      query: 'click Save',
+    });
     expect((await store.messages.list(tenantId, scope.sessionId)).at(-1)).toMatchObject({
       role: 'assistant',
       content: 'Which patient?',

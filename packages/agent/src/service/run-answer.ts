@@ -6,8 +6,9 @@ import type { Task } from '@tandem/store';
 import type { InteractStateType } from '../state';
 import type { InteractContext, RequestScope } from './context';
 import { InteractError } from './interact-error';
+import { recordQuestion } from './record-question';
 import { recordStep } from './record-step';
-import { questionResponse } from './response';
+import { updateTaskIfUnchanged } from './task-write';
 
 export interface RunTask {
   /** The task row before this run; null for a new task. */
@@ -30,7 +31,8 @@ export async function answerRun(
     case 'refused': {
       const { code, message, failTask } = outcome;
       if (failTask && task.existing) {
-        await store.tasks.update(tenantId, task.existing.id, { status: 'failed', result: message });
+        const patch = { status: 'failed' as const, result: message };
+        await updateTaskIfUnchanged(store, tenantId, task.existing, patch);
         await store.sessions.update(tenantId, task.existing.sessionId ?? scope.sessionId, {
           status: 'failed',
         });
@@ -39,12 +41,11 @@ export async function answerRun(
       throw new InteractError(code, message);
     }
     case 'ask_user':
-      await store.messages.append(tenantId, {
-        sessionId: scope.sessionId,
-        role: 'assistant',
-        content: outcome.message,
-      });
-      return questionResponse(state, outcome);
+      return recordQuestion(
+        store,
+        { caller: scope.caller, state, existing: task.existing, started: scope.started },
+        outcome,
+      );
     case 'action':
     case 'read_page':
       return recordStep(store, ctx.events, {

@@ -4,6 +4,7 @@
 import type { InteractResponse } from '@tandem/contracts';
 import { inferCollectLimit } from '../collect/extraction-goal';
 import type { InteractContext, RequestScope } from './context';
+import { conversationFor } from './conversation';
 import { ragContextFor } from './rag-context';
 import { answerRun } from './run-answer';
 
@@ -17,6 +18,11 @@ export async function startTask(
   const query = (request.query ?? '').trim();
   const log = scope.log.child({ taskId });
   log.info('new task', { query, sessionId, elements: page.tree.length });
+  // What was said before this goal (a follow-up such as "now do the same for John Smith"
+  // refers to it); the goal itself is the state's query.
+  const conversation = request.sessionId
+    ? await conversationFor(ctx.store, caller.tenantId, sessionId)
+    : '';
   await ctx.store.messages.append(caller.tenantId, { sessionId, role: 'user', content: query });
   const ragContext = await ragContextFor(ctx.rag, {
     tenantId: caller.tenantId,
@@ -31,6 +37,7 @@ export async function startTask(
     query,
     page,
     ragContext,
+    conversation,
     requestCount: 1,
     collectLimit: request.collectLimit ?? inferCollectLimit(query),
   });

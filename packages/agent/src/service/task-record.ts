@@ -142,6 +142,7 @@ export function stepEventsFrom(
       : (response.action ?? ''),
     status: done ? (state.status === 'completed' ? 'success' : 'failure') : 'pending',
     thought: response.thought,
+    ...(response.actionSummary ? { summary: response.actionSummary } : {}),
     at,
   };
   if (!done) return [step];

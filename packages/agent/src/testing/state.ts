@@ -2,6 +2,7 @@
 // every channel at its default (as a run starts), a page, a pending action, a plan, and the
 // deps a node is built with.
 import { parseAction, type Plan, type SemanticNodeV3 } from '@tandem/contracts';
+import { priceUsage } from '@tandem/observability';
 import { DEFAULT_LIMITS, silentLogger, type AgentDeps } from '../deps';
 import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
 import { targetsOf } from '../nodes/pending-action';
@@ -145,3 +146,7 @@ export function nodeDeps(overrides: Partial<AgentDeps> = {}): AgentDeps {
     ...overrides,
   };
 }
+
+/** What one scripted call of these tokens costs, priced as the usage log prices it. */
+export const costOf = (inputTokens: number, outputTokens: number): number =>
+  priceUsage('scripted', { inputTokens, outputTokens, cachedInputTokens: 0, thinkingTokens: 0 });

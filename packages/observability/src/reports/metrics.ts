@@ -18,7 +18,10 @@ export type MetricsStore = Pick<Store, 'tasks' | 'taskActions'>;
 /** Tasks per page: one IN (…) query for their actions stays small. */
 const PAGE_SIZE = 500;
 
-/** A task in one of these can no longer change outcome, so it counts for completion. */
+/**
+ * A task in one of these can no longer change outcome, so it counts for completion. Cancelled
+ * tasks are left out: the user stopped them (they are counted in byStatus).
+ */
 const FINISHED: readonly TaskStatus[] = ['completed', 'failed', 'interrupted'];
 
 class Rate {

@@ -194,7 +194,7 @@ describe('metricsReport', () => {
     const tenantId = await newTenant();
     const other = await newTenant();
     const task = async (
-      status: 'completed' | 'failed' | 'interrupted' | 'executing',
+      status: 'completed' | 'failed' | 'interrupted' | 'executing' | 'cancelled',
       complexity: 'SIMPLE' | 'COMPLEX' | null,
       corrections: CorrectionRecord[] = [],
     ) => {
@@ -229,6 +229,8 @@ describe('metricsReport', () => {
     const complexFailed = await task('failed', 'COMPLEX', [correction(0, false)]);
     const interrupted = await task('interrupted', null);
     await task('executing', 'SIMPLE');
+    // Stopped by the user: counted as such, and not a failure of the agent.
+    await task('cancelled', 'SIMPLE');
     await store.taskActions.insertMany(tenantId, [
       step(simpleDone, 0, 100, verified(true)),
       step(simpleDone, 1, 300, null),
@@ -248,12 +250,13 @@ describe('metricsReport', () => {
       from: new Date(now - DAY_MS).toISOString(),
       to: new Date(now + 1000).toISOString(),
     });
-    expect(report.tasks.total).toBe(5);
+    expect(report.tasks.total).toBe(6);
     expect(report.tasks.byStatus).toMatchObject({
       completed: 2,
       failed: 1,
       interrupted: 1,
       executing: 1,
+      cancelled: 1,
       active: 0,
     });
     expect(report.taskCompletion).toEqual({ rate: 0.5, successes: 2, samples: 4 });

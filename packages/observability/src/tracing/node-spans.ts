@@ -98,6 +98,7 @@ const GENERATION_NAMES: Record<LlmNode, string> = {
   outcome_prediction: 'predictOutcome',
   verification: 'verifyAction',
   correction: 'generateCorrection',
+  finalize: 'writeFinalAnswer',
 };
 
 export function generationName(node: LlmNode): string {

@@ -29,8 +29,11 @@ import {
   type ColumnMap,
 } from './sql';
 
-/** Statuses a task can still advance from (findActive / expireStale look at these). */
-const LIVE_STATUSES: TaskStatus[] = ['active', 'executing'];
+/**
+ * Statuses a task can still advance from (findActive / expireStale look at these): a task
+ * paused on a question is live too, and its answer continues it.
+ */
+const LIVE_STATUSES: TaskStatus[] = ['active', 'executing', 'needs_user_input'];
 
 const toTask = (row: Row): Task => ({
   id: str(row, 'id'),

@@ -16,8 +16,11 @@ import type { TaskDoc } from './documents';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, olderThanCursor, orNull, toDate } from './util';
 
-/** Statuses a task can still advance from (findActive / expireStale look at these). */
-const LIVE_STATUSES: TaskStatus[] = ['active', 'executing'];
+/**
+ * Statuses a task can still advance from (findActive / expireStale look at these): a task
+ * paused on a question is live too, and its answer continues it.
+ */
+const LIVE_STATUSES: TaskStatus[] = ['active', 'executing', 'needs_user_input'];
 
 const toTask = (doc: TaskDoc): Task => ({
   id: doc.id,

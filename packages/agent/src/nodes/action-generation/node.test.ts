@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
 import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
 import { domHash, semanticSkeleton } from '../../page/page-state';
-import { nodeDeps, pageOf, planOf, stateWith } from '../../testing/state';
+import { costOf, nodeDeps, pageOf, planOf, stateWith } from '../../testing/state';
 import type { WebSearch, WebSearchQuery, WebSearchResult } from '../../web-search/port';
 import { ACTION_GENERATION_ATTEMPTS, actionGeneration, renderPlan } from './node';
 import { actionGenerationSystem } from './prompt';
@@ -50,6 +50,7 @@ const tokensOf = (calls: number) => ({
   output: 20 * calls,
   saved: 0,
   calls,
+  costMicroUsd: calls * costOf(100, 20),
 });
 
 const field = (id: string, text: string, description = id) => ({
@@ -82,6 +83,7 @@ describe('action_generation: one action', () => {
     expect(update).toEqual({
       tokens: tokensOf(1),
       collectedCounts: {},
+      duplicatesSkipped: 0,
       pending: {
         stepIndex: 0,
         thought: 'Save it',
@@ -146,6 +148,7 @@ describe('action_generation: invalid actions', () => {
     expect(update).toEqual({
       tokens: tokensOf(2),
       collectedCounts: {},
+      duplicatesSkipped: 0,
       outcome: {
         kind: 'refused',
         code: 'INVALID_ACTION',
@@ -174,6 +177,7 @@ describe('action_generation: reading the page', () => {
     expect(update).toEqual({
       tokens: tokensOf(1),
       collectedCounts: {},
+      duplicatesSkipped: 0,
       pageRequest: { mode: 'content', format: 'markdown', grep: 'Pricing' },
       pageReadsThisStep: 1,
       outcome: { kind: 'read_page', thought: 'I need the prices' },
@@ -383,6 +387,7 @@ describe('action_generation: collect without a collect service', () => {
     expect(llm.callsFor('action_generation')[0]?.system).toBe(actionGenerationSystem);
     expect(update).toMatchObject({
       collectedCounts: {},
+      duplicatesSkipped: 0,
       pending: { thought: 'Next step', action: { name: 'click', args: { id: 'save' } } },
     });
   });

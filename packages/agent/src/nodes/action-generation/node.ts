@@ -52,6 +52,7 @@ export const actionGeneration =
     const collecting = isCollecting(deps, state);
     let tokens = state.tokens;
     let counts = state.collectedCounts;
+    let duplicatesSkipped = state.duplicatesSkipped;
     let feedback = '';
     for (let attempt = 0; attempt < ACTION_GENERATION_ATTEMPTS; attempt++) {
       const result = await deps.llm.generate({
@@ -71,11 +72,12 @@ export const actionGeneration =
       // store and only the counts come back into the state (spec 000).
       const collected = await collectItems(
         deps,
-        { ...state, collectedCounts: counts },
+        { ...state, collectedCounts: counts, duplicatesSkipped },
         out,
         page.url,
       );
       counts = collected.counts;
+      duplicatesSkipped = collected.duplicatesSkipped;
       const decision = await decide(deps, { state, page, tokens, out, collected });
       if (!('rejected' in decision)) return decision;
       logFor(deps, state, 'action_generation').warn('model action rejected', {
@@ -88,6 +90,7 @@ export const actionGeneration =
     return {
       tokens,
       collectedCounts: counts,
+      duplicatesSkipped,
       ...refusal('INVALID_ACTION', `The model kept producing invalid actions: ${feedback}`, true),
     };
   };
@@ -114,6 +117,7 @@ function promptFor(
     plan: renderPlan(state),
     history: renderHistory(state),
     verification: verificationLine(state),
+    conversation: state.conversation,
     rag: state.ragContext.text,
     web: state.webSearchSummary,
     feedback,
@@ -152,6 +156,7 @@ function pendingUpdate(
   return {
     tokens: turn.tokens,
     collectedCounts: turn.collected.counts,
+    duplicatesSkipped: turn.collected.duplicatesSkipped,
     pending: makePending({
       state: turn.state,
       page: turn.page,
@@ -183,6 +188,7 @@ function pageRead(
   return {
     tokens: turn.tokens,
     collectedCounts: turn.collected.counts,
+    duplicatesSkipped: turn.collected.duplicatesSkipped,
     pageRequest: request,
     pageReadsThisStep: turn.state.pageReadsThisStep + 1,
     ...readPage(thoughtOf(turn)),
@@ -246,6 +252,8 @@ function chainOf(deps: AgentDeps, turn: Turn, first: string): ChainAction[] | nu
 
 interface Collected {
   counts: InteractStateType['collectedCounts'];
+  /** Duplicates skipped so far in the task (this answer's added). */
+  duplicatesSkipped: number;
   /** What was stored or skipped, for the thought (keys and counts, never the data). */
   note: string;
   limitReached: boolean;
@@ -260,7 +268,12 @@ async function collectItems(
 ): Promise<Collected> {
   const items = out.collect ?? [];
   if (items.length === 0 || !deps.collect) {
-    return { counts: state.collectedCounts, note: '', limitReached: false };
+    return {
+      counts: state.collectedCounts,
+      duplicatesSkipped: state.duplicatesSkipped,
+      note: '',
+      limitReached: false,
+    };
   }
   const result = await deps.collect.collectMany({
     tenantId: state.tenantId,
@@ -269,11 +282,14 @@ async function collectItems(
     sourceUrl,
     collectLimit: state.collectLimit,
   });
-  // Keys and counts only: the next prompt learns what was skipped, never the data.
-  const skipped = result.outcomes.filter((o) => o.status !== 'collected').map((o) => o.message);
+  // Counts, and why an item was refused; duplicates only as a count (people scan the live
+  // view, and a long extraction repeats items on every page).
+  const refused = result.outcomes.filter((o) => o.status === 'invalid').map((o) => o.message);
+  const duplicates = result.outcomes.filter((o) => o.status === 'duplicate').length;
   return {
     counts: result.counts,
-    note: [result.message, ...skipped.slice(0, 5)].join('\n'),
+    duplicatesSkipped: state.duplicatesSkipped + duplicates,
+    note: [result.message, ...refused.slice(0, 5)].join('\n'),
     limitReached: result.limitReached,
   };
 }

@@ -65,6 +65,8 @@ export function actionGenerationPrompt(input: {
   plan: string;
   history: string;
   verification: string;
+  /** The session's conversation: earlier goals and results, the user's answers. */
+  conversation?: string;
   rag: string;
   web: string | null;
   feedback: string;
@@ -73,6 +75,7 @@ export function actionGenerationPrompt(input: {
 }): string {
   return [
     `User goal: ${input.query}`,
+    input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
     input.collected ?? '',
     `Plan:\n${input.plan}`,
     `Previous actions:\n${input.history}`,

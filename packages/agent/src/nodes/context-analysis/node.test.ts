@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
-import { nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { contextAnalysis } from './node';
 import { contextAnalysisSystem } from './prompt';
 
@@ -30,7 +30,7 @@ const analysis = (output: Analysis): ScriptedStep => ({
   usage: { inputTokens: 300, outputTokens: 40, totalTokens: 340 },
 });
 
-const TOKENS = { input: 300, output: 40, saved: 0, calls: 1 };
+const TOKENS = { input: 300, output: 40, saved: 0, calls: 1, costMicroUsd: costOf(300, 40) };
 
 describe('context_analysis', () => {
   it('PAGE: records the sources and goes on to plan, the call counted', async () => {
@@ -107,6 +107,12 @@ describe('context_analysis', () => {
         thought: 'Only the user knows them',
         usage: { inputTokens: 300, outputTokens: 40, totalTokens: 340 },
       },
+      // The task pauses on the question; the answer resumes it here.
+      question: {
+        askedBy: 'context_analysis',
+        message: 'I need the following information to continue: date of birth, passport number.',
+      },
+      questionsAsked: 1,
     });
   });
 

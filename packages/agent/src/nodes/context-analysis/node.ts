@@ -4,8 +4,14 @@ import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { renderHistory } from '../history';
 import { llmContext, logFor, withUsage } from '../node-context';
-import { askUser } from '../outcomes';
-import { ContextAnalysisOutput, contextAnalysisPrompt, contextAnalysisSystem } from './prompt';
+import type { LlmUsage } from '../../llm/port';
+import { askUser, MAX_QUESTIONS } from '../outcomes';
+import {
+  ContextAnalysisOutput,
+  contextAnalysisPrompt,
+  contextAnalysisSystem,
+  type Source,
+} from './prompt';
 
 export const contextAnalysis =
   (deps: AgentDeps) =>
@@ -19,7 +25,9 @@ export const contextAnalysis =
       prompt: contextAnalysisPrompt({
         query: state.query,
         page,
-        history: renderHistory(state),
+        conversation: state.conversation,
+        answer: state.answer,
+        history: state.previousActions.length > 0 ? renderHistory(state) : '',
         rag: state.ragContext.text,
       }),
       schema: ContextAnalysisOutput,
@@ -27,8 +35,13 @@ export const contextAnalysis =
       context: llmContext(state),
     });
     const out = result.output;
-    const required = [...new Set([out.source, ...out.requiredSources])];
-    logFor(deps, state, 'context_analysis').info('analysed', {
+    const log = logFor(deps, state, 'context_analysis');
+    const required = sourcesOf(out, state.questionsAsked);
+    if (required.length < new Set([out.source, ...out.requiredSources]).size)
+      log.warn('question cap reached; going on with what the task has', {
+        asked: state.questionsAsked,
+      });
+    log.info('analysed', {
       source: out.source,
       requiredSources: required.join(','),
       hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
@@ -39,20 +52,34 @@ export const contextAnalysis =
       missingInformation: out.missingInformation,
       searchQuery: out.searchQuery,
       tokens: withUsage(state, result),
-      ...(required.includes('ASK_USER')
-        ? askUser({
-            message:
-              out.missingInformation.length > 0
-                ? `I need the following information to continue: ${out.missingInformation.join(', ')}.`
-                : `I need more information to do this: ${out.reasoning}`,
-            missingInformation: out.missingInformation,
-            thought: out.reasoning,
-            usage: {
-              inputTokens: result.usage.inputTokens,
-              outputTokens: result.usage.outputTokens,
-              totalTokens: result.usage.totalTokens,
-            },
-          })
-        : {}),
+      ...(required.includes('ASK_USER') ? question(state, out, result.usage) : {}),
     };
   };
+
+/**
+ * The sources the task will use. ASK_USER is dropped once the task asked MAX_QUESTIONS
+ * times: the agent goes on with what it has (the page, the conversation) rather than ask
+ * forever; a value it still lacks fails the task later with a reason.
+ */
+export function sourcesOf(out: ContextAnalysisOutput, questionsAsked: number): Source[] {
+  const all = [...new Set([out.source, ...out.requiredSources])];
+  if (questionsAsked < MAX_QUESTIONS || !all.includes('ASK_USER')) return all;
+  const rest = all.filter((s) => s !== 'ASK_USER');
+  return rest.length > 0 ? rest : ['PAGE'];
+}
+
+function question(state: InteractStateType, out: ContextAnalysisOutput, usage: LlmUsage) {
+  return askUser(state, 'context_analysis', {
+    message:
+      out.missingInformation.length > 0
+        ? `I need the following information to continue: ${out.missingInformation.join(', ')}.`
+        : `I need more information to do this: ${out.reasoning}`,
+    missingInformation: out.missingInformation,
+    thought: out.reasoning,
+    usage: {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      totalTokens: usage.totalTokens,
+    },
+  });
+}

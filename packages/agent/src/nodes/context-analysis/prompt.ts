@@ -7,7 +7,9 @@ import {
 } from '../../page/page-state';
 
 export const Source = z.enum(['MEMORY', 'PAGE', 'WEB_SEARCH', 'ASK_USER']);
+export type Source = z.infer<typeof Source>;
 
+export type ContextAnalysisOutput = z.infer<typeof ContextAnalysisOutput>;
 export const ContextAnalysisOutput = z.object({
   source: Source.describe('The single best source of the information the goal needs.'),
   requiredSources: z.array(Source).describe('Every source needed (multi-source synthesis).'),
@@ -32,15 +34,24 @@ export const contextAnalysisSystem = [
 export function contextAnalysisPrompt(input: {
   query: string;
   page: PageState;
+  /** The session's conversation (memory), from the store. */
+  conversation: string;
+  /** The user's answer to this task's question, when they just gave one. */
+  answer: string | null;
+  /** This task's actions so far, when it has any. */
   history: string;
   rag: string;
 }): string {
   return [
     `User goal: ${input.query}`,
-    `Chat history:\n${input.history || '(none)'}`,
+    `Conversation so far (the user's own words are in it):\n${input.conversation ? fenceUntrusted(input.conversation) : '(none)'}`,
+    input.answer ? `The user just answered your question: ${fenceUntrusted(input.answer)}` : '',
+    input.history ? `Actions taken so far:\n${input.history}` : '',
     input.rag
       ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}`
       : 'Organisation knowledge: (none)',
     `Current page:\n${describePage(input.page, { maxElements: 150 })}`,
-  ].join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }

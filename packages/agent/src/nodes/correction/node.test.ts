@@ -2,7 +2,15 @@ import type { CorrectionRecord, SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
 import { createScriptedLlm } from '../../llm/scripted-client';
-import { nodeDeps, pageOf, pendingOf, pendingOn, planOf, stateWith } from '../../testing/state';
+import {
+  costOf,
+  nodeDeps,
+  pageOf,
+  pendingOf,
+  pendingOn,
+  planOf,
+  stateWith,
+} from '../../testing/state';
 import { correction, correctionLimit, remappedFix } from './node';
 
 const URL = 'https://crm.example/contacts/new';
@@ -187,7 +195,7 @@ describe('correction: fixes', () => {
     expect(call?.prompt).toContain('Failed action (attempt 2): click("save-1")');
     expect(call?.prompt).toContain('Why it failed: nothing changed after the click');
     expect(update).toMatchObject({
-      tokens: { input: 1120, output: 120, saved: 50, calls: 5 },
+      tokens: { input: 1120, output: 120, saved: 50, calls: 5, costMicroUsd: costOf(120, 20) },
       retryCount: 2,
       corrections: [
         earlier,
@@ -230,7 +238,7 @@ describe('correction: fixes', () => {
 
     llm.assertDone();
     expect(update).toEqual({
-      tokens: { input: 120, output: 20, saved: 0, calls: 1 },
+      tokens: { input: 120, output: 20, saved: 0, calls: 1, costMicroUsd: costOf(120, 20) },
       status: 'failed',
       result:
         'Could not correct the failed action click("save-1"): nothing changed after the click',
@@ -243,7 +251,7 @@ describe('correction: fixes', () => {
     });
     const update = await correction(nodeDeps({ llm }))(failedState());
     expect(update).toEqual({
-      tokens: { input: 120, output: 20, saved: 0, calls: 1 },
+      tokens: { input: 120, output: 20, saved: 0, calls: 1, costMicroUsd: costOf(120, 20) },
       status: 'failed',
       result: 'The record is locked',
     });
@@ -262,7 +270,7 @@ describe('correction: fixes', () => {
     });
     const update = await correction(nodeDeps({ llm: bare }))(failedState());
     expect(update).toEqual({
-      tokens: { input: 120, output: 20, saved: 0, calls: 1 },
+      tokens: { input: 120, output: 20, saved: 0, calls: 1, costMicroUsd: costOf(120, 20) },
       status: 'completed',
       result: 'The list shows Jas',
     });

@@ -2,7 +2,7 @@ import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
 import { domHash, semanticSkeleton } from '../../page/page-state';
-import { nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { DIRECT_ACTION_ATTEMPTS, directAction } from './node';
 import { directActionSystem } from './prompt';
 
@@ -68,6 +68,8 @@ describe('direct_action: without a model', () => {
         missingInformation: ['which element'],
         thought: reason,
       },
+      question: { askedBy: 'direct_action', message: `Which one did you mean? ${reason}.` },
+      questionsAsked: 1,
     });
   });
 
@@ -106,7 +108,7 @@ describe('direct_action: with a model', () => {
     expect(call?.prompt).toContain('Command: click Sign out');
     expect(call?.prompt).toContain('Note: no element named "Sign out" on the page');
     expect(update).toEqual({
-      tokens: { input: 80, output: 10, saved: 0, calls: 1 },
+      tokens: { input: 80, output: 10, saved: 0, calls: 1, costMicroUsd: costOf(80, 10) },
       pending: expect.objectContaining({
         thought: 'Sign out is Logout',
         action: { name: 'click', args: { id: 'logout' } },
@@ -139,7 +141,7 @@ describe('direct_action: with a model', () => {
       'Your previous answer click("export") was rejected: element "Export" is covered by another element.',
     );
     expect(update).toMatchObject({
-      tokens: { input: 160, output: 20, calls: 2 },
+      tokens: { input: 160, output: 20, calls: 2, costMicroUsd: 2 * costOf(80, 10) },
       pending: { action: { name: 'click', args: { id: 'logout' } } },
     });
   });
@@ -153,7 +155,7 @@ describe('direct_action: with a model', () => {
 
     llm.assertDone();
     expect(update).toEqual({
-      tokens: { input: 160, output: 20, saved: 0, calls: 2 },
+      tokens: { input: 160, output: 20, saved: 0, calls: 2, costMicroUsd: 2 * costOf(80, 10) },
       outcome: {
         kind: 'refused',
         code: 'INVALID_ACTION',

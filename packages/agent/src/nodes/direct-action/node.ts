@@ -1,7 +1,7 @@
 // SIMPLE path: resolve a command that names its target deterministically against the tree
 // (zero tokens); ask the LLM only when that is ambiguous or finds nothing.
 import type { AgentDeps } from '../../deps';
-import { parseCommand } from '../../engines/command-parser';
+import { parseCommand, type CommandIntent } from '../../engines/command-parser';
 import { resolveIntent, type Resolution } from '../../engines/target-resolver';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
@@ -11,6 +11,13 @@ import { askUser, refusal } from '../outcomes';
 import { makePending } from '../pending-action';
 import { DirectActionOutput, directActionPrompt, directActionSystem } from './prompt';
 
+/** The command, with the user's answer as its target once they said which one they meant. */
+export function intentOf(state: Pick<InteractStateType, 'query' | 'answer'>): CommandIntent | null {
+  const intent = parseCommand(state.query);
+  if (!intent || !state.answer || !('target' in intent)) return intent;
+  return { ...intent, target: state.answer };
+}
+
 /** Answers the model gets to name a valid action before the task fails. */
 export const DIRECT_ACTION_ATTEMPTS = 2;
 
@@ -19,7 +26,7 @@ export const directAction =
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const page = state.page;
     if (!page) throw new Error('direct_action needs the page state');
-    const intent = parseCommand(state.query);
+    const intent = intentOf(state);
     const resolution: Resolution = intent
       ? resolveIntent(intent, page.tree)
       : { kind: 'not_found', reason: 'not a single command' };
@@ -49,7 +56,7 @@ function withoutModel(
 ): InteractStateUpdate {
   if (resolution.kind === 'ambiguous') {
     // Without a model we must not guess: ask which one was meant.
-    return askUser({
+    return askUser(state, 'direct_action', {
       message: `Which one did you mean? ${resolution.reason}.`,
       missingInformation: ['which element'],
       thought: resolution.reason,

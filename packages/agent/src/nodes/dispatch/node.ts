@@ -14,6 +14,10 @@ import { upgradePending } from '../pending-action';
 export interface ResumeInput {
   page: PageState;
   ragContext: InteractStateType['ragContext'];
+  /** The user's answer, when the task is paused on a question. */
+  answer?: string;
+  /** The session's conversation, reloaded with an answer (it now holds the answer). */
+  conversation?: string;
 }
 
 /** The run context (LangGraph `context`) of a run that resumes a task. */
@@ -29,8 +33,8 @@ export const dispatch =
     config?: LangGraphRunnableConfig<InteractRunContext>,
   ): Promise<InteractStateUpdate> => {
     const resume = config?.context?.resume;
-    const pending = upgradePending(state.pending);
     if (!resume) throw new Error('dispatch runs only when a request resumes the task');
+    const pending = upgradePending(state.pending);
     return {
       page: resume.page,
       ragContext: resume.ragContext,
@@ -40,5 +44,23 @@ export const dispatch =
       pageRequest: null,
       outcome: null,
       ...(pending !== state.pending ? { pending } : {}),
+      ...answerUpdate(state, resume),
     };
   };
+
+/**
+ * A task paused on a question resumes at the node that asked, with the answer and the
+ * conversation that now holds it. Written only when it changes, so an ordinary step writes
+ * no extra channel into its checkpoint.
+ */
+function answerUpdate(state: InteractStateType, resume: ResumeInput): InteractStateUpdate {
+  if (state.question) {
+    return {
+      question: null,
+      answer: resume.answer ?? null,
+      resumeAt: state.question.askedBy,
+      ...(resume.conversation !== undefined ? { conversation: resume.conversation } : {}),
+    };
+  }
+  return state.resumeAt !== null ? { resumeAt: null } : {};
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { domHash } from '../../page/page-state';
-import { nodeDeps, pageOf, pendingOf, planOf, stateWith } from '../../testing/state';
+import { createScriptedLlm } from '../../llm/scripted-client';
+import { costOf, nodeDeps, pageOf, pendingOf, planOf, stateWith } from '../../testing/state';
 import { completedPlan, endingOf, finalize } from './node';
 
 const page = pageOf([{ i: 'ok', r: 'btn', n: 'OK' }], { url: 'https://crm.example/done' });
@@ -97,6 +98,7 @@ describe('completedPlan', () => {
 describe('finalize', () => {
   it('sends the terminal action and records the ending, the plan and the step', async () => {
     const state = ending({
+      query: 'Save the contact',
       plan: planOf(['Open', 'Save'], 1),
       currentStepIndex: 1,
       status: 'completed',
@@ -105,9 +107,12 @@ describe('finalize', () => {
       pending: pendingOf('click("ok")', { source: 'action_generation' }),
     });
     const update = await finalize(nodeDeps())(state);
+    // Completed by verification, with no model to write the answer: the template.
+    const answer = 'Done: “Save the contact”.';
     expect(update).toEqual({
       status: 'completed',
-      result: 'The contact was saved',
+      result: answer,
+      tokens: state.tokens,
       plan: {
         ...state.plan,
         steps: [
@@ -118,8 +123,8 @@ describe('finalize', () => {
       stepCount: 5,
       pending: {
         stepIndex: 1,
-        thought: 'The contact was saved',
-        action: { name: 'finish', args: { message: 'The contact was saved' } },
+        thought: answer,
+        action: { name: 'finish', args: { message: answer } },
         chain: null,
         expectedOutcome: null,
         beforeState: expect.objectContaining({
@@ -151,5 +156,88 @@ describe('finalize', () => {
       },
       outcome: { kind: 'action' },
     });
+  });
+});
+
+describe('the final answer', () => {
+  const verified = (extra: Parameters<typeof stateWith>[0] = {}) =>
+    ending({
+      query: 'Add a new patient named Jas Patel',
+      status: 'completed',
+      result: 'The success message is shown.',
+      pending: pendingOf('click("save")'),
+      previousActions: [
+        { stepIndex: 0, action: 'click("save")', thought: '', success: true, reason: 'saved' },
+      ],
+      page: pageOf([], { successMessages: ['Patient Jas Patel saved successfully.'] }),
+      ...extra,
+    });
+
+  it('a task verification completed gets a summary written by the model, not the verifier’s reason', async () => {
+    const llm = createScriptedLlm(
+      [
+        {
+          node: 'finalize',
+          output: { answer: 'I added Jas Patel; the EMR confirmed the patient was saved.' },
+          usage: { inputTokens: 60, outputTokens: 15 },
+        },
+      ],
+      { zeroLatency: true },
+    );
+    const state = verified();
+    const update = await finalize(nodeDeps({ llm }))(state);
+    expect(update).toMatchObject({
+      status: 'completed',
+      result: 'I added Jas Patel; the EMR confirmed the patient was saved.',
+      tokens: { input: 60, output: 15, calls: 1, costMicroUsd: costOf(60, 15) },
+    });
+    const prompt = llm.callsFor('finalize')[0]?.prompt ?? '';
+    expect(prompt).toContain('Goal: Add a new patient named Jas Patel');
+    expect(prompt).toContain('How it ended: The success message is shown.');
+    expect(prompt).toContain('Patient Jas Patel saved successfully.');
+    expect(llm.callsFor('finalize')[0]?.actionType).toBe('FINAL_ANSWER');
+  });
+
+  it('falls back to the template when the model fails: a finished task is never failed by its answer', async () => {
+    const llm = createScriptedLlm([{ node: 'finalize', error: new Error('model down') }], {
+      zeroLatency: true,
+      maxRetries: 0,
+    });
+    const update = await finalize(nodeDeps({ llm }))(verified());
+    expect(update).toMatchObject({
+      status: 'completed',
+      result:
+        'Done: “Add a new patient named Jas Patel”. The page says: “Patient Jas Patel saved successfully.”',
+    });
+  });
+
+  it('keeps a finish() message the model wrote, without another call', async () => {
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const state = verified({
+      status: 'active',
+      result: null,
+      pending: pendingOf('finish("The price is $12.")'),
+    });
+    const update = await finalize(nodeDeps({ llm }))(state);
+    expect(update).toMatchObject({ status: 'completed', result: 'The price is $12.' });
+    expect(llm.calls).toHaveLength(0);
+  });
+
+  it('a SIMPLE command says what was done, with the element’s name', async () => {
+    const state = ending({
+      complexity: 'SIMPLE',
+      status: 'completed',
+      result: 'Done: Click btn "Patients" (id 3).',
+      pending: pendingOf('click("3")', { targets: [{ id: '3', role: 'btn', name: 'Patients' }] }),
+    });
+    const update = await finalize(nodeDeps())(state);
+    expect(update).toMatchObject({ status: 'completed', result: 'Clicked “Patients”.' });
+  });
+
+  it('a failure keeps its reason', async () => {
+    const update = await finalize(nodeDeps())(
+      verified({ status: 'failed', result: 'Gave up after 3 corrections.' }),
+    );
+    expect(update).toMatchObject({ status: 'failed', result: 'Gave up after 3 corrections.' });
   });
 });

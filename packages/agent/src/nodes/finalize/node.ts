@@ -4,11 +4,13 @@
 import { isTerminalAction, type ParsedAction, type Plan, type TaskStatus } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
-import { logFor } from '../node-context';
+import { renderHistory } from '../history';
+import { llmContext, logFor, withUsage } from '../node-context';
 import { sendAction } from '../outcomes';
-import { makePending } from '../pending-action';
+import { actionSummaryOf, makePending } from '../pending-action';
+import { FinalAnswerOutput, finalAnswerPrompt, finalAnswerSystem } from './prompt';
 
-interface Ending {
+export interface Ending {
   status: TaskStatus;
   result: string | null;
   action: ParsedAction;
@@ -65,16 +67,84 @@ export const finalize =
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const page = state.page;
     if (!page) throw new Error('finalize needs the page state');
-    const { status, result, action } = endingOf(state);
+    const ending = endingOf(state);
+    const written = await finalAnswer(deps, state, ending);
+    const result = written.answer;
+    const action: ParsedAction =
+      ending.status === 'completed'
+        ? { name: 'finish', args: { message: result } }
+        : { name: 'fail', args: { reason: result } };
     const source = chosenTerminal(state)?.source ?? 'action_generation';
-    const pending = makePending({ state, page, thought: result ?? '', action, source });
-    logFor(deps, state, 'finalize').info('task finished', { status, steps: state.stepCount });
+    const pending = makePending({ state, page, thought: result, action, source });
+    logFor(deps, state, 'finalize').info('task finished', {
+      status: ending.status,
+      steps: state.stepCount,
+    });
     return {
-      status,
+      status: ending.status,
       result,
-      plan: completedPlan(state, status),
+      tokens: written.tokens,
+      plan: completedPlan(state, ending.status),
       stepCount: state.stepCount + 1,
       pending,
       ...sendAction(),
     };
   };
+
+/**
+ * The answer the user reads, written once. A finish() message the model wrote is already one;
+ * a task that ended because verification saw the goal achieved gets a summary from the model
+ * (when there is one: the verifier's reason is evidence, not an answer); everything else, and
+ * a model that fails, gets a clear template. Failures keep their reason.
+ */
+export async function finalAnswer(
+  deps: AgentDeps,
+  state: InteractStateType,
+  ending: Ending,
+): Promise<{ answer: string; tokens: InteractStateType['tokens'] }> {
+  const tokens = state.tokens;
+  const template = templateAnswer(state, ending);
+  const chosen = chosenTerminal(state);
+  const written = chosen?.action.name === 'finish' && chosen.action.args.message;
+  if (ending.status !== 'completed' || written || state.complexity !== 'COMPLEX')
+    return { answer: template, tokens };
+  if (!deps.llm.configured) return { answer: template, tokens };
+  try {
+    const result = await deps.llm.generate({
+      node: 'finalize',
+      actionType: 'FINAL_ANSWER',
+      system: finalAnswerSystem,
+      prompt: finalAnswerPrompt({
+        goal: state.query,
+        steps: renderHistory(state),
+        outcome: ending.result ?? 'the goal was achieved',
+        confirmations: state.page?.successMessages ?? [],
+      }),
+      schema: FinalAnswerOutput,
+      schemaName: 'final_answer',
+      context: llmContext(state),
+    });
+    return { answer: result.output.answer, tokens: withUsage(state, result) };
+  } catch (error) {
+    // The task is done either way; a template answer beats failing a finished task.
+    logFor(deps, state, 'finalize').warn('final answer call failed; using the template', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return { answer: template, tokens };
+  }
+}
+
+/** The answer without a model: what was done, or the reason it failed. */
+export function templateAnswer(state: InteractStateType, ending: Ending): string {
+  if (ending.status !== 'completed') return ending.result ?? 'The task could not be completed.';
+  const chosen = chosenTerminal(state);
+  if (chosen?.action.name === 'finish' && chosen.action.args.message)
+    return chosen.action.args.message;
+  const done = state.pending;
+  if (state.complexity === 'SIMPLE' && done && !isTerminalAction(done.action))
+    return `${actionSummaryOf(done)}.`;
+  const confirmation = state.page?.successMessages[0];
+  return confirmation
+    ? `Done: “${state.query}”. The page says: “${confirmation}”`
+    : `Done: “${state.query}”.`;
+}

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from '../../deps';
 import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
 import {
   applyUpdate,
+  costOf,
   nodeDeps,
   pageOf,
   pendingOf,
@@ -170,7 +171,7 @@ describe('outcome_prediction', () => {
           source: 'llm',
         },
       },
-      tokens: { input: 90, output: 30, saved: 0, calls: 1 },
+      tokens: { input: 90, output: 30, saved: 0, calls: 1, costMicroUsd: costOf(90, 30) },
       status: 'executing',
       stepCount: 4,
       nextActionReady: false,
@@ -226,6 +227,6 @@ describe('outcome_prediction', () => {
     expect(update.pending).toMatchObject({
       expectedOutcome: { description: 'The page responds to click("next")', source: 'template' },
     });
-    expect(update.tokens).toEqual({ input: 0, output: 0, saved: 0, calls: 0 });
+    expect(update.tokens).toEqual({ input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 });
   });
 });

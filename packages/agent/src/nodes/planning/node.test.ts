@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
-import { nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { planning } from './node';
 import { planningSystem } from './prompt';
 
@@ -47,7 +47,7 @@ describe('planning', () => {
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.+Z$/) as string,
       },
       currentStepIndex: 0,
-      tokens: { input: 500, output: 100, saved: 10, calls: 2 },
+      tokens: { input: 500, output: 100, saved: 10, calls: 2, costMicroUsd: costOf(200, 60) },
     });
   });
 

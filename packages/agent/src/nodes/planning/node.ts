@@ -16,6 +16,7 @@ export const planning =
       prompt: planningPrompt({
         query: state.query,
         page,
+        conversation: state.conversation,
         rag: state.ragContext.text,
         web: state.webSearchSummary,
       }),

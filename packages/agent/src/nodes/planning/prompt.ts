@@ -33,11 +33,14 @@ export const planningSystem = [
 export function planningPrompt(input: {
   query: string;
   page: PageState;
+  /** The session's conversation: earlier goals and results, the user's answers. */
+  conversation: string;
   rag: string;
   web: string | null;
 }): string {
   return [
     `Goal: ${input.query}`,
+    input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
     input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
     input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
     `Current page:\n${describePage(input.page, { maxElements: 200 })}`,

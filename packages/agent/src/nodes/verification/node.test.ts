@@ -7,6 +7,7 @@ import { semanticSkeleton } from '../../page/page-state';
 import type { PreviousAction } from '../../state';
 import {
   applyUpdate,
+  costOf,
   nodeDeps,
   pageOf,
   pageWith,
@@ -99,7 +100,7 @@ describe('verification: tier 1', () => {
         tokensSaved: expect.any(Number),
         observations: CLICK_OBSERVED,
       },
-      tokens: { input: 0, output: 0, calls: 0, saved: expect.any(Number) },
+      tokens: { input: 0, output: 0, calls: 0, saved: expect.any(Number), costMicroUsd: 0 },
       corrections: [],
       consecutiveFailures: 0,
       retryCount: 0,
@@ -222,7 +223,13 @@ describe('verification: tier 2 and tier 3', () => {
     // The light prompt saves what the full one would have cost; the call's tokens are counted.
     const saved = applyUpdate(state, update).lastVerification?.tokensSaved ?? 0;
     expect(saved).toBeGreaterThan(0);
-    expect(update.tokens).toEqual({ input: 40, output: 10, calls: 1, saved });
+    expect(update.tokens).toEqual({
+      input: 40,
+      output: 10,
+      calls: 1,
+      saved,
+      costMicroUsd: costOf(40, 10),
+    });
   });
 
   it('tier 3: the full prompt with the page when tier 1 is inconclusive, and no tokens saved', async () => {
@@ -262,7 +269,7 @@ describe('verification: tier 2 and tier 3', () => {
         verificationTier: 3,
         tokensSaved: 0,
       },
-      tokens: { input: 40, output: 10, calls: 1, saved: 0 },
+      tokens: { input: 40, output: 10, calls: 1, saved: 0, costMicroUsd: costOf(40, 10) },
       consecutiveFailures: 0,
     });
     expect(update.status).toBeUndefined();

@@ -102,6 +102,12 @@ describe('web_search', () => {
         message: 'I could not find what I need on the web: VAT number of Acme. Can you tell me?',
         missingInformation: ['VAT number of Acme'],
       },
+      // Context analysis re-reads the conversation with the answer.
+      question: {
+        askedBy: 'context_analysis',
+        message: 'I could not find what I need on the web: VAT number of Acme. Can you tell me?',
+      },
+      questionsAsked: 1,
     });
   });
 
@@ -119,6 +125,12 @@ describe('web_search', () => {
           "I could not find what I need on the web: Fill in Acme's VAT number. Can you tell me?",
         missingInformation: [],
       },
+      question: {
+        askedBy: 'context_analysis',
+        message:
+          "I could not find what I need on the web: Fill in Acme's VAT number. Can you tell me?",
+      },
+      questionsAsked: 1,
     });
   });
 

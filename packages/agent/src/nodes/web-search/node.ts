@@ -31,7 +31,8 @@ export const webSearch =
     if (!outcome.solved && outcome.shouldAskUser) {
       return {
         webSearchSummary: outcome.summary,
-        ...askUser({
+        // The answer goes back to context analysis, which re-reads the conversation.
+        ...askUser(state, 'context_analysis', {
           message: `I could not find what I need on the web: ${state.missingInformation.join(', ') || state.query}. Can you tell me?`,
           missingInformation: state.missingInformation,
         }),

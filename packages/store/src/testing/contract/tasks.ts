@@ -329,7 +329,10 @@ export function tasksContract(makeStore: MakeStore): void {
         await store().tasks.findActive(tenantId, { sessionId: 's1', url: done.url }),
       ).toBeNull();
       await store().tasks.update(tenantId, onA.id, { status: 'failed' });
+      // Paused on a question is live: the answer continues it.
       await store().tasks.update(tenantId, onB.id, { status: 'needs_user_input' });
+      expect((await store().tasks.findActive(tenantId, { sessionId: 's1' }))?.id).toBe(onB.id);
+      await store().tasks.update(tenantId, onB.id, { status: 'cancelled' });
       expect(await store().tasks.findActive(tenantId, { sessionId: 's1' })).toBeNull();
     });
 
@@ -337,7 +340,9 @@ export function tasksContract(makeStore: MakeStore): void {
       const tenantId = await newTenant(store());
       const active = await newTask(tenantId, { sessionId: 's1' });
       const executing = await newTask(tenantId, { sessionId: 's1', status: 'executing' });
+      const asking = await newTask(tenantId, { sessionId: 's1', status: 'needs_user_input' });
       const completed = await newTask(tenantId, { sessionId: 's1', status: 'completed' });
+      const cancelled = await newTask(tenantId, { sessionId: 's1', status: 'cancelled' });
       const otherSession = await newTask(tenantId, { sessionId: 's2' });
 
       const past = isoAt(Date.now() - 60 * 60 * 1000);
@@ -346,13 +351,14 @@ export function tasksContract(makeStore: MakeStore): void {
       const future = isoAt(Date.now() + 60 * 1000);
       expect(
         await store().tasks.expireStale(tenantId, { olderThan: future, sessionId: 's1' }),
-      ).toBe(2);
-      for (const task of [active, executing]) {
+      ).toBe(3);
+      for (const task of [active, executing, asking]) {
         const after = await store().tasks.get(tenantId, task.id);
         expect(after?.status).toBe('interrupted');
         expect(after?.version).toBe(task.version + 1);
       }
       expect(await store().tasks.get(tenantId, completed.id)).toEqual(completed);
+      expect(await store().tasks.get(tenantId, cancelled.id)).toEqual(cancelled);
       expect(await store().tasks.get(tenantId, otherSession.id)).toEqual(otherSession);
       expect(await store().tasks.expireStale(tenantId, { olderThan: future })).toBe(1);
       expect((await store().tasks.get(tenantId, otherSession.id))?.status).toBe('interrupted');

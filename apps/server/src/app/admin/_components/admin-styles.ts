@@ -37,6 +37,8 @@ export const ADMIN_CSS = `
 .admin .badge.completed, .admin .badge.success, .admin .badge.passed { background: #e3f4e1; color: #276221; }
 .admin .badge.failed, .admin .badge.failure, .admin .badge.interrupted { background: #fde5e5; color: #9b1c1c; }
 .admin .badge.executing, .admin .badge.active, .admin .badge.pending { background: #e7eefc; color: #1e429f; }
+.admin .badge.cancelled { background: #eceef2; color: #4a5363; }
+.admin .badge.needs_user_input { background: #fff4d6; color: #7a4f00; }
 .admin ol.steps { list-style: none; padding: 0; }
 .admin ol.steps > li { border: 1px solid #dde2ea; border-radius: 8px; padding: .75rem 1rem; margin-bottom: .75rem; }
 .admin .step-head { display: flex; flex-wrap: wrap; gap: .75rem; align-items: baseline; margin-bottom: .4rem; }

@@ -361,6 +361,7 @@ describe('GET /api/admin/metrics', () => {
       failed: 1,
       interrupted: 1,
       needs_user_input: 0,
+      cancelled: 0,
     });
     expect(body.taskCompletion).toEqual({ rate: 0.6, successes: 3, samples: 5 });
     // 400 600 2000 3000 5000 7000 9000: p50 is the 4th, p95 the 7th.

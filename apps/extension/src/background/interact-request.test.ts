@@ -67,6 +67,20 @@ describe('findTaskId', () => {
     expect(api.asked).toHaveLength(1);
   });
 
+  it('continues the task that asked a question on the first request (no steps yet)', async () => {
+    const storage = memoryStore();
+    await persistTask(storage, 1, { taskId: TASK, sessionId: SESSION, url: URL });
+    const run = { steps: [], taskId: TASK, sessionId: SESSION };
+    expect(await findTaskId(storage, recovery(null), run, 1, URL)).toEqual({ taskId: TASK });
+  });
+
+  it("sends an answer to the run's task even after the tab's stored taskId expired", async () => {
+    const api = recovery(RECOVERED);
+    const run = { steps: [], taskId: TASK, sessionId: SESSION, pending: { answer: 'yes' } };
+    expect(await findTaskId(memoryStore(), api, run, 1, URL)).toEqual({ taskId: TASK });
+    expect(api.asked).toEqual([]);
+  });
+
   it('is lost without asking the server when the run has no session to recover by', async () => {
     const api = recovery(RECOVERED);
     expect(await findTaskId(memoryStore(), api, { steps: oneStep }, 1, URL)).toBe('lost');
@@ -92,6 +106,26 @@ describe('interactBody', () => {
     const body = interactBody(page, { goal: 'click Go', sessionId: SESSION }, TASK);
     expect(body).toMatchObject({ taskId: TASK, sessionId: SESSION, url: URL });
     expect(body).not.toHaveProperty('query');
+  });
+
+  it('starts a new goal in the session of the previous one', () => {
+    const body = interactBody(page, { goal: 'now John Smith', sessionId: SESSION }, undefined);
+    expect(body).toMatchObject({ query: 'now John Smith', sessionId: SESSION });
+    expect(body).not.toHaveProperty('taskId');
+  });
+
+  it("sends the user's answer with the task it continues", () => {
+    const run = { goal: 'add patient', sessionId: SESSION, pending: { answer: '1 May 1990' } };
+    const body = interactBody(page, run, TASK);
+    expect(body).toMatchObject({ taskId: TASK, sessionId: SESSION, answer: '1 May 1990' });
+    expect(body).not.toHaveProperty('query');
+  });
+
+  it('adds the answer to the goal when the question came with no task to continue', () => {
+    const run = { goal: 'add patient', sessionId: SESSION, pending: { answer: '1 May 1990' } };
+    const body = interactBody(page, run, undefined);
+    expect(body.query).toBe('add patient\n\n1 May 1990');
+    expect(body).not.toHaveProperty('answer');
   });
 
   it('carries the report on the last action but not the capture instructions', () => {

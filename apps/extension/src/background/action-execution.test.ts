@@ -11,6 +11,7 @@ import {
   type ExecuteFailure,
   type PlannedAction,
 } from './action-execution';
+import { RunControl, RunStopped } from './run-control';
 import type { TabDriver } from './tab-driver';
 
 const TASK = '11111111-1111-4111-8111-111111111111';
@@ -122,6 +123,16 @@ describe('executeActions', () => {
     const outcome = await executeActions(tab, storage, TAB, planned());
     expect(tab.calls.map(([action]) => action)).toEqual([chain[0]]);
     expect(outcome).toMatchObject({ interrupted: true, run: { status: 'stopped' } });
+  });
+
+  it('hands nothing more to the tab once Stop aborted the control mid-chain', async () => {
+    const control = new RunControl();
+    const tab = scriptedTab([], async (action) => {
+      if (action === chain[0]) void control.stop();
+    });
+    const outcome = executeActions(tab, await runningStore(), TAB, planned(), control);
+    await expect(outcome).rejects.toBeInstanceOf(RunStopped);
+    expect(tab.calls.map(([action]) => action)).toEqual([chain[0]]);
   });
 
   it('executes nothing when the run is gone', async () => {

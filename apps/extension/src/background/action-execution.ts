@@ -4,6 +4,7 @@ import type { ClientObservations, NextActionResponse } from '@tandem/contracts';
 import type { ExecuteReply } from '../shared/messages';
 import { loadRun, type PendingReport, type RunState } from '../shared/run-state';
 import type { KeyValueStore } from '../shared/settings';
+import { RunControl } from './run-control';
 import type { TabDriver } from './tab-driver';
 
 export interface PlannedAction {
@@ -31,20 +32,23 @@ export type ExecutionOutcome =
 
 /**
  * Executes the actions in order and stops at the first failure of one that may not fail.
- * The run is re-read before each action so that a Stop pressed mid-chain executes nothing more.
+ * A Stop pressed mid-chain executes nothing more: `control` throws RunStopped right before the
+ * next action is handed to the tab, and the stored run is re-read before each action too (a
+ * run stopped or replaced where this worker's control cannot see it).
  */
 export async function executeActions(
   tabs: Pick<TabDriver, 'execute'>,
   storage: KeyValueStore,
   tabId: number,
   actions: PlannedAction[],
+  control: RunControl = new RunControl(),
 ): Promise<ExecutionOutcome> {
   let lastOk = -1;
   for (const item of actions) {
     const current = await loadRun(storage, tabId);
     if (!current || current.status !== 'running') return { interrupted: true, run: current };
     // Observing starts with the first action, so the observations cover the whole chain.
-    const result = await tabs.execute(tabId, item.action, item.index === 0);
+    const result = await control.execute(() => tabs.execute(tabId, item.action, item.index === 0));
     if (result.ok) lastOk = item.index;
     else if (!item.canFail) return { interrupted: false, lastOk, failure: result };
   }

@@ -17,12 +17,25 @@ function workspaceRoot(start: string): string {
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
-const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
+const optionalUrl = z.preprocess(
+  emptyToUndefined,
+  z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+);
+const wholeNumber = (min: number, rule: string) =>
+  z.coerce.number({ error: rule }).int({ error: rule }).min(min, { error: rule });
 const positiveInt = (fallback: number) =>
-  z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(fallback));
+  z.preprocess(
+    emptyToUndefined,
+    wholeNumber(1, 'must be a whole number greater than 0').default(fallback),
+  );
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 export const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    oneOf(['development', 'production', 'test']).default('development'),
+  ),
   /** Port the server listens on (npm start passes it to next start). */
   PORT: positiveInt(3000),
   /** Where the embedded libSQL database lives when MONGODB_URI is unset. */
@@ -46,7 +59,10 @@ export const EnvSchema = z.object({
   RATE_LIMIT_DEFAULT_PER_MIN: positiveInt(120),
   /** Largest accepted request body in bytes (a full DOM can be a few MB). */
   MAX_BODY_BYTES: positiveInt(8 * 1024 * 1024),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    oneOf(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ),
 
   // --- language model (optional: SIMPLE commands work without one) ---
   /** Google Gemini API key: selects Gemini. */
@@ -67,7 +83,9 @@ export const EnvSchema = z.object({
   /** Retries of 429/5xx/timeouts per LLM call. */
   LLM_MAX_RETRIES: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(0).max(10).default(3),
+    wholeNumber(0, 'must be a whole number from 0 to 10')
+      .max(10, { error: 'must be a whole number from 0 to 10' })
+      .default(3),
   ),
 
   // --- web search (optional) ---
@@ -97,17 +115,127 @@ export const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string };
 
+type Variable = keyof typeof EnvSchema.shape;
+
+/**
+ * Variables whose value may be printed back in an error: numbers and fixed choices. Every other
+ * variable can hold a key, a password, or a URL with credentials in it (MONGODB_URI,
+ * SENTRY_DSN, a proxy's LLM_BASE_URL), so its value never reaches a log or a terminal.
+ */
+const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
+  'NODE_ENV',
+  'PORT',
+  'LOG_LEVEL',
+  'RATE_LIMIT_INTERACT_PER_MIN',
+  'RATE_LIMIT_DEFAULT_PER_MIN',
+  'MAX_BODY_BYTES',
+  'LLM_TIMEOUT_MS',
+  'LLM_MAX_RETRIES',
+  'LANGFUSE_TIMEOUT_MS',
+  'MAX_STEPS_PER_TASK',
+]);
+
+/** How to fix a variable, where the rule alone does not say it. */
+const FIX: Partial<Record<Variable, string>> = {
+  MONGODB_URI:
+    'use mongodb://host:27017/tandem (or mongodb+srv://...), or leave it empty to use the embedded libSQL store',
+  TANDEM_DEV_API_KEY:
+    'use 20 or more random characters (e.g. the output of `openssl rand -hex 24`), or leave it empty to have a key generated and printed on first start',
+  LLM_MODEL:
+    'name the model LLM_BASE_URL serves (for Ollama e.g. qwen2.5:7b-instruct), or unset LLM_BASE_URL',
+};
+
+/** One invalid variable: what is wrong and how to fix it. */
+export interface EnvIssue {
+  variable: string;
+  /** The rule it breaks, plus its value only when that cannot be a secret. */
+  problem: string;
+  fix: string;
+}
+
+const ENV_HELP =
+  'Set them in your shell or in apps/server/.env.local (empty means unset); .env.example at the ' +
+  'repository root documents every variable and its default.';
+
+function formatEnvIssues(issues: readonly EnvIssue[]): string {
+  const count =
+    issues.length === 1
+      ? '1 environment variable is'
+      : `${issues.length} environment variables are`;
+  return [
+    `Tandem cannot start: ${count} invalid.`,
+    '',
+    ...issues.flatMap((i) => [`  ${i.variable}: ${i.problem}`, `    fix: ${i.fix}.`]),
+    '',
+    ENV_HELP,
+  ].join('\n');
+}
+
 export class EnvError extends Error {
   override readonly name = 'EnvError';
+  constructor(readonly issues: readonly EnvIssue[]) {
+    super(formatEnvIssues(issues));
+  }
+}
+
+function fixFor(variable: string): string {
+  const specific = FIX[variable as Variable];
+  if (specific) return specific;
+  const schema = EnvSchema.shape[variable as Variable] as z.ZodType | undefined;
+  const fallback = schema?.safeParse(undefined);
+  return fallback?.success && fallback.data !== undefined
+    ? `correct it, or leave it empty for the default (${String(fallback.data)})`
+    : 'correct it, or leave it empty to turn it off';
+}
+
+function shownValue(variable: string, source: Record<string, string | undefined>): string {
+  if (!VALUE_SHOWN.has(variable)) return ' (value not shown)';
+  const value = source[variable] ?? '';
+  return ` (got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
+}
+
+const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
+
+/** Rules across variables, checked on the raw values so they are reported with the rest. */
+function crossRules(source: Record<string, string | undefined>): [string, string][] {
+  const rules: [string, string][] = [];
+  if (isSet(source.LLM_BASE_URL) && !isSet(source.GEMINI_API_KEY) && !isSet(source.LLM_MODEL))
+    rules.push(['LLM_MODEL', 'must be set when LLM_BASE_URL is set']);
+  return rules;
+}
+
+/** Every broken rule, grouped by variable, in schema order. */
+function envIssues(
+  broken: Iterable<[string, string]>,
+  source: Record<string, string | undefined>,
+): EnvIssue[] {
+  const rules = new Map<string, string[]>();
+  for (const [variable, message] of broken) {
+    const list = rules.get(variable) ?? [];
+    if (!list.includes(message)) list.push(message);
+    rules.set(variable, list);
+  }
+  const order = Object.keys(EnvSchema.shape);
+  return [...rules]
+    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+    .map(([variable, messages]) => ({
+      variable,
+      problem: messages.join('; ') + shownValue(variable, source),
+      fix: fixFor(variable),
+    }));
 }
 
 /** Parses an environment (process.env by default) into a typed, defaulted Env. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
-  }
+  const broken: [string, string][] = [
+    ...(parsed.error?.issues ?? []).map((i): [string, string] => [
+      String(i.path[0] ?? 'environment'),
+      i.message,
+    ]),
+    ...crossRules(source),
+  ];
+  if (!parsed.success || broken.length > 0) throw new EnvError(envIssues(broken, source));
   const dataDir = parsed.data.DATA_DIR ?? path.join(workspaceRoot(process.cwd()), '.data');
   return { ...parsed.data, DATA_DIR: path.resolve(dataDir) };
 }

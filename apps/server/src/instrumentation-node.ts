@@ -1,25 +1,59 @@
-// Runs once at server start (Node runtime): Sentry first (so a failing start is reported),
-// then open the store (running migrations) and make sure a dev tenant with a usable key
-// exists, before the first request arrives.
+// Runs once at server start (Node runtime): validate the environment, start Sentry (so a
+// failing start is reported), open the store (running migrations) and make sure a dev tenant
+// with a usable key exists, before the first request arrives. A start that cannot succeed ends
+// the process with the reason: a server that answers every request with a 500 looks alive to
+// `npm start`, to health checks and to supervisors, while the cause sits in a log.
+import * as Sentry from '@sentry/nextjs';
 import packageJson from '../package.json' with { type: 'json' };
-import { env } from './env';
+import { env, type Env } from './env';
 import { ensureDevTenant, reportDevTenant } from './server/bootstrap';
 import { initSentry } from './server/error-reporting';
 import { getRuntime } from './server/runtime';
+import { describeStartupFailure } from './server/startup-failure';
 
-export async function startServer(): Promise<void> {
-  const sentry = initSentry(env(), packageJson.version);
+export interface StartOptions {
+  /**
+   * Exit the process when the start fails. `next start` does; `next dev` keeps running with the
+   * message printed, and retries on the next request (after .env.local is fixed).
+   */
+  exitOnFailure: boolean;
+}
+
+async function start(config: Env): Promise<void> {
   const runtime = await getRuntime();
   runtime.log.info('store opened', {
     store: runtime.store.kind,
     ...(runtime.store.kind === 'libsql' ? { dataDir: runtime.env.DATA_DIR } : {}),
   });
   runtime.log.info('observability', {
-    sentry: sentry ? 'on' : 'off (SENTRY_DSN unset)',
+    sentry: Sentry.getClient() ? 'on' : 'off (SENTRY_DSN unset)',
     langfuse:
-      runtime.env.LANGFUSE_PUBLIC_KEY && runtime.env.LANGFUSE_SECRET_KEY
+      config.LANGFUSE_PUBLIC_KEY && config.LANGFUSE_SECRET_KEY
         ? 'on'
         : 'off (LANGFUSE_PUBLIC_KEY/LANGFUSE_SECRET_KEY unset)',
   });
   reportDevTenant(await ensureDevTenant(runtime.store, runtime.env), runtime.log);
+}
+
+async function fail(error: unknown, config: Env | undefined, options: StartOptions) {
+  const message = describeStartupFailure(error, config);
+  // stderr is synchronous for files and pipes on Linux, so this is out before exit() runs.
+  console.error(`\n${message}\n`);
+  if (Sentry.getClient()) {
+    // The printed message, not the raw error: it is the one with credentials cut out.
+    Sentry.captureException(new Error(message));
+    await Sentry.flush(2_000);
+  }
+  if (options.exitOnFailure) process.exit(1);
+}
+
+export async function startServer(options: StartOptions): Promise<void> {
+  let config: Env | undefined;
+  try {
+    config = env();
+    initSentry(config, packageJson.version);
+    await start(config);
+  } catch (error) {
+    await fail(error, config, options);
+  }
 }

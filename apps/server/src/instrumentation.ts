@@ -1,14 +1,17 @@
-// Next.js calls register() once when the server process starts. The Node-only start-up
-// (Sentry, the store and its migrations, a dev tenant) lives in instrumentation-node.ts.
+// Next.js calls register() once when the server process starts (next start: before it serves
+// anything). The Node-only start-up (environment, Sentry, the store and its migrations, a dev
+// tenant) lives in instrumentation-node.ts; a start that fails there ends a production server.
 import * as Sentry from '@sentry/nextjs';
 
 export async function register(): Promise<void> {
-  // NEXT_RUNTIME is a build-time constant Next substitutes, not configuration: comparing it
-  // directly is what lets the bundler drop the Node-only import from the edge bundle.
+  // NEXT_RUNTIME and NODE_ENV are build-time constants Next substitutes, not configuration:
+  // comparing NEXT_RUNTIME directly is what lets the bundler drop the Node-only import from the
+  // edge bundle, and NODE_ENV is 'development' exactly in `next dev`'s compilation.
   // eslint-disable-next-line no-restricted-properties
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { startServer } = await import('./instrumentation-node');
-    await startServer();
+    // eslint-disable-next-line no-restricted-properties
+    await startServer({ exitOnFailure: process.env.NODE_ENV !== 'development' });
   }
 }
 

@@ -7,12 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EndpointDefinition } from '@tandem/contracts';
 import type { z } from 'zod';
+import { EnvError } from '../env';
 import { authenticate, type AuthContext } from './auth';
 import { reportError } from './error-reporting';
 import { HttpError, mapError, validationError } from './http-error';
 import type { Logger } from './logger';
 import { rateLimitHeaders, type RateLimitBucket } from './rate-limit';
 import { getRuntime, type Runtime } from './runtime';
+import { describeStartupFailure } from './startup-failure';
 
 type AnySchema = z.ZodType;
 /** The endpoint's schema under `key`, or undefined when the endpoint has none. */
@@ -282,11 +284,16 @@ async function serve<E extends EndpointDefinition>(
 
 // The message clients have always had with this 503; only its code is new.
 const NOT_READY_MESSAGE = 'Server is not ready: the store could not be opened.';
+const MISCONFIGURED_MESSAGE =
+  'Server is not ready: its configuration is invalid (the server log says which variable).';
 
+// A last resort: `next start` exits when its start fails (instrumentation-node.ts), so this is
+// reached under `next dev`, or when a runtime that started fine cannot be rebuilt.
 function notReady(error: unknown): Response {
   // No runtime means no logger either; stderr is all there is.
-  console.error('[tandem] server runtime failed to start:', error);
-  const mapped = mapError(new HttpError('SERVICE_UNAVAILABLE', NOT_READY_MESSAGE));
+  console.error(`[tandem] server runtime failed to start:\n${describeStartupFailure(error)}`);
+  const message = error instanceof EnvError ? MISCONFIGURED_MESSAGE : NOT_READY_MESSAGE;
+  const mapped = mapError(new HttpError('SERVICE_UNAVAILABLE', message));
   return json(mapped.status, mapped.body, mapped.headers);
 }
 

@@ -24,6 +24,7 @@ import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, type Env } from '../env';
 import { createLogger, type Logger } from './logger';
 import { createRateLimiters, type RateLimiters } from './rate-limit';
+import { StoreOpenError } from './startup-failure';
 import packageJson from '../../package.json' with { type: 'json' };
 
 export interface Runtime {
@@ -70,7 +71,12 @@ export async function createRuntime(options: {
   const { env } = options;
   const log = options.log ?? createLogger(env.LOG_LEVEL);
   const store =
-    options.store ?? (await createStore({ mongodbUri: env.MONGODB_URI, dataDir: env.DATA_DIR }));
+    options.store ??
+    (await createStore({ mongodbUri: env.MONGODB_URI, dataDir: env.DATA_DIR }).catch(
+      (error: unknown) => {
+        throw new StoreOpenError(env, error);
+      },
+    ));
   const tracing = createTracing({
     publicKey: env.LANGFUSE_PUBLIC_KEY,
     secretKey: env.LANGFUSE_SECRET_KEY,

@@ -6,7 +6,9 @@ import { isFromExtensionPage, WorkerRequest, type WorkerReply } from '../shared/
 import { loadRun, RunState, writeRun } from '../shared/run-state';
 import { loadSettings, type KeyValueStore } from '../shared/settings';
 import { chromeTabDriver } from './chrome-tab-driver';
-import { runTaskLoop, startRun, stopRun, type LoopDeps } from './task-loop';
+import { isActive } from './run-commands';
+import { RunControl, sleep, within, type Timing } from './run-control';
+import { answerRun, runTaskLoop, startRun, stopRun, type LoopDeps } from './task-loop';
 
 const storage: KeyValueStore = {
   get: (key) => chrome.storage.local.get(key),
@@ -14,9 +16,19 @@ const storage: KeyValueStore = {
   remove: (key) => chrome.storage.local.remove(key),
 };
 
+// Chrome stops a worker that made no extension call for 30 s; a Retry-After can be longer, so
+// a long wait makes one every 20 s (and an alarm resumes the run should the worker stop anyway).
+const timing: Timing = {
+  now: () => Date.now(),
+  random: Math.random,
+  sleep: (ms, signal) =>
+    sleep(ms, signal, { sliceMs: 20_000, onSlice: () => chrome.runtime.getPlatformInfo() }),
+};
+
 const deps: LoopDeps = {
   tabs: chromeTabDriver,
   storage,
+  timing,
   api: async () => {
     const settings = await loadSettings(storage);
     if (!settings) throw new Error('Set the server URL and API key on the options page first.');
@@ -24,19 +36,60 @@ const deps: LoopDeps = {
   },
 };
 
-// One loop per tab in this worker; a second start for the same tab waits for the first.
-const running = new Map<number, Promise<unknown>>();
+// One loop per tab in this worker, with the control Stop aborts it through. A stopped loop
+// stays listed until its Stop wrote `stopped`, so nothing resumes the run in between.
+const loops = new Map<number, { control: RunControl; done: Promise<unknown> }>();
 
 function drive(tabId: number): void {
-  if (running.has(tabId)) return;
-  const loop = runTaskLoop(deps, tabId)
+  if (loops.has(tabId)) return;
+  const control = new RunControl();
+  const done = runTaskLoop(deps, tabId, control)
     .catch(async (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       const current = await loadRun(storage, tabId);
       if (current) await writeRun(storage, current, { status: 'error', error: message });
     })
-    .finally(() => running.delete(tabId));
-  running.set(tabId, loop);
+    .finally(() => {
+      if (!control.stopped && loops.get(tabId)?.control === control) loops.delete(tabId);
+    });
+  loops.set(tabId, { control, done });
+}
+
+/** Stop: aborts the tab's loop, writes `stopped`, cancels the server task (stopRun). */
+async function stop(tabId: number): Promise<void> {
+  const loop = loops.get(tabId);
+  try {
+    await stopRun(deps, tabId, loop?.control);
+    // Its writes are refused and its tab calls checked from now on; this only keeps a resume
+    // from starting a second loop while the first one unwinds.
+    if (loop) await within(5_000, loop.done);
+  } finally {
+    if (loops.get(tabId) === loop) loops.delete(tabId);
+  }
+}
+
+/** Start: a goal still running (or asking) in the tab is stopped first, then the new one runs. */
+async function start(tabId: number, goal: string): Promise<void> {
+  const current = await loadRun(storage, tabId);
+  if (loops.has(tabId) || (current && isActive(current))) await stop(tabId);
+  await startRun(storage, tabId, goal);
+  await resume(tabId);
+}
+
+async function resume(tabId: number): Promise<void> {
+  drive(tabId);
+  await chrome.alarms.create(RESUME_ALARM, { periodInMinutes: 0.5 });
+}
+
+function handle(request: WorkerRequest): Promise<unknown> {
+  switch (request.type) {
+    case 'task:start':
+      return start(request.tabId, request.goal);
+    case 'task:stop':
+      return stop(request.tabId);
+    case 'task:answer':
+      return answerRun(storage, request.tabId, request.answer).then(() => resume(request.tabId));
+  }
 }
 
 chrome.runtime.onMessage.addListener(
@@ -47,15 +100,7 @@ chrome.runtime.onMessage.addListener(
       sendResponse({ ok: false, error: 'invalid message' });
       return false;
     }
-    const request = parsed.data;
-    const work =
-      request.type === 'task:start'
-        ? startRun(storage, request.tabId, request.goal).then(() => {
-            drive(request.tabId);
-            return chrome.alarms.create(RESUME_ALARM, { periodInMinutes: 0.5 });
-          })
-        : stopRun(storage, request.tabId);
-    work.then(
+    handle(parsed.data).then(
       () => sendResponse({ ok: true }),
       (error: unknown) =>
         sendResponse({ ok: false, error: error instanceof Error ? error.message : String(error) }),
@@ -111,7 +156,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
-  void stopRun(storage, tabId);
+  void stop(tabId);
 });
 
 void registerNetworkTracker().catch((error: unknown) =>

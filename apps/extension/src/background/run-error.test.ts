@@ -3,13 +3,9 @@ import { ApiError } from '../shared/api-client';
 import { runErrorMessage } from './run-error';
 
 describe('runErrorMessage', () => {
-  it('is null for TASK_BUSY (409): the loop sends the next request instead of failing', () => {
-    expect(runErrorMessage(new ApiError(409, 'TASK_BUSY', 'busy'))).toBeNull();
-  });
-
-  it("ends the run with an ApiError's message for any other status or code", () => {
+  it("ends the run with an ApiError's message, TASK_BUSY included (its retries ran out)", () => {
+    expect(runErrorMessage(new ApiError(409, 'TASK_BUSY', 'busy'))).toBe('busy');
     expect(runErrorMessage(new ApiError(409, 'CONFLICT', 'taken'))).toBe('taken');
-    expect(runErrorMessage(new ApiError(500, 'TASK_BUSY', 'odd'))).toBe('odd');
     expect(runErrorMessage(new ApiError(0, 'NETWORK', 'Cannot reach'))).toBe('Cannot reach');
   });
 

@@ -1,11 +1,5 @@
-// How an error thrown during one request of the loop ends the run (or does not).
-import { ApiError } from '../shared/api-client';
-
-/**
- * The run's error message for what a request threw, or null when the loop should simply send
- * the next request: TASK_BUSY (409) means another request of ours is still advancing the task.
- */
-export function runErrorMessage(error: unknown): string | null {
-  if (error instanceof ApiError && error.status === 409 && error.code === 'TASK_BUSY') return null;
+// How an error thrown during one request of the loop reads as the run's error. Retryable
+// errors only get here once retrying stopped making sense (send-request.ts).
+export function runErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,99 +1,27 @@
-// The loop with its browser boundary replaced by typed scripted parts: an in-memory
-// chrome.storage, a TabDriver that records what it was asked, and an API client that answers
-// with contract-valid responses (validated with the real schemas).
-import { InteractResponse, type InteractRequestInput } from '@tandem/contracts';
+// The loop with its browser boundary replaced by typed scripted parts (loop-fakes.ts): an
+// in-memory chrome.storage, a TabDriver that records what it was asked, and an API client that
+// answers with contract-valid responses (validated with the real schemas).
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../shared/api-client';
 import { ApiError } from '../shared/api-client';
 import { isFromExtensionPage, isFromServiceWorker } from '../shared/messages';
 import { getTaskForTab, loadRun, persistTask, TASK_TTL_MS } from '../shared/run-state';
 import { memoryStore } from '../shared/memory-store';
-import { runTaskLoop, startRun, type TabDriver } from './task-loop';
+import {
+  click,
+  countingKeys,
+  fakeTiming,
+  finished,
+  recordingTabs as tabsFailing,
+  scriptedApi,
+  SESSION,
+  step,
+  TASK,
+} from './loop-fakes';
+import { answerRun, runTaskLoop, startRun } from './task-loop';
 
 const memoryStorage = memoryStore;
+const recordingTabs = (fail: Record<string, string> = {}) => tabsFailing({ fail });
 
-const TASK = '11111111-1111-4111-8111-111111111111';
-const SESSION = '22222222-2222-4222-8222-222222222222';
-
-function scriptedApi(responses: unknown[]): ApiClient & { requests: InteractRequestInput[] } {
-  const requests: InteractRequestInput[] = [];
-  return {
-    requests,
-    async interact(body) {
-      requests.push(structuredClone(body));
-      const next = responses.shift();
-      if (next instanceof Error) throw next;
-      if (!next) throw new Error('no scripted response left');
-      return InteractResponse.parse(next);
-    },
-    activeTask: async () => null,
-    cancel: async (taskId) => ({ taskId, status: 'cancelled' }),
-    collectedCsv: async () => {
-      throw new Error('the loop never downloads');
-    },
-    followEvents: async () => {
-      throw new Error('the loop never follows events');
-    },
-    whoami: async () => ({
-      tenantId: 't',
-      tenantName: 'T',
-      userId: 'u',
-      role: 'user',
-      store: 'libsql',
-    }),
-  };
-}
-
-function recordingTabs(
-  fail: Record<string, string> = {},
-): TabDriver & { executed: string[]; captures: string[]; snapshots: string[] } {
-  const executed: string[] = [];
-  const captures: string[] = [];
-  const snapshots: string[] = [];
-  return {
-    executed,
-    captures,
-    snapshots,
-    async snapshot(_tabId, request) {
-      snapshots.push(JSON.stringify(request));
-      return { mode: request.mode, text: `PAGE: A\nOUTLINE:\nmain "A" main` };
-    },
-    async capture(_tabId, mode) {
-      captures.push(mode);
-      return mode === 'full'
-        ? { url: 'https://a.example/', domMode: 'full', dom: '<html></html>' }
-        : {
-            url: 'https://a.example/',
-            domMode: 'semantic_v3',
-            interactiveTree: [{ i: '1', r: 'inp', n: 'A' }],
-          };
-    },
-    async execute(_tabId, action) {
-      executed.push(action);
-      return fail[action]
-        ? { ok: false, action, error: fail[action], code: 'disabled' }
-        : { ok: true, action };
-    },
-    async settle() {
-      return {
-        observations: { didDomMutate: true, didNetworkOccur: false, didUrlChange: false },
-        stable: true,
-        waitedMs: 500,
-        url: 'https://a.example/',
-        fresh: false,
-      };
-    },
-  };
-}
-
-const step = (extra: Record<string, unknown>) => ({
-  thought: 't',
-  taskId: TASK,
-  sessionId: SESSION,
-  stepIndex: 0,
-  status: 'executing',
-  ...extra,
-});
 const chain = ['setValue("1", "a")', 'setValue("2", "b")', 'setValue("3", "c")'];
 
 describe('runTaskLoop', () => {
@@ -163,7 +91,8 @@ describe('runTaskLoop', () => {
         actions: chain.map((action, index) => ({ action, description: 'f', index })),
         chainMetadata: { totalActions: 3, safeToChain: true },
       }),
-      new ApiError(500, 'INTERNAL_ERROR', 'stop here'),
+      // Not retryable (a 5xx now is): the run ends here with the server's message.
+      new ApiError(400, 'INVALID_ACTION', 'stop here'),
     ]);
     const tabs = recordingTabs({ [chain[1] ?? '']: 'element is disabled' });
     await startRun(storage, 3, 'fill');
@@ -270,5 +199,198 @@ describe('message senders', () => {
     expect(
       isFromServiceWorker({ id, tab: { id: 1 } as chrome.tabs.Tab, url: 'https://a.example/' }, id),
     ).toBe(false);
+  });
+});
+
+describe('runTaskLoop: answers and sessions', () => {
+  const question = {
+    needsUserInput: true,
+    message: 'Which date of birth?',
+    missingInformation: ['dob'],
+    sessionId: SESSION,
+    taskId: TASK,
+  };
+
+  it('keeps the task of a question and sends the answer to it, then forgets the answer', async () => {
+    const storage = memoryStorage();
+    const api = scriptedApi([
+      question,
+      step(click('1')),
+      step({ ...finished('Saved.'), stepIndex: 1 }),
+    ]);
+    const tabs = recordingTabs();
+    await startRun(storage, 5, 'add patient Jas Patel');
+    const asked = await runTaskLoop({ tabs, storage, api: async () => api }, 5);
+    expect(asked).toMatchObject({ status: 'needs_input', taskId: TASK, sessionId: SESSION });
+    expect((await getTaskForTab(storage, 5))?.taskId).toBe(TASK);
+
+    await answerRun(storage, 5, '1 May 1990');
+    const run = await runTaskLoop({ tabs, storage, api: async () => api }, 5);
+    expect(run).toMatchObject({ status: 'completed', result: 'Saved.' });
+    expect(api.requests[1]).toMatchObject({
+      taskId: TASK,
+      sessionId: SESSION,
+      answer: '1 May 1990',
+    });
+    expect(api.requests[1]).not.toHaveProperty('query');
+    // Sent once: the request after it carries the report on the click, not the answer again.
+    expect(api.requests[2]).not.toHaveProperty('answer');
+    expect(api.requests[2]).toMatchObject({ lastActionStatus: 'success' });
+  });
+
+  it('sends a new goal in the same tab with the session of the previous one', async () => {
+    const storage = memoryStorage();
+    const api = scriptedApi([
+      step(finished('Added Jas Patel.')),
+      step(finished('Added John Smith.')),
+    ]);
+    const tabs = recordingTabs();
+    await startRun(storage, 6, 'add Jas Patel');
+    await runTaskLoop({ tabs, storage, api: async () => api }, 6);
+    await startRun(storage, 6, 'now do the same for John Smith');
+    await runTaskLoop({ tabs, storage, api: async () => api }, 6);
+    expect(api.requests[0]).not.toHaveProperty('sessionId');
+    expect(api.requests[1]).toMatchObject({
+      query: 'now do the same for John Smith',
+      sessionId: SESSION,
+    });
+    expect(api.requests[1]).not.toHaveProperty('taskId');
+  });
+});
+
+describe('runTaskLoop: what the live view reads', () => {
+  it('records summaries, plan steps, reads, verdicts on the step judged, and the counts', async () => {
+    const storage = memoryStorage();
+    const verdict = { success: true, confidence: 0.9, reason: 'the form opened' };
+    const usage = (totalTokens: number) => ({
+      inputTokens: totalTokens,
+      outputTokens: 0,
+      totalTokens,
+      costMicroUsd: totalTokens * 2,
+    });
+    const plan = {
+      goal: 'add a patient',
+      steps: [
+        { index: 0, description: 'open the form', status: 'active' },
+        { index: 1, description: 'fill it in', status: 'pending' },
+      ],
+      currentStepIndex: 0,
+    };
+    const api = scriptedApi([
+      step({ ...click('3'), actionSummary: 'Clicked “Patients”', plan, usage: usage(10) }),
+      step({
+        needs_snapshot: { mode: 'outline' },
+        stepIndex: 1,
+        verification: verdict,
+        usage: usage(20),
+        collected: { patient: 1 },
+        duplicatesSkipped: 4,
+      }),
+      step({
+        ...finished('Jas Patel is saved.'),
+        stepIndex: 1,
+        verification: verdict,
+        usage: usage(30),
+      }),
+    ]);
+    const started = await startRun(storage, 2, 'add a patient');
+    const run = await runTaskLoop({ tabs: recordingTabs(), storage, api: async () => api }, 2);
+    expect(run).toMatchObject({
+      status: 'completed',
+      result: 'Jas Patel is saved.',
+      startedAt: started.startedAt,
+      requests: 3,
+      usage: usage(30),
+      plan: { goal: 'add a patient' },
+      currentStep: 1,
+      collected: { patient: 1 },
+      duplicatesSkipped: 4,
+    });
+    // The final answer is the result, not a step of its own.
+    expect(run?.steps).toHaveLength(2);
+    expect(run?.steps[0]).toMatchObject({
+      summary: 'Clicked “Patients”',
+      planStep: 0,
+      action: 'click("3")',
+      verification: verdict,
+    });
+    expect(run?.steps[1]).toMatchObject({
+      read: true,
+      summary: 'Read the page outline',
+      planStep: 1,
+    });
+    expect(run?.steps[1]).not.toHaveProperty('verification');
+  });
+});
+
+describe('runTaskLoop: retries', () => {
+  it('waits out a 429 mid-task and finishes; the waits are not requests of their own', async () => {
+    const storage = memoryStorage();
+    const timing = fakeTiming();
+    const api = scriptedApi([
+      step(click('1')),
+      new ApiError(429, 'RATE_LIMITED', 'slow down', 20_000),
+      new ApiError(0, 'NETWORK', 'Cannot reach'),
+      new ApiError(503, 'SERVICE_UNAVAILABLE', 'starting'),
+      step(finished('done')),
+    ]);
+    const tabs = recordingTabs();
+    await startRun(storage, 4, 'g');
+    const run = await runTaskLoop(
+      {
+        tabs,
+        storage,
+        api: async () => api,
+        timing,
+        maxRequests: 2,
+        newRequestKey: countingKeys(),
+      },
+      4,
+    );
+    expect(run).toMatchObject({ status: 'completed', requests: 2 });
+    expect(run?.wait).toBeUndefined();
+    expect(timing.slept).toEqual([20_000, 2_000, 4_000]);
+    expect(tabs.executed).toEqual(['click("1")']);
+    // One key per turn, kept by all its retries.
+    expect(api.requests.map((r) => r.idempotencyKey)).toEqual([
+      'key-1',
+      'key-2',
+      'key-2',
+      'key-2',
+      'key-2',
+    ]);
+  });
+
+  it('a response lost on the way is asked for again under the same key, and acted on once', async () => {
+    const storage = memoryStorage();
+    // The server decided click("1") but the answer never arrived; the resend replays it.
+    const api = scriptedApi([
+      new ApiError(0, 'NETWORK', 'connection reset'),
+      step(click('1')),
+      step(finished('done')),
+    ]);
+    const tabs = recordingTabs();
+    await startRun(storage, 4, 'g');
+    await runTaskLoop(
+      { tabs, storage, api: async () => api, timing: fakeTiming(), newRequestKey: countingKeys() },
+      4,
+    );
+    expect(api.requests[0]?.idempotencyKey).toBe(api.requests[1]?.idempotencyKey);
+    expect(tabs.executed).toEqual(['click("1")']);
+  });
+
+  it('ends the run with the error once retrying stopped making sense', async () => {
+    const storage = memoryStorage();
+    const api = scriptedApi(
+      Array.from({ length: 40 }, () => new ApiError(0, 'NETWORK', 'Cannot reach')),
+    );
+    await startRun(storage, 4, 'g');
+    const run = await runTaskLoop(
+      { tabs: recordingTabs(), storage, api: async () => api, timing: fakeTiming() },
+      4,
+    );
+    expect(run).toMatchObject({ status: 'error', error: 'Cannot reach' });
+    expect(run?.wait).toBeUndefined();
+    expect(run?.requestKey).toBeUndefined();
   });
 });

@@ -1,23 +1,29 @@
 // The client side of spec 003's loop, for one tab: capture → interact → execute → wait for
 // stability → capture … It takes its browser APIs as parameters (TabDriver, storage, API
-// client) so it runs in unit tests and in the service worker alike. Every step is written to
-// storage before the next one starts, so a service worker that Chrome stops mid-task picks the
-// task up where it was (without executing anything twice).
+// client, clock) so it runs in unit tests and in the service worker alike. Every step is
+// written to storage before the next one starts, so a service worker that Chrome stops
+// mid-task picks the task up where it was (without executing anything twice). Stop (a
+// RunControl) is checked right before everything that touches the tab.
 import {
   isNeedsUserInput,
   type InteractRequestInput,
+  type NeedsUserInputResponse,
   type NextActionResponse,
 } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
-import { loadRun, persistTask, taskKey, writeRun, type RunState } from '../shared/run-state';
+import { loadRun, persistTask, taskKey, type RunState } from '../shared/run-state';
 import type { KeyValueStore } from '../shared/settings';
 import { executeActions, executedReport, plannedActions } from './action-execution';
 import { findTaskId, interactBody } from './interact-request';
 import { runErrorMessage } from './run-error';
-import { nextMove, recordedStep } from './server-answer';
+import { realTiming, RunControl, RunStopped, type Timing } from './run-control';
+import { RunInterrupted, RunRecord } from './run-record';
+import { sendInteract } from './send-request';
+import { askedQuestion, nextMove, recordedStep } from './server-answer';
 import type { TabDriver } from './tab-driver';
 
 export type { CapturedPage, TabDriver } from './tab-driver';
+export { answerRun, startRun, stopRun } from './run-commands';
 
 export interface LoopDeps {
   tabs: TabDriver;
@@ -25,46 +31,15 @@ export interface LoopDeps {
   api: () => Promise<ApiClient>;
   /** Upper bound on requests in one run (the server also enforces MAX_STEPS_PER_TASK). */
   maxRequests?: number;
+  /** The clock and waits of retries; real ones by default. */
+  timing?: Timing;
+  /** The idempotency key of each request (a UUID by default). */
+  newRequestKey?: () => string;
+  /** How long one request is retried in all (request-retry.ts RETRY_BUDGET_MS by default). */
+  retryBudgetMs?: number;
 }
 
 const TASK_LOST = 'The task was lost (expired after 30 minutes or interrupted); start it again.';
-
-/** Starts a new run for a tab (the popup's "Start"). */
-export async function startRun(
-  storage: KeyValueStore,
-  tabId: number,
-  goal: string,
-): Promise<RunState> {
-  // A new goal is a new task: forget the tab's previous taskId.
-  await storage.remove(taskKey(tabId));
-  return writeRun(storage, { tabId, goal, status: 'running', steps: [] });
-}
-
-export async function stopRun(storage: KeyValueStore, tabId: number): Promise<void> {
-  const run = await loadRun(storage, tabId);
-  if (run && run.status === 'running') await writeRun(storage, run, { status: 'stopped' });
-}
-
-/**
- * The run as the current request last wrote it. The loop writes only through `save`, so an
- * error thrown midway is recorded on top of everything already written (inFlight included).
- */
-class RunRecord {
-  #current: RunState;
-  constructor(
-    private readonly storage: KeyValueStore,
-    run: RunState,
-  ) {
-    this.#current = run;
-  }
-  get current(): RunState {
-    return this.#current;
-  }
-  async save(patch: Partial<RunState>): Promise<RunState> {
-    this.#current = await writeRun(this.storage, this.#current, patch);
-    return this.#current;
-  }
-}
 
 /** What one request of the loop works with. */
 interface Turn {
@@ -73,56 +48,85 @@ interface Turn {
   storage: KeyValueStore;
   api: ApiClient;
   run: RunRecord;
+  control: RunControl;
+  timing: Timing;
+  newRequestKey: () => string;
+  retryBudgetMs?: number;
 }
 
 /** Whether the loop sends another request, or returns `run` as the outcome of the loop. */
 type TurnResult = { done: false; run: RunState } | { done: true; run: RunState | null };
 
-/** Runs (or resumes) the tab's loop until the task ends, needs input, fails or is stopped. */
-export async function runTaskLoop(deps: LoopDeps, tabId: number): Promise<RunState | null> {
+/**
+ * Runs (or resumes) the tab's loop until the task ends, needs input, fails or is stopped.
+ * Retries and waits happen inside one request and do not count towards `maxRequests`.
+ */
+export async function runTaskLoop(
+  deps: LoopDeps,
+  tabId: number,
+  control: RunControl = new RunControl(),
+): Promise<RunState | null> {
   const { tabs, storage } = deps;
   let run = await loadRun(storage, tabId);
-  if (!run || run.status !== 'running') return run;
+  if (!run || run.status !== 'running' || control.stopped) return run;
   const api = await deps.api();
   const maxRequests = deps.maxRequests ?? 60;
+  const shared = {
+    tabId,
+    tabs,
+    storage,
+    api,
+    control,
+    timing: deps.timing ?? realTiming,
+    newRequestKey: deps.newRequestKey ?? (() => crypto.randomUUID()),
+    retryBudgetMs: deps.retryBudgetMs,
+  };
 
   for (let request = 0; request < maxRequests; request++) {
     const stored = await loadRun(storage, tabId);
-    if (!stored || stored.status !== 'running') return stored;
-    const turn = await takeTurn({ tabId, tabs, storage, api, run: new RunRecord(storage, stored) });
+    if (!stored || stored.status !== 'running' || control.stopped) return stored;
+    const turn = await takeTurn({ ...shared, run: new RunRecord(storage, stored) });
     if (turn.done) return turn.run;
     run = turn.run;
   }
-  return writeRun(storage, run, {
+  const last = await end(new RunRecord(storage, run), {
     status: 'error',
     error: `Stopped after ${maxRequests} requests without finishing.`,
   });
+  return last.run;
 }
 
 /** One request: capture the page, call the server, record its step, then act on its answer. */
 async function takeTurn(turn: Turn): Promise<TurnResult> {
   try {
     const request = await prepareRequest(turn);
-    if (request === 'task_lost')
-      return { done: true, run: await turn.run.save({ status: 'error', error: TASK_LOST }) };
-    const res = await turn.api.interact(request.body);
-    if (isNeedsUserInput(res)) {
-      const asked = await turn.run.save({
-        status: 'needs_input',
-        question: res.message,
-        sessionId: res.sessionId,
-        pending: undefined,
-        inFlight: undefined,
-      });
-      return { done: true, run: asked };
-    }
+    if (request === 'task_lost') return end(turn.run, { status: 'error', error: TASK_LOST });
+    const res = await sendInteract(turn, request.body);
+    if (isNeedsUserInput(res)) return { done: true, run: await ask(turn, res, request.url) };
     await recordStep(turn, res, request.url);
     return await actOn(turn, res, request.url);
   } catch (error) {
-    const message = runErrorMessage(error);
-    // TASK_BUSY: our earlier request is still advancing the task; the next one picks it up.
-    if (message === null) return { done: false, run: turn.run.current };
-    return { done: true, run: await turn.run.save({ status: 'error', error: message }) };
+    if (error instanceof RunInterrupted) return { done: true, run: error.run };
+    // Stopped: the stop handler writes `stopped` once an action handed to the tab settled.
+    if (error instanceof RunStopped || turn.control.stopped)
+      return { done: true, run: await loadRun(turn.storage, turn.tabId) };
+    return end(turn.run, { status: 'error', error: runErrorMessage(error) });
+  }
+}
+
+/** Ends the run with `patch`, unless a Stop (or a new run) was stored first. */
+async function end(
+  run: RunRecord,
+  patch: Partial<RunState>,
+): Promise<{ done: true; run: RunState }> {
+  try {
+    return {
+      done: true,
+      run: await run.save({ ...patch, wait: undefined, requestKey: undefined }),
+    };
+  } catch (error) {
+    if (error instanceof RunInterrupted) return { done: true, run: error.run };
+    throw error;
   }
 }
 
@@ -130,15 +134,22 @@ async function takeTurn(turn: Turn): Promise<TurnResult> {
 async function prepareRequest(
   turn: Turn,
 ): Promise<{ url: string; body: InteractRequestInput } | 'task_lost'> {
-  const { tabs, tabId } = turn;
+  const { tabs, tabId, control } = turn;
   const run = turn.run.current;
   const mode = run.pending?.captureMode ?? 'semantic_v3';
-  const page = await tabs.capture(tabId, mode);
-  const found = await findTaskId(turn.storage, turn.api, run, tabId, page.url);
+  control.check();
+  const page = await control.guard(tabs.capture(tabId, mode));
+  const found = await control.guard(findTaskId(turn.storage, turn.api, run, tabId, page.url));
   if (found === 'lost') return 'task_lost';
-  if (mode === 'hybrid' && tabs.screenshot) page.screenshot = await tabs.screenshot(tabId);
+  if (mode === 'hybrid' && tabs.screenshot) {
+    control.check();
+    page.screenshot = await control.guard(tabs.screenshot(tabId));
+  }
   const snapshotRequest = run.pending?.snapshotRequest;
-  if (snapshotRequest) page.snapshot = await tabs.snapshot(tabId, snapshotRequest);
+  if (snapshotRequest) {
+    control.check();
+    page.snapshot = await control.guard(tabs.snapshot(tabId, snapshotRequest));
+  }
   return { url: page.url, body: interactBody(page, run, found.taskId) };
 }
 
@@ -149,7 +160,18 @@ async function recordStep(turn: Turn, res: NextActionResponse, url: string): Pro
     sessionId: res.sessionId,
     url,
   });
-  await turn.run.save(recordedStep(turn.run.current, res, Date.now()));
+  await turn.run.save(recordedStep(turn.run.current, res, turn.timing.now()));
+}
+
+/** A question: the run waits for the answer, with the task kept for it like any step's. */
+async function ask(turn: Turn, res: NeedsUserInputResponse, url: string): Promise<RunState> {
+  if (res.taskId)
+    await persistTask(turn.storage, turn.tabId, {
+      taskId: res.taskId,
+      sessionId: res.sessionId,
+      url,
+    });
+  return turn.run.save(askedQuestion(turn.run.current, res));
 }
 
 /** Answers a request for the page, ends a finished run, or executes the action(s). */
@@ -170,11 +192,13 @@ async function executeAndReport(
   res: NextActionResponse,
   beforeUrl: string,
 ): Promise<TurnResult> {
+  const { tabs, tabId, control } = turn;
   const actions = plannedActions(res);
   await turn.run.save({ inFlight: actions.map((a) => a.action) });
-  const outcome = await executeActions(turn.tabs, turn.storage, turn.tabId, actions);
+  const outcome = await executeActions(tabs, turn.storage, tabId, actions, control);
   if (outcome.interrupted) return { done: true, run: outcome.run };
-  const settled = await turn.tabs.settle(turn.tabId, beforeUrl);
+  // The stability wait ends at once on Stop; the content script's own wait then runs out.
+  const settled = await control.guard(tabs.settle(tabId, beforeUrl));
   const pending = executedReport(
     {
       actions,

@@ -58,7 +58,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       GEMINI_API_KEY: 'fake-gemini-key-for-e2e',
       GEMINI_BASE_URL: gemini.url,
       LLM_MAX_RETRIES: '0',
-      RATE_LIMIT_INTERACT_PER_MIN: '1000',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

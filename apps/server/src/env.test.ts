@@ -14,11 +14,11 @@ function envError(source: Record<string, string>): EnvError {
 }
 
 describe('parseEnv', () => {
-  it('starts with no configuration: libSQL under <repo>/.data, port 3000, 10 interact req/min', () => {
+  it('starts with no configuration: libSQL under <repo>/.data, port 3000, 300 interact req/min', () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.MONGODB_URI).toBeUndefined();
-    expect(env.RATE_LIMIT_INTERACT_PER_MIN).toBe(10);
+    expect(env.RATE_LIMIT_INTERACT_PER_MIN).toBe(300);
     expect(env.RATE_LIMIT_DEFAULT_PER_MIN).toBe(120);
     expect(path.basename(env.DATA_DIR)).toBe('.data');
     expect(path.isAbsolute(env.DATA_DIR)).toBe(true);
@@ -82,7 +82,7 @@ describe('EnvError: the message a failed start prints', () => {
     );
     expect(error.message).toContain(
       '  RATE_LIMIT_INTERACT_PER_MIN: must be a whole number greater than 0 (got "-5")\n' +
-        '    fix: correct it, or leave it empty for the default (10).',
+        '    fix: correct it, or leave it empty for the default (300).',
     );
     expect(error.message).toContain(
       '  LOG_LEVEL: must be one of debug, info, warn, error, silent (got "loud")',

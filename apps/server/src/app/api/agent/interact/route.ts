@@ -4,7 +4,8 @@ import { createRoute } from '../../../../server/create-route';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// The interact loop (spec 003): auth, 10 req/min per tenant, validation, then the agent.
+// The interact loop (spec 003): auth, a per-tenant rate limit (RATE_LIMIT_INTERACT_PER_MIN),
+// validation, then the agent.
 export const POST = createRoute(endpoints.interact, {
   rateLimit: 'interact',
   handler: ({ body, auth, runtime, log }) => runtime.agent.interact(auth, body, log),

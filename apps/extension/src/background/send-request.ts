@@ -10,7 +10,7 @@ import { RunStopped, type RunControl, type Timing } from './run-control';
 import type { RunRecord } from './run-record';
 
 export interface Sender {
-  api: Pick<ApiClient, 'interact'>;
+  api: Pick<ApiClient, 'interact' | 'cancel'>;
   run: RunRecord;
   control: RunControl;
   timing: Timing;
@@ -30,11 +30,17 @@ export async function sendInteract(
   let resent = false;
   for (;;) {
     sender.control.check();
+    // A new task's first request is not aborted on Stop: the server creates the task as it
+    // answers, and only that answer names it, so the task can then be cancelled too.
+    const opensTask = !body.taskId;
+    const answer = sender.api.interact(body, opensTask ? undefined : sender.control.signal);
     try {
-      const answer = sender.api.interact(body, sender.control.signal);
       return await sender.control.guard(answer);
     } catch (error) {
-      if (sender.control.stopped) throw new RunStopped();
+      if (sender.control.stopped) {
+        if (opensTask) cancelWhenAnswered(sender, answer);
+        throw new RunStopped();
+      }
       const decision = retryDecision(error, {
         attempt: waits + 1,
         elapsedMs: sender.timing.now() - firstSentAt,
@@ -88,4 +94,12 @@ async function finishStoredWait(sender: Sender): Promise<void> {
   const left = wait.until - sender.timing.now();
   if (left > 0) await sender.timing.sleep(left, sender.control.signal);
   await sender.run.save({ wait: undefined });
+}
+
+/** Cancels the task a stopped run's first request created, once its answer names it. */
+function cancelWhenAnswered(sender: Sender, answer: Promise<InteractResponse>): void {
+  void answer
+    .then((response) => (response.taskId ? sender.api.cancel(response.taskId) : undefined))
+    // Best effort, like Stop's own cancel: the task expires on its own otherwise.
+    .catch(() => undefined);
 }

@@ -75,6 +75,31 @@ describe('Stop', () => {
     expect(s.api.cancelled).toEqual([TASK]);
   });
 
+  it('during the first request: it is left to finish and the task it created is cancelled', async () => {
+    let signalOfRequest: AbortSignal | undefined = new AbortController().signal;
+    let answer = (): void => {};
+    const s = await scenario([
+      async (_body: unknown, signal?: AbortSignal) => {
+        signalOfRequest = signal;
+        s.button.press();
+        // The server answers after the Stop: only its answer names the task.
+        await new Promise<void>((resolve) => (answer = resolve));
+        return step(click('1'));
+      },
+    ]);
+    const running = s.run();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await s.button.settled();
+    expect((await loadRun(s.storage, TAB))?.status).toBe('stopped');
+    expect(s.api.cancelled).toEqual([]);
+    answer();
+    await running;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(signalOfRequest).toBeUndefined();
+    expect(s.tabs.executed).toEqual([]);
+    expect(s.api.cancelled).toEqual([TASK]);
+  });
+
   it('during a chain: only the items before the Stop run, and stopped is written after', async () => {
     let statusAfterFirst: string | undefined;
     const s = await scenario([chained, step(click('9'))], (stop) => ({

@@ -347,6 +347,9 @@ export const NextActionResponseFields = z.object({
   rePlanning: z.boolean().optional(),
   result: z.string().optional().meta({ description: 'Final answer once the task finished.' }),
   complexity: Complexity.optional(),
+  collectLimit: z.number().int().positive().optional().meta({
+    description: 'The task’s collect target (spec 000 collectLimit), sent with `collected`.',
+  }),
   duplicatesSkipped: z.number().int().nonnegative().optional().meta({
     description: 'Items collect skipped as duplicates so far (sent with `collected`).',
   }),

@@ -92,6 +92,7 @@ export function recordedStep(
     // Absent, not undefined, when not sent: a step without counts keeps the counts shown.
     ...(res.collected ? { collected: res.collected } : {}),
     ...(res.duplicatesSkipped !== undefined ? { duplicatesSkipped: res.duplicatesSkipped } : {}),
+    ...(res.collectLimit !== undefined ? { collectLimit: res.collectLimit } : {}),
   };
 }
 

@@ -114,6 +114,7 @@ class LiveViewSession implements LiveViewController {
       liveCounts: this.#following ? this.#liveCounts : {},
       empty: this.options.empty,
       showGoal: this.options.showGoal ?? false,
+      ...(this.#run?.collectLimit ? { collectTarget: this.#run.collectLimit } : {}),
       ...(this.#answerError ? { answerError: this.#answerError } : {}),
       ...(this.#notice ? { notice: this.#notice } : {}),
     };

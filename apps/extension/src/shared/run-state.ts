@@ -85,6 +85,8 @@ export const RunState = z.object({
   /** Items the task has collected so far, per type (spec 000); shown with a download. */
   collected: CollectedCounts.optional(),
   duplicatesSkipped: z.number().int().nonnegative().optional(),
+  /** The task's collect target, when it has one ("12 of 25"). */
+  collectLimit: z.number().int().positive().optional(),
   question: z.string().optional(),
   error: z.string().optional(),
   /** The task's plan and the plan step being worked on (COMPLEX tasks). */

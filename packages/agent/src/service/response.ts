@@ -63,7 +63,11 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
     hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
     ...(state.complexity ? { complexity: state.complexity } : {}),
     ...(Object.keys(state.collectedCounts).length > 0
-      ? { collected: state.collectedCounts, duplicatesSkipped: state.duplicatesSkipped }
+      ? {
+          collected: state.collectedCounts,
+          duplicatesSkipped: state.duplicatesSkipped,
+          ...(state.collectLimit !== null ? { collectLimit: state.collectLimit } : {}),
+        }
       : {}),
   };
 }

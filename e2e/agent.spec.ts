@@ -99,13 +99,13 @@ test('a chain failing at index 2 is reported and recovered', async ({ ext }) => 
   const run = await waitForRun(ext, tabId, finished, 90_000);
   expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
   const first = run.steps.findIndex((s) => (s.chain?.length ?? 0) === 5);
-  const report = run.steps[first + 1];
-  // The server saw the partial failure at index 2 ...
-  expect(report?.verification?.success).toBe(false);
-  expect(report?.verification?.reason).toMatch(/chain stopped at action 2/);
+  // The server saw the partial failure at index 2 (the verdict sits on the chain it judges) ...
+  expect(run.steps[first]?.verification?.success).toBe(false);
+  expect(run.steps[first]?.verification?.reason).toMatch(/chain stopped at action 2/);
   // ... and answered with the rest of the chain, starting with the action that failed.
-  expect(report?.chain?.[0]).toMatch(/^select\(/);
-  expect(report?.chain).toHaveLength(3);
+  const recovery = run.steps[first + 1];
+  expect(recovery?.chain?.[0]).toMatch(/^select\(/);
+  expect(recovery?.chain).toHaveLength(3);
   await expect(page.getByRole('heading', { name: 'Request submitted' })).toBeVisible();
 });
 

@@ -26,7 +26,9 @@ export interface RunStateView {
     verification?: { success: boolean; reason: string; verificationTier?: number };
   }[];
   taskId?: string;
+  sessionId?: string;
   collected?: Record<string, number>;
+  duplicatesSkipped?: number;
   result?: string;
   error?: string;
   question?: string;

@@ -16,6 +16,14 @@ export const llmContext = (state: InteractStateType): LlmCallContext => ({
   taskId: state.taskId,
 });
 
+/** Adds several calls' tokens and cost (a web search's judge calls) to the task's totals. */
+export function withUsageOf(
+  state: Pick<InteractStateType, 'tokens'>,
+  results: readonly Pick<LlmResult<unknown>, 'usage' | 'model'>[],
+): InteractStateType['tokens'] {
+  return results.reduce((tokens, result) => withUsage({ tokens }, result), state.tokens);
+}
+
 /** Adds one call's tokens and cost (priced as the usage log prices it) to the task's totals. */
 export function withUsage(
   state: Pick<InteractStateType, 'tokens'>,

@@ -17,6 +17,7 @@ import {
   keepBest,
   nextAttempt,
   planSearch,
+  type JudgeCall,
   type SearchPlan,
   type SearchRun,
 } from './search-plan';
@@ -70,6 +71,8 @@ export interface ManageSearchResult {
   answer: string | null;
   /** Why the search stopped, for logs and traces. */
   reason: string;
+  /** The judge's model calls (billed by the usage hook), for the task's own totals. */
+  calls: JudgeCall[];
 }
 
 /** What the LLM judge returns for one attempt. */
@@ -101,6 +104,7 @@ export async function manageSearch(input: ManageSearchInput): Promise<ManageSear
       summary: '',
       answer: null,
       reason: 'empty query',
+      calls: [],
     };
   }
   const plan = planSearch(input);
@@ -121,7 +125,7 @@ async function runAttempts(
     const results = await searchOnce(input, plan, run, query, domain);
     if (results === null) break;
     const info = { query, domain, results, attempt: index + 1, maxAttempts: plan.maxAttempts };
-    const verdict = await judge(input, plan, info);
+    const verdict = await judge(input, plan, info, run);
     run.reason = verdict.reason;
     if (verdict.solved) {
       run.solvedWith = results;
@@ -179,12 +183,13 @@ async function judge(
   input: ManageSearchInput,
   plan: SearchPlan,
   info: AttemptInfo,
+  run: SearchRun,
 ): Promise<SearchEvaluation> {
   // Nothing to judge and nothing left to refine: skip the LLM call.
   const emptyLast = info.attempt === info.maxAttempts && info.results.length === 0;
   const evaluation =
     plan.useLlm && input.llm !== undefined && !emptyLast
-      ? await evaluateWithLlm(input.llm, input, info)
+      ? await evaluateWithLlm(input.llm, input, info, run)
       : null;
   return evaluation ?? evaluateHeuristically(info.query, info.results);
 }
@@ -201,9 +206,10 @@ async function evaluateWithLlm(
   llm: LlmClient,
   input: ManageSearchInput,
   info: AttemptInfo,
+  run: SearchRun,
 ): Promise<SearchEvaluation | null> {
   try {
-    const { output } = await llm.generate({
+    const { output, usage, model } = await llm.generate({
       node: 'web_search',
       actionType: 'CONTEXT_ANALYSIS',
       schema: SearchEvaluation,
@@ -213,6 +219,7 @@ async function evaluateWithLlm(
       context: input.context,
       ...(input.signal !== undefined ? { signal: input.signal } : {}),
     });
+    run.calls.push({ usage, model });
     return output;
   } catch (error) {
     // The judge is an optimisation: when it fails, the heuristic decides this attempt.

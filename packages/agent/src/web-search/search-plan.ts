@@ -2,6 +2,7 @@
 // query comes next, and what the attempts add up to. See manage-search.ts for the why of the
 // last attempt's widening.
 import type { ManageSearchInput, ManageSearchResult, SearchAttempt } from './manage-search';
+import type { LlmResult } from '../llm/port';
 import { DEFAULT_MAX_RESULTS, type WebSearchResult } from './port';
 import { domainOf, normalizeQuery, simplifyQuery } from './search-query';
 import { summarize } from './search-text';
@@ -37,7 +38,12 @@ export interface SearchRun {
   /** The judge said only the user can provide this. */
   askUser: boolean;
   reason: string;
+  /** The judge's model calls, for the task's token and cost totals. */
+  calls: JudgeCall[];
 }
+
+/** One model call of the judge: its tokens and the model that priced them. */
+export type JudgeCall = Pick<LlmResult<unknown>, 'usage' | 'model'>;
 
 export const emptyRun = (): SearchRun => ({
   attempts: [],
@@ -46,6 +52,7 @@ export const emptyRun = (): SearchRun => ({
   answer: null,
   askUser: false,
   reason: 'no attempt made',
+  calls: [],
 });
 
 /** A last attempt may search the whole web only when nothing so far found anything on the site. */
@@ -109,6 +116,7 @@ export function concludeSearch(run: SearchRun, maxResults: number): ManageSearch
     summary: summarize(results, run.answer, run.attempts[run.attempts.length - 1]),
     answer: run.answer,
     reason: run.reason,
+    calls: run.calls,
   };
 }
 

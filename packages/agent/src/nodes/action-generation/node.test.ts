@@ -334,11 +334,20 @@ describe('action_generation: googleSearch', () => {
             refinedQuery: null,
             reason: 'The legal notice states it.',
           },
+          usage: { inputTokens: 50, outputTokens: 10 },
         },
       ],
       { zeroLatency: true },
     );
     const update = await actionGeneration(nodeDeps({ llm, webSearch }))(state());
+    // The search's judge call counts in the task's totals, like the action call.
+    expect(update.tokens).toEqual({
+      input: 150,
+      output: 30,
+      saved: 0,
+      calls: 2,
+      costMicroUsd: costOf(100, 20) + costOf(50, 10),
+    });
 
     llm.assertDone();
     // Restricted to the site the user is on, one attempt only.

@@ -9,7 +9,7 @@ import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { manageSearch } from '../../web-search/manage-search';
 import { validateAction } from '../action-check';
 import { renderHistory, verificationLine } from '../history';
-import { llmContext, logFor, withUsage } from '../node-context';
+import { llmContext, logFor, withUsage, withUsageOf } from '../node-context';
 import { readPage, refusal } from '../outcomes';
 import { makePending } from '../pending-action';
 import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
@@ -212,6 +212,7 @@ async function googleSearch(
   const thought = `${thoughtOf(turn)}\nSearch results for "${query}":\n${outcome.summary || '(no results)'}`;
   return {
     ...pendingUpdate(turn, { name: 'wait', args: { seconds: 1 } }, null, thought),
+    tokens: withUsageOf({ tokens: turn.tokens }, outcome.calls),
     webSearchSummary: outcome.summary,
   };
 }

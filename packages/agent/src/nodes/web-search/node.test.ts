@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
-import { nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import {
   WebSearchError,
   type WebSearch,
@@ -53,7 +53,18 @@ const judged = (output: {
 }): ScriptedStep => ({
   node: 'web_search',
   output: { refinedQuery: null, reason: 'judged', ...output },
+  usage: { inputTokens: 50, outputTokens: 10 },
 });
+
+/** The task's totals after `calls` judge calls: they are counted like every other call. */
+const judgedTokens = (calls: number) => ({
+  input: 50 * calls,
+  output: 10 * calls,
+  saved: 0,
+  calls,
+  costMicroUsd: calls * costOf(50, 10),
+});
+const NO_TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
 
 describe('web_search', () => {
   it('disabled: goes on without web results, searching nothing and calling no model', async () => {
@@ -77,6 +88,7 @@ describe('web_search', () => {
     ]);
     expect(update).toEqual({
       webSearchSummary: expect.stringContaining('Answer: FR 12 345 678 901') as string,
+      tokens: judgedTokens(1),
     });
     expect(update.webSearchSummary).toContain('https://crm.example/legal');
     expect(update.outcome).toBeUndefined();
@@ -97,6 +109,7 @@ describe('web_search', () => {
     const update = await webSearch(nodeDeps({ llm, webSearch: search }))(task());
     expect(update).toEqual({
       webSearchSummary: expect.stringContaining('https://crm.example/legal') as string,
+      tokens: judgedTokens(1),
       outcome: {
         kind: 'ask_user',
         message: 'I could not find what I need on the web: VAT number of Acme. Can you tell me?',
@@ -119,6 +132,7 @@ describe('web_search', () => {
     expect(search.queries.length).toBeGreaterThan(0);
     expect(update).toEqual({
       webSearchSummary: '',
+      tokens: NO_TOKENS,
       outcome: {
         kind: 'ask_user',
         message:
@@ -138,6 +152,6 @@ describe('web_search', () => {
     const search = fakeSearch(() => new WebSearchError('HTTP 401', { kind: 'http', status: 401 }));
     const update = await webSearch(nodeDeps({ webSearch: search }))(task());
     expect(search.queries).toHaveLength(1);
-    expect(update).toEqual({ webSearchSummary: '' });
+    expect(update).toEqual({ webSearchSummary: '', tokens: NO_TOKENS });
   });
 });

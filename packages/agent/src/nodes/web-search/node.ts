@@ -3,7 +3,7 @@
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { manageSearch } from '../../web-search/manage-search';
-import { llmContext, logFor } from '../node-context';
+import { llmContext, logFor, withUsageOf } from '../node-context';
 import { askUser } from '../outcomes';
 
 export const webSearch =
@@ -28,9 +28,11 @@ export const webSearch =
       solved: outcome.solved,
       results: outcome.results.length,
     });
+    const tokens = withUsageOf(state, outcome.calls);
     if (!outcome.solved && outcome.shouldAskUser) {
       return {
         webSearchSummary: outcome.summary,
+        tokens,
         // The answer goes back to context analysis, which re-reads the conversation.
         ...askUser(state, 'context_analysis', {
           message: `I could not find what I need on the web: ${state.missingInformation.join(', ') || state.query}. Can you tell me?`,
@@ -38,5 +40,5 @@ export const webSearch =
         }),
       };
     }
-    return { webSearchSummary: outcome.summary };
+    return { webSearchSummary: outcome.summary, tokens };
   };

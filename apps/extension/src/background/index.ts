@@ -1,20 +1,17 @@
 // Service worker: wiring only. The loop lives in task-loop.ts; this file connects it to the
 // chrome.* APIs, the popup's messages, and restarts loops that were running when Chrome
 // stopped the worker.
+import { chromeStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { isFromExtensionPage, WorkerRequest, type WorkerReply } from '../shared/messages';
 import { loadRun, RunState, writeRun } from '../shared/run-state';
-import { loadSettings, type KeyValueStore } from '../shared/settings';
+import { loadSettings } from '../shared/settings';
 import { chromeTabDriver } from './chrome-tab-driver';
 import { isActive } from './run-commands';
 import { RunControl, sleep, within, type Timing } from './run-control';
 import { answerRun, runTaskLoop, startRun, stopRun, type LoopDeps } from './task-loop';
 
-const storage: KeyValueStore = {
-  get: (key) => chrome.storage.local.get(key),
-  set: (items) => chrome.storage.local.set(items),
-  remove: (key) => chrome.storage.local.remove(key),
-};
+const storage = chromeStorage;
 
 // Chrome stops a worker that made no extension call for 30 s; a Retry-After can be longer, so
 // a long wait makes one every 20 s (and an alarm resumes the run should the worker stop anyway).

@@ -1,13 +1,9 @@
 // Options: the server URL and API key, validated before they are saved; "Test connection"
 // asks the server who the key belongs to.
+import { chromeStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { DEFAULT_SERVER_URL, loadSettings, Settings, SETTINGS_KEY } from '../shared/settings';
 
-const storage = {
-  get: (key: string) => chrome.storage.local.get(key),
-  set: (items: Record<string, unknown>) => chrome.storage.local.set(items),
-  remove: (key: string | string[]) => chrome.storage.local.remove(key),
-};
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 function say(text: string, error = false): void {
@@ -29,13 +25,13 @@ function read(): Settings | null {
 }
 
 async function main(): Promise<void> {
-  const current = await loadSettings(storage);
+  const current = await loadSettings(chromeStorage);
   $<HTMLInputElement>('server-url').value = current?.serverUrl ?? DEFAULT_SERVER_URL;
   $<HTMLInputElement>('api-key').value = current?.apiKey ?? '';
   $<HTMLFormElement>('settings').addEventListener('submit', (event) => {
     event.preventDefault();
     const settings = read();
-    if (settings) void storage.set({ [SETTINGS_KEY]: settings }).then(() => say('Saved.'));
+    if (settings) void chromeStorage.set({ [SETTINGS_KEY]: settings }).then(() => say('Saved.'));
   });
   $<HTMLButtonElement>('test').addEventListener('click', () => {
     const settings = read();

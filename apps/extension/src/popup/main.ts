@@ -1,19 +1,14 @@
 // Popup: type a goal and press Start; the live view below shows the tab's run as it goes (the
 // same view as the side panel, which stays open while the user clicks the page). It renders
 // the run state from storage, so reopening the popup mid-task shows everything so far.
+import { chromeStorage, sendToWorker, watchStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { mountLiveView } from '../shared/live-view-controller';
 import { tabFromQuery } from '../shared/live-view-format';
-import type { WorkerReply, WorkerRequest } from '../shared/messages';
 import type { RunState } from '../shared/run-state';
-import { loadSettings, type KeyValueStore } from '../shared/settings';
+import { loadSettings } from '../shared/settings';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const storage: KeyValueStore = {
-  get: (key) => chrome.storage.local.get(key),
-  set: (items) => chrome.storage.local.set(items),
-  remove: (key) => chrome.storage.local.remove(key),
-};
 
 /** The tab this popup acts on: tests open the popup as a page with ?tab=<id>. */
 async function activeTabId(): Promise<number | null> {
@@ -21,18 +16,6 @@ async function activeTabId(): Promise<number | null> {
   if (fromQuery !== null) return fromQuery;
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
   return tab?.id ?? null;
-}
-
-async function send(request: WorkerRequest): Promise<WorkerReply> {
-  return (await chrome.runtime.sendMessage(request)) as WorkerReply;
-}
-
-function watch(key: string, onChange: () => void): () => void {
-  const listener = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
-    if (area === 'local' && key in changes) onChange();
-  };
-  chrome.storage.onChanged.addListener(listener);
-  return () => chrome.storage.onChanged.removeListener(listener);
 }
 
 function showRun(run: RunState | null): void {
@@ -48,7 +31,7 @@ function wireControls(tabId: number, status: (text: string) => void): void {
     const goal = $<HTMLTextAreaElement>('goal').value.trim();
     if (!goal) return;
     status('');
-    void send({ type: 'task:start', tabId, goal }).then((reply) => {
+    void sendToWorker({ type: 'task:start', tabId, goal }).then((reply) => {
       if (!reply.ok) status(reply.error ?? 'Could not start.');
     });
   });
@@ -71,11 +54,11 @@ function wireControls(tabId: number, status: (text: string) => void): void {
 async function main(): Promise<void> {
   const tabId = await activeTabId();
   const root = $<HTMLElement>('live');
-  const settings = await loadSettings(storage);
+  const settings = await loadSettings(chromeStorage);
   const api = settings ? createApiClient(settings) : null;
   const view = mountLiveView(
     root,
-    { storage, send, watch, api },
+    { storage: chromeStorage, send: sendToWorker, watch: watchStorage, api },
     { empty: 'Type a goal and press Start.', onRun: showRun },
   );
   const status = (text: string) => {

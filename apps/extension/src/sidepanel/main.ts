@@ -1,29 +1,11 @@
 // Side panel: the live view of the active tab, open beside the page while the agent acts (a
 // popup closes as soon as the user clicks the page). It follows the user switching tabs in its
 // window; tests pin it to one tab with ?tab=<id>. Goals are typed in the popup.
+import { chromeStorage, sendToWorker, watchStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { mountLiveView, type LiveViewController } from '../shared/live-view-controller';
 import { tabFromQuery } from '../shared/live-view-format';
-import type { WorkerReply, WorkerRequest } from '../shared/messages';
-import { loadSettings, type KeyValueStore } from '../shared/settings';
-
-const storage: KeyValueStore = {
-  get: (key) => chrome.storage.local.get(key),
-  set: (items) => chrome.storage.local.set(items),
-  remove: (key) => chrome.storage.local.remove(key),
-};
-
-async function send(request: WorkerRequest): Promise<WorkerReply> {
-  return (await chrome.runtime.sendMessage(request)) as WorkerReply;
-}
-
-function watch(key: string, onChange: () => void): () => void {
-  const listener = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
-    if (area === 'local' && key in changes) onChange();
-  };
-  chrome.storage.onChanged.addListener(listener);
-  return () => chrome.storage.onChanged.removeListener(listener);
-}
+import { loadSettings } from '../shared/settings';
 
 /** Names the tab the panel shows, so the user knows whose run this is. */
 async function showTabTitle(tabId: number): Promise<void> {
@@ -60,13 +42,13 @@ async function followActiveTab(view: LiveViewController): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const settings = await loadSettings(storage);
+  const settings = await loadSettings(chromeStorage);
   const api = settings ? createApiClient(settings) : null;
   const root = document.getElementById('live');
   if (!root) return;
   const view = mountLiveView(
     root,
-    { storage, send, watch, api },
+    { storage: chromeStorage, send: sendToWorker, watch: watchStorage, api },
     {
       empty: 'No task in this tab. Click the Tandem icon and type a goal to start one.',
       showGoal: true,

@@ -95,6 +95,10 @@ export type RouteHandler = ((request: Request, context: NextRouteContext) => Pro
   withRuntime(
     runtime: Runtime,
   ): (request: Request, context?: NextRouteContext) => Promise<Response>;
+  /** The same handler with another way to build its runtime (a start that fails, in tests). */
+  withRuntimeLoader(
+    load: () => Promise<Runtime>,
+  ): (request: Request, context?: NextRouteContext) => Promise<Response>;
 };
 
 function json(status: number, body: unknown, headers: Record<string, string>): Response {
@@ -306,20 +310,23 @@ export function createRoute<E extends EndpointDefinition>(
   endpoint: E,
   route: RouteOptions<E>,
 ): RouteHandler {
-  const handler = async (request: Request, context: NextRouteContext): Promise<Response> => {
-    let runtime: Runtime;
-    try {
-      runtime = await getRuntime();
-    } catch (error) {
-      return notReady(error);
-    }
-    return serve(endpoint, route, runtime, request, context);
-  };
-  return Object.assign(handler, {
+  const loaded =
+    (load: () => Promise<Runtime>) =>
+    async (request: Request, context?: NextRouteContext): Promise<Response> => {
+      let runtime: Runtime;
+      try {
+        runtime = await load();
+      } catch (error) {
+        return notReady(error);
+      }
+      return serve(endpoint, route, runtime, request, context);
+    };
+  return Object.assign(loaded(getRuntime), {
     endpoint,
     withRuntime:
       (runtime: Runtime) =>
       (request: Request, context?: NextRouteContext): Promise<Response> =>
         serve(endpoint, route, runtime, request, context),
+    withRuntimeLoader: loaded,
   });
 }

@@ -8,7 +8,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { env, type Env } from './env';
 import { ensureDevTenant, reportDevTenant } from './server/bootstrap';
 import { initSentry } from './server/error-reporting';
-import { getRuntime } from './server/runtime';
+import { getRuntime, type Runtime } from './server/runtime';
 import { describeStartupFailure } from './server/startup-failure';
 
 export interface StartOptions {
@@ -17,10 +17,14 @@ export interface StartOptions {
    * message printed, and retries on the next request (after .env.local is fixed).
    */
   exitOnFailure: boolean;
+  /** Where the environment and the runtime come from, and how to exit (tests pass their own). */
+  env?: () => Env;
+  runtime?: () => Promise<Runtime>;
+  exit?: (code: number) => void;
 }
 
-async function start(config: Env): Promise<void> {
-  const runtime = await getRuntime();
+async function start(config: Env, runtimeOf: () => Promise<Runtime>): Promise<void> {
+  const runtime = await runtimeOf();
   runtime.log.info('store opened', {
     store: runtime.store.kind,
     ...(runtime.store.kind === 'libsql' ? { dataDir: runtime.env.DATA_DIR } : {}),
@@ -44,15 +48,15 @@ async function fail(error: unknown, config: Env | undefined, options: StartOptio
     Sentry.captureException(new Error(message));
     await Sentry.flush(2_000);
   }
-  if (options.exitOnFailure) process.exit(1);
+  if (options.exitOnFailure) (options.exit ?? ((code) => process.exit(code)))(1);
 }
 
 export async function startServer(options: StartOptions): Promise<void> {
   let config: Env | undefined;
   try {
-    config = env();
+    config = (options.env ?? env)();
     initSentry(config, packageJson.version);
-    await start(config);
+    await start(config, options.runtime ?? getRuntime);
   } catch (error) {
     await fail(error, config, options);
   }

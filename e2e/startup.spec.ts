@@ -4,30 +4,14 @@
 // spawns its own server next to the one global-setup started, and waits for it to exit.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { inheritedEnv } from './support/env';
+import { freePort, NEXT_BIN, SERVER_DIR } from './support/tandem-server';
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '../apps/server');
-const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next', {
-  paths: [SERVER_DIR],
-});
 /** What "within seconds" means here; an unreachable MongoDB alone takes 10 s to give up. */
 const EXIT_WITHIN_MS = 15_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 interface Outcome {
   /** null: still running after EXIT_WITHIN_MS (then killed). */

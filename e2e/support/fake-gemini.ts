@@ -2,9 +2,13 @@
 // the real server's real @google/genai SDK talks to it over HTTP. It answers like a competent
 // model would for the demo-site scenarios, reading the element list from the prompt exactly as
 // a model does, so ids are never hard-coded. Every request is recorded for assertions.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// It runs in Playwright's runner process while tests run in workers, so tests read the calls
+// and hold answers over HTTP (fake-gemini-control.ts, routes under CONTROL_PREFIX).
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerJobs, isJobsGoal } from './fake-jobs-model';
+import { answerBirthday, isBirthdayGoal } from './fake-question-model';
 
 interface GeminiRequest {
   systemInstruction?: { parts: { text: string }[] };
@@ -22,7 +26,16 @@ export interface ElementLine {
 export interface RecordedCall {
   node: string;
   prompt: string;
+  /** The goal the prompt names ('' when it names none). */
+  goal: string;
+  /** When the call arrived (epoch ms). */
+  at: number;
 }
+
+/** The test-control routes: never a path the Gemini SDK uses (`/v1beta/models/…`). */
+export const CONTROL_PREFIX = '/__fake';
+
+const goalOf = (prompt: string) => /(?:User goal|Goal): (.*)/.exec(prompt)?.[1] ?? '';
 
 /** Elements as the prompt lists them: `14 inp "First name" ="Jas" [required]`. */
 export function elementsIn(prompt: string): ElementLine[] {
@@ -70,10 +83,14 @@ export const FORM_FIELDS: [label: string, role: string, value: string][] = [
 ];
 
 function answer(node: string, prompt: string): unknown {
-  const goal = /(?:User goal|Goal): (.*)/.exec(prompt)?.[1] ?? '';
+  const goal = goalOf(prompt);
   if (isJobsGoal(goal)) {
     const jobs = answerJobs(node, prompt);
     if (jobs !== null) return jobs;
+  }
+  if (isBirthdayGoal(goal)) {
+    const birthday = answerBirthday(node, prompt);
+    if (birthday !== null) return birthday;
   }
   const isPatient = /patient/i.test(goal);
   switch (node) {
@@ -226,33 +243,129 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return body;
 }
 
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * A hold: the next call for `node` whose goal contains `goal` is recorded but not answered
+ * until the test releases it, so a test can act (press Stop, kill the server) while the
+ * server waits on the model in the middle of a request.
+ */
+interface Hold {
+  id: string;
+  node: string;
+  goal: string;
+  reached: ReturnType<typeof deferred<RecordedCall>>;
+  released: ReturnType<typeof deferred<void>>;
+  /** Settles once the held answer was written (or its request went away). */
+  answered: ReturnType<typeof deferred<void>>;
+  taken: boolean;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** The control routes (see fake-gemini-control.ts for the client). */
+async function control(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  calls: RecordedCall[],
+  holds: Map<string, Hold>,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const body = method === 'POST' ? await readBody(req) : '';
+  if (method === 'GET' && path === '/calls') return sendJson(res, 200, { calls });
+  if (method === 'POST' && path === '/holds') {
+    const { node, goal = '' } = JSON.parse(body || '{}') as { node: string; goal?: string };
+    const hold: Hold = {
+      id: randomUUID(),
+      node,
+      goal,
+      reached: deferred(),
+      released: deferred(),
+      answered: deferred(),
+      taken: false,
+    };
+    holds.set(hold.id, hold);
+    return sendJson(res, 201, { id: hold.id });
+  }
+  if (method === 'POST' && path === '/holds/release-all') {
+    for (const hold of holds.values()) hold.released.resolve();
+    holds.clear();
+    return sendJson(res, 200, { ok: true });
+  }
+  const m = /^\/holds\/([^/]+)\/(reached|release)$/.exec(path);
+  const hold = m ? holds.get(m[1] ?? '') : undefined;
+  if (!m || !hold) return sendJson(res, 404, { error: `no control route ${method} ${path}` });
+  if (m[2] === 'reached') return sendJson(res, 200, { call: await hold.reached.promise });
+  hold.released.resolve();
+  if (hold.taken) await hold.answered.promise;
+  holds.delete(hold.id);
+  return sendJson(res, 200, { ok: true });
+}
+
 export async function startFakeGemini(): Promise<FakeGemini> {
   const calls: RecordedCall[] = [];
+  const holds = new Map<string, Hold>();
+
+  async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = JSON.parse(await readBody(req)) as GeminiRequest;
+    const system = body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
+    const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
+    const node = NODE_BY_SYSTEM.find(([re]) => re.test(system))?.[1] ?? 'unknown';
+    const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now() };
+    calls.push(call);
+    const hold = [...holds.values()].find(
+      (h) => !h.taken && h.node === node && call.goal.includes(h.goal),
+    );
+    if (hold) {
+      hold.taken = true;
+      res.on('close', () => hold.answered.resolve());
+      hold.reached.resolve(call);
+      await hold.released.promise;
+    }
+    const text = JSON.stringify(answer(node, prompt));
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      JSON.stringify({
+        candidates: [
+          { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 },
+        ],
+        usageMetadata: {
+          promptTokenCount: Math.ceil(prompt.length / 4),
+          candidatesTokenCount: Math.ceil(text.length / 4),
+          totalTokenCount: Math.ceil((prompt.length + text.length) / 4),
+        },
+        modelVersion: 'gemini-2.5-flash',
+      }),
+    );
+  }
+
   const server: Server = createServer((req, res) => {
-    void readBody(req).then((raw) => {
-      const body = JSON.parse(raw) as GeminiRequest;
-      const system = body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
-      const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
-      const node = NODE_BY_SYSTEM.find(([re]) => re.test(system))?.[1] ?? 'unknown';
-      calls.push({ node, prompt });
-      const text = JSON.stringify(answer(node, prompt));
-      res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          candidates: [
-            { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 },
-          ],
-          usageMetadata: {
-            promptTokenCount: Math.ceil(prompt.length / 4),
-            candidatesTokenCount: Math.ceil(text.length / 4),
-            totalTokenCount: Math.ceil((prompt.length + text.length) / 4),
-          },
-          modelVersion: 'gemini-2.5-flash',
-        }),
-      );
+    const path = new URL(req.url ?? '/', 'http://fake.invalid').pathname;
+    const work = path.startsWith(`${CONTROL_PREFIX}/`)
+      ? control(req, res, path.slice(CONTROL_PREFIX.length), calls, holds)
+      : generate(req, res);
+    work.catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: String(error) });
+      else res.destroy();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        for (const hold of holds.values()) hold.released.resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -21,6 +21,8 @@ export interface RunStateView {
   status: string;
   steps: {
     thought: string;
+    /** The step in plain language ("Clicked “Save”"). */
+    summary?: string;
     action?: string;
     chain?: string[];
     verification?: { success: boolean; reason: string; verificationTier?: number };
@@ -32,6 +34,10 @@ export interface RunStateView {
   result?: string;
   error?: string;
   question?: string;
+  /** Requests the server answered, when the run started and its last write (epoch ms). */
+  requests?: number;
+  startedAt?: number;
+  updatedAt?: number;
 }
 
 export interface Extension {
@@ -110,12 +116,23 @@ export async function openDemo(
   return { page, tabId };
 }
 
-/** Opens the popup for a tab, types the goal and presses Start (as a user would). */
-export async function startGoal(ext: Extension, tabId: number, goal: string): Promise<Page> {
+/** Opens the popup for a tab (as a page: tests cannot click the toolbar icon). */
+export async function openPopup(ext: Extension, tabId: number): Promise<Page> {
   const popup = await ext.context.newPage();
   await popup.goto(`chrome-extension://${ext.id}/src/popup/index.html?tab=${tabId}`);
+  return popup;
+}
+
+/** Types the goal into the popup and presses Start (as a user would). */
+export async function typeGoal(popup: Page, goal: string): Promise<void> {
   await popup.getByLabel('What should I do on this page?').fill(goal);
   await popup.getByRole('button', { name: 'Start' }).click();
+}
+
+/** Opens the popup for a tab, types the goal and presses Start. */
+export async function startGoal(ext: Extension, tabId: number, goal: string): Promise<Page> {
+  const popup = await openPopup(ext, tabId);
+  await typeGoal(popup, goal);
   return popup;
 }
 

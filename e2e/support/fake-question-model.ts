@@ -1,0 +1,93 @@
+// The fake model's question scenario ("Add a new patient named Jas Patel with her date of
+// birth"): the goal does not state the date, which only the user knows, so context analysis
+// asks for it (ASK_USER) until the conversation holds the user's answer; then it plans the
+// patient with that date, like a model reading the conversation would.
+
+export const isBirthdayGoal = (goal: string) =>
+  /patient/i.test(goal) && /date of birth/i.test(goal);
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date in the user's words ("12 March 1990", "03/12/1990") as the EMR's MM/DD/YYYY. */
+export function usDate(text: string): string | null {
+  const us = /\b(\d{2})\/(\d{2})\/(\d{4})\b/.exec(text);
+  if (us) return us[0];
+  const words = /\b(\d{1,2})\s+([A-Za-z]+)\s+(\d{4})\b/.exec(text);
+  const month = words ? MONTHS.indexOf((words[2] ?? '').toLowerCase()) : -1;
+  if (!words || month < 0) return null;
+  return `${pad(month + 1)}/${pad(Number(words[1]))}/${words[3]}`;
+}
+
+/**
+ * The date of birth the user gave, read from what they said: the prompt's conversation lines
+ * ("User: …") only, never the page (the EMR's patient table is full of dates).
+ */
+export function answeredDateOfBirth(prompt: string): string | null {
+  for (const line of prompt.split('\n')) {
+    const said = /^User: (.*)$/.exec(line.trim())?.[1];
+    const date = said ? usDate(said) : null;
+    if (date) return date;
+  }
+  return null;
+}
+
+export function answerBirthday(node: string, prompt: string): unknown {
+  const dob = answeredDateOfBirth(prompt);
+  switch (node) {
+    case 'context_analysis':
+      return dob
+        ? {
+            source: 'PAGE',
+            requiredSources: ['MEMORY', 'PAGE'],
+            missingInformation: [],
+            searchQuery: null,
+            reasoning: `The user gave the date of birth (${dob}) in the conversation.`,
+          }
+        : {
+            source: 'ASK_USER',
+            requiredSources: ['ASK_USER'],
+            missingInformation: ['Jas Patel’s date of birth'],
+            searchQuery: null,
+            reasoning: 'The goal does not state the date of birth, which only the user knows.',
+          };
+    case 'planning':
+      return {
+        goal: /Goal: (.*)/.exec(prompt)?.[1] ?? '',
+        steps: [
+          { description: "Click 'Patients'", refinable: true },
+          { description: "Click 'New/Search'", refinable: true },
+          { description: 'Type Jas into First name', refinable: true },
+          { description: 'Type Patel into Last name', refinable: true },
+          { description: `Type ${dob ?? 'the date'} into Date of birth`, refinable: true },
+          { description: "Click 'Save'", refinable: true },
+        ],
+      };
+    case 'finalize': {
+      // The final answer's prompt has the steps, not the conversation: the date typed is there.
+      const steps = /Steps taken:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '';
+      const typed = usDate(steps);
+      return {
+        answer: typed
+          ? `Jas Patel (born ${typed}) was added as a new patient.`
+          : 'Jas Patel was added as a new patient, without a date of birth.',
+      };
+    }
+    default:
+      return null;
+  }
+}

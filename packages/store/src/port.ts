@@ -600,7 +600,22 @@ export interface IdempotencyRepository {
   ): Promise<IdempotencyRecord>;
   /** Null when the key is unknown or its claim has expired. */
   get(tenantId: string, key: string): Promise<IdempotencyRecord | null>;
-  complete(tenantId: string, key: string, response: unknown): Promise<IdempotencyRecord | null>;
+  /**
+   * Extends a live in-progress claim to `now + ttlMs` (a lease its holder keeps renewing, so a
+   * holder that died frees the key within one lease). False when the claim is gone, expired or
+   * completed: the holder has lost it.
+   */
+  renew(tenantId: string, key: string, ttlMs: number, now?: string): Promise<boolean>;
+  /**
+   * Stores the response and marks the claim completed; with `ttlMs`, the completed record is
+   * kept until `now + ttlMs` (the replay window), else until the claim's own expiry.
+   */
+  complete(
+    tenantId: string,
+    key: string,
+    response: unknown,
+    options?: { ttlMs?: number; now?: string },
+  ): Promise<IdempotencyRecord | null>;
   /** Releases a claim whose request failed, so the client may retry with the same key. */
   release(tenantId: string, key: string): Promise<boolean>;
 }

@@ -4,9 +4,11 @@ import { createHash } from 'node:crypto';
 import { InteractResponse, type InteractRequest } from '@tandem/contracts';
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
 import { InteractError } from './interact-error';
+import { LEASE_MS, whileHolding } from './lease';
 
 const SCOPE = 'interact';
-const TTL_MS = 10 * 60 * 1000;
+/** How long an answered request can be replayed (a client retrying after a lost response). */
+const REPLAY_MS = 10 * 60 * 1000;
 
 export const requestHash = (request: InteractRequest): string =>
   createHash('sha256').update(JSON.stringify(request)).digest('hex');
@@ -26,14 +28,16 @@ export async function replayIdempotent(
   const key = `${SCOPE}:${request.idempotencyKey}`;
   const hash = requestHash(request);
   try {
-    await idempotency.begin(tenantId, { key, scope: SCOPE, requestHash: hash, ttlMs: TTL_MS });
+    // In progress, the claim is a lease (lease.ts): a server that dies mid-request frees the
+    // key within one lease, so the client's retry is answered instead of "still in progress".
+    await idempotency.begin(tenantId, { key, scope: SCOPE, requestHash: hash, ttlMs: LEASE_MS });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
     return replay(idempotency, tenantId, key, hash);
   }
   try {
-    const response = await answer();
-    await idempotency.complete(tenantId, key, response);
+    const response = await whileHolding(idempotency, { tenantId, key }, answer);
+    await idempotency.complete(tenantId, key, response, { ttlMs: REPLAY_MS });
     return response;
   } catch (error) {
     await idempotency.release(tenantId, key).catch(() => false);

@@ -55,8 +55,8 @@ describe('TaskLocks.withLock', () => {
   });
 
   it('lets a crashed holder’s lease run out', async () => {
-    // Holders that never released: their process died mid-request, 1 and 3 minutes ago.
-    const claim = (taskId: string, minutesAgo: number) =>
+    // Holders that never released: their process died mid-request, 10 and 40 seconds ago.
+    const claim = (taskId: string, secondsAgo: number) =>
       store.idempotency.begin(
         tenantId,
         {
@@ -65,14 +65,26 @@ describe('TaskLocks.withLock', () => {
           requestHash: `task-lock:${taskId}`,
           ttlMs: DEFAULT_LOCK_TTL_MS,
         },
-        new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+        new Date(Date.now() - secondsAgo * 1000).toISOString(),
       );
-    await claim('recent', 1);
-    await claim('stale', 3);
+    await claim('recent', 10);
+    await claim('stale', 40);
     await expect(locks.withLock(tenantId, 'recent', async () => 'x')).rejects.toMatchObject({
       code: 'TASK_BUSY',
     });
     await expect(locks.withLock(tenantId, 'stale', async () => 'after')).resolves.toBe('after');
+  });
+
+  it('a live holder keeps its lease past the first term by renewing it', async () => {
+    const short = idempotencyTaskLocks(store.idempotency, { lockTtlMs: 1_000 });
+    let release = (): void => {};
+    const held = short.withLock(tenantId, 'long', () => new Promise<void>((r) => (release = r)));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect(short.withLock(tenantId, 'long', async () => 'x')).rejects.toMatchObject({
+      code: 'TASK_BUSY',
+    });
+    release();
+    await held;
   });
 });
 

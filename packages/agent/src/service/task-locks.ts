@@ -1,9 +1,11 @@
 // One request at a time per task, and the marker of a task whose last run threw. Both are
 // records of the store's idempotency repository under scopes of their own ('task-lock' and
 // 'task-fork'): each is "a unique key with a lease", which that repository already provides in
-// both adapters under one contract (claims are atomic, expired ones can be claimed again).
+// both adapters under one contract (claims are atomic, expired ones can be claimed again). The
+// lock is a lease its request renews (lease.ts), so a crashed request frees its task quickly.
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
 import { InteractError } from './interact-error';
+import { LEASE_MS, whileHolding } from './lease';
 
 export interface TaskLocks {
   /** Runs `fn` holding the task's lock; a request already holding it answers TASK_BUSY. */
@@ -17,8 +19,8 @@ export interface TaskLocks {
 
 export const LOCK_SCOPE = 'task-lock';
 export const FORK_SCOPE = 'task-fork';
-/** A crashed request frees its task after this long. */
-export const DEFAULT_LOCK_TTL_MS = 2 * 60 * 1000;
+/** A crashed request frees its task after at most this long (its renewals stop). */
+export const DEFAULT_LOCK_TTL_MS = LEASE_MS;
 /** Longer than any task lives: the marker must outlast a pause of the task. */
 const FORK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -50,7 +52,7 @@ export function idempotencyTaskLocks(
         );
       }
       try {
-        return await fn();
+        return await whileHolding(idempotency, { tenantId, key, leaseMs: lockTtlMs }, fn);
       } finally {
         // A release that fails leaves the lease to expire: never hide fn's own outcome.
         await idempotency.release(tenantId, key).catch(() => false);

@@ -10,7 +10,7 @@ import {
 } from '../port';
 import { newIdempotencyRecord } from '../record-defaults';
 import { nowIso } from '../shared';
-import { iso, json, num, str, toJson } from './sql';
+import { iso, isoPlusMs, json, num, str, toJson } from './sql';
 
 const toRecord = (row: Row): IdempotencyRecord => ({
   tenantId: str(row, 'tenant_id'),
@@ -67,11 +67,23 @@ export function libsqlIdempotency(client: SqlClient): IdempotencyRepository {
       const row = result.rows[0];
       return row ? toRecord(row) : null;
     },
-    async complete(tenantId, key, response) {
+    async renew(tenantId, key, ttlMs, now) {
+      const at = now === undefined ? nowIso() : iso(now);
       const result = await client.execute({
-        sql: `UPDATE idempotency_keys SET status = 'completed', response = ?
+        sql: `UPDATE idempotency_keys SET expires_at = ?
+              WHERE tenant_id = ? AND key = ? AND status = 'in_progress' AND expires_at > ?`,
+        args: [isoPlusMs(at, ttlMs), tenantId, key, at],
+      });
+      return result.rowsAffected > 0;
+    },
+    async complete(tenantId, key, response, options = {}) {
+      const at = options.now === undefined ? nowIso() : iso(options.now);
+      const expiresAt = options.ttlMs === undefined ? null : isoPlusMs(at, options.ttlMs);
+      const result = await client.execute({
+        sql: `UPDATE idempotency_keys SET status = 'completed', response = ?,
+                expires_at = COALESCE(?, expires_at)
               WHERE tenant_id = ? AND key = ? RETURNING *`,
-        args: [toJson(response ?? null), tenantId, key],
+        args: [toJson(response ?? null), expiresAt, tenantId, key],
       });
       const row = result.rows[0];
       return row ? toRecord(row) : null;

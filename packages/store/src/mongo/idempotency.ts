@@ -71,13 +71,22 @@ export function mongoIdempotency({ idempotency }: MongoModels): IdempotencyRepos
         .exec();
       return doc ? toRecord(doc) : null;
     },
-    async complete(tenantId, key, response) {
-      const doc = await idempotency
-        .findOneAndUpdate(
-          { tenantId, key },
-          { $set: { status: 'completed', response: jsonValue(response) } },
-          { returnDocument: 'after' },
+    async renew(tenantId, key, ttlMs, now) {
+      const at = now === undefined ? nowDate() : toDate(now);
+      const result = await idempotency
+        .updateOne(
+          { tenantId, key, status: 'in_progress', expiresAt: { $gt: at } },
+          { $set: { expiresAt: new Date(at.getTime() + ttlMs) } },
         )
+        .exec();
+      return result.modifiedCount > 0;
+    },
+    async complete(tenantId, key, response, options = {}) {
+      const at = options.now === undefined ? nowDate() : toDate(options.now);
+      const set: Record<string, unknown> = { status: 'completed', response: jsonValue(response) };
+      if (options.ttlMs !== undefined) set.expiresAt = new Date(at.getTime() + options.ttlMs);
+      const doc = await idempotency
+        .findOneAndUpdate({ tenantId, key }, { $set: set }, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toRecord(doc) : null;

@@ -69,6 +69,44 @@ export function guardsContract(makeStore: MakeStore): void {
       expect(await store().idempotency.get(tenantId, uniq('missing'))).toBeNull();
     });
 
+    it('renews a live in-progress claim as a lease, and only while it is held', async () => {
+      const tenantId = await newTenant(store());
+      const key = uniq('lease');
+      const now = Date.now();
+      await store().idempotency.begin(tenantId, claim(key, 30_000), isoAt(now));
+      expect(await store().idempotency.renew(tenantId, key, 30_000, isoAt(now + 20_000))).toBe(
+        true,
+      );
+      expect((await store().idempotency.get(tenantId, key))?.expiresAt).toBe(isoAt(now + 50_000));
+      // A lease that ran out is lost: its holder died, another may claim the key.
+      expect(await store().idempotency.renew(tenantId, key, 30_000, isoAt(now + 60_000))).toBe(
+        false,
+      );
+      expect(await store().idempotency.renew(tenantId, uniq('missing'), 30_000)).toBe(false);
+      // A completed claim is not a lease any more.
+      const done = uniq('lease');
+      await store().idempotency.begin(tenantId, claim(done));
+      await store().idempotency.complete(tenantId, done, { ok: true });
+      expect(await store().idempotency.renew(tenantId, done, 30_000)).toBe(false);
+      // Leases are per tenant.
+      expect(await store().idempotency.renew(await newTenant(store()), key, 30_000)).toBe(false);
+    });
+
+    it('keeps a completed response for the replay window it is given', async () => {
+      const tenantId = await newTenant(store());
+      const key = uniq('idem');
+      const now = Date.now();
+      await store().idempotency.begin(tenantId, claim(key, 30_000), isoAt(now));
+      const done = await store().idempotency.complete(
+        tenantId,
+        key,
+        { answer: 1 },
+        { ttlMs: 600_000, now: isoAt(now + 1_000) },
+      );
+      expect(done).toMatchObject({ status: 'completed', expiresAt: isoAt(now + 601_000) });
+      expect(await store().idempotency.get(tenantId, key)).toEqual(done);
+    });
+
     it('releases a failed claim so the key can be retried', async () => {
       const tenantId = await newTenant(store());
       const key = uniq('idem');

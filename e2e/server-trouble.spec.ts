@@ -24,6 +24,7 @@ import {
   waitForRun,
   type Extension,
 } from './support/fixtures';
+import { fakeGemini } from './support/fake-gemini-control';
 import { startTandemServer, type TandemServer } from './support/tandem-server';
 
 const GOAL = 'Add a new patient named Jas Patel';
@@ -140,6 +141,42 @@ test('the server down for 20 s mid-task: the run retries, the same task complete
         `${(((run.updatedAt ?? 0) - upAt) / 1000).toFixed(1)} s later with ${run.requests ?? '?'} requests`,
     );
   });
+});
+
+test('the server killed while it answers a request: after a restart the same task completes', async ({
+  ext,
+}) => {
+  test.setTimeout(150_000);
+  const fake = fakeGemini(ext.env.gemini);
+  try {
+    await withOwnServer(ext, {}, async (server) => {
+      const { tabId } = await openDemo(ext, '/emr/');
+      await recordRuns(ext);
+      // The server is in the middle of a request (waiting on the model) when it dies: the
+      // request's task lock and idempotency key stay behind in the store, as leases.
+      const held = await fake.hold('action_generation', GOAL);
+      await startGoal(ext, tabId, GOAL);
+      await held.reached();
+      await server.stop('SIGKILL');
+      const downAt = Date.now();
+      await held.release();
+      await sleep(20_000);
+      await server.start();
+      const upAt = Date.now();
+
+      const run = await expectCompletedOnce(ext, server, tabId);
+      // The retries kept their idempotency key; it was answered once its lease ran out.
+      const busy = (await runWrites(ext, tabId)).filter((w) => w.wait?.reason === 'busy');
+      console.log(
+        `[figures] server killed mid-request, down ${((upAt - downAt) / 1000).toFixed(1)} s: ` +
+          `${busy.length} busy wait(s) until the dead request's lease ran out; the task ` +
+          `completed ${(((run.updatedAt ?? 0) - upAt) / 1000).toFixed(1)} s after the restart`,
+      );
+      expect((run.updatedAt ?? 0) - upAt).toBeLessThan(60_000);
+    });
+  } finally {
+    await fake.releaseAll();
+  }
 });
 
 test('a key the server refuses: the run ends at once with an error that says so', async ({

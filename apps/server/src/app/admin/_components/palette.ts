@@ -1,28 +1,29 @@
-// One colour per LLM action type, fixed by the enum's order so a type keeps its colour across
-// windows and pages (a legend that reshuffles colours misleads).
-import { LlmActionType } from '@tandem/contracts';
+// One colour per LLM action type, fixed per type so a type keeps its colour across windows and
+// pages (a legend that reshuffles colours misleads). Keyed by every LlmActionType: a new type
+// fails this typecheck until it has a colour of its own.
+import type { LlmActionType } from '@tandem/contracts';
 
-const COLOURS = [
-  '#4e79a7',
-  '#f28e2b',
-  '#e15759',
-  '#76b7b2',
-  '#59a14f',
-  '#edc948',
-  '#b07aa1',
-  '#ff9da7',
-  '#9c755f',
-  '#bab0ac',
-  '#1f77b4',
-  '#8c564b',
-  '#ffbb78',
-  '#2ca02c',
-  '#9467bd',
-  '#c49c94',
-  '#17becf',
-];
+const COLOURS: Record<LlmActionType, string> = {
+  PLANNING: '#4e79a7',
+  REFINEMENT: '#f28e2b',
+  VERIFICATION: '#e15759',
+  CONTEXT_ANALYSIS: '#76b7b2',
+  SELF_CORRECTION: '#59a14f',
+  OUTCOME_PREDICTION: '#edc948',
+  ACTION_GENERATION: '#b07aa1',
+  DIRECT_ACTION: '#ff9da7',
+  CRITIC: '#9c755f',
+  MULTI_SOURCE_SYNTHESIS: '#bab0ac',
+  DYNAMIC_INTERRUPT: '#1f77b4',
+  SKILLS_RETRIEVAL: '#8c564b',
+  CONTINGENCY_CHECK: '#ffbb78',
+  HIERARCHICAL_PLANNING: '#2ca02c',
+  REPLANNING: '#9467bd',
+  EXTRACTION: '#c49c94',
+  EMBEDDING: '#17becf',
+  FINAL_ANSWER: '#e377c2',
+};
 
 export function colourOf(actionType: string): string {
-  const index = (LlmActionType.options as readonly string[]).indexOf(actionType);
-  return COLOURS[(index === -1 ? COLOURS.length - 1 : index) % COLOURS.length] ?? '#888888';
+  return COLOURS[actionType as LlmActionType] ?? '#888888';
 }

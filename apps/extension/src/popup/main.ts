@@ -19,7 +19,9 @@ async function activeTabId(): Promise<number | null> {
 }
 
 function showRun(run: RunState | null): void {
-  const active = run?.status === 'running';
+  // A question waiting for its answer counts as active: an answer typed into the goal box and
+  // sent with Start would silently drop the question and start over. Stop gives it up.
+  const active = run?.status === 'running' || run?.status === 'needs_input';
   $<HTMLButtonElement>('start').disabled = active;
   const goal = $<HTMLTextAreaElement>('goal');
   if (run && goal.value === '') goal.value = run.goal;

@@ -16,7 +16,6 @@ import type {
   ParsedAction,
   Plan,
   TaskStatus,
-  Usage,
   VerificationResult,
 } from '@tandem/contracts';
 import type { PageState } from './page/page-state';
@@ -84,8 +83,6 @@ export type RunOutcome =
       message: string;
       missingInformation: string[];
       thought?: string;
-      /** The tokens of the call that decided to ask, when one did. */
-      usage?: Usage;
     }
   | { kind: 'refused'; code: ErrorCode; message: string; failTask: boolean };
 

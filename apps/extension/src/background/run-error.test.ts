@@ -9,6 +9,12 @@ describe('runErrorMessage', () => {
     expect(runErrorMessage(new ApiError(0, 'NETWORK', 'Cannot reach'))).toBe('Cannot reach');
   });
 
+  it('points to Settings when the server refuses the key', () => {
+    expect(runErrorMessage(new ApiError(401, 'UNAUTHORIZED', 'Invalid API key.'))).toBe(
+      'Invalid API key. Check the server URL and API key in Settings.',
+    );
+  });
+
   it('uses the message of other errors and the text of anything else thrown', () => {
     expect(runErrorMessage(new Error('The page does not answer'))).toBe('The page does not answer');
     expect(runErrorMessage('plain')).toBe('plain');

@@ -1,6 +1,6 @@
 // How a node ends the request's run (state.ts `RunOutcome`). The service answers from the
 // outcome and the state; nodes never build a client response themselves.
-import type { ErrorCode, Usage } from '@tandem/contracts';
+import type { ErrorCode } from '@tandem/contracts';
 import type { InteractStateType, InteractStateUpdate, PendingQuestion } from '../state';
 
 /** Questions one task may ask before it goes on with what it has. */
@@ -21,7 +21,7 @@ export const readPage = (thought: string): InteractStateUpdate => ({
 export function askUser(
   state: Pick<InteractStateType, 'questionsAsked'>,
   askedBy: PendingQuestion['askedBy'],
-  question: { message: string; missingInformation: string[]; thought?: string; usage?: Usage },
+  question: { message: string; missingInformation: string[]; thought?: string },
 ): InteractStateUpdate {
   return {
     outcome: { kind: 'ask_user', ...question },

@@ -85,14 +85,12 @@ describe('stepResponse', () => {
 });
 
 describe('questionResponse', () => {
-  it('asks the user, with the task it pauses, and the tokens of the call that asked', () => {
-    const usage = { inputTokens: 50, outputTokens: 5, totalTokens: 55 };
+  it('asks the user, with the task it pauses, and the task’s tokens and cost so far', () => {
     const response = questionResponse(state, {
       kind: 'ask_user',
       message: 'Which patient?',
       missingInformation: ['patient name'],
       thought: 'The goal names no patient',
-      usage,
     });
     expect(InteractResponse.parse(response)).toEqual(response);
     expect(response).toEqual({
@@ -102,7 +100,7 @@ describe('questionResponse', () => {
       sessionId: state.sessionId,
       taskId: state.taskId,
       thought: 'The goal names no patient',
-      usage,
+      usage: { inputTokens: 300, outputTokens: 40, totalTokens: 340, costMicroUsd: 0 },
     });
   });
 });

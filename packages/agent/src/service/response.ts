@@ -45,6 +45,14 @@ export function stepMetrics(state: InteractStateType, requestDurationMs: number)
 const isEnded = (state: Pick<InteractStateType, 'status'>) =>
   state.status === 'completed' || state.status === 'failed';
 
+/** The task's tokens and cost so far. */
+const usageOf = (state: InteractStateType) => ({
+  inputTokens: state.tokens.input,
+  outputTokens: state.tokens.output,
+  totalTokens: state.tokens.input + state.tokens.output,
+  costMicroUsd: state.tokens.costMicroUsd ?? 0,
+});
+
 /** What every response of a task carries, whatever the client is asked to do next. */
 function responseBase(state: InteractStateType, thought: string, stepIndex: number) {
   return {
@@ -54,12 +62,7 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
     ...(state.plan ? { plan: state.plan } : {}),
     stepIndex,
     ...(state.lastVerification ? { verification: state.lastVerification } : {}),
-    usage: {
-      inputTokens: state.tokens.input,
-      outputTokens: state.tokens.output,
-      totalTokens: state.tokens.input + state.tokens.output,
-      costMicroUsd: state.tokens.costMicroUsd ?? 0,
-    },
+    usage: usageOf(state),
     hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
     ...(state.complexity ? { complexity: state.complexity } : {}),
     ...(Object.keys(state.collectedCounts).length > 0
@@ -120,6 +123,7 @@ export function questionResponse(
     sessionId: state.sessionId,
     taskId: state.taskId,
     ...(outcome.thought !== undefined ? { thought: outcome.thought } : {}),
-    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    // The task's totals so far, as every step reports them.
+    usage: usageOf(state),
   };
 }

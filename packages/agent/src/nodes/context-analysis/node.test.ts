@@ -105,7 +105,6 @@ describe('context_analysis', () => {
         message: 'I need the following information to continue: date of birth, passport number.',
         missingInformation: ['date of birth', 'passport number'],
         thought: 'Only the user knows them',
-        usage: { inputTokens: 300, outputTokens: 40, totalTokens: 340 },
       },
       // The task pauses on the question; the answer resumes it here.
       question: {

@@ -4,7 +4,6 @@ import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { renderHistory } from '../history';
 import { llmContext, logFor, withUsage } from '../node-context';
-import type { LlmUsage } from '../../llm/port';
 import { askUser, MAX_QUESTIONS } from '../outcomes';
 import {
   ContextAnalysisOutput,
@@ -52,7 +51,7 @@ export const contextAnalysis =
       missingInformation: out.missingInformation,
       searchQuery: out.searchQuery,
       tokens: withUsage(state, result),
-      ...(required.includes('ASK_USER') ? question(state, out, result.usage) : {}),
+      ...(required.includes('ASK_USER') ? question(state, out) : {}),
     };
   };
 
@@ -68,7 +67,7 @@ export function sourcesOf(out: ContextAnalysisOutput, questionsAsked: number): S
   return rest.length > 0 ? rest : ['PAGE'];
 }
 
-function question(state: InteractStateType, out: ContextAnalysisOutput, usage: LlmUsage) {
+function question(state: InteractStateType, out: ContextAnalysisOutput) {
   return askUser(state, 'context_analysis', {
     message:
       out.missingInformation.length > 0
@@ -76,10 +75,5 @@ function question(state: InteractStateType, out: ContextAnalysisOutput, usage: L
         : `I need more information to do this: ${out.reasoning}`,
     missingInformation: out.missingInformation,
     thought: out.reasoning,
-    usage: {
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      totalTokens: usage.totalTokens,
-    },
   });
 }

@@ -12,3 +12,4 @@ export * from './api-doc';
 export * from './collected-counts';
 export * from './collect';
 export * from './action-text';
+export { formatCount } from './format-count';

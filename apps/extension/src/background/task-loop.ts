@@ -155,22 +155,18 @@ async function prepareRequest(
 
 /** Keeps the taskId for the next request (and a restarted worker) and records the step. */
 async function recordStep(turn: Turn, res: NextActionResponse, url: string): Promise<void> {
-  await persistTask(turn.storage, turn.tabId, {
-    taskId: res.taskId,
-    sessionId: res.sessionId,
-    url,
-  });
+  await keepTask(turn, res.taskId, res.sessionId, url);
   await turn.run.save(recordedStep(turn.run.current, res, turn.timing.now()));
+}
+
+/** The tab's task, for the next request and for a worker that restarts (spec 003 § 1). */
+function keepTask(turn: Turn, taskId: string, sessionId: string, url: string): Promise<void> {
+  return persistTask(turn.storage, turn.tabId, { taskId, sessionId, url });
 }
 
 /** A question: the run waits for the answer, with the task kept for it like any step's. */
 async function ask(turn: Turn, res: NeedsUserInputResponse, url: string): Promise<RunState> {
-  if (res.taskId)
-    await persistTask(turn.storage, turn.tabId, {
-      taskId: res.taskId,
-      sessionId: res.sessionId,
-      url,
-    });
+  if (res.taskId) await keepTask(turn, res.taskId, res.sessionId, url);
   return turn.run.save(askedQuestion(turn.run.current, res));
 }
 

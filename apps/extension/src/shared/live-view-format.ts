@@ -1,11 +1,7 @@
 // The words and numbers of the live view, as pure functions of the run state and the clock,
 // so each rule is unit tested and the popup and the side panel say exactly the same thing.
-import type { CollectedCounts } from '@tandem/contracts';
+import { formatCount, type CollectedCounts } from '@tandem/contracts';
 import type { RunState, RunWait } from './run-state';
-
-const NUMBER = new Intl.NumberFormat('en-US');
-/** "12,345": the extension runs in Chrome, which always has full ICU data. */
-export const formatCount = (n: number): string => NUMBER.format(n);
 
 export const plural = (n: number, one: string, many = `${one}s`): string =>
   `${formatCount(n)} ${n === 1 ? one : many}`;

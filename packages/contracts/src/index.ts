@@ -11,5 +11,6 @@ export * from './endpoints';
 export * from './api-doc';
 export * from './collected-counts';
 export * from './collect';
+export * from './extraction';
 export * from './action-text';
 export { formatCount } from './format-count';

@@ -2,6 +2,7 @@
 // test files never see each other's patients; POST /__reset puts it back to the seed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from './http';
+import { PRICE_TABLE, catalogPage } from './catalog';
 import { jobBoardPage } from './jobs';
 import { DEMO_API } from './pages';
 import { SEED_PATIENTS, matchesQuery, validatePatient } from './patients';
@@ -151,6 +152,20 @@ export function createApi(options: ApiOptions): Api {
     sendJson(res, 200, page);
   }
 
+  // Read-only like the job board.
+  async function catalog(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed('GET');
+    const raw = query.get('page') ?? '1';
+    const page = /^\d{1,3}$/.test(raw) ? catalogPage(Number(raw)) : null;
+    if (!page) throw new HttpError(404, 'NOT_FOUND', `There is no catalogue page ${raw}.`);
+    sendJson(res, 200, page);
+  }
+
+  async function catalogPrices(req: IncomingMessage, res: ServerResponse) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed('GET');
+    sendJson(res, 200, { rows: PRICE_TABLE });
+  }
+
   const routes: Record<
     string,
     (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<void>
@@ -159,6 +174,8 @@ export function createApi(options: ApiOptions): Api {
     [DEMO_API.rerenderClicks]: rerenderClicks,
     [DEMO_API.formSubmissions]: formSubmissions,
     [DEMO_API.jobs]: jobs,
+    [DEMO_API.catalog]: catalog,
+    [DEMO_API.catalogPrices]: catalogPrices,
   };
 
   return {

@@ -5,3 +5,14 @@ export type { DemoPage, DemoSite } from './pages';
 export type { Patient } from './patients';
 export { JOB_BOARD, UNIDENTIFIED_JOB } from './jobs';
 export type { Job, JobBoardPage } from './jobs';
+export {
+  CATALOG,
+  PRICE_TABLE,
+  PRODUCT_LIST_SCHEMA,
+  PRODUCTS_PER_PAGE,
+  SHIPPING_RATES,
+  formatAmount,
+  formatPrice,
+  formatRating,
+} from './catalog';
+export type { CatalogPage, Currency, PriceRow, Product, StockStatus, TableCell } from './catalog';

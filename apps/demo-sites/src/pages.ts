@@ -19,6 +19,11 @@ export const DEMO_PAGES = {
   jobs: '/jobs/',
   jobsPage2: '/jobs/?page=2',
   jobsPage3: '/jobs/?page=3',
+  catalog: '/catalog/',
+  catalogPage2: '/catalog/?page=2',
+  catalogPage3: '/catalog/?page=3',
+  /** `/catalog/prices` redirects here, as every directory page does. */
+  catalogPrices: '/catalog/prices/',
 } as const;
 
 export type DemoPage = keyof typeof DEMO_PAGES;
@@ -30,6 +35,10 @@ export const DEMO_API = {
   formSubmissions: '/api/form/submissions',
   /** `?page=n`: `{ page, pageCount, jobs }` — the cards of that board page, in order. */
   jobs: '/api/jobs',
+  /** `?page=n`: `{ page, pageCount, products, featuredSkus }` — the cards of that page, in order. */
+  catalog: '/api/catalog',
+  /** `{ rows }`: the 500 rows of the price list. */
+  catalogPrices: '/api/catalog/prices',
   reset: '/__reset',
 } as const;
 
@@ -81,5 +90,11 @@ export const DEMO_SITES: readonly DemoSite[] = [
     path: DEMO_PAGES.jobs,
     description:
       '35 job cards over 3 pages with a detail panel; repeated listings, one card without an id',
+  },
+  {
+    title: 'Product catalogue',
+    path: DEMO_PAGES.catalog,
+    description:
+      '120 product cards over 3 pages (one repeated as "Featured"), a table without a header, and a 500-row price list',
   },
 ];

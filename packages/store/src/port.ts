@@ -12,8 +12,11 @@ import type {
   ActionStatus,
   ApiKeyRole,
   Complexity,
+  ContentStats,
   CorrectionRecord,
   ExpectedOutcome,
+  ExtractionError,
+  ExtractionMethod,
   HierarchicalPlan,
   LlmActionType,
   LlmProvider,
@@ -222,18 +225,52 @@ export interface Extraction {
   updatedAt: string;
 }
 
+/**
+ * What spec 001 learns about a page shape: how to extract one schema from the pages a URL glob
+ * covers, and (once learned) a selector recipe that replays it with zero model tokens.
+ * Strategies are per schema and per selector: the same pages read through another schema or
+ * another subtree are another strategy.
+ */
 export interface ExtractionStrategy {
   id: string;
   tenantId: string;
+  /** Host of the pages ("127.0.0.1:4000"): the indexed lookup key. */
   domain: string;
-  /** URL path pattern the strategy applies to ("/jobs/*"). */
-  pathPattern: string;
-  /** Hash of the schema it extracts (strategies are per schema). */
+  /** Glob over the whole URL ("http://127.0.0.1:4000/catalog/*"); the caller does the matching. */
+  urlPattern: string;
+  /** Null (the whole page) is a value of the key like any selector. */
+  cssSelector: string | null;
+  outputSchema: Record<string, unknown>;
+  /** Hash of outputSchema (strategies are per schema). */
   schemaHash: string;
-  selectors: Record<string, string>;
+  queryTemplate: string;
+  /** Learned selector recipe, opaque JSON to the store; null until one is learned. */
+  replay: Record<string, unknown> | null;
   successCount: number;
   failureCount: number;
   lastUsed: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One stored result: one extraction of one page (spec 001). */
+export interface ExtractionResultRecord {
+  id: string;
+  tenantId: string;
+  /** Null for POST /api/extract, which runs outside any task. */
+  taskId: string | null;
+  /** Aggregate key (a strategy id): a task's results with the same key merge across pages. */
+  extractionId: string | null;
+  query: string;
+  sourceUrl: string | null;
+  /** JSON: an object, an array or (without a usable schema) a string. */
+  data: unknown;
+  schemaUsed: Record<string, unknown> | null;
+  isPartial: boolean;
+  method: ExtractionMethod;
+  contentStats: ContentStats;
+  warnings: string[];
+  errors: ExtractionError[];
   createdAt: string;
 }
 
@@ -308,10 +345,22 @@ export type NewKnowledgeChunk = Pick<KnowledgeChunk, 'ordinal' | 'content'> &
 export type NewExtraction = Pick<Extraction, 'url' | 'schema'> &
   Partial<Pick<Extraction, 'id' | 'taskId' | 'data' | 'status' | 'error'>>;
 
-export type NewExtractionStrategy = Pick<
+/** What upsert takes: everything but identity, counters and times; replay is optional. */
+export type NewExtractionStrategy = Omit<
   ExtractionStrategy,
-  'domain' | 'pathPattern' | 'schemaHash' | 'selectors'
->;
+  | 'id'
+  | 'tenantId'
+  | 'successCount'
+  | 'failureCount'
+  | 'lastUsed'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'replay'
+> & { replay?: Record<string, unknown> | null };
+
+export type NewExtractionResult = Omit<ExtractionResultRecord, 'id' | 'tenantId' | 'createdAt'> & {
+  id?: string;
+};
 
 export type NewCollectedItem = Pick<CollectedItem, 'taskId' | 'type' | 'uniqueKey' | 'data'> &
   Partial<Pick<CollectedItem, 'id' | 'sourceUrl'>>;
@@ -559,21 +608,49 @@ export interface ExtractionRepository {
 
 export interface ExtractionStrategyRepository {
   /**
-   * Insert (counts 0), or replace the selectors (and lastUsed) of the strategy with the same
-   * domain/path/schema, keeping its id and counts.
+   * Inserts (counts 0, replay null unless given), or, for the tenant's strategy with the same
+   * (urlPattern, schemaHash, cssSelector), replaces queryTemplate, outputSchema, domain,
+   * lastUsed and updatedAt, and replay only when `input.replay !== undefined`, keeping its id,
+   * counts and createdAt.
    */
   upsert(tenantId: string, input: NewExtractionStrategy, now?: string): Promise<ExtractionStrategy>;
-  find(
+  get(tenantId: string, id: string): Promise<ExtractionStrategy | null>;
+  /** Strategies of a domain, most recently used first (then id, descending); default 50. */
+  listByDomain(
     tenantId: string,
-    input: { domain: string; pathPattern: string; schemaHash: string },
-  ): Promise<ExtractionStrategy | null>;
+    domain: string,
+    options?: { limit?: number },
+  ): Promise<ExtractionStrategy[]>;
+  /** Adds one success or failure and sets lastUsed (and updatedAt) to `now`. */
   recordResult(
     tenantId: string,
     id: string,
     success: boolean,
     now?: string,
   ): Promise<ExtractionStrategy | null>;
+  /** Sets (or, with null, forgets) the learned recipe; updatedAt moves, lastUsed does not. */
+  setReplay(
+    tenantId: string,
+    id: string,
+    replay: Record<string, unknown> | null,
+    now?: string,
+  ): Promise<ExtractionStrategy | null>;
   delete(tenantId: string, id: string): Promise<boolean>;
+}
+
+export interface ExtractionResultRepository {
+  create(
+    tenantId: string,
+    input: NewExtractionResult,
+    now?: string,
+  ): Promise<ExtractionResultRecord>;
+  get(tenantId: string, id: string): Promise<ExtractionResultRecord | null>;
+  /** Oldest first (createdAt, then id); default limit 1000, at most 10,000. */
+  listByTask(
+    tenantId: string,
+    taskId: string,
+    options?: { extractionId?: string; limit?: number },
+  ): Promise<ExtractionResultRecord[]>;
 }
 
 export interface CollectedItemRepository {
@@ -656,6 +733,7 @@ export interface Store {
   readonly knowledge: KnowledgeRepository;
   readonly extractions: ExtractionRepository;
   readonly extractionStrategies: ExtractionStrategyRepository;
+  readonly extractionResults: ExtractionResultRepository;
   readonly collectedItems: CollectedItemRepository;
   readonly idempotency: IdempotencyRepository;
   readonly rateLimits: RateLimitRepository;

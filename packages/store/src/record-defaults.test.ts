@@ -7,6 +7,7 @@ import {
   newApiKeyRecord,
   newCollectedItemRecord,
   newExtractionRecord,
+  newExtractionResultRecord,
   newExtractionStrategyRecord,
   newIdempotencyRecord,
   newKnowledgeChunkRecord,
@@ -247,22 +248,31 @@ describe('newSkillRecord / newExtractionStrategyRecord', () => {
     });
   });
 
-  it('starts a strategy at zero counts, used now', () => {
+  it('starts a strategy at zero counts, with no replay unless given, used now', () => {
     const input = {
       domain: 'a.example',
-      pathPattern: '/jobs/*',
+      urlPattern: 'https://a.example/jobs/*',
+      cssSelector: null,
+      outputSchema: { type: 'array' },
       schemaHash: 'h',
-      selectors: { t: 'h1' },
+      queryTemplate: 'every job',
     };
     expect(newExtractionStrategyRecord(T, input, NOW)).toEqual({
       id: expect.stringMatching(UUID),
       tenantId: T,
       ...input,
+      replay: null,
       successCount: 0,
       failureCount: 0,
       lastUsed: NOW,
       createdAt: NOW,
+      updatedAt: NOW,
     });
+    const replay = { rows: 'li.job', fields: { title: 'h2' } };
+    const given = { ...input, cssSelector: 'main', replay, stray: 'dropped' };
+    const strategy = newExtractionStrategyRecord(T, given, NOW);
+    expect(strategy).toMatchObject({ cssSelector: 'main', replay });
+    expect(strategy).not.toHaveProperty('stray');
   });
 });
 
@@ -334,7 +344,7 @@ describe('newKnowledgeDocumentRecord / newKnowledgeChunkRecord', () => {
   });
 });
 
-describe('newExtractionRecord / newCollectedItemRecord', () => {
+describe('newExtractionRecord / newExtractionResultRecord / newCollectedItemRecord', () => {
   const schema = { type: 'object' };
 
   it('starts an extraction pending with no task, data or error', () => {
@@ -363,6 +373,41 @@ describe('newExtractionRecord / newCollectedItemRecord', () => {
       error: 'no price',
     };
     expect(newExtractionRecord(T, given, NOW)).toMatchObject(given);
+  });
+
+  it('copies every given extraction result field and stamps it now', () => {
+    const input = {
+      taskId: null,
+      extractionId: 'strategy-1',
+      query: 'every product',
+      sourceUrl: 'https://a.example/p',
+      data: [{ name: 'Shoe' }],
+      schemaUsed: { type: 'array' },
+      isPartial: false,
+      method: 'model' as const,
+      contentStats: {
+        sourceChars: 10,
+        markdownChars: 8,
+        chunks: 1,
+        failedChunks: 0,
+        structuralContext: [],
+        items: 1,
+        modelCalls: 1,
+        inputTokens: 5,
+        outputTokens: 3,
+        costMicroUsd: 7,
+        durationMs: 2,
+      },
+      warnings: [],
+      errors: [],
+    };
+    expect(newExtractionResultRecord(T, input, NOW)).toEqual({
+      id: expect.stringMatching(UUID),
+      tenantId: T,
+      ...input,
+      createdAt: NOW,
+    });
+    expect(newExtractionResultRecord(T, { ...input, id: 'r1' }, NOW).id).toBe('r1');
   });
 
   it('gives a collected item no source unless given, and leaves seq to the store', () => {

@@ -13,6 +13,7 @@ import type {
   ApiKeyRepository,
   CollectedItem,
   Extraction,
+  ExtractionResultRecord,
   ExtractionStrategy,
   IdempotencyRecord,
   IdempotencyRepository,
@@ -21,6 +22,7 @@ import type {
   Message,
   NewCollectedItem,
   NewExtraction,
+  NewExtractionResult,
   NewExtractionStrategy,
   NewKnowledgeChunk,
   NewKnowledgeDocument,
@@ -231,8 +233,9 @@ export function newExtractionRecord(
 }
 
 /**
- * The strategy an upsert inserts when none exists yet. Counts start at 0: learning selectors
- * is not yet a successful extraction.
+ * The strategy an upsert inserts when none exists yet. Counts start at 0: learning a strategy
+ * is not yet a successful extraction. Fields are copied one by one so stray keys of the
+ * caller's object never reach a row or document.
  */
 export function newExtractionStrategyRecord(
   tenantId: string,
@@ -243,12 +246,40 @@ export function newExtractionStrategyRecord(
     id: newId(),
     tenantId,
     domain: input.domain,
-    pathPattern: input.pathPattern,
+    urlPattern: input.urlPattern,
+    cssSelector: input.cssSelector,
+    outputSchema: input.outputSchema,
     schemaHash: input.schemaHash,
-    selectors: input.selectors,
+    queryTemplate: input.queryTemplate,
+    replay: input.replay ?? null,
     successCount: 0,
     failureCount: 0,
     lastUsed: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Every field of a result is given; only the id (unless the caller chose one) and time are not. */
+export function newExtractionResultRecord(
+  tenantId: string,
+  input: NewExtractionResult,
+  now: string,
+): ExtractionResultRecord {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    taskId: input.taskId,
+    extractionId: input.extractionId,
+    query: input.query,
+    sourceUrl: input.sourceUrl,
+    data: input.data,
+    schemaUsed: input.schemaUsed,
+    isPartial: input.isPartial,
+    method: input.method,
+    contentStats: input.contentStats,
+    warnings: input.warnings,
+    errors: input.errors,
     createdAt: now,
   };
 }

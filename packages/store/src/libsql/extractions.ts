@@ -1,5 +1,6 @@
-// Extractions (one structured-data result per request) and the learned per-page strategies
-// (selectors) that make the next extraction of the same page shape cheap.
+// Extractions (one structured-data result per request) and the learned strategies (spec 001:
+// per URL glob, schema and selector, with an optional replay recipe) that make the next
+// extraction of the same page shape cheap.
 import type { InValue, Row } from '@libsql/client';
 import type { SqlClient } from './native-client';
 import type {
@@ -7,9 +8,11 @@ import type {
   ExtractionRepository,
   ExtractionStrategy,
   ExtractionStrategyRepository,
+  NewExtractionStrategy,
 } from '../port';
 import { newExtractionRecord, newExtractionStrategyRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
+import { EXTRACTION_STRATEGY_KEY } from './extraction-schema';
 import { buildSet, firstRow, iso, json, num, str, strOrNull, toJson } from './sql';
 
 const toExtraction = (row: Row): Extraction => ({
@@ -91,61 +94,98 @@ const toStrategy = (row: Row): ExtractionStrategy => ({
   id: str(row, 'id'),
   tenantId: str(row, 'tenant_id'),
   domain: str(row, 'domain'),
-  pathPattern: str(row, 'path_pattern'),
+  urlPattern: str(row, 'url_pattern'),
+  cssSelector: strOrNull(row, 'css_selector'),
+  outputSchema: json<Record<string, unknown>>(row, 'output_schema'),
   schemaHash: str(row, 'schema_hash'),
-  selectors: json<Record<string, string>>(row, 'selectors'),
+  queryTemplate: str(row, 'query_template'),
+  replay: json<Record<string, unknown> | null>(row, 'replay'),
   successCount: num(row, 'success_count'),
   failureCount: num(row, 'failure_count'),
   lastUsed: str(row, 'last_used'),
   createdAt: str(row, 'created_at'),
+  updatedAt: str(row, 'updated_at'),
 });
+
+const at = (now: string | undefined): string => (now === undefined ? nowIso() : iso(now));
+
+async function upsertStrategy(
+  client: SqlClient,
+  tenantId: string,
+  input: NewExtractionStrategy,
+  now: string | undefined,
+): Promise<ExtractionStrategy> {
+  const strategy = newExtractionStrategyRecord(tenantId, input, at(now));
+  // A relearned strategy replaces what it extracts and how; the counters and the id keep
+  // its history. An upsert that says nothing about replay keeps the recipe learned so far.
+  const result = await client.execute({
+    sql: `INSERT INTO extraction_strategies (id, tenant_id, domain, url_pattern, css_selector,
+            output_schema, schema_hash, query_template, replay, success_count, failure_count,
+            last_used, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (${EXTRACTION_STRATEGY_KEY})
+          DO UPDATE SET domain = excluded.domain, output_schema = excluded.output_schema,
+            query_template = excluded.query_template,
+            replay = CASE WHEN ? THEN excluded.replay ELSE replay END,
+            last_used = excluded.last_used, updated_at = excluded.updated_at
+          RETURNING *`,
+    args: [
+      strategy.id,
+      strategy.tenantId,
+      strategy.domain,
+      strategy.urlPattern,
+      strategy.cssSelector,
+      toJson(strategy.outputSchema),
+      strategy.schemaHash,
+      strategy.queryTemplate,
+      toJson(strategy.replay),
+      strategy.successCount,
+      strategy.failureCount,
+      strategy.lastUsed,
+      strategy.createdAt,
+      strategy.updatedAt,
+      input.replay === undefined ? 0 : 1,
+    ],
+  });
+  return toStrategy(firstRow(result.rows));
+}
 
 export function libsqlExtractionStrategies(client: SqlClient): ExtractionStrategyRepository {
   return {
-    async upsert(tenantId, input, now) {
-      const strategy = newExtractionStrategyRecord(
-        tenantId,
-        input,
-        now === undefined ? nowIso() : iso(now),
-      );
-      // Relearned selectors replace the old ones; the counters keep the strategy's history.
+    upsert: (tenantId, input, now) => upsertStrategy(client, tenantId, input, now),
+    async get(tenantId, id) {
       const result = await client.execute({
-        sql: `INSERT INTO extraction_strategies (id, tenant_id, domain, path_pattern, schema_hash,
-                selectors, success_count, failure_count, last_used, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-              ON CONFLICT (tenant_id, domain, path_pattern, schema_hash)
-              DO UPDATE SET selectors = excluded.selectors, last_used = excluded.last_used
-              RETURNING *`,
-        args: [
-          strategy.id,
-          strategy.tenantId,
-          strategy.domain,
-          strategy.pathPattern,
-          strategy.schemaHash,
-          toJson(strategy.selectors),
-          strategy.successCount,
-          strategy.failureCount,
-          strategy.lastUsed,
-          strategy.createdAt,
-        ],
-      });
-      return toStrategy(firstRow(result.rows));
-    },
-    async find(tenantId, input) {
-      const result = await client.execute({
-        sql: `SELECT * FROM extraction_strategies
-              WHERE tenant_id = ? AND domain = ? AND path_pattern = ? AND schema_hash = ?`,
-        args: [tenantId, input.domain, input.pathPattern, input.schemaHash],
+        sql: 'SELECT * FROM extraction_strategies WHERE tenant_id = ? AND id = ?',
+        args: [tenantId, id],
       });
       const row = result.rows[0];
       return row ? toStrategy(row) : null;
     },
+    async listByDomain(tenantId, domain, options = {}) {
+      const result = await client.execute({
+        sql: `SELECT * FROM extraction_strategies WHERE tenant_id = ? AND domain = ?
+              ORDER BY last_used DESC, id DESC LIMIT ?`,
+        args: [tenantId, domain, clampLimit(options.limit, 50)],
+      });
+      return result.rows.map(toStrategy);
+    },
     async recordResult(tenantId, id, success, now) {
       const column = success ? 'success_count' : 'failure_count';
+      const when = at(now);
       const result = await client.execute({
-        sql: `UPDATE extraction_strategies SET ${column} = ${column} + 1, last_used = ?
+        sql: `UPDATE extraction_strategies
+              SET ${column} = ${column} + 1, last_used = ?, updated_at = ?
               WHERE tenant_id = ? AND id = ? RETURNING *`,
-        args: [now === undefined ? nowIso() : iso(now), tenantId, id],
+        args: [when, when, tenantId, id],
+      });
+      const row = result.rows[0];
+      return row ? toStrategy(row) : null;
+    },
+    async setReplay(tenantId, id, replay, now) {
+      const result = await client.execute({
+        sql: `UPDATE extraction_strategies SET replay = ?, updated_at = ?
+              WHERE tenant_id = ? AND id = ? RETURNING *`,
+        args: [toJson(replay), at(now), tenantId, id],
       });
       const row = result.rows[0];
       return row ? toStrategy(row) : null;

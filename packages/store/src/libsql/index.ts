@@ -5,6 +5,7 @@ import type { Store } from '../port';
 import { LibsqlSaver } from './checkpointer';
 import { openLibsqlClient, type LibsqlClientOptions } from './client';
 import { libsqlCollectedItems } from './collected-items';
+import { libsqlExtractionResults } from './extraction-results';
 import { libsqlExtractionStrategies, libsqlExtractions } from './extractions';
 import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
 import { libsqlKnowledge } from './knowledge';
@@ -40,6 +41,7 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     knowledge: libsqlKnowledge(client),
     extractions: libsqlExtractions(client),
     extractionStrategies: libsqlExtractionStrategies(client),
+    extractionResults: libsqlExtractionResults(client),
     collectedItems: libsqlCollectedItems(client),
     idempotency: libsqlIdempotency(client),
     rateLimits: libsqlRateLimits(client),

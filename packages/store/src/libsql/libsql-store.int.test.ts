@@ -86,6 +86,63 @@ describe('libsql migrations', () => {
     }
   });
 
+  it('reshapes the version-1 extraction strategies and adds extraction results (v3)', async () => {
+    const url = `file:${path.join(dir, 'extraction-v2.db')}`;
+    const client = createClient({ url });
+    try {
+      expect(await runMigrations(client, MIGRATIONS.slice(0, 2))).toEqual([1, 2]);
+      // Nothing wrote the old table in practice; a row here shows the drop is deliberate.
+      await client.execute(
+        `INSERT INTO extraction_strategies VALUES
+           ('s1', 't1', 'a.test', '/p/*', 'h', '{}', 0, 0, '2025-01-01T00:00:00.000Z',
+            '2025-01-01T00:00:00.000Z')`,
+      );
+      expect(await runMigrations(client)).toEqual([3]);
+      const columns = async (table: string) =>
+        (await client.execute(`SELECT name FROM pragma_table_info('${table}')`)).rows.map((r) =>
+          String(r.name),
+        );
+      expect(await columns('extraction_strategies')).toEqual([
+        'id',
+        'tenant_id',
+        'domain',
+        'url_pattern',
+        'css_selector',
+        'output_schema',
+        'schema_hash',
+        'query_template',
+        'replay',
+        'success_count',
+        'failure_count',
+        'last_used',
+        'created_at',
+        'updated_at',
+      ]);
+      expect(await columns('extraction_results')).toContain('extraction_id');
+      const left = await client.execute('SELECT COUNT(*) AS n FROM extraction_strategies');
+      expect(Number(left.rows[0]?.n)).toBe(0);
+    } finally {
+      client.close();
+    }
+
+    const store = await createLibsqlStore({ url });
+    try {
+      const tenant = await store.tenants.create({ name: 'migrated' });
+      const input = {
+        domain: 'a.test',
+        urlPattern: 'https://a.test/p/*',
+        cssSelector: null,
+        outputSchema: { type: 'object' },
+        schemaHash: 'h',
+        queryTemplate: 'q',
+      };
+      const strategy = await store.extractionStrategies.upsert(tenant.id, input);
+      expect((await store.extractionStrategies.upsert(tenant.id, input)).id).toBe(strategy.id);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses out-of-order migration lists', async () => {
     const client = createClient({ url: ':memory:' });
     try {

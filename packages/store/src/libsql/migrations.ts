@@ -3,6 +3,7 @@
 // and the next open simply retries it.
 import type { SqlClient } from './native-client';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
+import { EXTRACTION_MIGRATION } from './extraction-schema';
 import { CORE_SCHEMA_V1 } from './schema';
 
 export interface Migration {
@@ -18,6 +19,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: CHECKPOINT_MIGRATION.name,
     statements: CHECKPOINT_MIGRATION.statements,
+  },
+  {
+    version: 3,
+    name: EXTRACTION_MIGRATION.name,
+    statements: EXTRACTION_MIGRATION.statements,
   },
 ];
 

@@ -5,6 +5,7 @@ import type {
   ActionStatus,
   ApiKeyRole,
   Complexity,
+  ExtractionMethod,
   LlmActionType,
   LlmProvider,
   MessageRole,
@@ -178,12 +179,38 @@ export interface ExtractionStrategyDoc {
   id: string;
   tenantId: string;
   domain: string;
-  pathPattern: string;
+  urlPattern: string;
+  /** Always written, null included: null is a value of the unique key. */
+  cssSelector: string | null;
+  outputSchema: unknown;
   schemaHash: string;
-  selectors: unknown;
+  queryTemplate: string;
+  replay: unknown;
   successCount: number;
   failureCount: number;
   lastUsed: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ExtractionResultDoc {
+  id: string;
+  tenantId: string;
+  taskId: string | null;
+  extractionId: string | null;
+  query: string;
+  sourceUrl: string | null;
+  data: unknown;
+  schemaUsed: unknown;
+  isPartial: boolean;
+  method: ExtractionMethod;
+  contentStats: unknown;
+  warnings: unknown;
+  /**
+   * The record's `errors`. Renamed because mongoose reserves `errors` on its documents (the
+   * validation errors live there), and create() builds one.
+   */
+  extractionErrors: unknown;
   createdAt: Date;
 }
 

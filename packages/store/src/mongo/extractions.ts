@@ -1,10 +1,12 @@
-// Extractions (one structured-data result per request) and the learned per-page strategies
-// (selectors) that make the next extraction of the same page shape cheap.
+// Extractions (one structured-data result per request) and the learned strategies (spec 001:
+// per URL glob, schema and selector, with an optional replay recipe) that make the next
+// extraction of the same page shape cheap.
 import type {
   Extraction,
   ExtractionRepository,
   ExtractionStrategy,
   ExtractionStrategyRepository,
+  NewExtractionStrategy,
 } from '../port';
 import { newExtractionRecord, newExtractionStrategyRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
@@ -72,74 +74,105 @@ const toStrategy = (doc: ExtractionStrategyDoc): ExtractionStrategy => ({
   id: doc.id,
   tenantId: doc.tenantId,
   domain: doc.domain,
-  pathPattern: doc.pathPattern,
+  urlPattern: doc.urlPattern,
+  cssSelector: orNull(doc.cssSelector),
+  outputSchema: fromJson<Record<string, unknown>>(doc.outputSchema),
   schemaHash: doc.schemaHash,
-  selectors: fromJson<Record<string, string>>(doc.selectors),
+  queryTemplate: doc.queryTemplate,
+  replay: fromJson<Record<string, unknown> | null>(doc.replay),
   successCount: doc.successCount,
   failureCount: doc.failureCount,
   lastUsed: iso(doc.lastUsed),
   createdAt: iso(doc.createdAt),
+  updatedAt: iso(doc.updatedAt),
 });
 
 const at = (now: string | undefined): Date => (now === undefined ? nowDate() : toDate(now));
+
+async function upsertStrategy(
+  extractionStrategies: MongoModels['extractionStrategies'],
+  tenantId: string,
+  input: NewExtractionStrategy,
+  now: string | undefined,
+): Promise<ExtractionStrategy> {
+  const strategy = newExtractionStrategyRecord(tenantId, input, iso(at(now)));
+  const when = toDate(strategy.lastUsed);
+  // A relearned strategy replaces what it extracts and how; the counters and the id keep
+  // its history. An upsert that says nothing about replay keeps the recipe learned so far.
+  const set: Record<string, unknown> = {
+    domain: strategy.domain,
+    outputSchema: jsonValue(strategy.outputSchema),
+    queryTemplate: strategy.queryTemplate,
+    lastUsed: when,
+    updatedAt: when,
+  };
+  const setOnInsert: Record<string, unknown> = {
+    id: strategy.id,
+    successCount: strategy.successCount,
+    failureCount: strategy.failureCount,
+    createdAt: toDate(strategy.createdAt),
+  };
+  if (input.replay === undefined) setOnInsert.replay = null;
+  else set.replay = jsonValue(strategy.replay);
+  // The filter's equalities (tenant, url pattern, schema hash, selector, null included) are
+  // written on insert too (a missing selector would still read and index as null).
+  const doc = await retryOnDuplicate(() =>
+    extractionStrategies
+      .findOneAndUpdate(
+        {
+          tenantId: strategy.tenantId,
+          urlPattern: strategy.urlPattern,
+          schemaHash: strategy.schemaHash,
+          cssSelector: strategy.cssSelector,
+        },
+        { $set: set, $setOnInsert: setOnInsert },
+        { upsert: true, returnDocument: 'after' },
+      )
+      .lean()
+      .exec(),
+  );
+  if (doc === null) throw new Error('mongo: extraction strategy upsert returned nothing');
+  return toStrategy(doc);
+}
 
 export function mongoExtractionStrategies({
   extractionStrategies,
 }: MongoModels): ExtractionStrategyRepository {
   return {
-    async upsert(tenantId, input, now) {
-      const strategy = newExtractionStrategyRecord(tenantId, input, iso(at(now)));
-      // Relearned selectors replace the old ones; the counters keep the strategy's history.
-      // The filter's equalities (tenant, domain, path, schema hash) are written on insert too.
-      const doc = await retryOnDuplicate(() =>
-        extractionStrategies
-          .findOneAndUpdate(
-            {
-              tenantId: strategy.tenantId,
-              domain: strategy.domain,
-              pathPattern: strategy.pathPattern,
-              schemaHash: strategy.schemaHash,
-            },
-            {
-              $set: {
-                selectors: jsonValue(strategy.selectors),
-                lastUsed: toDate(strategy.lastUsed),
-              },
-              $setOnInsert: {
-                id: strategy.id,
-                successCount: strategy.successCount,
-                failureCount: strategy.failureCount,
-                createdAt: toDate(strategy.createdAt),
-              },
-            },
-            { upsert: true, returnDocument: 'after' },
-          )
-          .lean()
-          .exec(),
-      );
-      if (doc === null) throw new Error('mongo: extraction strategy upsert returned nothing');
-      return toStrategy(doc);
-    },
-    async find(tenantId, input) {
-      const doc = await extractionStrategies
-        .findOne({
-          tenantId,
-          domain: input.domain,
-          pathPattern: input.pathPattern,
-          schemaHash: input.schemaHash,
-        })
-        .lean()
-        .exec();
+    upsert: (tenantId, input, now) => upsertStrategy(extractionStrategies, tenantId, input, now),
+    async get(tenantId, id) {
+      const doc = await extractionStrategies.findOne({ tenantId, id }).lean().exec();
       return doc ? toStrategy(doc) : null;
     },
+    async listByDomain(tenantId, domain, options = {}) {
+      const docs = await extractionStrategies
+        .find({ tenantId, domain })
+        .sort({ lastUsed: -1, id: -1 })
+        .limit(clampLimit(options.limit, 50))
+        .lean()
+        .exec();
+      return docs.map(toStrategy);
+    },
     async recordResult(tenantId, id, success, now) {
+      const when = at(now);
       const doc = await extractionStrategies
         .findOneAndUpdate(
           { tenantId, id },
           {
             $inc: success ? { successCount: 1 } : { failureCount: 1 },
-            $set: { lastUsed: at(now) },
+            $set: { lastUsed: when, updatedAt: when },
           },
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      return doc ? toStrategy(doc) : null;
+    },
+    async setReplay(tenantId, id, replay, now) {
+      const doc = await extractionStrategies
+        .findOneAndUpdate(
+          { tenantId, id },
+          { $set: { replay: jsonValue(replay), updatedAt: at(now) } },
           { returnDocument: 'after' },
         )
         .lean()

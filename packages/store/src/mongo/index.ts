@@ -8,6 +8,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store, StoreHealth } from '../port';
 import { mongoCollectedItems } from './collected-items';
+import { mongoExtractionResults } from './extraction-results';
 import { mongoExtractionStrategies, mongoExtractions } from './extractions';
 import { mongoIdempotency, mongoRateLimits } from './idempotency';
 import { mongoKnowledge } from './knowledge';
@@ -79,6 +80,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       knowledge: mongoKnowledge(models),
       extractions: mongoExtractions(models),
       extractionStrategies: mongoExtractionStrategies(models),
+      extractionResults: mongoExtractionResults(models),
       collectedItems: mongoCollectedItems(models),
       idempotency: mongoIdempotency(models),
       rateLimits: mongoRateLimits(models),

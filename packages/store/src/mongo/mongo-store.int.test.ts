@@ -92,7 +92,8 @@ function mongoSpecifics(mongodbUri: string): void {
         ['idempotency', { tenantId: 1, key: 1 }],
         ['collectedItems', { tenantId: 1, taskId: 1, type: 1, uniqueKey: 1 }],
         ['tokenUsage', { id: 1 }],
-        ['extractionStrategies', { tenantId: 1, domain: 1, pathPattern: 1, schemaHash: 1 }],
+        ['extractionStrategies', { tenantId: 1, urlPattern: 1, schemaHash: 1, cssSelector: 1 }],
+        ['extractionResults', { tenantId: 1, id: 1 }],
         ['messages', { tenantId: 1, sessionId: 1, seq: 1 }],
         ['tasks', { tenantId: 1, id: 1 }],
         ['rateLimits', { key: 1 }],
@@ -141,6 +142,68 @@ function mongoSpecifics(mongodbUri: string): void {
       expect(Object.keys(fetched ?? {})).not.toContain('_id');
       expect(Object.keys(fetched ?? {})).not.toContain('__v');
       expect(fetched).toEqual(task);
+    });
+
+    it("stores a null selector as null and a result's errors as extractionErrors", async () => {
+      const tenant = await store.tenants.create({ name: 'extraction' });
+      const strategy = await store.extractionStrategies.upsert(tenant.id, {
+        domain: 'a.test',
+        urlPattern: 'https://a.test/*',
+        cssSelector: null,
+        outputSchema: { type: 'object' },
+        schemaHash: 'h',
+        queryTemplate: 'q',
+      });
+      const rawStrategy = await store.models.extractionStrategies.collection.findOne({
+        tenantId: tenant.id,
+        id: strategy.id,
+      });
+      // Written by the upsert's filter equality, so the unique index sees null, not a gap.
+      expect(rawStrategy).toHaveProperty('cssSelector', null);
+
+      const errors = [
+        {
+          kind: 'empty' as const,
+          message: 'nothing matched',
+          chunkIndex: null,
+          retries: 0,
+          retriesExhausted: false,
+          fallbackUsed: false,
+        },
+      ];
+      const result = await store.extractionResults.create(tenant.id, {
+        taskId: null,
+        extractionId: null,
+        query: 'q',
+        sourceUrl: null,
+        data: 'text',
+        schemaUsed: null,
+        isPartial: false,
+        method: 'model',
+        contentStats: {
+          sourceChars: 1,
+          markdownChars: 1,
+          chunks: 1,
+          failedChunks: 0,
+          structuralContext: [],
+          items: null,
+          modelCalls: 1,
+          inputTokens: 1,
+          outputTokens: 1,
+          costMicroUsd: 1,
+          durationMs: 1,
+        },
+        warnings: [],
+        errors,
+      });
+      const rawResult = await store.models.extractionResults.collection.findOne({
+        tenantId: tenant.id,
+        id: result.id,
+      });
+      expect(rawResult).toHaveProperty('extractionErrors', errors);
+      expect(rawResult).not.toHaveProperty('errors');
+      expect(rawResult?.createdAt).toBeInstanceOf(Date);
+      expect(await store.extractionResults.get(tenant.id, result.id)).toEqual(result);
     });
 
     it('round-trips checkpoints through the official MongoDBSaver in the same database', async () => {

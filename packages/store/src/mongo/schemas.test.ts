@@ -6,6 +6,7 @@ import {
   apiKeySchema,
   collectedItemSchema,
   counterSchema,
+  extractionResultSchema,
   extractionSchema,
   extractionStrategySchema,
   idempotencySchema,
@@ -40,6 +41,7 @@ const TENANT_OWNED = {
   knowledgeChunks: knowledgeChunkSchema,
   extractions: extractionSchema,
   extractionStrategies: extractionStrategySchema,
+  extractionResults: extractionResultSchema,
   collectedItems: collectedItemSchema,
   idempotency: idempotencySchema,
   counters: counterSchema,
@@ -94,9 +96,9 @@ describe('mongo schemas', () => {
       ],
       ['tokenUsage.id', tokenUsageSchema, { id: 1 }],
       [
-        'extractionStrategies (tenant, domain, path, schema)',
+        'extractionStrategies (tenant, url pattern, schema, selector)',
         extractionStrategySchema,
-        { tenantId: 1, domain: 1, pathPattern: 1, schemaHash: 1 },
+        { tenantId: 1, urlPattern: 1, schemaHash: 1, cssSelector: 1 },
       ],
       ['messages (tenant, session, seq)', messageSchema, { tenantId: 1, sessionId: 1, seq: 1 }],
       ['rateLimits.key', rateLimitSchema, { key: 1 }],
@@ -113,6 +115,28 @@ describe('mongo schemas', () => {
         { unique: true },
       ]);
     }
+  });
+
+  it('declare the extraction lookups: strategies by domain, results by task', () => {
+    expect(
+      withKey(extractionStrategySchema, { tenantId: 1, domain: 1, lastUsed: -1, id: -1 }),
+    ).toBeDefined();
+    expect(
+      withKey(extractionResultSchema, { tenantId: 1, taskId: 1, createdAt: 1, id: 1 }),
+    ).toBeDefined();
+    expect(
+      withKey(extractionResultSchema, {
+        tenantId: 1,
+        taskId: 1,
+        extractionId: 1,
+        createdAt: 1,
+        id: 1,
+      }),
+    ).toBeDefined();
+    // mongoose reserves `errors` on documents: the record's errors are stored under another name.
+    expect(extractionResultSchema.path('errors')).toBeUndefined();
+    expect(extractionResultSchema.path('extractionErrors')?.instance).toBe('Mixed');
+    expect(extractionResultSchema.path('isPartial')?.instance).toBe('Boolean');
   });
 
   it('expire idempotency claims and rate-limit windows by TTL', () => {

@@ -24,6 +24,7 @@ import type {
   KnowledgeChunkDoc,
   ExtractionDoc,
   ExtractionStrategyDoc,
+  ExtractionResultDoc,
   CollectedItemDoc,
   IdempotencyDoc,
   RateLimitDoc,
@@ -289,21 +290,53 @@ export const extractionStrategySchema = new Schema<ExtractionStrategyDoc>(
   {
     ...tenantOwned,
     domain: String,
-    pathPattern: String,
+    urlPattern: String,
+    cssSelector: String,
+    outputSchema: Mixed,
     schemaHash: String,
-    selectors: Mixed,
+    queryTemplate: String,
+    replay: Mixed,
     successCount: Number,
     failureCount: Number,
     lastUsed: Date,
     createdAt: Date,
+    updatedAt: Date,
   },
   OPTIONS,
 );
 extractionStrategySchema.index({ tenantId: 1, id: 1 }, { unique: true });
+// Dedupe key of upsert(). A unique index treats null as a value, so two strategies without a
+// selector share the key (the repository always writes cssSelector, null included).
 extractionStrategySchema.index(
-  { tenantId: 1, domain: 1, pathPattern: 1, schemaHash: 1 },
+  { tenantId: 1, urlPattern: 1, schemaHash: 1, cssSelector: 1 },
   { unique: true },
 );
+// listByDomain(): a domain's strategies, most recently used first.
+extractionStrategySchema.index({ tenantId: 1, domain: 1, lastUsed: -1, id: -1 });
+
+export const extractionResultSchema = new Schema<ExtractionResultDoc>(
+  {
+    ...tenantOwned,
+    taskId: String,
+    extractionId: String,
+    query: String,
+    sourceUrl: String,
+    data: Mixed,
+    schemaUsed: Mixed,
+    isPartial: Boolean,
+    method: String,
+    contentStats: Mixed,
+    warnings: Mixed,
+    // The record's `errors`: mongoose reserves that path name (documents.ts).
+    extractionErrors: Mixed,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+extractionResultSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+// listByTask(), oldest first, with or without one aggregate's extractionId.
+extractionResultSchema.index({ tenantId: 1, taskId: 1, createdAt: 1, id: 1 });
+extractionResultSchema.index({ tenantId: 1, taskId: 1, extractionId: 1, createdAt: 1, id: 1 });
 
 export const collectedItemSchema = new Schema<CollectedItemDoc>(
   {
@@ -369,6 +402,7 @@ export interface MongoModels {
   knowledgeChunks: Model<KnowledgeChunkDoc>;
   extractions: Model<ExtractionDoc>;
   extractionStrategies: Model<ExtractionStrategyDoc>;
+  extractionResults: Model<ExtractionResultDoc>;
   collectedItems: Model<CollectedItemDoc>;
   idempotency: Model<IdempotencyDoc>;
   rateLimits: Model<RateLimitDoc>;
@@ -389,6 +423,7 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   knowledgeChunks: 'knowledgeChunks',
   extractions: 'extractions',
   extractionStrategies: 'extractionStrategies',
+  extractionResults: 'extractionResults',
   collectedItems: 'collectedItems',
   idempotency: 'idempotencyKeys',
   rateLimits: 'rateLimits',
@@ -433,6 +468,11 @@ export function createModels(connection: Connection): MongoModels {
       'ExtractionStrategy',
       extractionStrategySchema,
       COLLECTIONS.extractionStrategies,
+    ),
+    extractionResults: connection.model<ExtractionResultDoc>(
+      'ExtractionResult',
+      extractionResultSchema,
+      COLLECTIONS.extractionResults,
     ),
     collectedItems: connection.model<CollectedItemDoc>(
       'CollectedItem',

@@ -8,6 +8,7 @@ import type { Store } from '../port';
 import { adminReportsContract } from './contract/admin-reports';
 import { conversationsContract } from './contract/conversations';
 import { extractionContract } from './contract/extraction';
+import { extractionResultsContract } from './contract/extraction-results';
 import { guardsContract } from './contract/guards';
 import { identityContract } from './contract/identity';
 import { isolationContract } from './contract/isolation';
@@ -26,6 +27,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     skillsContract(makeStore);
     knowledgeContract(makeStore);
     extractionContract(makeStore);
+    extractionResultsContract(makeStore);
     guardsContract(makeStore);
     isolationContract(makeStore);
   });

@@ -1,4 +1,4 @@
-// Extractions, extraction strategies and streaming collected items.
+// Extractions, extraction strategies (spec 001) and streaming collected items.
 import { describe, expect, it } from 'vitest';
 import type { Extraction } from '../../port';
 import { expectIso, isoAt, newTenant, tick, uniq, useStore, type MakeStore } from './harness';
@@ -76,73 +76,222 @@ export function extractionContract(makeStore: MakeStore): void {
 
   describe('extractionStrategies', () => {
     const store = useStore(makeStore);
-    const key = { domain: 'shop.test', pathPattern: '/p/*', schemaHash: 'h1' };
+    const base = {
+      domain: 'shop.test',
+      urlPattern: 'https://shop.test/p/*',
+      cssSelector: null,
+      outputSchema: schema,
+      schemaHash: 'h1',
+      queryTemplate: 'title and price',
+    };
 
-    it('upserts by domain, path pattern and schema hash', async () => {
+    it('inserts with zero counts and no replay, and reads it back', async () => {
       const tenantId = await newTenant(store());
       const now = isoAt(Date.now());
-      const strategy = await store().extractionStrategies.upsert(
+      const strategy = await store().extractionStrategies.upsert(tenantId, base, now);
+      expect(strategy).toEqual({
+        ...base,
+        id: strategy.id,
         tenantId,
-        { ...key, selectors: { title: 'h1', price: '.price' } },
-        now,
-      );
-      expect(strategy).toMatchObject({
-        ...key,
-        tenantId,
-        selectors: { title: 'h1', price: '.price' },
+        replay: null,
         successCount: 0,
         failureCount: 0,
         lastUsed: now,
         createdAt: now,
+        updatedAt: now,
       });
-      expect(await store().extractionStrategies.find(tenantId, key)).toEqual(strategy);
+      expect(await store().extractionStrategies.get(tenantId, strategy.id)).toEqual(strategy);
+      expect(await store().extractionStrategies.get(tenantId, uniq('missing'))).toBeNull();
 
-      await store().extractionStrategies.recordResult(tenantId, strategy.id, true);
-      const later = isoAt(Date.now() + 1000);
-      const replaced = await store().extractionStrategies.upsert(
-        tenantId,
-        { ...key, selectors: { title: '.name' } },
-        later,
-      );
-      expect(replaced).toMatchObject({
-        id: strategy.id,
-        selectors: { title: '.name' },
-        successCount: 1,
-        lastUsed: later,
-        createdAt: now,
+      const replay = { rows: 'li.product', fields: { title: 'h2', price: '.price' }, v: [1, null] };
+      const withReplay = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        urlPattern: 'https://shop.test/q/*',
+        cssSelector: '#results',
+        replay,
       });
-      const otherSchema = await store().extractionStrategies.upsert(tenantId, {
-        ...key,
-        schemaHash: 'h2',
-        selectors: {},
-      });
-      expect(otherSchema.id).not.toBe(strategy.id);
-      expect(
-        await store().extractionStrategies.find(tenantId, { ...key, pathPattern: '/q/*' }),
-      ).toBeNull();
+      expect(withReplay).toMatchObject({ cssSelector: '#results', replay, successCount: 0 });
+      expectIso(withReplay.createdAt);
+      expect(await store().extractionStrategies.get(tenantId, withReplay.id)).toEqual(withReplay);
     });
 
-    it('records results and deletes', async () => {
+    it('upserts on (urlPattern, schemaHash, cssSelector), keeping id, counts and createdAt', async () => {
       const tenantId = await newTenant(store());
-      const strategy = await store().extractionStrategies.upsert(tenantId, {
-        ...key,
-        selectors: { title: 'h1' },
+      const start = Date.now();
+      const first = await store().extractionStrategies.upsert(tenantId, base, isoAt(start));
+      await store().extractionStrategies.recordResult(tenantId, first.id, true, isoAt(start + 1));
+      await store().extractionStrategies.recordResult(tenantId, first.id, false, isoAt(start + 2));
+
+      const later = isoAt(start + 1000);
+      const changed = {
+        ...base,
+        domain: 'www.shop.test',
+        outputSchema: { type: 'array', items: schema },
+        queryTemplate: 'every product',
+      };
+      const replaced = await store().extractionStrategies.upsert(tenantId, changed, later);
+      expect(replaced).toEqual({
+        ...changed,
+        id: first.id,
+        tenantId,
+        replay: null,
+        successCount: 1,
+        failureCount: 1,
+        lastUsed: later,
+        createdAt: first.createdAt,
+        updatedAt: later,
       });
-      const at = isoAt(Date.now() + 5000);
+      expect(await store().extractionStrategies.get(tenantId, first.id)).toEqual(replaced);
+
+      // Any other part of the key is another strategy.
+      const others = [
+        { ...base, schemaHash: 'h2' },
+        { ...base, urlPattern: 'https://shop.test/other/*' },
+        { ...base, cssSelector: '#main' },
+        { ...base, cssSelector: '' },
+      ];
+      const ids = new Set([first.id]);
+      for (const input of others) {
+        ids.add((await store().extractionStrategies.upsert(tenantId, input)).id);
+      }
+      expect(ids.size).toBe(others.length + 1);
+      // …and each of them is found again by its own key, the null selector included.
+      for (const input of [base, ...others]) {
+        const again = await store().extractionStrategies.upsert(tenantId, input);
+        expect(ids.has(again.id)).toBe(true);
+        expect(again.cssSelector).toBe(input.cssSelector);
+      }
+      expect((await store().extractionStrategies.upsert(tenantId, base)).id).toBe(first.id);
+    });
+
+    it('keeps the replay when an upsert omits it and replaces it when one is given', async () => {
+      const tenantId = await newTenant(store());
+      const recipe = { rows: 'tr', fields: { title: 'td:nth-child(1)' } };
+      const first = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        cssSelector: 'table',
+        replay: recipe,
+      });
+      const kept = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        cssSelector: 'table',
+        queryTemplate: 'relearned',
+      });
+      expect(kept).toMatchObject({ id: first.id, replay: recipe, queryTemplate: 'relearned' });
+
+      const next = { rows: 'tbody tr', fields: { title: 'th' } };
+      const replaced = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        cssSelector: 'table',
+        replay: next,
+      });
+      expect(replaced).toMatchObject({ id: first.id, replay: next });
+      const cleared = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        cssSelector: 'table',
+        replay: null,
+      });
+      expect(cleared).toMatchObject({ id: first.id, replay: null });
+      expect(await store().extractionStrategies.get(tenantId, first.id)).toEqual(cleared);
+    });
+
+    it('makes one strategy of concurrent upserts of the same key', async () => {
+      const tenantId = await newTenant(store());
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store().extractionStrategies.upsert(tenantId, { ...base, queryTemplate: `q${i}` }),
+        ),
+      );
+      expect(new Set(results.map((s) => s.id)).size).toBe(1);
+      expect(await store().extractionStrategies.listByDomain(tenantId, base.domain)).toHaveLength(
+        1,
+      );
+    });
+
+    it('lists a domain most recently used first, with a limit', async () => {
+      const tenantId = await newTenant(store());
+      const start = Date.now();
+      const made = [];
+      for (let i = 0; i < 4; i += 1) {
+        made.push(
+          await store().extractionStrategies.upsert(
+            tenantId,
+            { ...base, urlPattern: `https://shop.test/${i}/*` },
+            isoAt(start + i),
+          ),
+        );
+      }
+      await store().extractionStrategies.upsert(
+        tenantId,
+        { ...base, domain: 'elsewhere.test', urlPattern: 'https://elsewhere.test/*' },
+        isoAt(start + 10),
+      );
+      // Using the oldest one makes it the most recent.
+      const used = await store().extractionStrategies.recordResult(
+        tenantId,
+        made[0]?.id ?? '',
+        true,
+        isoAt(start + 20),
+      );
+      const listed = await store().extractionStrategies.listByDomain(tenantId, 'shop.test');
+      expect(listed.map((s) => s.id)).toEqual(
+        [made[0], made[3], made[2], made[1]].map((s) => s?.id),
+      );
+      expect(listed[0]).toEqual(used);
+      const two = await store().extractionStrategies.listByDomain(tenantId, 'shop.test', {
+        limit: 2,
+      });
+      expect(two.map((s) => s.id)).toEqual([made[0]?.id, made[3]?.id]);
+      const elsewhere = await store().extractionStrategies.listByDomain(tenantId, 'elsewhere.test');
+      expect(elsewhere.map((s) => s.domain)).toEqual(['elsewhere.test']);
+      expect(await store().extractionStrategies.listByDomain(tenantId, 'none.test')).toEqual([]);
+    });
+
+    it('records results, sets the replay and deletes', async () => {
+      const tenantId = await newTenant(store());
+      const start = Date.now();
+      const strategy = await store().extractionStrategies.upsert(tenantId, base, isoAt(start));
+      const at = isoAt(start + 5000);
       const failed = await store().extractionStrategies.recordResult(
         tenantId,
         strategy.id,
         false,
         at,
       );
-      expect(failed).toMatchObject({ successCount: 0, failureCount: 1, lastUsed: at });
+      expect(failed).toMatchObject({
+        successCount: 0,
+        failureCount: 1,
+        lastUsed: at,
+        updatedAt: at,
+        createdAt: strategy.createdAt,
+      });
       const ok = await store().extractionStrategies.recordResult(tenantId, strategy.id, true);
       expect(ok).toMatchObject({ successCount: 1, failureCount: 1 });
+      expect(Date.parse(ok?.lastUsed ?? '')).toBeGreaterThanOrEqual(start);
       expect(
         await store().extractionStrategies.recordResult(tenantId, uniq('missing'), true),
       ).toBeNull();
+
+      const recipe = { rows: '.card', fields: { title: '.name' } };
+      const replayAt = isoAt(start + 9000);
+      const learned = await store().extractionStrategies.setReplay(
+        tenantId,
+        strategy.id,
+        recipe,
+        replayAt,
+      );
+      // Learning a recipe is not a use: lastUsed and the counts stay.
+      expect(learned).toEqual({ ...ok, replay: recipe, updatedAt: replayAt });
+      expect(await store().extractionStrategies.get(tenantId, strategy.id)).toEqual(learned);
+      const forgotten = await store().extractionStrategies.setReplay(tenantId, strategy.id, null);
+      expect(forgotten).toMatchObject({ replay: null, successCount: 1, failureCount: 1 });
+      expect(
+        await store().extractionStrategies.setReplay(tenantId, uniq('missing'), recipe),
+      ).toBeNull();
+
       expect(await store().extractionStrategies.delete(tenantId, strategy.id)).toBe(true);
-      expect(await store().extractionStrategies.find(tenantId, key)).toBeNull();
+      expect(await store().extractionStrategies.get(tenantId, strategy.id)).toBeNull();
+      expect(await store().extractionStrategies.listByDomain(tenantId, base.domain)).toEqual([]);
       expect(await store().extractionStrategies.delete(tenantId, strategy.id)).toBe(false);
     });
   });

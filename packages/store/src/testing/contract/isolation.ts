@@ -2,6 +2,7 @@
 // (null / false / 0) anything, and B's records are unchanged afterwards.
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../port';
+import { resultInput } from './extraction-results';
 import {
   actionInput,
   isoAt,
@@ -150,22 +151,51 @@ export function isolationContract(makeStore: MakeStore): void {
         schema: { type: 'object' },
         taskId: 'tb',
       });
-      const key = { domain: 'b.test', pathPattern: '/*', schemaHash: 'h' };
-      const strategy = await store().extractionStrategies.upsert(b, {
-        ...key,
-        selectors: { t: 'h1' },
-      });
+      const key = {
+        domain: 'b.test',
+        urlPattern: 'https://b.test/*',
+        cssSelector: null,
+        outputSchema: { type: 'object' },
+        schemaHash: 'h',
+        queryTemplate: 'b',
+      };
+      const strategy = await store().extractionStrategies.upsert(b, { ...key, replay: { b: 1 } });
 
       expect(await store().extractions.get(a, extraction.id)).toBeNull();
       expect(await store().extractions.list(a)).toEqual([]);
       expect(await store().extractions.list(a, { taskId: 'tb' })).toEqual([]);
       expect(await store().extractions.update(a, extraction.id, { status: 'failed' })).toBeNull();
-      expect(await store().extractionStrategies.find(a, key)).toBeNull();
+      expect(await store().extractionStrategies.get(a, strategy.id)).toBeNull();
+      expect(await store().extractionStrategies.listByDomain(a, 'b.test')).toEqual([]);
       expect(await store().extractionStrategies.recordResult(a, strategy.id, false)).toBeNull();
+      expect(await store().extractionStrategies.setReplay(a, strategy.id, { a: 1 })).toBeNull();
       expect(await store().extractionStrategies.delete(a, strategy.id)).toBe(false);
+      // The same key under A is A's own strategy, not a replacement of B's.
+      const mine = await store().extractionStrategies.upsert(a, {
+        ...key,
+        queryTemplate: 'a',
+        replay: { a: 1 },
+      });
+      expect(mine.id).not.toBe(strategy.id);
 
       expect(await store().extractions.get(b, extraction.id)).toEqual(extraction);
-      expect(await store().extractionStrategies.find(b, key)).toEqual(strategy);
+      expect(await store().extractionStrategies.get(b, strategy.id)).toEqual(strategy);
+      expect(await store().extractionStrategies.listByDomain(b, 'b.test')).toEqual([strategy]);
+    });
+
+    it('extraction results', async () => {
+      const { a, b } = await twoTenants(store());
+      const result = await store().extractionResults.create(b, resultInput({ taskId: 'tb' }));
+      expect(await store().extractionResults.get(a, result.id)).toBeNull();
+      expect(await store().extractionResults.listByTask(a, 'tb')).toEqual([]);
+      expect(
+        await store().extractionResults.listByTask(a, 'tb', { extractionId: 'strategy-1' }),
+      ).toEqual([]);
+      // A result under A with B's task id is A's own, never listed for B.
+      await store().extractionResults.create(a, resultInput({ taskId: 'tb' }));
+
+      expect(await store().extractionResults.get(b, result.id)).toEqual(result);
+      expect(await store().extractionResults.listByTask(b, 'tb')).toEqual([result]);
     });
 
     it('collectedItems', async () => {

@@ -7,4 +7,10 @@ export default [
     files: ['vite.config.ts', 'manifest.config.ts', 'vitest.config.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  {
+    // Integration tests run in Node and are never bundled: they may stand up a loopback HTTP
+    // server (node:http) for the real API client to talk to.
+    files: ['src/**/*.int.test.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
 ];

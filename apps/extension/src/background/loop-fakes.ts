@@ -53,6 +53,9 @@ export function scriptedApi(responses: Scripted[]): ScriptedApi {
     collectedCsv: async () => {
       throw new Error('the loop never downloads');
     },
+    extractionFile: async () => {
+      throw new Error('the loop never downloads');
+    },
     followEvents: async () => {
       throw new Error('the loop never follows events');
     },

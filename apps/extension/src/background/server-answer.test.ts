@@ -105,6 +105,23 @@ describe('recordedStep', () => {
     ).toMatchObject({ collected: { job: 2 }, duplicatesSkipped: 3 });
   });
 
+  it('keeps the latest list of extractions the server sent, in place of the last one', () => {
+    const products = {
+      extractionId: 'products',
+      items: 40,
+      pages: 2,
+      isPartial: false,
+      summary: '40 unique products from 2 pages, extraction_id=products',
+    };
+    const patch = recordedStep({ steps: [] }, answer({ ...click, extractions: [products] }), 1);
+    expect(patch.extractions).toEqual([products]);
+    // Absent, not undefined: a response without the list keeps the one shown.
+    expect(recordedStep({ steps: [] }, answer(click), 1)).not.toHaveProperty('extractions');
+    expect(
+      recordedStep({ steps: [] }, answer({ ...click, extractions: [] }), 1).extractions,
+    ).toEqual([]);
+  });
+
   it('puts the verdict on the step it judges, not on the new one', () => {
     const verification = { success: false, confidence: 0.8, reason: 'no dialog' };
     const acted: StepView = { ...earlier, action: 'click("1")' };

@@ -70,7 +70,7 @@ function answered(run: Pick<RunState, 'requests'>) {
 /**
  * What the run keeps of an answer: the task, the step (none for the answer that ends the task:
  * its final answer is shown once, as the result), the verdict on the previous step, the plan,
- * usage and collected counts when sent. The previous report is cleared: this request
+ * usage, collected counts and extractions when sent. The previous report is cleared: this request
  * delivered it, answer included.
  */
 export function recordedStep(
@@ -93,6 +93,8 @@ export function recordedStep(
     ...(res.collected ? { collected: res.collected } : {}),
     ...(res.duplicatesSkipped !== undefined ? { duplicatesSkipped: res.duplicatesSkipped } : {}),
     ...(res.collectLimit !== undefined ? { collectLimit: res.collectLimit } : {}),
+    // The server lists every extraction of the task each time: the latest list replaces the last.
+    ...(res.extractions ? { extractions: res.extractions } : {}),
   };
 }
 

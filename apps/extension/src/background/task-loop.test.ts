@@ -53,6 +53,40 @@ describe('runTaskLoop', () => {
     expect(run?.collected).toEqual({ job: 3 });
   });
 
+  it('stores the latest list of extractions, keeping it through responses without one', async () => {
+    const progress = (extractionId: string, items: number | null, pages: number) => ({
+      extractionId,
+      items,
+      pages,
+      isPartial: false,
+      summary: `${extractionId}, extraction_id=${extractionId}`,
+    });
+    const storage = memoryStorage();
+    const seen: unknown[] = [];
+    const api = scriptedApi([
+      step({ ...click('1'), extractions: [progress('products', 20, 1)] }),
+      // The loop stores each answer before it asks again: what the live view reads meanwhile.
+      async () => {
+        seen.push((await loadRun(storage, 9))?.extractions);
+        return step(click('2'));
+      },
+      async () => {
+        seen.push((await loadRun(storage, 9))?.extractions);
+        return step({
+          ...finished('done'),
+          extractions: [progress('products', 40, 2), progress('shop', null, 1)],
+        });
+      },
+    ]);
+    await startRun(storage, 9, 'list the products');
+    await runTaskLoop({ tabs: recordingTabs(), storage, api: async () => api }, 9);
+    expect(seen).toEqual([[progress('products', 20, 1)], [progress('products', 20, 1)]]);
+    expect((await loadRun(storage, 9))?.extractions).toEqual([
+      progress('products', 40, 2),
+      progress('shop', null, 1),
+    ]);
+  });
+
   it('sends the goal first, then the taskId with clientObservations; persists task_${tabId}', async () => {
     const storage = memoryStorage();
     const api = scriptedApi([

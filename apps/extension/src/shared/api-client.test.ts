@@ -90,3 +90,113 @@ describe('createApiClient', () => {
     expect(calls[0]?.init?.signal).toBe(controller.signal);
   });
 });
+
+describe('extractionFile', () => {
+  const settings = { serverUrl: 'http://tandem.test', apiKey: 'k-1' };
+  const products = [
+    { name: 'Kettle', price: 25 },
+    { name: 'Mug', price: 8 },
+  ];
+  const aggregate = (extractionId: string, data: unknown) => ({
+    extractionId,
+    data,
+    items: Array.isArray(data) ? data.length : null,
+    pages: 2,
+    isPartial: false,
+    schemaUsed: null,
+    summary: `${extractionId}, extraction_id=${extractionId}`,
+    truncated: false,
+  });
+
+  /** A fetch answering with `answer`, recording each URL and its headers. */
+  function server(answer: () => Response) {
+    const calls: { url: string; headers: Headers }[] = [];
+    const fetchFn: typeof fetch = async (input, init) => {
+      calls.push({ url: String(input), headers: new Headers(init?.headers) });
+      return answer();
+    };
+    return { api: createApiClient(settings, fetchFn), calls };
+  }
+
+  it("downloads the server's CSV of one extraction with the key", async () => {
+    const csv = 'name,price\r\nKettle,25\r\nMug,8\r\n';
+    const { api, calls } = server(
+      () => new Response(csv, { headers: { 'content-type': 'text/csv; charset=utf-8' } }),
+    );
+    const blob = await api.extractionFile(TASK, 'products', 'csv');
+    expect(await blob.text()).toBe(csv);
+    expect(blob.type).toMatch(/^text\/csv/);
+    expect(calls).toHaveLength(1);
+    const url = new URL(calls[0]?.url ?? '');
+    expect(url.pathname).toBe(`/api/tasks/${TASK}/extractions`);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      format: 'csv',
+      extractionId: 'products',
+    });
+    expect(calls[0]?.headers.get('authorization')).toBe('Bearer k-1');
+  });
+
+  it('makes a pretty-printed JSON file of the data of the extraction asked for', async () => {
+    const body = { taskId: TASK, aggregates: [aggregate('products', products)], results: [] };
+    const { api, calls } = server(() => Response.json(body));
+    const blob = await api.extractionFile(TASK, 'products', 'json');
+    expect(blob.type).toBe('application/json');
+    const text = await blob.text();
+    expect(JSON.parse(text)).toEqual(products);
+    expect(text).toBe(`${JSON.stringify(products, null, 2)}\n`);
+    expect(Object.fromEntries(new URL(calls[0]?.url ?? '').searchParams)).toEqual({
+      format: 'json',
+      extractionId: 'products',
+    });
+  });
+
+  it("says why the server refused, with its code, in the collected CSV's kind of error", async () => {
+    const { api } = server(() =>
+      Response.json(
+        { error: { code: 'VALIDATION_ERROR', message: 'The data of shop is not a list.' } },
+        { status: 400 },
+      ),
+    );
+    const error: unknown = await api.extractionFile(TASK, 'shop', 'csv').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: 'Download failed (400): The data of shop is not a list.',
+    });
+    const { api: proxied } = server(
+      () => new Response('<html>Bad gateway</html>', { status: 502 }),
+    );
+    await expect(proxied.extractionFile(TASK, 'shop', 'json')).rejects.toMatchObject({
+      status: 502,
+      code: 'HTTP_ERROR',
+      message: 'Download failed (502).',
+    });
+  });
+
+  it('fails clearly when the answer has no such extraction or is not the contract', async () => {
+    const other = { taskId: TASK, aggregates: [aggregate('other', {})], results: [] };
+    await expect(
+      server(() => Response.json(other)).api.extractionFile(TASK, 'products', 'json'),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'The server has no data for extraction products.',
+    });
+    await expect(
+      server(() => Response.json({ rows: [] })).api.extractionFile(TASK, 'products', 'json'),
+    ).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+
+  it('says the server cannot be reached rather than what fetch threw', async () => {
+    const fetchFn: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    await expect(
+      createApiClient(settings, fetchFn).extractionFile(TASK, 'products', 'csv'),
+    ).rejects.toMatchObject({
+      status: 0,
+      code: 'NETWORK',
+      message: 'Cannot reach the Tandem server at http://tandem.test (fetch failed).',
+    });
+  });
+});

@@ -5,17 +5,23 @@ import {
   buildPath,
   CancelTaskResponse,
   endpoints,
+  ErrorResponse,
   InteractResponse,
   TaskEvent,
+  TaskExtractionsResponse,
   WhoAmIResponse,
+  type ExtractionsFormat,
   type InteractRequestInput,
 } from '@tandem/contracts';
 import type { z } from 'zod';
-import { ApiError, callServer } from './api-call';
+import { ApiError, callServer, networkError } from './api-call';
 import type { Settings } from './settings';
 
 // Callers meet ApiError through the client, so they import it from here.
 export { ApiError };
+
+/** How an extraction is downloaded: its data as JSON, or its list as the server's CSV. */
+export type ExtractionFormat = z.infer<typeof ExtractionsFormat>;
 
 export interface ApiClient {
   /** One step of the loop; `signal` aborts it (Stop), and it then throws ABORTED. */
@@ -26,6 +32,11 @@ export interface ApiClient {
   whoami(): Promise<WhoAmIResponse>;
   /** Every item the task collected, as the server's CSV file. */
   collectedCsv(taskId: string): Promise<Blob>;
+  /**
+   * One extraction's data as a file: the server's CSV of its list, or its data merged across
+   * pages as pretty-printed JSON (the data alone, not the whole response).
+   */
+  extractionFile(taskId: string, extractionId: string, format: ExtractionFormat): Promise<Blob>;
   /**
    * Follows the task's server-sent events until `done`, the stream ends or `signal` aborts.
    * fetch rather than EventSource: EventSource cannot send the Authorization header.
@@ -77,7 +88,46 @@ export async function readEventStream(
   }
 }
 
+/**
+ * The error of a download the server refused: its own words when it sent an ErrorResponse
+ * (e.g. why a CSV cannot be made), else the status alone.
+ */
+async function downloadError(res: Response): Promise<ApiError> {
+  const parsed = ErrorResponse.safeParse(await res.json().catch(() => null));
+  const reason = parsed.success ? `: ${parsed.data.error.message}` : '.';
+  const code = parsed.success ? parsed.data.error.code : 'HTTP_ERROR';
+  return new ApiError(res.status, code, `Download failed (${res.status})${reason}`);
+}
+
+/** The JSON file of one extraction, from the task's JSON answer filtered to it. */
+async function extractionJson(res: Response, extractionId: string): Promise<Blob> {
+  const parsed = TaskExtractionsResponse.safeParse(await res.json().catch(() => null));
+  if (!parsed.success)
+    throw new ApiError(res.status, 'BAD_RESPONSE', 'The server answered with unreadable data.');
+  const aggregate = parsed.data.aggregates.find((a) => a.extractionId === extractionId);
+  if (!aggregate)
+    throw new ApiError(
+      res.status,
+      'NOT_FOUND',
+      `The server has no data for extraction ${extractionId}.`,
+    );
+  return new Blob([`${JSON.stringify(aggregate.data, null, 2)}\n`], { type: 'application/json' });
+}
+
 export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetch): ApiClient {
+  /** A file download (GET with the key); a refusal or an unreachable server throws ApiError. */
+  const download = async (path: string): Promise<Response> => {
+    let res: Response;
+    try {
+      res = await fetchFn(`${settings.serverUrl}${path}`, {
+        headers: { authorization: `Bearer ${settings.apiKey}` },
+      });
+    } catch (error) {
+      throw networkError(settings.serverUrl, error);
+    }
+    if (!res.ok) throw await downloadError(res);
+    return res;
+  };
   const call = <S extends z.ZodType>(
     method: string,
     path: string,
@@ -117,12 +167,15 @@ export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetc
     },
     whoami: () => call('GET', buildPath(endpoints.whoami), WhoAmIResponse),
     async collectedCsv(taskId) {
-      const res = await fetchFn(
-        `${settings.serverUrl}${buildPath(endpoints.collectedItems, { taskId }, { format: 'csv' })}`,
-        { headers: { authorization: `Bearer ${settings.apiKey}` } },
+      const res = await download(
+        buildPath(endpoints.collectedItems, { taskId }, { format: 'csv' }),
       );
-      if (!res.ok) throw new ApiError(res.status, 'HTTP_ERROR', `Download failed (${res.status}).`);
       return res.blob();
+    },
+    async extractionFile(taskId, extractionId, format) {
+      const path = buildPath(endpoints.taskExtractions, { taskId }, { format, extractionId });
+      const res = await download(path);
+      return format === 'csv' ? res.blob() : extractionJson(res, extractionId);
     },
     async followEvents(taskId, onEvent, signal) {
       const res = await fetchFn(

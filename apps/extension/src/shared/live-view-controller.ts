@@ -1,9 +1,9 @@
 // Keeps a live view in step with one tab's run: re-renders on every stored change and once a
 // second while the run is active (elapsed time, countdowns), follows the task's live collect
-// events, and turns Stop, Send and Download into worker messages and API calls. The browser
-// APIs come in as parameters; the popup and the side panel pass chrome's.
+// events, and turns Stop, Send and the downloads into worker messages and API calls. The
+// browser APIs come in as parameters; the popup and the side panel pass chrome's.
 import type { CollectedCounts, TaskEvent } from '@tandem/contracts';
-import type { ApiClient } from './api-client';
+import type { ApiClient, ExtractionFormat } from './api-client';
 import { createLiveView, type LiveView, type LiveViewInput } from './live-view-dom';
 import { isActive, stillStopping } from './live-view-format';
 import type { WorkerReply, WorkerRequest } from './messages';
@@ -38,11 +38,11 @@ export interface LiveViewController {
 const message = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
-async function saveCsv(api: ApiClient, taskId: string): Promise<void> {
-  const blob = await api.collectedCsv(taskId);
+/** Hands `blob` to the browser as a download named `name`. */
+function saveBlob(blob: Blob, name: string): void {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = `tandem-${taskId}-collected.csv`;
+  link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
@@ -69,6 +69,7 @@ class LiveViewSession implements LiveViewController {
       stop: () => this.stop(),
       answer: (text) => this.answer(text),
       download: () => this.download(),
+      downloadExtraction: (extractionId, format) => this.downloadExtraction(extractionId, format),
     });
     setInterval(() => {
       if (isActive(this.#run)) this.render();
@@ -160,15 +161,30 @@ class LiveViewSession implements LiveViewController {
 
   private download(): void {
     const taskId = this.#run?.taskId;
+    if (taskId) this.save((api) => api.collectedCsv(taskId), `tandem-${taskId}-collected.csv`);
+  }
+
+  private downloadExtraction(extractionId: string, format: ExtractionFormat): void {
+    const taskId = this.#run?.taskId;
     if (!taskId) return;
+    this.save(
+      (api) => api.extractionFile(taskId, extractionId, format),
+      `tandem-${taskId}-extraction-${extractionId}.${format}`,
+    );
+  }
+
+  /** Fetches a file from the server and saves it; what went wrong shows as the notice. */
+  private save(file: (api: ApiClient) => Promise<Blob>, name: string): void {
     const api = this.deps.api;
     this.#notice = api ? undefined : 'Set the server URL and API key in Settings first.';
     this.render();
     if (!api) return;
-    void saveCsv(api, taskId).catch((error: unknown) => {
-      this.#notice = message(error) || 'The download failed.';
-      this.render();
-    });
+    void file(api)
+      .then((blob) => saveBlob(blob, name))
+      .catch((error: unknown) => {
+        this.#notice = message(error) || 'The download failed.';
+        this.render();
+      });
   }
 
   /** Follows the running task's server-sent events for live collect counts. */

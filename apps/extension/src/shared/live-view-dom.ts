@@ -3,6 +3,7 @@
 // The skeleton is built once; render() updates it in place and keeps unchanged steps, so an
 // opened "Details", a half-typed answer and the focus survive the once-a-second tick.
 import type { CollectedCounts } from '@tandem/contracts';
+import type { ExtractionFormat } from './api-client';
 import {
   collectedLine,
   isActive,
@@ -12,8 +13,10 @@ import {
   totalCount,
 } from './live-view-format';
 import {
+  extractionRows,
   planItems,
   stepModel,
+  type ExtractionRow,
   type PlanItem,
   type PlanMark,
   type StepModel,
@@ -44,6 +47,7 @@ export interface LiveViewHandlers {
   stop(): void;
   answer(text: string): void;
   download(): void;
+  downloadExtraction(extractionId: string, format: ExtractionFormat): void;
 }
 
 export interface LiveView {
@@ -94,6 +98,12 @@ function skeleton(handlers: LiveViewHandlers) {
     collected: el('section', { id: 'collected', class: 'lv-collected' }),
     collectedCount: el('span', { id: 'collected-count', 'aria-live': 'polite' }),
     download: el('button', { id: 'download', type: 'button' }, 'Download CSV'),
+    extractions: el('section', {
+      id: 'extractions',
+      class: 'lv-extractions',
+      'aria-label': 'Extracted data',
+    }),
+    extractionList: el('ul', { id: 'extraction-list', class: 'lv-extraction-list' }),
     plan: el('ol', { id: 'plan', class: 'lv-plan', 'aria-label': 'Plan' }),
     planSection: el('section', { id: 'plan-section', class: 'lv-section' }),
     steps: el('ol', { id: 'steps', class: 'lv-steps', 'aria-label': 'Steps' }),
@@ -108,6 +118,7 @@ function skeleton(handlers: LiveViewHandlers) {
     parts.answerError,
     parts.result,
     parts.collected,
+    parts.extractions,
     parts.planSection,
     parts.stepsSection,
   ])
@@ -116,6 +127,7 @@ function skeleton(handlers: LiveViewHandlers) {
   parts.question.append(parts.questionText, parts.answerForm, parts.answerError);
   parts.result.append(parts.resultTitle, parts.resultText);
   parts.collected.append(parts.collectedCount, parts.download);
+  parts.extractions.append(parts.extractionList);
   parts.planSection.append(el('h2', {}, 'Plan'), parts.plan);
   parts.stepsSection.append(el('h2', {}, 'Steps'), parts.steps);
   parts.stop.addEventListener('click', () => handlers.stop());
@@ -174,7 +186,6 @@ function verdictLine(verdict: NonNullable<StepModel['verdict']>): HTMLDivElement
  */
 function stepItem(step: StepModel, open: boolean): HTMLLIElement {
   const li = el('li', { class: `lv-step step-${step.kind}` });
-  li.dataset.key = step.key;
   const text = el('span', { class: 'lv-step-text' }, step.text);
   const thought = step.thought.trim();
   if (step.raw !== undefined || (thought !== '' && thought !== step.text)) {
@@ -194,18 +205,63 @@ function stepItem(step: StepModel, open: boolean): HTMLLIElement {
   return li;
 }
 
-/** Replaces only the steps whose content changed; "Details" stay open across updates. */
-function renderSteps(list: HTMLOListElement, models: StepModel[]): void {
-  const current = Array.from(list.children) as HTMLLIElement[];
+/**
+ * Replaces only the items whose content changed (by `key`), so an opened "Details" and a
+ * focused button survive the once-a-second render. `build` gets the item it replaces.
+ */
+function renderKeyed<M extends { key: string }>(
+  list: HTMLElement,
+  models: readonly M[],
+  build: (model: M, existing: HTMLElement | undefined) => HTMLElement,
+): void {
+  const current = Array.from(list.children) as HTMLElement[];
   models.forEach((model, i) => {
     const existing = current[i];
     if (existing?.dataset.key === model.key) return;
-    const open = existing?.querySelector('details')?.open ?? false;
-    const item = stepItem(model, open);
+    const item = build(model, existing);
+    item.dataset.key = model.key;
     if (existing) existing.replaceWith(item);
     else list.append(item);
   });
   for (const extra of current.slice(models.length)) extra.remove();
+}
+
+/** Steps keep their "Details" open when their content changes. */
+const renderSteps = (list: HTMLOListElement, models: StepModel[]): void =>
+  renderKeyed(list, models, (model, existing) =>
+    stepItem(model, existing?.querySelector('details')?.open ?? false),
+  );
+
+/** An extraction: its line, then a button per file it can be downloaded as. */
+function extractionItem(row: ExtractionRow, handlers: LiveViewHandlers): HTMLLIElement {
+  const buttons = row.downloads.map((download) => {
+    const button = el(
+      'button',
+      {
+        type: 'button',
+        class: `lv-download-${download.format}`,
+        'aria-label': download.label,
+        'data-format': download.format,
+      },
+      download.text,
+    );
+    button.addEventListener('click', () =>
+      handlers.downloadExtraction(row.extractionId, download.format),
+    );
+    return button;
+  });
+  return el(
+    'li',
+    { class: 'lv-extraction', 'data-extraction-id': row.extractionId },
+    el('span', { class: 'lv-extraction-text' }, row.text),
+    ...(buttons.length > 0 ? [el('span', { class: 'lv-extraction-actions' }, ...buttons)] : []),
+  );
+}
+
+function renderExtractions(parts: Parts, run: RunState | null, handlers: LiveViewHandlers): void {
+  const rows = extractionRows(run?.extractions ?? [], run?.taskId);
+  parts.extractions.hidden = rows.length === 0;
+  renderKeyed(parts.extractionList, rows, (row) => extractionItem(row, handlers));
 }
 
 function renderQuestion(parts: Parts, input: LiveViewInput): void {
@@ -289,6 +345,7 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
     parts.question,
     parts.result,
     parts.collected,
+    parts.extractions,
     parts.planSection,
     parts.stepsSection,
   );
@@ -298,6 +355,7 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
       renderQuestion(parts, input);
       renderResult(parts, input.run);
       renderCollected(parts, input);
+      renderExtractions(parts, input.run, handlers);
       const plan = input.run ? planItems(input.run) : [];
       parts.planSection.hidden = plan.length === 0;
       parts.plan.replaceChildren(...plan.map(planItem));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   collectedLine,
   elapsedMs,
+  extractionLine,
   formatCost,
   formatDuration,
   metaLine,
@@ -200,6 +201,38 @@ describe('collectedLine', () => {
       person: 1,
     });
     expect(mergeCounts({ job: 9 }, { job: 7 })).toEqual({ job: 9 });
+  });
+});
+
+describe('extractionLine', () => {
+  const line = (items: number | null, pages: number, isPartial = false) =>
+    extractionLine({ items, pages, isPartial });
+
+  it('counts the items and the pages they came from', () => {
+    expect(line(119, 3)).toBe('Extracted 119 items from 3 pages');
+    expect(line(1_250, 12)).toBe('Extracted 1,250 items from 12 pages');
+    expect(line(0, 2)).toBe('Extracted 0 items from 2 pages');
+  });
+
+  it('says one item and one page in the singular', () => {
+    expect(line(1, 1)).toBe('Extracted 1 item from 1 page');
+    expect(line(40, 1)).toBe('Extracted 40 items from 1 page');
+  });
+
+  it('says "data" when the data is not a list', () => {
+    expect(line(null, 1)).toBe('Extracted data from 1 page');
+    expect(line(null, 2)).toBe('Extracted data from 2 pages');
+  });
+
+  it('says when part of a page failed, so the download misses something', () => {
+    expect(line(7, 2, true)).toBe(
+      'Extracted 7 items from 2 pages (partial: part of a page failed)',
+    );
+    expect(line(null, 1, true)).toBe('Extracted data from 1 page (partial: part of a page failed)');
+  });
+
+  it('leaves out a page count of zero', () => {
+    expect(line(3, 0)).toBe('Extracted 3 items');
   });
 });
 

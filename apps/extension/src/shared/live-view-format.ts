@@ -1,6 +1,6 @@
 // The words and numbers of the live view, as pure functions of the run state and the clock,
 // so each rule is unit tested and the popup and the side panel say exactly the same thing.
-import { formatCount, type CollectedCounts } from '@tandem/contracts';
+import { formatCount, type CollectedCounts, type ExtractionProgress } from '@tandem/contracts';
 import type { RunState, RunWait } from './run-state';
 
 export const plural = (n: number, one: string, many = `${one}s`): string =>
@@ -155,6 +155,21 @@ export function collectedLine(
     types.length > 1 ? ` (${types.map(([t, n]) => `${t}: ${formatCount(n)}`).join(', ')})` : '';
   const skipped = duplicates > 0 ? ` · ${plural(duplicates, 'duplicate')} skipped` : '';
   return `${head}${kinds}${skipped}`;
+}
+
+/**
+ * One extraction in plain language: "Extracted 119 items from 3 pages", "Extracted data from
+ * 1 page" when the data is not a list (items is null), and a note when a chunk failed, so
+ * people know the download misses something.
+ */
+export function extractionLine(
+  extraction: Pick<ExtractionProgress, 'items' | 'pages' | 'isPartial'>,
+): string {
+  const what = extraction.items === null ? 'data' : plural(extraction.items, 'item');
+  // A count of zero pages says nothing worth reading.
+  const from = extraction.pages > 0 ? ` from ${plural(extraction.pages, 'page')}` : '';
+  const partial = extraction.isPartial ? ' (partial: part of a page failed)' : '';
+  return `Extracted ${what}${from}${partial}`;
 }
 
 /** `?tab=<id>` in a page's query: tests point the popup and the panel at a tab with it. */

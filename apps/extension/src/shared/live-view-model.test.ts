@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planItems, stepModel, stepText } from './live-view-model';
+import { extractionRows, planItems, stepModel, stepText } from './live-view-model';
 import type { RunState, StepView } from './run-state';
 
 const step = (patch: Partial<StepView> = {}): StepView => ({
@@ -137,5 +137,61 @@ describe('planItems', () => {
 
   it('is empty without a plan', () => {
     expect(planItems(run({}))).toEqual([]);
+  });
+});
+
+describe('extractionRows', () => {
+  const TASK = '11111111-1111-4111-8111-111111111111';
+  const products = {
+    extractionId: 'products',
+    items: 119,
+    pages: 3,
+    isPartial: false,
+    summary: '119 unique products from 3 pages, extraction_id=products',
+  };
+  const shop = {
+    extractionId: 'shop-info',
+    items: null,
+    pages: 1,
+    isPartial: true,
+    summary: 'shop details from 1 page, extraction_id=shop-info',
+  };
+
+  it('offers JSON and CSV of a list, named after the data when there is one extraction', () => {
+    expect(extractionRows([products], TASK)).toEqual([
+      {
+        key: expect.any(String),
+        extractionId: 'products',
+        text: 'Extracted 119 items from 3 pages',
+        downloads: [
+          { format: 'json', text: 'Download JSON', label: 'Download JSON of the extracted data' },
+          { format: 'csv', text: 'Download CSV', label: 'Download CSV of the extracted data' },
+        ],
+      },
+    ]);
+  });
+
+  it('numbers the extractions in the names when there are several, and offers no CSV of data that is not a list', () => {
+    const rows = extractionRows([products, shop], TASK);
+    expect(rows.map((r) => r.text)).toEqual([
+      'Extracted 119 items from 3 pages',
+      'Extracted data from 1 page (partial: part of a page failed)',
+    ]);
+    expect(rows.map((r) => r.downloads.map((d) => d.label))).toEqual([
+      ['Download JSON of extraction 1', 'Download CSV of extraction 1'],
+      ['Download JSON of extraction 2'],
+    ]);
+  });
+
+  it('changes the key whenever what is shown changes, and only then', () => {
+    const [before] = extractionRows([products], TASK);
+    expect(extractionRows([products], TASK)[0]?.key).toBe(before?.key);
+    expect(extractionRows([{ ...products, items: 120 }], TASK)[0]?.key).not.toBe(before?.key);
+    expect(extractionRows([products, shop], TASK)[0]?.key).not.toBe(before?.key);
+  });
+
+  it('offers no download without the task, and has no rows without extractions', () => {
+    expect(extractionRows([products], undefined)[0]?.downloads).toEqual([]);
+    expect(extractionRows([], TASK)).toEqual([]);
   });
 });

@@ -1,6 +1,14 @@
 // What the live view lists, from the run state: each step in plain language with its raw
-// action, thought and verdict; the plan with its marks. Pure, so it is unit tested without a DOM.
-import { describeActions, safeParseAction, type ParsedAction } from '@tandem/contracts';
+// action, thought and verdict; the plan with its marks; each extraction with its downloads.
+// Pure, so it is unit tested without a DOM.
+import {
+  describeActions,
+  safeParseAction,
+  type ExtractionProgress,
+  type ParsedAction,
+} from '@tandem/contracts';
+import type { ExtractionFormat } from './api-client';
+import { extractionLine } from './live-view-format';
 import type { RunState, StepView } from './run-state';
 
 export type StepKind = 'action' | 'read' | 'note';
@@ -96,5 +104,50 @@ export function planItems(run: RunState): PlanItem[] {
                 ? 'done'
                 : 'todo';
     return { index, text: step.description, mark };
+  });
+}
+
+export interface ExtractionDownload {
+  format: ExtractionFormat;
+  /** The button's words. */
+  text: string;
+  /**
+   * Its accessible name: which extraction it downloads, as the popup may show the collected
+   * items' "Download CSV" and several extractions' next to each other. It starts with the
+   * button's words, so voice control users can say what they see.
+   */
+  label: string;
+}
+
+export interface ExtractionRow {
+  /** Changes whenever anything shown for the row changes (the DOM keeps unchanged rows). */
+  key: string;
+  extractionId: string;
+  text: string;
+  downloads: ExtractionDownload[];
+}
+
+/**
+ * One row per extraction of the run. JSON is always there; CSV only for a list (`items` is
+ * null when the data is not one, and the server answers 400 to a CSV of it). No downloads
+ * without the task they belong to.
+ */
+export function extractionRows(
+  extractions: readonly ExtractionProgress[],
+  taskId: string | undefined,
+): ExtractionRow[] {
+  const several = extractions.length > 1;
+  return extractions.map((extraction, i) => {
+    const formats: ExtractionFormat[] = extraction.items === null ? ['json'] : ['json', 'csv'];
+    const what = several ? `extraction ${i + 1}` : 'the extracted data';
+    const downloads = taskId
+      ? formats.map((format): ExtractionDownload => {
+          const text = `Download ${format.toUpperCase()}`;
+          return { format, text, label: `${text} of ${what}` };
+        })
+      : [];
+    const text = extractionLine(extraction);
+    const row = { extractionId: extraction.extractionId, text, downloads };
+    return { key: JSON.stringify(row), ...row };
   });
 }

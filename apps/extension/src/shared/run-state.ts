@@ -7,6 +7,7 @@ import {
   ChainPartialState,
   ClientObservations,
   DomMode,
+  ExtractionProgress,
   Plan,
   Usage,
   VerificationResult,
@@ -87,6 +88,11 @@ export const RunState = z.object({
   duplicatesSkipped: z.number().int().nonnegative().optional(),
   /** The task's collect target, when it has one ("12 of 25"). */
   collectLimit: z.number().int().positive().optional(),
+  /**
+   * The task's structured extractions (spec 001), counts only, as the latest response listed
+   * them; the data itself is downloaded from the server when asked for.
+   */
+  extractions: z.array(ExtractionProgress).optional(),
   question: z.string().optional(),
   error: z.string().optional(),
   /** The task's plan and the plan step being worked on (COMPLEX tasks). */

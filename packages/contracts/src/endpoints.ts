@@ -20,6 +20,13 @@ import {
 } from './collect';
 import type { ErrorCode } from './errors';
 import {
+  EXTRACTION_LIMITS,
+  ExtractApiRequest,
+  ExtractionResult,
+  TaskExtractionsQuery,
+  TaskExtractionsResponse,
+} from './extraction';
+import {
   ActiveTaskParams,
   ActiveTaskQuery,
   ActiveTaskResponse,
@@ -176,6 +183,38 @@ export const endpoints = {
       'Page with `afterSeq`: pass the previous `nextSeq` until `hasMore` is false; polling with the last `nextSeq` returns only new items.',
       '`format=csv` answers `text/csv; charset=utf-8` as an attachment (`Content-Disposition`): every item (after `afterSeq`, of `type` if given), columns `_seq`, `_type`, `_sourceUrl`, then the union of the data fields in first-seen order; nested values are JSON.',
       'A task of another tenant is `NOT_FOUND`, like a task that does not exist.',
+    ],
+  }),
+  taskExtractions: defineEndpoint({
+    path: '/api/tasks/:taskId/extractions',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      'The structured extractions of a task (spec 001): each page result and each extraction merged across pages, as JSON, or one list as CSV.',
+    params: TaskParams,
+    query: TaskExtractionsQuery,
+    response: TaskExtractionsResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      '`aggregates` merge the results of one `extractionId` across pages: arrays concatenated without duplicates (exact match on every field), objects deep-merged.',
+      '`format=csv` answers `text/csv; charset=utf-8` as an attachment: one row per item of an aggregate whose data is a list of objects (columns in first-seen order, nested values as JSON). With several aggregates, `extractionId` picks one (400 otherwise); data that is not a list is 400.',
+      'A task of another tenant is `NOT_FOUND`, like a task that does not exist.',
+    ],
+  }),
+  extract: defineEndpoint({
+    path: '/api/extract',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Extracts structured data from HTML or Markdown you send, without the extension (spec 001): schema-checked, chunked when large, strategies learned and replayed.',
+    request: ExtractApiRequest,
+    response: ExtractionResult,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'LLM_NOT_CONFIGURED', 'LLM_ERROR'],
+    notes: [
+      `A body over ${EXTRACTION_LIMITS.bodyBytes / 1_000_000} MB is 413 PAYLOAD_TOO_LARGE.`,
+      'With `outputSchema` the data is validated against it; a schema with features the extractor cannot enforce (`anyOf`, `$ref`, …) is not an error: `warnings` says so and `data` is free text.',
+      'With `url`, a successful schema extraction registers a strategy for pages like it; a later call on a matching URL with the same schema replays its selectors (`method: "replay"`, zero model tokens) when they still fit.',
+      'Model calls are billed to the key’s tenant under the action type EXTRACTION, like the agent’s.',
     ],
   }),
   taskEvents: defineEndpoint({

@@ -15,10 +15,10 @@ export const EXTRACTION_LIMITS = {
   schemaDepth: 12,
   /** Strategy / aggregate ids. */
   idLength: 100,
-  /** `html` or `markdown` of POST /api/extract, in characters. */
-  contentChars: 4_000_000,
-  /** Bytes of a POST /api/extract body (the content, JSON-escaped, plus the rest). */
+  /** Bytes of a POST /api/extract body (the content, JSON-escaped, plus the rest): 413 above. */
   bodyBytes: 6_000_000,
+  /** `html` or `markdown` of POST /api/extract, in characters (a body that fits holds no more). */
+  contentChars: 6_000_000,
   /** Items carried in an interact response; the rest are at GET /api/tasks/{id}/extractions. */
   resultItems: 500,
 } as const;
@@ -156,7 +156,7 @@ export const ExtractionResult = z.object({
   method: ExtractionMethod,
   extractionId: ExtractionId.nullable().meta({
     description:
-      'The strategy registered or reused (pass it back as extractionId on similar pages); null for free text.',
+      'The strategy registered or reused, which is also the key results of several pages are aggregated by (pass it back as extractionId on similar pages); null when none was (free text, or nothing extracted).',
   }),
 });
 export type ExtractionResult = z.infer<typeof ExtractionResult>;
@@ -185,6 +185,16 @@ export const ExtractionAggregate = z.object({
   truncated: z.boolean(),
 });
 export type ExtractionAggregate = z.infer<typeof ExtractionAggregate>;
+
+/** One extraction of a task as every interact response reports it: counts, never the data. */
+export const ExtractionProgress = z.object({
+  extractionId: z.string(),
+  items: z.number().int().nonnegative().nullable(),
+  pages: z.number().int().nonnegative(),
+  isPartial: z.boolean(),
+  summary: z.string(),
+});
+export type ExtractionProgress = z.infer<typeof ExtractionProgress>;
 
 export const ExtractionsFormat = z.enum(['json', 'csv']);
 

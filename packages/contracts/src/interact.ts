@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ACTION_MAX_LENGTH, ParsedAction, formatAction, safeParseAction } from './action-grammar';
 import { CollectedCounts, CollectedItemsByType, RESULT_ITEMS_MAX } from './collected-counts';
+import { EXTRACTION_LIMITS, ExtractionAggregate, ExtractionProgress } from './extraction';
 import {
   ActionStatus,
   ChainAction,
@@ -360,6 +361,16 @@ export const NextActionResponseFields = z.object({
   collectedItems: CollectedItemsByType.optional().meta({
     description: `Only on the response that ends a task that collected: the items' data grouped by type, in collection order (spec 000's TaskResult.collected). At most ${RESULT_ITEMS_MAX} items in all; when \`collected\` counts more, GET /api/tasks/{taskId}/collected pages through every one.`,
   }),
+  extractions: z.array(ExtractionProgress).optional().meta({
+    description:
+      'The structured extractions of the task so far (spec 001), counts only; the data is at GET /api/tasks/{taskId}/extractions.',
+  }),
+  extractedData: z
+    .array(ExtractionAggregate)
+    .optional()
+    .meta({
+      description: `Only on the response that ends a task that extracted: each extraction's data merged across pages (at most ${EXTRACTION_LIMITS.resultItems} items each; \`truncated\` says when GET /api/tasks/{taskId}/extractions has more).`,
+    }),
 });
 export type NextActionResponseFields = z.infer<typeof NextActionResponseFields>;
 

@@ -52,6 +52,10 @@ export interface NodeSpanData {
       collected: CollectedCounts | null;
     };
   };
+  extraction: {
+    input: { query: string | null; extractionId: string | null; cssSelector: string | null };
+    output: { summary: string | null };
+  };
   outcome_prediction: {
     input: { action: string | null };
     output: { expectedOutcome: ExpectedOutcome | null };
@@ -95,6 +99,7 @@ const GENERATION_NAMES: Record<LlmNode, string> = {
   planning: 'generatePlan',
   direct_action: 'callActionLLM',
   action_generation: 'callActionLLM',
+  extraction: 'extractData',
   outcome_prediction: 'predictOutcome',
   verification: 'verifyAction',
   correction: 'generateCorrection',

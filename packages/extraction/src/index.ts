@@ -1,1 +1,24 @@
-export {};
+export { ExtractionAggregator, aggregateResults } from './aggregator';
+export { parseContent } from './content';
+export { classifyError } from './errors';
+export type {
+  ExtractionCallContext,
+  ExtractionLlm,
+  ExtractionLlmRequest,
+  ExtractionLlmResult,
+} from './llm';
+export { dedupe, deepMerge, mergeChunkData } from './merge';
+export { ExtractionInputError } from './plan';
+export { checkOutputSchema, schemaHash, schemaFields, unsupportedFeatures } from './schema';
+export type { CheckedSchema } from './schema';
+export {
+  ExtractionService,
+  summaryLine,
+  toResult,
+  type ExtractionServiceDeps,
+  type RunExtractionInput,
+  type RunExtractionOutput,
+} from './service';
+export { ExtractionCache } from './strategy-cache';
+export { DEFAULT_EXTRACTION_CONFIG, ExtractionSubAgent, type ExtractionConfig } from './sub-agent';
+export { globToRegExp, matchesUrl, urlPatternFor } from './url-pattern';

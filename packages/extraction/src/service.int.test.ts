@@ -1,0 +1,243 @@
+// The whole extraction over real HTML served on loopback and the real store (libSQL), with
+// the scripted model reading only its prompt: spec 001's PR 1/4/5 tests end to end, and the
+// replay of a learned strategy with zero model calls.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLibsqlStore, type Store } from '@tandem/store';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExtractionInputError } from './plan';
+import { ExtractionService } from './service';
+import {
+  catalogPageHtml,
+  priceTableHtml,
+  scriptedExtractionLlm,
+  testProduct,
+  type ScriptedExtractionLlm,
+} from './testing';
+
+const PRODUCTS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { name: { type: 'string' }, price: { type: 'number' }, rating: { type: 'number' } },
+    required: ['name', 'price', 'rating'],
+  },
+};
+
+const PAGES: Record<string, string> = {
+  '/catalog/?page=1': catalogPageHtml(0, 40, 1),
+  '/catalog/?page=2': catalogPageHtml(40, 40, 2),
+  // The shop redesigned its cards: the learned selectors no longer fit.
+  '/catalog/?page=3': catalogPageHtml(80, 40, 3)
+    .replace(/<article class="product-card"/g, '<div class="tile"')
+    .replace(/<\/article>/g, '</div>')
+    .replace(/class="product-name"/g, 'class="title"'),
+  '/prices/': priceTableHtml(500),
+  '/prices/2': priceTableHtml(500, 500),
+  '/two-lists/': `<html><body><div id="other">${catalogPageHtml(200, 5, 9)}</div><div id="target">${catalogPageHtml(300, 3, 9)}</div></body></html>`,
+};
+
+let server: Server;
+let base: string;
+let store: Store;
+let llm: ScriptedExtractionLlm;
+let service: ExtractionService;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const html = PAGES[req.url ?? ''];
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(async () => {
+  store = await createLibsqlStore({ url: ':memory:' });
+  llm = scriptedExtractionLlm();
+  service = new ExtractionService({ llm, store, sleep: async () => {} });
+});
+
+async function extractFrom(
+  path: string,
+  request: Parameters<ExtractionService['run']>[0]['request'],
+  options: { taskId?: string | null; tenantId?: string } = {},
+) {
+  const url = `${base}${path}`;
+  const html = await (await fetch(url)).text();
+  return service.run({
+    tenantId: options.tenantId ?? 't1',
+    taskId: options.taskId === undefined ? 'task-1' : options.taskId,
+    context: { tenantId: options.tenantId ?? 't1' },
+    url,
+    html,
+    request,
+    applySelector: true,
+  });
+}
+
+const products = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => {
+    const p = testProduct(from + i);
+    return { name: p.name, price: p.price, rating: p.rating };
+  });
+
+describe('ExtractionService', () => {
+  it('extracts schema-valid products, stores the result and registers a strategy', async () => {
+    const out = await extractFrom('/catalog/?page=1', {
+      query: 'every product with name, price and rating',
+      outputSchema: PRODUCTS,
+    });
+    expect(out.result.data).toEqual(products(0, 40));
+    expect(out.result).toMatchObject({ method: 'model', isPartial: false, schemaUsed: PRODUCTS });
+    expect(out.result.contentStats).toMatchObject({ items: 40, chunks: 1, modelCalls: 1 });
+    expect(llm.calls).toHaveLength(1);
+    // The page is data in the prompt; nav, footer, scripts and buttons are not extracted.
+    expect(llm.calls[0]?.prompt).toContain('<page_content untrusted="true">');
+    expect(llm.calls[0]?.prompt).not.toContain('window.tracking');
+    expect(llm.calls[0]?.prompt).not.toContain('Add to cart');
+
+    const strategy = await store.extractionStrategies.get('t1', out.result.extractionId ?? '');
+    expect(strategy).toMatchObject({
+      urlPattern: `${base}/catalog/*`,
+      cssSelector: null,
+      outputSchema: PRODUCTS,
+      successCount: 1,
+    });
+    expect(strategy?.replay).not.toBeNull();
+    expect(await store.extractionResults.get('t1', out.record.id)).toMatchObject({
+      taskId: 'task-1',
+      extractionId: strategy?.id,
+      data: products(0, 40),
+    });
+    expect(out.summary).toMatch(/Extracted 40 items with 1 model call\./);
+    expect(out.summary).toContain(`40 unique items from 1 page, extraction_id=${strategy?.id}`);
+  });
+
+  it('replays the strategy on the next page with zero model calls and aggregates', async () => {
+    const first = await extractFrom('/catalog/?page=1', {
+      query: 'products',
+      outputSchema: PRODUCTS,
+    });
+    const id = first.result.extractionId as string;
+    const second = await extractFrom('/catalog/?page=2', { extractionId: id });
+    expect(llm.calls).toHaveLength(1);
+    expect(second.result).toMatchObject({ method: 'replay', extractionId: id, isPartial: false });
+    expect(second.result.data).toEqual(products(40, 40));
+    expect(second.result.contentStats).toMatchObject({
+      modelCalls: 0,
+      inputTokens: 0,
+      markdownChars: 0,
+    });
+    expect(second.summary).toContain('by replaying the strategy (0 model tokens)');
+    expect(second.aggregate?.summary()).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
+    expect((await store.extractionStrategies.get('t1', id))?.successCount).toBe(2);
+  });
+
+  it('falls back to the model when the page no longer fits the selectors, and relearns', async () => {
+    const first = await extractFrom('/catalog/?page=1', {
+      query: 'products',
+      outputSchema: PRODUCTS,
+    });
+    const id = first.result.extractionId as string;
+    const before = (await store.extractionStrategies.get('t1', id))?.replay;
+    const third = await extractFrom('/catalog/?page=3', { extractionId: id });
+    expect(third.result.method).toBe('model');
+    expect(third.result.data).toEqual(products(80, 40));
+    expect(third.result.warnings.join(' ')).toMatch(/selectors did not fit this page/);
+    const after = await store.extractionStrategies.get('t1', id);
+    expect(after).toMatchObject({ failureCount: 1, successCount: 2 });
+    expect(after?.replay).not.toEqual(before);
+    expect(third.aggregate?.summary()).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
+  });
+
+  it('chunks a 500-row table, reads every row, then replays it on a similar table', async () => {
+    const rows = (offset: number) =>
+      Array.from({ length: 500 }, (_, i) => {
+        const p = testProduct(offset + i);
+        return { name: p.name, price: p.price };
+      });
+    const schema = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, price: { type: 'number' } },
+        required: ['name', 'price'],
+      },
+    };
+    const out = await extractFrom('/prices/', { query: 'every row', outputSchema: schema });
+    expect(out.result.contentStats.chunks).toBeGreaterThan(1);
+    expect(out.result.data).toEqual(rows(0));
+    expect(llm.calls).toHaveLength(out.result.contentStats.chunks);
+    const next = await extractFrom('/prices/2', {
+      extractionId: out.result.extractionId as string,
+    });
+    expect(next.result.method).toBe('replay');
+    expect(next.result.data).toEqual(rows(500));
+  });
+
+  it('narrows the content to the cssSelector', async () => {
+    const out = await extractFrom('/two-lists/', {
+      query: 'products',
+      outputSchema: PRODUCTS,
+      cssSelector: '#target',
+    });
+    expect(out.result.data).toEqual(products(300, 3));
+    expect(llm.calls[0]?.prompt).not.toContain(testProduct(200).name);
+    const strategy = await store.extractionStrategies.get('t1', out.result.extractionId as string);
+    expect(strategy?.cssSelector).toBe('#target');
+    const missing = await extractFrom('/two-lists/', {
+      query: 'products',
+      outputSchema: PRODUCTS,
+      cssSelector: '#nowhere',
+    });
+    expect(missing.result.warnings[0]).toMatch(/matched no element; the whole page was used/);
+  });
+
+  it('takes the free-text path for no schema, and for an unsupported one with a warning', async () => {
+    const text = await extractFrom('/catalog/?page=1', { query: 'what is this page about?' });
+    expect(typeof text.result.data).toBe('string');
+    expect(text.result).toMatchObject({ schemaUsed: null, extractionId: null, warnings: [] });
+    const unsupported = await extractFrom('/catalog/?page=1', {
+      query: 'products',
+      outputSchema: { anyOf: [PRODUCTS, { type: 'string' }] },
+    });
+    expect(typeof unsupported.result.data).toBe('string');
+    expect(unsupported.result.warnings[0]).toMatch(/anyOf at \(root\).*free text/);
+    expect(await store.extractionStrategies.listByDomain('t1', new URL(base).host)).toEqual([]);
+  });
+
+  it('reuses a matching strategy without an id, in a later task', async () => {
+    await extractFrom('/catalog/?page=1', { query: 'products', outputSchema: PRODUCTS });
+    const later = await extractFrom(
+      '/catalog/?page=2',
+      { query: 'products again', outputSchema: PRODUCTS },
+      { taskId: 'task-2' },
+    );
+    expect(later.result.method).toBe('replay');
+    expect(llm.calls).toHaveLength(1);
+    expect(later.aggregate?.summary()).toMatch(/^40 unique items from 1 page/);
+  });
+
+  it('keeps strategies per tenant, and refuses an unknown id without a query', async () => {
+    const first = await extractFrom('/catalog/?page=1', {
+      query: 'products',
+      outputSchema: PRODUCTS,
+    });
+    const id = first.result.extractionId as string;
+    await expect(
+      extractFrom('/catalog/?page=2', { extractionId: id }, { tenantId: 't2' }),
+    ).rejects.toThrow(ExtractionInputError);
+    const other = await extractFrom(
+      '/catalog/?page=2',
+      { extractionId: id, query: 'products', outputSchema: PRODUCTS },
+      { tenantId: 't2' },
+    );
+    expect(other.result.method).toBe('model');
+    expect(other.result.warnings[0]).toMatch(/is not known/);
+    expect(other.result.extractionId).not.toBe(id);
+  });
+});

@@ -1,0 +1,223 @@
+// One extraction from end to end (spec 001 PRs 1-5 + replay): plan (strategy, schema,
+// selector) → content → the strategy's selectors when they still fit this page (zero model
+// tokens), else the chunked sub-agent → validation → strategy learned or updated → stored
+// result → the task's aggregate for the extractionId. The agent's extraction node and
+// POST /api/extract both call `run`; neither puts the data into a prompt.
+import type {
+  ExtractionError,
+  ExtractionMethod,
+  ExtractionResult,
+  ExtractRequest,
+} from '@tandem/contracts';
+import type { ExtractionResultRecord, ExtractionStrategy, Store } from '@tandem/store';
+import { aggregateResults, type ExtractionAggregator } from './aggregator';
+import { parseContent, type ParsedContent } from './content';
+import type { ExtractionCallContext, ExtractionLlm } from './llm';
+import { itemCount } from './merge';
+import { planExtraction, type ExtractionPlan } from './plan';
+import { queryTemplate } from './prompt';
+import { replayStrategy, learnFrom } from './replay-step';
+import { ExtractionCache } from './strategy-cache';
+import { ExtractionSubAgent, type ExtractionConfig } from './sub-agent';
+
+export interface ExtractionServiceDeps {
+  llm: ExtractionLlm;
+  store: Pick<Store, 'extractionResults' | 'extractionStrategies'>;
+  config?: Partial<ExtractionConfig>;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RunExtractionInput {
+  tenantId: string;
+  taskId: string | null;
+  context: ExtractionCallContext;
+  url: string | null;
+  html?: string;
+  markdown?: string;
+  request: ExtractRequest;
+  /**
+   * Apply the selector to `html` here (POST /api/extract). The extension's snapshot is already
+   * scoped by it, so the agent passes false.
+   */
+  applySelector: boolean;
+  signal?: AbortSignal;
+}
+
+export interface RunExtractionOutput {
+  result: ExtractionResult;
+  record: ExtractionResultRecord;
+  aggregate: ExtractionAggregator | null;
+  /** One line for the model: counts and ids, never the data. */
+  summary: string;
+}
+
+/** What the replay or the model produced, before it is stored. */
+export interface Produced {
+  data: unknown;
+  method: ExtractionMethod;
+  isPartial: boolean;
+  errors: ExtractionError[];
+  warnings: string[];
+  chunks: number;
+  failedChunks: number;
+  structuralContext: string[];
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costMicroUsd: number;
+}
+
+export class ExtractionService {
+  readonly cache: ExtractionCache;
+  readonly subAgent: ExtractionSubAgent;
+
+  constructor(private readonly deps: ExtractionServiceDeps) {
+    this.cache = new ExtractionCache(deps.store);
+    this.subAgent = new ExtractionSubAgent(deps.llm, deps.config, deps.sleep);
+  }
+
+  async run(input: RunExtractionInput): Promise<RunExtractionOutput> {
+    const started = performance.now();
+    const plan = await planExtraction(this.cache, input.tenantId, input.request, input.url);
+    const content = parseContent({
+      ...(input.html !== undefined ? { html: input.html } : { markdown: input.markdown ?? '' }),
+      cssSelector: input.applySelector ? plan.cssSelector : null,
+      url: input.url,
+    });
+    try {
+      const replayed = await replayStrategy(this.cache, input.tenantId, plan, content);
+      const produced = replayed.produced ?? (await this.viaModel(plan, content, input));
+      produced.warnings.unshift(...plan.warnings, ...content.warnings, ...replayed.warnings);
+      const strategy = await learnFrom(this.cache, input, plan, content, produced);
+      const record = await this.store(input, plan, content, produced, strategy, started);
+      return await this.finish(input, record, produced);
+    } finally {
+      content.release();
+    }
+  }
+
+  private async viaModel(
+    plan: ExtractionPlan,
+    content: ParsedContent,
+    input: RunExtractionInput,
+  ): Promise<Produced> {
+    const out = await this.subAgent.extract({
+      markdown: content.markdown,
+      query: plan.query,
+      schema: plan.schema,
+      context: input.context,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const produced: Produced = { ...out, method: 'model', warnings: [] };
+    if (!plan.schema) return produced;
+    const parsed = plan.schema.zod.safeParse(out.data);
+    if (parsed.success) return { ...produced, data: parsed.data };
+    const message = `The merged data does not match outputSchema: ${parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`)
+      .join('; ')}`;
+    produced.warnings.push(message);
+    produced.errors.push({
+      kind: 'validation',
+      message,
+      chunkIndex: null,
+      retries: 0,
+      retriesExhausted: true,
+      fallbackUsed: false,
+    });
+    return { ...produced, isPartial: true };
+  }
+
+  private store(
+    input: RunExtractionInput,
+    plan: ExtractionPlan,
+    content: ParsedContent,
+    produced: Produced,
+    strategy: ExtractionStrategy | null,
+    started: number,
+  ): Promise<ExtractionResultRecord> {
+    return this.deps.store.extractionResults.create(input.tenantId, {
+      taskId: input.taskId,
+      extractionId: strategy?.id ?? null,
+      query: plan.query,
+      sourceUrl: input.url,
+      data: produced.data,
+      schemaUsed: plan.schema?.json ?? null,
+      isPartial: produced.isPartial,
+      method: produced.method,
+      contentStats: {
+        sourceChars: content.sourceChars,
+        markdownChars: produced.method === 'replay' ? 0 : content.markdown.length,
+        chunks: produced.chunks,
+        failedChunks: produced.failedChunks,
+        structuralContext: produced.structuralContext.filter(Boolean),
+        items: itemCount(produced.data),
+        modelCalls: produced.modelCalls,
+        inputTokens: produced.inputTokens,
+        outputTokens: produced.outputTokens,
+        costMicroUsd: produced.costMicroUsd,
+        durationMs: Math.round(performance.now() - started),
+      },
+      warnings: produced.warnings,
+      errors: produced.errors,
+    });
+  }
+
+  private async finish(
+    input: RunExtractionInput,
+    record: ExtractionResultRecord,
+    produced: Produced,
+  ): Promise<RunExtractionOutput> {
+    const result = toResult(record);
+    let aggregate: ExtractionAggregator | null = null;
+    if (input.taskId && record.extractionId) {
+      const results = await this.deps.store.extractionResults.listByTask(
+        input.tenantId,
+        input.taskId,
+        { extractionId: record.extractionId },
+      );
+      aggregate = aggregateResults(results)[0] ?? null;
+    }
+    return { result, record, aggregate, summary: summaryLine(record, produced, aggregate) };
+  }
+}
+
+export function toResult(record: ExtractionResultRecord): ExtractionResult {
+  return {
+    data: record.data,
+    schemaUsed: record.schemaUsed,
+    isPartial: record.isPartial,
+    sourceUrl: record.sourceUrl,
+    contentStats: record.contentStats,
+    warnings: record.warnings,
+    errors: record.errors,
+    method: record.method,
+    extractionId: record.extractionId,
+  };
+}
+
+/** "Extracted 40 items by replay (0 model tokens). extraction_id=… : 80 unique items from 2 pages." */
+export function summaryLine(
+  record: ExtractionResultRecord,
+  produced: Pick<Produced, 'method' | 'modelCalls' | 'isPartial'>,
+  aggregate: ExtractionAggregator | null,
+): string {
+  const items = itemCount(record.data);
+  const what = items === null ? 'Extracted the requested data' : `Extracted ${items} items`;
+  const how =
+    produced.method === 'replay'
+      ? 'by replaying the strategy (0 model tokens)'
+      : `with ${produced.modelCalls} model ${produced.modelCalls === 1 ? 'call' : 'calls'}`;
+  const parts = [
+    `${what} ${how}${produced.isPartial ? '; PARTIAL: part of the content failed' : ''}.`,
+  ];
+  if (record.warnings.length > 0) parts.push(`Warnings: ${record.warnings.slice(0, 3).join(' ')}`);
+  if (aggregate) {
+    parts.push(
+      `So far: ${aggregate.summary()}. On similar pages extract again with extractionId "${record.extractionId}"; the data is stored, never repeat it.`,
+    );
+  }
+  return parts.join(' ');
+}
+
+export { queryTemplate };

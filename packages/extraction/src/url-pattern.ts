@@ -1,0 +1,45 @@
+// URL globs for strategies (spec 001 PR 4 `find_matching` by URL glob). `*` matches within one
+// path segment, `**` across segments. Written here rather than taken from picomatch/minimatch:
+// those match file paths and normalise `//` and `?`, which a URL is full of.
+
+/** The glob a strategy learned on `url` applies to: same origin and path shape, any query. */
+export function urlPatternFor(url: string): string {
+  const parsed = new URL(url);
+  // A segment with digits is an id or a page number (/products/123, /page/2): any value.
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => (/\d/.test(segment) ? '*' : segment))
+    .join('/');
+  return `${parsed.origin}${path}*`;
+}
+
+const cache = new Map<string, RegExp>();
+
+export function globToRegExp(glob: string): RegExp {
+  const cached = cache.get(glob);
+  if (cached) return cached;
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i] as string;
+    if (char === '*' && glob[i + 1] === '*') {
+      source += '.*';
+      i++;
+    } else if (char === '*') source += '[^/]*';
+    else source += char.replace(/[.+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  const regex = new RegExp(`^${source}$`);
+  if (cache.size > 1_000) cache.clear();
+  cache.set(glob, regex);
+  return regex;
+}
+
+export const matchesUrl = (glob: string, url: string): boolean => globToRegExp(glob).test(url);
+
+export function hostOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}

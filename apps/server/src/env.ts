@@ -120,6 +120,12 @@ export const EnvSchema = z.object({
   // --- agent limits ---
   /** Spec 003 MAX_STEPS_PER_TASK. */
   MAX_STEPS_PER_TASK: positiveInt(50),
+
+  // --- structured extraction (spec 001) ---
+  /** Chunks of one extraction sent to the model at once. */
+  EXTRACTION_CONCURRENCY: positiveInt(3),
+  /** Largest chunk in characters; content up to it is one model call. */
+  EXTRACTION_MAX_CHUNK_CHARS: positiveInt(20_000),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string };
@@ -142,6 +148,8 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'LLM_MAX_RETRIES',
   'LANGFUSE_TIMEOUT_MS',
   'MAX_STEPS_PER_TASK',
+  'EXTRACTION_CONCURRENCY',
+  'EXTRACTION_MAX_CHUNK_CHARS',
 ]);
 
 /** How to fix a variable, where the rule alone does not say it. */

@@ -1,6 +1,7 @@
 // What the graph's nodes receive: the LLM client, web search, a logger and the limits. Built
 // once per server process by the service; nodes never construct any of it.
 import type { Tracing } from '@tandem/observability';
+import type { ExtractionService } from '@tandem/extraction';
 import type { CollectService } from './collect/collect-service';
 import type { LlmClient } from './llm/port';
 import type { WebSearch } from './web-search/port';
@@ -49,6 +50,8 @@ export interface AgentDeps {
   tracing?: Tracing;
   /** Streaming extraction (spec 000); absent: collect items from the model are ignored. */
   collect?: CollectService;
+  /** Structured extraction (spec 001); absent: an extract request is refused to the model. */
+  extraction?: Pick<ExtractionService, 'run' | 'cache'>;
 }
 
 export const silentLogger: AgentLogger = {

@@ -13,6 +13,7 @@ import { complexityCheck } from './nodes/complexity-check/node';
 import { contextAnalysis } from './nodes/context-analysis/node';
 import { correction } from './nodes/correction/node';
 import { directAction } from './nodes/direct-action/node';
+import { extraction } from './nodes/extraction/node';
 import { dispatch } from './nodes/dispatch/node';
 import { finalize } from './nodes/finalize/node';
 import { outcomePrediction } from './nodes/outcome-prediction/node';
@@ -48,6 +49,7 @@ function tracedNodes(deps: AgentDeps): Record<TracedNode, Node> {
     planning,
     step_refinement: stepRefinement,
     action_generation: actionGeneration,
+    extraction,
     outcome_prediction: outcomePrediction,
     verification,
     correction,
@@ -130,9 +132,17 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
         ...routed(
           dispatch(),
           routeAfterDispatch,
-          to('verification', 'action_generation', 'context_analysis', 'direct_action'),
+          to(
+            'verification',
+            'action_generation',
+            'extraction',
+            'context_analysis',
+            'direct_action',
+          ),
         ),
       )
+      // The model reasons again on the same step, with the extraction's summary.
+      .addNode('extraction', n.extraction)
       .addNode(
         'verification',
         ...routedThrough(
@@ -162,6 +172,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       .addNode('finalize', n.finalize)
       .addEdge(START, 'complexity_check')
       .addEdge('planning', 'step_refinement')
+      .addEdge('extraction', 'action_generation')
       .addEdge('finalize', END)
       // A run pauses before dispatch; the next request resumes it there (nodes/dispatch).
       .compile({ interruptBefore: ['dispatch'], ...(checkpointer ? { checkpointer } : {}) })

@@ -63,10 +63,14 @@ export function routeAfterActionGeneration(
 
 export function routeAfterDispatch(
   s: InteractStateType,
-): RouteTo<'verification' | 'action_generation' | 'context_analysis' | 'direct_action'> {
-  // An answer resumes the node that asked; a page read, action generation; an action, its check.
+): RouteTo<
+  'verification' | 'action_generation' | 'extraction' | 'context_analysis' | 'direct_action'
+> {
+  // An answer resumes the node that asked; a page read, action generation (an extraction's
+  // content, the extraction first); an action, its check.
   if (s.resumeAt) return s.resumeAt;
-  return s.resumedFromPageRead ? 'action_generation' : 'verification';
+  if (!s.resumedFromPageRead) return 'verification';
+  return s.pendingExtraction !== null ? 'extraction' : 'action_generation';
 }
 
 export function routeAfterOutcome(s: InteractStateType): RouteTo<'dispatch'> | typeof END_RUN {

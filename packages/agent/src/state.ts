@@ -12,6 +12,7 @@ import type {
   CorrectionRecord,
   ErrorCode,
   ExpectedOutcome,
+  ExtractRequest,
   GraphNode,
   ParsedAction,
   Plan,
@@ -57,6 +58,16 @@ export interface TokenTotals {
   calls: number;
   /** Missing in checkpoints written before costs were tracked. */
   costMicroUsd?: number;
+}
+
+/** What the prompts know of one extraction: counts and ids, never the data (spec 001). */
+export interface ExtractionNote {
+  extractionId: string;
+  items: number | null;
+  pages: number;
+  isPartial: boolean;
+  /** The model-facing line of its last page ("Extracted 40 items … So far: 80 unique …"). */
+  summary: string;
 }
 
 export interface PreviousAction {
@@ -177,6 +188,16 @@ export const InteractState = Annotation.Root({
   collectedCounts: replace<CollectedCounts>(() => ({})),
   /** Items collect skipped as duplicates so far (shown as a count, never one line each). */
   duplicatesSkipped: replace<number>(() => 0),
+  /**
+   * The extraction the model asked for (spec 001), waiting for the page content it needs: the
+   * client answers the content snapshot and the extraction node runs it.
+   */
+  pendingExtraction: replace<ExtractRequest | null>(() => null),
+  /**
+   * One line per extraction of the task (its extractionId's running summary), replaced as
+   * pages are added: what the prompts read. The data itself is in the store.
+   */
+  extractionNotes: replace<ExtractionNote[]>(() => []),
 
   // --- outcome ---------------------------------------------------------------------------
   status: replace<TaskStatus>(() => 'active'),

@@ -80,6 +80,8 @@ type ResponseBody<E extends EndpointDefinition> = z.input<E['response']>;
 export interface RouteOptions<E extends EndpointDefinition> {
   /** Which per-tenant bucket to charge; authenticated routes default to 'default'. */
   rateLimit?: RateLimitBucket | false;
+  /** A body limit below the server's MAX_BODY_BYTES for this route (413 above it). */
+  maxBodyBytes?: number;
   handler: (
     ctx: HandlerContext<E>,
   ) => Promise<ResponseBody<E> | RouteResult<ResponseBody<E>> | RawResult>;
@@ -168,10 +170,12 @@ async function parseInput(
   runtime: Runtime,
   request: Request,
   context: NextRouteContext | undefined,
+  maxBodyBytes: number | undefined,
 ): Promise<ParsedInput> {
   const url = new URL(request.url);
+  const limit = Math.min(maxBodyBytes ?? Infinity, runtime.env.MAX_BODY_BYTES);
   const body = endpoint.request
-    ? parseWith(endpoint.request, await readJsonBody(request, runtime.env.MAX_BODY_BYTES), 'body')
+    ? parseWith(endpoint.request, await readJsonBody(request, limit), 'body')
     : undefined;
   const query = endpoint.query
     ? parseWith(endpoint.query, Object.fromEntries(url.searchParams), 'query')
@@ -267,7 +271,7 @@ async function serve<E extends EndpointDefinition>(
       log = log.child({ tenantId: auth.tenantId, userId: auth.userId });
       await chargeRateLimit(runtime, route.rateLimit ?? 'default', auth.tenantId, headers);
     }
-    const input = await parseInput(endpoint, runtime, request, context);
+    const input = await parseInput(endpoint, runtime, request, context, route.maxBodyBytes);
     type Ctx = HandlerContext<E>;
     const result = await route.handler({
       // parseInput checked each value against the very schema these types are inferred from.

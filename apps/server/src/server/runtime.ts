@@ -20,6 +20,7 @@ import {
   type Tracing,
   type UsageService,
 } from '@tandem/observability';
+import { ExtractionService } from '@tandem/extraction';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, type Env } from '../env';
 import { createLogger, type Logger } from './logger';
@@ -37,6 +38,8 @@ export interface Runtime {
   events: TaskEventHub;
   /** Streaming extraction (spec 000): stores collected items and announces them on `events`. */
   collect: CollectService;
+  /** Structured extraction (spec 001): the agent's extract and POST /api/extract. */
+  extraction: ExtractionService;
   /** LangFuse traces (a no-op without keys); business code sees only this port. */
   tracing: Tracing;
   /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
@@ -99,6 +102,14 @@ export async function createRuntime(options: {
     : createDisabledWebSearch();
   const events = new TaskEventHub();
   const collect = new CollectService(store, { events });
+  const extraction = new ExtractionService({
+    llm,
+    store,
+    config: {
+      maxConcurrentChunks: env.EXTRACTION_CONCURRENCY,
+      maxChunkSize: env.EXTRACTION_MAX_CHUNK_CHARS,
+    },
+  });
   const agent = createInteractService({
     store,
     rag: createRagService(store),
@@ -109,6 +120,7 @@ export async function createRuntime(options: {
       log,
       tracing,
       collect,
+      extraction,
       limits: { ...DEFAULT_LIMITS, maxStepsPerTask: env.MAX_STEPS_PER_TASK },
     },
   });
@@ -120,6 +132,7 @@ export async function createRuntime(options: {
     agent,
     events,
     collect,
+    extraction,
     tracing,
     usage,
     rateLimiters: createRateLimiters(store.rateLimits, {

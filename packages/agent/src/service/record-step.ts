@@ -5,8 +5,10 @@
 import {
   RESULT_ITEMS_MAX,
   type CollectedItemsByType,
+  type ExtractionAggregate,
   type NextActionResponse,
 } from '@tandem/contracts';
+import { aggregateResults } from '@tandem/extraction';
 import type { Store, Task, TaskPatch } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
 import type { InteractStateType } from '../state';
@@ -51,9 +53,14 @@ export async function recordStep(
     ended && Object.keys(state.collectedCounts).length > 0
       ? await resultItems(store, tenantId, state.taskId)
       : undefined;
+  const extractedData =
+    ended && state.extractionNotes.some((note) => note.pages > 0)
+      ? await extractedAggregates(store, tenantId, state.taskId)
+      : undefined;
   const response = stepResponse(state, outcome, {
     metrics: stepMetrics(state, Date.now() - started),
     ...(collectedItems ? { collectedItems } : {}),
+    ...(extractedData ? { extractedData } : {}),
   });
   const action = taskActionFrom(state, response, Date.now() - started);
   if (action) await store.taskActions.insert(tenantId, action);
@@ -95,4 +102,14 @@ async function resultItems(
   for (const item of await store.collectedItems.list(tenantId, taskId, { limit: RESULT_ITEMS_MAX }))
     (grouped[item.type] ??= []).push(item.data);
   return grouped;
+}
+
+/** What a finished task extracted (spec 001), merged per extractionId from the stored results. */
+async function extractedAggregates(
+  store: Store,
+  tenantId: string,
+  taskId: string,
+): Promise<ExtractionAggregate[]> {
+  const results = await store.extractionResults.listByTask(tenantId, taskId);
+  return aggregateResults(results).map((aggregator) => aggregator.aggregate());
 }

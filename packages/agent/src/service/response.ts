@@ -4,6 +4,7 @@ import {
   describePageRead,
   formatAction,
   type CollectedItemsByType,
+  type ExtractionAggregate,
   type InteractMetrics,
   type NeedsUserInputResponse,
   type NextActionResponse,
@@ -16,6 +17,8 @@ export interface ResponseExtras {
   metrics?: InteractMetrics;
   /** What a finished task collected (spec 000 TaskResult.collected), read from the store. */
   collectedItems?: CollectedItemsByType;
+  /** What a finished task extracted, merged per extractionId, read from the store. */
+  extractedData?: ExtractionAggregate[];
 }
 
 export type StepOutcome = Extract<RunOutcome, { kind: 'action' | 'read_page' }>;
@@ -72,6 +75,17 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
           ...(state.collectLimit !== null ? { collectLimit: state.collectLimit } : {}),
         }
       : {}),
+    ...(state.extractionNotes.length > 0
+      ? {
+          extractions: state.extractionNotes.map((note) => ({
+            extractionId: note.extractionId,
+            items: note.items,
+            pages: note.pages,
+            isPartial: note.isPartial,
+            summary: note.summary,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -91,6 +105,7 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
     // The terminal response carries the final answer (or the failure) as well as the action.
     ...(isEnded(state) && state.result !== null ? { result: state.result } : {}),
     ...(extras.collectedItems ? { collectedItems: extras.collectedItems } : {}),
+    ...(extras.extractedData ? { extractedData: extras.extractedData } : {}),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
   };
 }
@@ -106,7 +121,9 @@ function pageReadResponse(
     ...responseBase(state, thought, state.currentStepIndex),
     status: 'executing',
     needs_snapshot: state.pageRequest,
-    actionSummary: describePageRead(state.pageRequest),
+    actionSummary: state.pendingExtraction
+      ? 'Read the page content to extract data'
+      : describePageRead(state.pageRequest),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
   };
 }

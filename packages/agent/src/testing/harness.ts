@@ -7,6 +7,7 @@ import {
   type NextActionResponse,
   type SemanticNodeV3,
 } from '@tandem/contracts';
+import { ExtractionService } from '@tandem/extraction';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { DEFAULT_LIMITS, silentLogger, type AgentLimits } from '../deps';
 import type { LlmClient } from '../llm/port';
@@ -83,6 +84,7 @@ export async function createTestAgent(
       log: silentLogger,
       tracing,
       collect: new CollectService(store, { events }),
+      extraction: new ExtractionService({ llm, store }),
       limits: { ...DEFAULT_LIMITS, ...options.limits },
     },
   });

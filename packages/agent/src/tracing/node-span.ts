@@ -61,6 +61,14 @@ const SPAN_DATA: {
       collected: u.collectedCounts ?? null,
     }),
   },
+  extraction: {
+    input: (s) => ({
+      query: s.pendingExtraction?.query ?? null,
+      extractionId: s.pendingExtraction?.extractionId ?? null,
+      cssSelector: s.pendingExtraction?.cssSelector ?? null,
+    }),
+    output: (u) => ({ summary: u.extractionNotes?.at(-1)?.summary ?? null }),
+  },
   outcome_prediction: {
     input: (s) => ({ action: actionOf(s) }),
     output: (u) => ({ expectedOutcome: u.pending?.expectedOutcome ?? null }),

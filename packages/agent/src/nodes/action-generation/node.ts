@@ -14,6 +14,13 @@ import { readPage, refusal } from '../outcomes';
 import { makePending } from '../pending-action';
 import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
 import { isExtractionGoal } from '../../collect/extraction-goal';
+import { extractionLines } from '../extraction/node';
+import {
+  extractionSnapshot,
+  isExtracting,
+  knownStrategiesLine,
+  parseModelExtract,
+} from './extract';
 import {
   ActionGenerationOutput,
   actionGenerationPrompt,
@@ -50,6 +57,12 @@ export const actionGeneration =
     const page = state.page;
     if (!page) throw new Error('action_generation needs the page state');
     const collecting = isCollecting(deps, state);
+    const extracting = isExtracting(deps, state);
+    const extractions = extracting
+      ? [extractionLines(state.extractionNotes), await knownStrategiesLine(deps, state, page.url)]
+          .filter(Boolean)
+          .join('\n\n')
+      : '';
     let tokens = state.tokens;
     let counts = state.collectedCounts;
     let duplicatesSkipped = state.duplicatesSkipped;
@@ -60,8 +73,11 @@ export const actionGeneration =
         actionType: state.plan?.steps[state.currentStepIndex]?.refinable
           ? 'REFINEMENT'
           : 'ACTION_GENERATION',
-        system: actionGenerationSystemFor({ collecting }),
-        prompt: promptFor({ ...state, collectedCounts: counts }, page, feedback, collecting),
+        system: actionGenerationSystemFor({ collecting, extracting }),
+        prompt: promptFor({ ...state, collectedCounts: counts }, page, feedback, {
+          collecting,
+          extractions,
+        }),
         schema: ActionGenerationOutput,
         schemaName: 'next_action',
         context: llmContext(state),
@@ -109,8 +125,9 @@ function promptFor(
   state: InteractStateType,
   page: PageState,
   feedback: string,
-  collecting: boolean,
+  options: { collecting: boolean; extractions: string },
 ): string {
+  const { collecting } = options;
   return actionGenerationPrompt({
     query: state.query,
     page,
@@ -122,6 +139,7 @@ function promptFor(
     web: state.webSearchSummary,
     feedback,
     collected: collecting ? collectedSummaryLine(state.collectedCounts, state.collectLimit) : '',
+    extractions: options.extractions,
   });
 }
 
@@ -132,9 +150,9 @@ async function decide(deps: AgentDeps, turn: Turn): Promise<Decision> {
     const total = collectedTotal(collected.counts);
     return pendingUpdate(turn, { name: 'finish', args: { message: `Collected ${total} items.` } });
   }
-  if (out.readPage && state.pageReadsThisStep < deps.limits.maxPageReadsPerStep) {
-    return pageRead(deps, turn, out.readPage);
-  }
+  const canRead = state.pageReadsThisStep < deps.limits.maxPageReadsPerStep;
+  if (out.extract && deps.extraction && canRead) return extractRead(deps, turn, out.extract);
+  if (out.readPage && canRead) return pageRead(deps, turn, out.readPage);
   const checked = validateAction(out.action, page);
   if (!checked.ok) return { rejected: checked.reason };
   if (checked.action.name === 'googleSearch')
@@ -190,6 +208,33 @@ function pageRead(
     collectedCounts: turn.collected.counts,
     duplicatesSkipped: turn.collected.duplicatesSkipped,
     pageRequest: request,
+    pageReadsThisStep: turn.state.pageReadsThisStep + 1,
+    ...readPage(thoughtOf(turn)),
+  };
+}
+
+/**
+ * Spec 001: the extraction needs the page's content; the client answers with it (executing
+ * nothing) and the extraction node runs on it, then the model reasons again.
+ */
+async function extractRead(
+  deps: AgentDeps,
+  turn: Turn,
+  extract: NonNullable<ActionGenerationOutput['extract']>,
+): Promise<Decision> {
+  const parsed = parseModelExtract(extract);
+  if (!parsed.ok) return { rejected: parsed.reason };
+  const request = await extractionSnapshot(deps, turn.state, parsed.request);
+  logFor(deps, turn.state, 'action_generation').info('extracting', {
+    extractionId: parsed.request.extractionId ?? null,
+    selector: request.selector ?? null,
+  });
+  return {
+    tokens: turn.tokens,
+    collectedCounts: turn.collected.counts,
+    duplicatesSkipped: turn.collected.duplicatesSkipped,
+    pageRequest: request,
+    pendingExtraction: parsed.request,
     pageReadsThisStep: turn.state.pageReadsThisStep + 1,
     ...readPage(thoughtOf(turn)),
   };

@@ -33,6 +33,22 @@ export const ActionGenerationOutput = z.object({
       'Optional: read the page before acting (outline: sections and xpaths; content: text of the sections matching grep/selector). The action is then not executed. Null otherwise.',
     ),
   collect: CollectOutputField.optional(),
+  extract: z
+    .object({
+      query: z.string().max(2_000).nullable().optional(),
+      outputSchema: z
+        .record(z.string(), z.unknown())
+        .nullable()
+        .optional()
+        .describe('JSON Schema of the data, e.g. an array of objects with typed properties.'),
+      cssSelector: z.string().max(1_000).nullable().optional(),
+      extractionId: z.string().max(100).nullable().optional(),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'Optional: extract structured data from this page on the server (stored; you get a summary). The action is then not executed. Null otherwise.',
+    ),
 });
 export type ActionGenerationOutput = z.infer<typeof ActionGenerationOutput>;
 
@@ -53,10 +69,22 @@ export const actionGenerationSystem = baseSystem.join('\n');
  * The system prompt, with the streaming-extraction rules only for tasks that extract:
  * other tasks do not pay for them in every call.
  */
-export function actionGenerationSystemFor(options: { collecting: boolean }): string {
-  return options.collecting
-    ? [...baseSystem, COLLECT_PROMPT_RULES].join('\n')
-    : actionGenerationSystem;
+/** Spec 001's extract, and its prompt guidance to reuse an extraction_id on similar pages. */
+export const EXTRACT_PROMPT_RULES = [
+  'Structured extraction: to get many items or a table as data ("every product as JSON with name, price and rating"), set extract: {"query": "…", "outputSchema": <JSON Schema>, "cssSelector": optional scope}. The server reads this page, extracts, stores the data and tells you what it got; you never copy the data yourself.',
+  'If you see an extraction_id from a previous extraction and are on a structurally similar page (the next page of the same list), reuse it: extract: {"extractionId": "…"}; the results are merged without duplicates. Then go on (next page, or finish with a one-line summary of the counts).',
+].join('\n');
+
+export function actionGenerationSystemFor(options: {
+  collecting: boolean;
+  extracting?: boolean;
+}): string {
+  if (!options.collecting && !options.extracting) return actionGenerationSystem;
+  return [
+    ...baseSystem,
+    ...(options.collecting ? [COLLECT_PROMPT_RULES] : []),
+    ...(options.extracting ? [EXTRACT_PROMPT_RULES] : []),
+  ].join('\n');
 }
 
 export function actionGenerationPrompt(input: {
@@ -72,11 +100,14 @@ export function actionGenerationPrompt(input: {
   feedback: string;
   /** "Collected so far …" (counts only, never items); empty when the task does not collect. */
   collected?: string;
+  /** Extraction summaries and the strategies known for this page (ids and counts, no data). */
+  extractions?: string;
 }): string {
   return [
     `User goal: ${input.query}`,
     input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
     input.collected ?? '',
+    input.extractions ?? '',
     `Plan:\n${input.plan}`,
     `Previous actions:\n${input.history}`,
     input.verification ? `Last verification: ${input.verification}` : '',

@@ -1,0 +1,12 @@
+import { EXTRACTION_LIMITS, endpoints } from '@tandem/contracts';
+import { createRoute } from '../../../server/create-route';
+import { extractContent } from './_lib/extract-content';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+// The extractor for scripts (spec 001): HTML or Markdown in, schema-checked data out.
+export const POST = createRoute(endpoints.extract, {
+  maxBodyBytes: EXTRACTION_LIMITS.bodyBytes,
+  handler: extractContent,
+});

@@ -1,1 +1,7 @@
-export {};
+export {
+  chunkMarkdownByStructure,
+  DEFAULT_MAX_CHUNK_SIZE,
+  DEFAULT_OVERLAP_LINES,
+  type ChunkOptions,
+  type MarkdownChunk,
+} from './chunk';

@@ -127,7 +127,8 @@ function cardItems(lines: string[], fields: FieldSpec[]): Json[] {
     items.push(item);
   };
   for (const line of lines) {
-    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    // Cards are often list items: "-   ### Name".
+    const heading = /^\s*(?:[-*+]\s+|\d+\.\s+)?#{1,6}\s+(.*)$/.exec(line);
     if (heading) {
       flush();
       current = { name: (heading[1] ?? '').trim(), body: [] };

@@ -1,0 +1,85 @@
+// A replay recipe: where each field of a successful extraction sat on the page, as CSS
+// selectors, so that a page of the same shape can be read again without the model. It is
+// stored as opaque JSON next to the strategy, so it is plain data and is checked by
+// ReplayRecipeSchema whenever it is read back (a stored recipe may be from an older build or
+// hand-edited; replaying a malformed one must fail loudly, not half-work).
+import { z } from 'zod';
+
+/** How one field is read relative to its item container (or the document, for 'object'). */
+export interface FieldRule {
+  /** CSS selector relative to the container; null = the container itself. */
+  selector: string | null;
+  /** The element's normalized text, or one of its attributes. */
+  source: 'text' | 'attr';
+  /** The attribute read when source is 'attr'. */
+  attr?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean';
+  /** From the schema: the spot check requires the field in every item. */
+  required?: boolean;
+  /** From the schema: a field the page lacks is written as null instead of left out. */
+  nullable?: boolean;
+}
+
+export interface ReplayRecipe {
+  version: 1;
+  /** 'list': the schema is an array of objects; 'object': a single object. */
+  kind: 'list' | 'object';
+  /** CSS selector of each item (list); null for 'object'. */
+  container: string | null;
+  /** By schema property name, in the schema's order. */
+  fields: Record<string, FieldRule>;
+  /** Items the recipe was learned from (1 for 'object'). */
+  itemsSeen: number;
+}
+
+const SELECTOR_LENGTH = 1_000;
+const MAX_FIELDS = 200;
+
+const Selector = z.string().min(1).max(SELECTOR_LENGTH);
+
+export const FieldRuleSchema: z.ZodType<FieldRule> = z
+  .object({
+    selector: Selector.nullable(),
+    source: z.enum(['text', 'attr']),
+    attr: z
+      .string()
+      .regex(/^[^\s"'>/=]+$/)
+      .max(200)
+      .optional(),
+    type: z.enum(['string', 'number', 'integer', 'boolean']),
+    required: z.boolean().optional(),
+    nullable: z.boolean().optional(),
+  })
+  .refine((rule) => (rule.source === 'attr') === (rule.attr !== undefined), {
+    error: 'attr is set exactly when source is "attr"',
+  });
+
+export const ReplayRecipeSchema: z.ZodType<ReplayRecipe> = z
+  .object({
+    version: z.literal(1),
+    kind: z.enum(['list', 'object']),
+    container: Selector.nullable(),
+    fields: z
+      .record(z.string().min(1).max(200), FieldRuleSchema)
+      .refine((fields) => Object.keys(fields).length >= 1, { error: 'a recipe has fields' })
+      .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, {
+        error: `a recipe has at most ${MAX_FIELDS} fields`,
+      })
+      .refine((fields) => !Object.hasOwn(fields, '__proto__'), {
+        error: '"__proto__" is not a field name',
+      }),
+    itemsSeen: z.number().int().nonnegative(),
+  })
+  .refine((recipe) => (recipe.kind === 'list') === (recipe.container !== null), {
+    error: 'a list recipe has a container selector and an object recipe has none',
+    path: ['container'],
+  });
+
+/** A stored recipe, checked; the reason says what is wrong with it otherwise. */
+export function readRecipe(
+  value: unknown,
+): { recipe: ReplayRecipe; reason?: undefined } | { recipe: null; reason: string } {
+  const parsed = ReplayRecipeSchema.safeParse(value);
+  if (parsed.success) return { recipe: parsed.data };
+  return { recipe: null, reason: `invalid replay recipe: ${z.prettifyError(parsed.error)}` };
+}

@@ -1,0 +1,104 @@
+import { parseHtml, releaseDocument } from '@tandem/page/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyRecipe } from './apply';
+import { CARD_SCHEMA, cardsPage, products } from './fixtures';
+import { learnRecipe } from './learn';
+import type { ReplayRecipe } from './recipe';
+import { spotCheck } from './spot-check';
+
+const open: Document[] = [];
+function page(html: string): Document {
+  const doc = parseHtml(html);
+  open.push(doc);
+  return doc;
+}
+afterEach(() => {
+  for (const doc of open.splice(0)) releaseDocument(doc);
+});
+
+const page1 = products(40, 1);
+
+function learned(html: string, data: unknown = page1): ReplayRecipe {
+  const result = learnRecipe(page(html), data, CARD_SCHEMA);
+  if (!result.recipe) throw new Error(`no recipe: ${result.reason}`);
+  return result.recipe;
+}
+
+describe('spotCheck', () => {
+  it('passes a replay of a page of the same shape', () => {
+    const recipe = learned(cardsPage(page1));
+    const doc = page(cardsPage(products(12, 400)));
+    expect(spotCheck(doc, recipe, applyRecipe(doc, recipe).data)).toBeNull();
+  });
+
+  it('fails, saying why, when the cards were renamed (div.item): the replay finds nothing', () => {
+    const recipe = learned(cardsPage(page1));
+    const doc = page(cardsPage(products(20, 400), { cardTag: 'div', cardClass: () => 'item' }));
+    const replay = applyRecipe(doc, recipe);
+    expect(replay.items).toBe(0);
+    expect(replay.data).toEqual([]);
+    expect(replay.warnings).toContain(
+      'the item selector "div.grid > article.product-card" matches nothing',
+    );
+    expect(spotCheck(doc, recipe, replay.data)).toBe(
+      'the item selector "div.grid > article.product-card" matches nothing on this page (the layout changed?)',
+    );
+  });
+
+  it('fails when the selector catches only a few of many look-alike cards', () => {
+    // Every card of the learning page was in stock, so "article.in-stock" fit it as well as
+    // any selector; on a page of mostly sold-out cards it catches 4 of 30.
+    const recipe = learned(cardsPage(page1, { cardClass: () => 'product-card in-stock' }));
+    expect(recipe.container).toBe('article.in-stock');
+    const list = products(30, 400);
+    const doc = page(
+      cardsPage(list, {
+        cardClass: (_, i) => `product-card ${i % 8 === 0 ? 'in-stock' : 'sold-out'}`,
+      }),
+    );
+    const replay = applyRecipe(doc, recipe);
+    expect(replay.items).toBe(4);
+    expect(spotCheck(doc, recipe, replay.data)).toBe(
+      '"article.in-stock" matches 4 elements but 30 look-alike siblings exist (items lost?)',
+    );
+  });
+
+  it('fails when too many matched containers are empty', () => {
+    const recipe = learned(cardsPage(page1));
+    const doc = page(cardsPage(products(10, 400), { placeholders: 5 }));
+    const replay = applyRecipe(doc, recipe);
+    expect(replay.items).toBe(10);
+    expect(replay.warnings[0]).toBe('5 of 15 matched containers read no field and were skipped');
+    expect(spotCheck(doc, recipe, replay.data)).toBe(
+      '5 of 15 containers matched by "div.grid > article.product-card" read no field',
+    );
+  });
+
+  it('fails when a required field is missing or mistyped', () => {
+    const recipe = learned(cardsPage(page1));
+    const doc = page(cardsPage(products(10, 400)));
+    const data = applyRecipe(doc, recipe).data as Record<string, unknown>[];
+    const withoutName = data.map((item, i) => (i === 3 ? { ...item, name: undefined } : item));
+    expect(spotCheck(doc, recipe, withoutName)).toBe('item 4 lacks the required field "name"');
+    const mistyped = data.map((item, i) => (i === 2 ? { ...item, price: '12' } : item));
+    expect(spotCheck(doc, recipe, mistyped)).toBe('item 3: "price" is "12", not a number');
+  });
+
+  it('fails when the data is not what this page reads', () => {
+    const recipe = learned(cardsPage(page1));
+    const doc = page(cardsPage(products(10, 400)));
+    const data = applyRecipe(doc, recipe).data as Record<string, unknown>[];
+    const changed = data.map((item, i) => (i === 9 ? { ...item, price: 1 } : item));
+    expect(spotCheck(doc, recipe, changed)).toMatch(/^item 10: "price" is 1 but the page reads \d/);
+    expect(spotCheck(doc, recipe, data.slice(1))).toBe(
+      "the data has 9 items but the page has 10 (not this recipe's replay of this page?)",
+    );
+  });
+
+  it('fails on a recipe that does not validate', () => {
+    const recipe = { ...learned(cardsPage(page1)), container: null };
+    const doc = page(cardsPage(products(3, 400)));
+    expect(spotCheck(doc, recipe, [])).toMatch(/^invalid replay recipe: /);
+    expect(applyRecipe(doc, recipe)).toMatchObject({ data: null, items: 0 });
+  });
+});

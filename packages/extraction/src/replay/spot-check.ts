@@ -1,0 +1,167 @@
+// The spot check: cheap, independent evidence that a replay still fits this page, before its
+// data is trusted with zero model tokens. The caller validates the data against the schema
+// with zod as well; this checks what only the recipe and the page can tell.
+import { runList, selectorProblems } from './apply';
+import { EMPTY_SHARE } from './container-selector';
+import type { Root } from './dom';
+import { rootElement, selectAll, stableClasses } from './dom';
+import { fieldElement, readField } from './read';
+import type { FieldRule, ReplayRecipe } from './recipe';
+import { readRecipe } from './recipe';
+import { hasType, normalizeText, sameValue } from './values';
+
+/** A selector catching fewer than this share of its look-alike siblings has lost items. */
+const LOOKALIKE_SHARE = 0.5;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Required fields present, present fields typed (null only where the schema allows it). */
+function typeProblem(
+  item: Record<string, unknown>,
+  fields: Record<string, FieldRule>,
+  where: string,
+): string | null {
+  for (const [name, rule] of Object.entries(fields)) {
+    const value = item[name];
+    if (value === undefined) {
+      if (rule.required) return `${where} lacks the required field "${name}"`;
+      continue;
+    }
+    if (value === null ? !rule.nullable : !hasType(value, rule.type)) {
+      return `${where}: "${name}" is ${JSON.stringify(value)}, not a ${rule.type}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * The item's values, read again from the page: each comes from an element with text (or the
+ * attribute) inside the container, whose text contains it, and reads as exactly that value.
+ */
+function pageProblem(
+  container: Element,
+  item: Record<string, unknown>,
+  fields: Record<string, FieldRule>,
+  where: string,
+): string | null {
+  const containerText = normalizeText(container.textContent ?? '');
+  for (const [name, rule] of Object.entries(fields)) {
+    const value = item[name];
+    if (value === undefined || value === null) continue;
+    const el = fieldElement(container, rule);
+    if (!el)
+      return `${where}: no element for "${name}" (selector ${JSON.stringify(rule.selector)})`;
+    if (rule.source === 'text') {
+      const text = normalizeText(el.textContent ?? '');
+      if (!text) return `${where}: the element of "${name}" has no text`;
+      if (!containerText.includes(text))
+        return `${where}: the text of "${name}" is not in its container`;
+    }
+    if (!sameValue(value, readField(container, rule))) {
+      return `${where}: "${name}" is ${JSON.stringify(value)} but the page reads ${JSON.stringify(readField(container, rule))}`;
+    }
+  }
+  return null;
+}
+
+/** Siblings of the matched containers that look like them (see spotCheck, check 7). */
+function lookalikes(matched: readonly Element[]): number {
+  const [first] = matched;
+  if (!first) return 0;
+  const classes = stableClasses(first).filter((name) =>
+    matched.every((el) => el.classList.contains(name)),
+  );
+  const parents = new Set(matched.map((el) => el.parentElement));
+  let count = 0;
+  for (const parent of parents) {
+    for (let el = parent?.firstElementChild ?? null; el; el = el.nextElementSibling) {
+      if (el.localName !== first.localName) continue;
+      if (classes.length === 0 || classes.some((name) => el.classList.contains(name))) count++;
+    }
+  }
+  return count;
+}
+
+function listProblem(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
+  const { rows } = runList(root, recipe);
+  if (rows.length === 0)
+    return `the item selector "${recipe.container}" matches nothing on this page (the layout changed?)`;
+  if (!Array.isArray(data) || data.length === 0) return 'the replay found no item';
+  const kept = rows.filter((row) => row.filled > 0);
+  const empty = rows.length - kept.length;
+  if (empty > EMPTY_SHARE * rows.length) {
+    return `${empty} of ${rows.length} containers matched by "${recipe.container}" read no field`;
+  }
+  if (data.length !== kept.length) {
+    return `the data has ${data.length} items but the page has ${kept.length} (not this recipe's replay of this page?)`;
+  }
+  for (const [i, item] of data.entries()) {
+    const problem = isRecord(item)
+      ? typeProblem(item, recipe.fields, `item ${i + 1}`)
+      : `item ${i + 1} is not an object`;
+    if (problem) return problem;
+  }
+  for (const i of new Set([0, Math.floor(data.length / 2), data.length - 1])) {
+    const row = kept[i];
+    const problem =
+      row &&
+      pageProblem(
+        row.container,
+        data[i] as Record<string, unknown>,
+        recipe.fields,
+        `item ${i + 1}`,
+      );
+    if (problem) return problem;
+  }
+  const alike = lookalikes(rows.map((row) => row.container));
+  if (rows.length < LOOKALIKE_SHARE * alike) {
+    return `"${recipe.container}" matches ${rows.length} elements but ${alike} look-alike siblings exist (items lost?)`;
+  }
+  return null;
+}
+
+function objectProblem(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
+  const scope = rootElement(root);
+  if (!scope || !isRecord(data)) return 'the replay produced no object';
+  if (!Object.values(data).some((value) => value !== null && value !== undefined))
+    return 'the replay found no field';
+  const typed = typeProblem(data, recipe.fields, 'the object');
+  if (typed) return typed;
+  for (const [name, rule] of Object.entries(recipe.fields)) {
+    const matches = rule.selector === null ? 1 : selectAll(root, rule.selector).length;
+    if (matches > 1)
+      return `"${name}": its selector matches ${matches} elements here, one when learned (a list page?)`;
+  }
+  return pageProblem(scope, data, recipe.fields, 'the object');
+}
+
+/**
+ * Whether a replay's data can be trusted on this page: null when it can, else the reason.
+ * `data` is what applyRecipe returned on this page. Checks, in order:
+ * 1. the recipe is well-formed (ReplayRecipeSchema) and its selectors parse.
+ * For a list:
+ * 2. the item selector matches at least one element, and the data has at least one item;
+ * 3. at most 20% of the matched containers read no field;
+ * 4. the data has one item per container that reads a field (it is this page's replay);
+ * 5. every item has every required field, and each field present has the rule's type (null
+ *    only where the schema allows it);
+ * 6. the first, middle and last items, read again: each value comes from an element with
+ *    non-empty text (or from the attribute) inside its container, the container's text
+ *    contains that text, and it reads as exactly the item's value;
+ * 7. the item selector matches at least half of the look-alikes: the matched containers'
+ *    siblings with the same tag and a stable class in common with them (any same-tag sibling
+ *    when they have no class). A selector that still catches 3 of 40 cards has lost the rest.
+ * For an object: the data has at least one field; checks 5 and 6 on it; and no field's
+ * selector matches more than one element (it matched one when learned: a page matching
+ * several is not a page of the learned kind).
+ */
+export function spotCheck(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
+  const read = readRecipe(recipe);
+  if (!read.recipe) return read.reason;
+  const problems = selectorProblems(root, read.recipe);
+  if (problems.length > 0) return problems.join('; ');
+  return read.recipe.kind === 'list'
+    ? listProblem(root, read.recipe, data)
+    : objectProblem(root, read.recipe, data);
+}

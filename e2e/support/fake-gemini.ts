@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerFromPrompt } from '@tandem/extraction/testing';
+import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
 import { answerJobs, isJobsGoal } from './fake-jobs-model';
 import { answerBirthday, isBirthdayGoal } from './fake-question-model';
 
@@ -71,6 +73,7 @@ const NODE_BY_SYSTEM: [RegExp, string][] = [
   [/^You turn a single browser command/, 'direct_action'],
   [/^You judge web search results/i, 'web_search'],
   [/^You write the final answer/, 'finalize'],
+  [/^You extract data from web page content/, 'extraction'],
 ];
 
 /** The request form's five fields as the chain fills them: label, role code, value. */
@@ -83,7 +86,13 @@ export const FORM_FIELDS: [label: string, role: string, value: string][] = [
 ];
 
 function answer(node: string, prompt: string): unknown {
+  // The extraction sub-agent's calls: answered from the content in the prompt alone.
+  if (node === 'extraction') return answerFromPrompt(prompt);
   const goal = goalOf(prompt);
+  if (isCatalogGoal(goal)) {
+    const catalog = answerCatalog(node, prompt);
+    if (catalog !== null) return catalog;
+  }
   if (isJobsGoal(goal)) {
     const jobs = answerJobs(node, prompt);
     if (jobs !== null) return jobs;

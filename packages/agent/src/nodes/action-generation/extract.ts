@@ -59,7 +59,11 @@ export async function knownStrategiesLine(
   url: string,
 ): Promise<string> {
   if (!deps.extraction) return '';
-  const known = (await deps.extraction.cache.findMatching(state.tenantId, url)).slice(0, 3);
+  // The task's own extractions are already in the prompt with their summaries.
+  const own = new Set(state.extractionNotes.map((note) => note.extractionId));
+  const known = (await deps.extraction.cache.findMatching(state.tenantId, url))
+    .filter((strategy) => !own.has(strategy.id))
+    .slice(0, 3);
   if (known.length === 0) return '';
   const lines = known.map(
     (s) =>

@@ -8,6 +8,7 @@ import {
   routeAfterContext,
   routeAfterCorrection,
   routeAfterDirectAction,
+  routeAfterDispatch,
   routeAfterOutcome,
   routeAfterRefinement,
   routeAfterVerification,
@@ -74,6 +75,17 @@ describe('routing functions', () => {
     expect(routeAfterActionGeneration(state(refused))).toBe(END_RUN);
     expect(routeAfterOutcome(state())).toBe('dispatch');
     expect(routeAfterOutcome(state(refused))).toBe(END_RUN);
+  });
+
+  it('routeAfterDispatch: an answer resumes its asker, a page read reasons, an extraction extracts', () => {
+    expect(routeAfterDispatch(state())).toBe('verification');
+    expect(routeAfterDispatch(state({ resumedFromPageRead: true }))).toBe('action_generation');
+    expect(
+      routeAfterDispatch(
+        state({ resumedFromPageRead: true, pendingExtraction: { query: 'products' } }),
+      ),
+    ).toBe('extraction');
+    expect(routeAfterDispatch(state({ resumeAt: 'context_analysis' }))).toBe('context_analysis');
   });
 
   it('routeAfterVerification', () => {

@@ -13,6 +13,7 @@ import type { Outline, OutlineEntry } from './outline-model';
 import { flattenOutline } from './outline-model';
 import type { PageHeader } from './outline-text';
 import { entryLine, quote } from './outline-text';
+import { childElements, isGridTable, normalizeTables } from './tables';
 import type { VisibilityOptions } from './visibility';
 import { counted, countWords } from './words';
 
@@ -203,11 +204,12 @@ class TreeRenderer {
 
   private table(el: Element, indent: number): void {
     const rows = [...el.querySelectorAll('tr')].map((row) =>
-      [...row.children]
+      childElements(row)
         .filter((cell) => cell.localName === 'td' || cell.localName === 'th')
         .map((cell) => collapse(this.inline(cell)).replace(/\|/g, '\\|')),
     );
-    const columns = Math.max(0, ...rows.map((row) => row.length));
+    // Normalised (tables.ts): every row has the same number of cells.
+    const columns = rows[0]?.length ?? 0;
     const caption = collapse(el.querySelector('caption')?.textContent ?? '');
     this.push(
       indent,
@@ -255,8 +257,9 @@ class TreeRenderer {
       this.code(child, indent);
     } else if (tag === 'table') {
       this.flush();
-      if (child.querySelector('table')) this.render(child, indent);
-      else this.table(child, indent);
+      // Layout tables and single cells (see tables.ts) read as text, block by block.
+      if (isGridTable(child)) this.table(child, indent);
+      else this.render(child, indent);
     } else if (tag === 'blockquote') {
       this.flush();
       const text = collapse(this.inline(child));
@@ -395,6 +398,9 @@ export function renderContent(
 
   const rendered = choice.sections.map((section) => {
     const clone = cleanClone(section.els, target, { ...options, excluded: choice.excluded });
+    // Every format: Markdown needs it for GFM tables, and the tree and HTML formats show the
+    // same rows of equal width, spanned values repeated where a reader of one row needs them.
+    normalizeTables(clone);
     if (options.format === 'tree') {
       const renderer = new TreeRenderer(options);
       renderer.render(clone, 1);

@@ -2,7 +2,7 @@
 //  - no xpath step is a bare div/span, carries a utility/hashed class or a generated id;
 //  - every entry's xpath resolves back to the element(s) it names (the `selector` resolver),
 //    and the element matches its last step read as a CSS selector;
-//  - content mode runs (on a fifth of the pages).
+//  - content mode runs (on a fifth of the pages), and its Markdown tables are GFM tables.
 // Prints the time per page; jsdom parsing dominates it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseHtml, releaseDocument, snapshotParsed } from '../../src/server';
@@ -10,6 +10,7 @@ import { buildOutline, flattenOutline } from '../../src/snapshot/outline-model';
 import { renderOutline } from '../../src/snapshot/outline-text';
 import { isGeneratedId, isUtilityClass } from '../../src/snapshot/xpath-tokens';
 import { parseStep, XpathBuilder, type Step } from '../../src/snapshot/xpath';
+import { gfmTables } from '../helpers/gfm';
 import { pageNames, pageUrl, pagesDevMissing, readPage } from './pages-dev';
 
 const missing = pagesDevMissing();
@@ -138,6 +139,7 @@ describe.skipIf(missing !== undefined)('outline over data/pages-dev', () => {
           expect(content).toMatch(
             /^<!-- source: .*-->\n[\s\S]*<!-- end: \d+ words? extracted -->$/,
           );
+          gfmTables(content);
         }
         snapshotMs += performance.now() - start;
         releaseDocument(doc);

@@ -10,19 +10,13 @@ import { ExtractionService } from './service';
 import {
   catalogPageHtml,
   priceTableHtml,
+  productListSchema,
   scriptedExtractionLlm,
   testProduct,
   type ScriptedExtractionLlm,
 } from './testing';
 
-const PRODUCTS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { name: { type: 'string' }, price: { type: 'number' }, rating: { type: 'number' } },
-    required: ['name', 'price', 'rating'],
-  },
-};
+const PRODUCTS = productListSchema();
 
 const PAGES: Record<string, string> = {
   '/catalog/?page=1': catalogPageHtml(0, 40, 1),

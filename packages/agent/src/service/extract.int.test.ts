@@ -4,19 +4,17 @@
 // On the next page the model reuses the extraction_id and the strategy replays without a
 // model call; the response that ends the task carries the merged data.
 import type { SemanticNodeV3 } from '@tandem/contracts';
-import { answerFromPrompt, catalogPageHtml, testProduct } from '@tandem/extraction/testing';
+import {
+  answerFromPrompt,
+  catalogPageHtml,
+  productListSchema,
+  testProduct,
+} from '@tandem/extraction/testing';
 import { describe, expect, it } from 'vitest';
 import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
 
 const noAction = { thought: '', confidence: 0.9, chain: null };
-const PRODUCTS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { name: { type: 'string' }, price: { type: 'number' }, rating: { type: 'number' } },
-    required: ['name', 'price', 'rating'],
-  },
-};
+const PRODUCTS = productListSchema();
 const tree: SemanticNodeV3[] = [{ i: 'next', r: 'link', n: 'Next page' }];
 const url = (page: number) => `https://shop.test/catalog/?page=${page}`;
 const extractionStep = {

@@ -79,3 +79,18 @@ export function priceTableHtml(rows: number, offset = 0): string {
     `<table id="prices"><caption>Price list</caption><thead><tr><th>SKU</th><th>Product</th><th>Price</th></tr></thead><tbody>${body}</tbody></table>`,
   );
 }
+
+/** An array-of-objects schema over the given product fields, every one required. */
+export function productListSchema(
+  fields: ('name' | 'price' | 'rating')[] = ['name', 'price', 'rating'],
+): Record<string, unknown> {
+  const types = { name: 'string', price: 'number', rating: 'number' } as const;
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: Object.fromEntries(fields.map((field) => [field, { type: types[field] }])),
+      required: fields,
+    },
+  };
+}

@@ -9,6 +9,7 @@ export {
   catalogPageHtml,
   formatPrice,
   priceTableHtml,
+  productListSchema,
   productCard,
   testProduct,
   type TestProduct,

@@ -2,20 +2,17 @@
 // model scripted to answer from its prompt: the data goes to the store, the state keeps a
 // summary line and the tokens, and the page content is dropped from the state.
 import { ExtractionService } from '@tandem/extraction';
-import { catalogPageHtml, scriptedExtractionLlm } from '@tandem/extraction/testing';
+import {
+  catalogPageHtml,
+  productListSchema,
+  scriptedExtractionLlm,
+} from '@tandem/extraction/testing';
 import { createLibsqlStore } from '@tandem/store';
 import { describe, expect, it } from 'vitest';
 import { applyUpdate, nodeDeps, pageWith, stateWith } from '../../testing/state';
 import { extraction } from './node';
 
-const PRODUCTS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { name: { type: 'string' }, price: { type: 'number' } },
-    required: ['name', 'price'],
-  },
-};
+const PRODUCTS = productListSchema(['name', 'price']);
 
 async function setup() {
   const store = await createLibsqlStore({ url: ':memory:' });

@@ -7,20 +7,18 @@ import {
   type FakeHttpServer,
   type RecordedRequest,
 } from '@tandem/agent/testing';
-import { answerFromPrompt, catalogPageHtml, testProduct } from '@tandem/extraction/testing';
+import {
+  answerFromPrompt,
+  catalogPageHtml,
+  productListSchema,
+  testProduct,
+} from '@tandem/extraction/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
 import { request, tenantWithKey, testRuntime } from '../../../test/harness';
 import { POST } from './route';
 
-const PRODUCTS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { name: { type: 'string' }, price: { type: 'number' }, rating: { type: 'number' } },
-    required: ['name', 'price', 'rating'],
-  },
-};
+const PRODUCTS = productListSchema();
 
 /** The loopback Gemini: the prompt is the request's last text part. */
 function promptOf(r: RecordedRequest): string {

@@ -9,7 +9,7 @@ import type { CollectedItem } from '@tandem/store';
 import { HttpError } from '../../../../server/http-error';
 import type { Runtime } from '../../../../server/runtime';
 import type { AuthContext } from '../../../../server/auth';
-import { requireTask } from './task-access';
+import { csvAttachment, requireTask } from './task-access';
 
 /**
  * The most rows one CSV answer holds. The file is built in memory (the header needs every
@@ -53,15 +53,8 @@ export async function collectedItems(ctx: {
       afterSeq = last.seq;
     }
     const name = `task-${task.id}-collected${query.type ? `-${query.type}` : ''}.csv`;
-    return new Response(collectedItemsToCsv(items), {
-      status: 200,
-      headers: {
-        ...noStore,
-        'content-type': 'text/csv; charset=utf-8',
-        // The name is built from a UUID and a type matching [a-z0-9_-]: nothing to escape.
-        'content-disposition': `attachment; filename="${name}"`,
-      },
-    });
+    // The name is built from a UUID and a type matching [a-z0-9_-]: nothing to escape.
+    return csvAttachment(name, collectedItemsToCsv(items));
   }
 
   // One extra row tells whether another page follows without a second query.

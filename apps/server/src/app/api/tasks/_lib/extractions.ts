@@ -11,7 +11,7 @@ import type { ExtractionResultRecord } from '@tandem/store';
 import type { AuthContext } from '../../../../server/auth';
 import { HttpError } from '../../../../server/http-error';
 import type { Runtime } from '../../../../server/runtime';
-import { requireTask } from './task-access';
+import { csvAttachment, requireTask } from './task-access';
 
 const noStore = { 'cache-control': 'no-store' };
 /** The store's largest page: a task extracts a page at a time, far fewer results than this. */
@@ -73,15 +73,8 @@ function csvAnswer(
     throw new HttpError('BAD_REQUEST', 'This extraction is not a list; download it as JSON.');
   }
   const name = `task-${taskId}-extraction-${aggregate.extractionId}.csv`;
-  return new Response(rowsToCsv(data), {
-    status: 200,
-    headers: {
-      ...noStore,
-      'content-type': 'text/csv; charset=utf-8',
-      // The name is a UUID and an id matching [A-Za-z0-9_-]: nothing to escape.
-      'content-disposition': `attachment; filename="${name}"`,
-    },
-  });
+  // The name is a UUID and an id matching [A-Za-z0-9_-]: nothing to escape.
+  return csvAttachment(name, rowsToCsv(data));
 }
 
 /** One row per item, columns in first-seen order; a scalar item is one `value` column. */

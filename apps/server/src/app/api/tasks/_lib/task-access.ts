@@ -8,3 +8,18 @@ export async function requireTask(runtime: Runtime, tenantId: string, taskId: st
   if (!task) throw new HttpError('NOT_FOUND', `Task ${taskId} not found.`);
   return task;
 }
+
+/**
+ * A CSV download. `name` must need no escaping in a header: callers build it from UUIDs and
+ * ids of [A-Za-z0-9_-] only.
+ */
+export function csvAttachment(name: string, csv: string): Response {
+  return new Response(csv, {
+    status: 200,
+    headers: {
+      'cache-control': 'no-store',
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+    },
+  });
+}

@@ -1,21 +1,18 @@
 // GET /api/tasks/{taskId}/extractions through the real route over a real libSQL store: the
 // page results and their aggregate as JSON, the aggregate as CSV, and tenant scoping.
 import { ErrorResponse, TaskExtractionsResponse } from '@tandem/contracts';
-import { catalogPageHtml, scriptedExtractionLlm } from '@tandem/extraction/testing';
+import {
+  catalogPageHtml,
+  productListSchema,
+  scriptedExtractionLlm,
+} from '@tandem/extraction/testing';
 import { ExtractionService } from '@tandem/extraction';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';
 import { request, tenantWithKey, testRuntime } from '../../../../../test/harness';
 import { GET } from './route';
 
-const PRODUCTS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { name: { type: 'string' }, price: { type: 'number' } },
-    required: ['name', 'price'],
-  },
-};
+const PRODUCTS = productListSchema(['name', 'price']);
 
 let runtime: Runtime;
 let key: string;

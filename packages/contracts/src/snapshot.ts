@@ -109,5 +109,9 @@ export const PageSnapshot = z.object({
   text: z.string().max(SNAPSHOT_TEXT_MAX_LENGTH, {
     error: `snapshot text must be at most ${formatCount(SNAPSHOT_TEXT_MAX_LENGTH)} characters`,
   }),
+  error: z.string().max(1_000).optional().meta({
+    description:
+      'Why the snapshot could not be taken as asked (e.g. the selector matches no element); `text` is then empty. The agent tells the model and goes on.',
+  }),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;

@@ -1,8 +1,10 @@
 // The content script: wires @tandem/page into the tab. It only answers our service worker,
 // and only the messages of the ContentRequest schema.
+import type { PageSnapshot, SnapshotRequest } from '@tandem/contracts';
 import {
   capturePageState,
   execute,
+  SelectorError,
   snapshot,
   startObservation,
   type Observation,
@@ -11,6 +13,20 @@ import { ContentRequest, isFromServiceWorker, type SettleReply } from '../shared
 
 let observation: Observation | null = null;
 
+/**
+ * A snapshot, or why it could not be taken as asked: a selector the model chose may match
+ * nothing on this page, which the model should hear about, not a failed task.
+ */
+async function snapshotReply(request: SnapshotRequest): Promise<PageSnapshot> {
+  try {
+    return { mode: request.mode, text: await snapshot(request) };
+  } catch (error) {
+    if (error instanceof SelectorError)
+      return { mode: request.mode, text: '', error: error.message };
+    throw error;
+  }
+}
+
 async function handle(request: ContentRequest): Promise<unknown> {
   switch (request.type) {
     case 'ping':
@@ -18,7 +34,7 @@ async function handle(request: ContentRequest): Promise<unknown> {
     case 'capture':
       return capturePageState({ mode: request.mode });
     case 'snapshot':
-      return { mode: request.request.mode, text: await snapshot(request.request) };
+      return snapshotReply(request.request);
     case 'execute': {
       // Observation starts before the first action of a step (a chain shares one).
       if (request.observe || !observation) {

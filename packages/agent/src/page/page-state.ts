@@ -22,7 +22,8 @@ export interface PageState {
   /** Chain partial-failure report. */
   lastExecutedActionIndex: number | null;
   chainActionError: string | null;
-  snapshot: { mode: string; text: string } | null;
+  /** `error`: the client could not take the snapshot as asked (e.g. no element matched). */
+  snapshot: { mode: string; text: string; error?: string } | null;
 }
 
 const cap = (text: string | undefined, max: number) =>
@@ -47,7 +48,11 @@ export function pageStateFrom(request: InteractRequest): PageState {
     lastExecutedActionIndex: request.lastExecutedActionIndex ?? null,
     chainActionError: request.chainActionError?.message ?? null,
     snapshot: request.snapshot
-      ? { mode: request.snapshot.mode, text: request.snapshot.text }
+      ? {
+          mode: request.snapshot.mode,
+          text: request.snapshot.text,
+          ...(request.snapshot.error ? { error: cap(request.snapshot.error, 300) } : {}),
+        }
       : null,
   };
 }
@@ -116,7 +121,11 @@ export function describePage(page: PageState, options: { maxElements?: number } 
     page.errors.length ? `Errors shown: ${page.errors.join('; ')}` : null,
     page.successMessages.length ? `Success messages: ${page.successMessages.join('; ')}` : null,
     page.recentEvents.length ? `Recent changes: ${page.recentEvents.join('; ')}` : null,
-    page.snapshot ? `Snapshot (${page.snapshot.mode}):\n${cap(page.snapshot.text, 20_000)}` : null,
+    page.snapshot?.error
+      ? `Snapshot (${page.snapshot.mode}) failed: ${page.snapshot.error}`
+      : page.snapshot
+        ? `Snapshot (${page.snapshot.mode}):\n${cap(page.snapshot.text, 20_000)}`
+        : null,
   ]
     .filter(Boolean)
     .join('\n');

@@ -28,6 +28,19 @@ describe('extraction node', () => {
     ]);
   });
 
+  it('tells the model when its selector matched nothing on the page', async () => {
+    const before = stateWith({
+      page: pageWith({
+        snapshot: { mode: 'content', text: '', error: 'selector: "#grid" matches no element' },
+      }),
+      pendingExtraction: { query: 'products', cssSelector: '#grid' },
+    });
+    const update = applyUpdate(before, await extraction(nodeDeps())(before));
+    expect(update.extractionNotes.at(-1)?.summary).toBe(
+      'The last extraction failed: the page could not be read: selector: "#grid" matches no element',
+    );
+  });
+
   it('renders one line per extraction, none without any', () => {
     expect(extractionLines([])).toBe('');
     expect(

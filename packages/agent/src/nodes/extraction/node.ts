@@ -16,8 +16,16 @@ export const extraction =
     // The content is for this node only: never left in the page the next prompt describes.
     const cleared = { pendingExtraction: null, page: { ...page, snapshot: null } };
     const snapshot = page.snapshot;
-    if (!deps.extraction || !snapshot || snapshot.mode !== 'content') {
-      return { ...cleared, extractionNotes: noteFailure(state, 'the page content did not arrive') };
+    const problem =
+      !snapshot || snapshot.mode !== 'content'
+        ? 'the page content did not arrive'
+        : snapshot.error
+          ? `the page could not be read: ${snapshot.error}`
+          : !deps.extraction
+            ? 'extraction is not available on this server'
+            : null;
+    if (problem || !deps.extraction || !snapshot) {
+      return { ...cleared, extractionNotes: noteFailure(state, problem ?? 'unavailable') };
     }
     try {
       const out = await deps.extraction.run({

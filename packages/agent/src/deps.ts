@@ -2,6 +2,7 @@
 // once per server process by the service; nodes never construct any of it.
 import type { Tracing } from '@tandem/observability';
 import type { ExtractionService } from '@tandem/extraction';
+import type { SkillsService } from '@tandem/knowledge';
 import type { CollectService } from './collect/collect-service';
 import type { LlmClient } from './llm/port';
 import type { WebSearch } from './web-search/port';
@@ -52,6 +53,8 @@ export interface AgentDeps {
   collect?: CollectService;
   /** Structured extraction (spec 001); absent: an extract request is refused to the model. */
   extraction?: Pick<ExtractionService, 'run' | 'cache'>;
+  /** The skills library (spec 003 LLM Flow 6); absent: no lessons are kept or shown. */
+  skills?: Pick<SkillsService, 'hintsFor' | 'learn' | 'recordOutcome'>;
 }
 
 export const silentLogger: AgentLogger = {

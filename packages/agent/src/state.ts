@@ -169,6 +169,11 @@ export const InteractState = Annotation.Root({
   /** Velocity check: successes in a row that did not complete the goal. */
   consecutiveSuccessWithoutTaskComplete: replace<number>(() => 0),
   corrections: replace<CorrectionRecord[]>(() => []),
+  /**
+   * Skills (lessons from earlier corrections) shown to the model for the action in flight:
+   * its verification records whether they helped (the skills' effectiveness).
+   */
+  skillHintIds: replace<string[]>(() => []),
   /** Set by chain recovery / correction when they already decided the next action. */
   nextActionReady: replace<boolean>(() => false),
 

@@ -143,6 +143,9 @@ export const CorrectionRecord = z.object({
   reason: z.string(),
   /** Filled in once the corrected action is verified. */
   succeeded: z.boolean().optional(),
+  /** The failed and the corrected action in plain language ("Clicked “Patients”"), for lessons. */
+  failedSummary: z.string().optional(),
+  correctedSummary: z.string().optional(),
   createdAt: z.string().datetime(),
 });
 export type CorrectionRecord = z.infer<typeof CorrectionRecord>;

@@ -21,6 +21,7 @@ import {
   type UsageService,
 } from '@tandem/observability';
 import { ExtractionService } from '@tandem/extraction';
+import { SkillsService } from '@tandem/knowledge';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, type Env } from '../env';
 import { createLogger, type Logger } from './logger';
@@ -121,6 +122,7 @@ export async function createRuntime(options: {
       tracing,
       collect,
       extraction,
+      skills: new SkillsService(store),
       limits: { ...DEFAULT_LIMITS, maxStepsPerTask: env.MAX_STEPS_PER_TASK },
     },
   });

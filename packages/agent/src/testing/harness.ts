@@ -8,6 +8,7 @@ import {
   type SemanticNodeV3,
 } from '@tandem/contracts';
 import { ExtractionService } from '@tandem/extraction';
+import { SkillsService } from '@tandem/knowledge';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { DEFAULT_LIMITS, silentLogger, type AgentLimits } from '../deps';
 import type { LlmClient } from '../llm/port';
@@ -85,6 +86,7 @@ export async function createTestAgent(
       tracing,
       collect: new CollectService(store, { events }),
       extraction: new ExtractionService({ llm, store }),
+      skills: new SkillsService(store),
       limits: { ...DEFAULT_LIMITS, ...options.limits },
     },
   });

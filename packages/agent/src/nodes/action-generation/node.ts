@@ -15,6 +15,7 @@ import { makePending } from '../pending-action';
 import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
 import { isExtractionGoal } from '../../collect/extraction-goal';
 import { extractionLines } from '../extraction/node';
+import { skillsFor } from '../skills';
 import {
   extractionSnapshot,
   isExtracting,
@@ -63,6 +64,7 @@ export const actionGeneration =
           .filter(Boolean)
           .join('\n\n')
       : '';
+    const skills = await skillsFor(deps, state, page.url);
     let tokens = state.tokens;
     let counts = state.collectedCounts;
     let duplicatesSkipped = state.duplicatesSkipped;
@@ -77,6 +79,7 @@ export const actionGeneration =
         prompt: promptFor({ ...state, collectedCounts: counts }, page, feedback, {
           collecting,
           extractions,
+          skills: skills.text,
         }),
         schema: ActionGenerationOutput,
         schemaName: 'next_action',
@@ -95,7 +98,11 @@ export const actionGeneration =
       counts = collected.counts;
       duplicatesSkipped = collected.duplicatesSkipped;
       const decision = await decide(deps, { state, page, tokens, out, collected });
-      if (!('rejected' in decision)) return decision;
+      if (!('rejected' in decision)) {
+        // The lessons shown for this action: its verification scores them.
+        const shown = skills.ids.length > 0 || state.skillHintIds.length > 0;
+        return shown ? { ...decision, skillHintIds: skills.ids } : decision;
+      }
       logFor(deps, state, 'action_generation').warn('model action rejected', {
         action: out.action,
         reason: decision.rejected,
@@ -125,7 +132,7 @@ function promptFor(
   state: InteractStateType,
   page: PageState,
   feedback: string,
-  options: { collecting: boolean; extractions: string },
+  options: { collecting: boolean; extractions: string; skills: string },
 ): string {
   const { collecting } = options;
   return actionGenerationPrompt({
@@ -140,6 +147,7 @@ function promptFor(
     feedback,
     collected: collecting ? collectedSummaryLine(state.collectedCounts, state.collectLimit) : '',
     extractions: options.extractions,
+    skills: options.skills,
   });
 }
 

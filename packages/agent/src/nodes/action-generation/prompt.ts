@@ -102,6 +102,8 @@ export function actionGenerationPrompt(input: {
   collected?: string;
   /** Extraction summaries and the strategies known for this page (ids and counts, no data). */
   extractions?: string;
+  /** Lessons from earlier corrections on this site (the skills library); empty when none. */
+  skills?: string;
 }): string {
   return [
     `User goal: ${input.query}`,
@@ -112,6 +114,10 @@ export function actionGenerationPrompt(input: {
     `Previous actions:\n${input.history}`,
     input.verification ? `Last verification: ${input.verification}` : '',
     input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
+    // Lessons name page elements, so they are page data too.
+    input.skills
+      ? `Lessons from earlier tasks on this site (apply them when they fit):\n${fenceUntrusted(input.skills)}`
+      : '',
     input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
     `Current page:\n${describePage(input.page)}`,
     input.feedback ? `Correction: ${input.feedback}` : '',

@@ -161,7 +161,10 @@ describe('correction: fixes', () => {
     expect(update).toEqual({
       tokens: state.tokens,
       retryCount: 1,
-      corrections: [record({})],
+      // In words too, for a lesson: here the same words, the target only re-rendered.
+      corrections: [
+        record({ failedSummary: 'Clicked “Save”', correctedSummary: 'Clicked “Save”' }),
+      ],
       pending: {
         stepIndex: 1,
         thought: 'Correction (ALTERNATIVE_SELECTOR): the element re-rendered under a new id',

@@ -9,7 +9,7 @@ import type { InteractStateType, InteractStateUpdate, PendingAction } from '../.
 import { validateAction } from '../action-check';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { refusal } from '../outcomes';
-import { actionText, makePending, remapTarget } from '../pending-action';
+import { actionSummaryOf, actionText, makePending, remapTarget } from '../pending-action';
 import { CorrectionOutput, correctionPrompt, correctionSystem } from './prompt';
 
 interface Fix {
@@ -145,14 +145,18 @@ function applyFix(
     attempt,
   });
   const thought = `Correction (${strategy}): ${why}`;
+  const corrected: PendingAction = {
+    ...makePending({ state, page, thought, action, source: 'correction' }),
+    // A correction retries the step: it reuses the step's task action record.
+    taskActionId: pending.taskActionId,
+  };
+  // In words as well as ids: a lesson learned from it must make sense on another page.
+  record.failedSummary = actionSummaryOf(pending);
+  record.correctedSummary = actionSummaryOf(corrected);
   return {
     retryCount: attempt,
     corrections: [...state.corrections, record],
-    pending: {
-      ...makePending({ state, page, thought, action, source: 'correction' }),
-      // A correction retries the step: it reuses the step's task action record.
-      taskActionId: pending.taskActionId,
-    },
+    pending: corrected,
     nextActionReady: true,
   };
 }

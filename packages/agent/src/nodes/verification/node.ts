@@ -8,6 +8,7 @@ import { verifyTier1, type Tier1Verdict } from '../../engines/tier1-verification
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
+import { learnFromVerdict } from '../skills';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { actionText, completesStep, sentText } from '../pending-action';
 import { fullPrompt, lightPrompt, VerificationOutput, verificationSystem } from './prompt';
@@ -100,8 +101,10 @@ export const verification =
       tokensSaved: judged.tokensSaved,
     });
     scoreVerification(deps, result, pending.source === 'correction');
+    await learnFromVerdict(deps, state, pending, result.success);
     return {
       lastVerification: result,
+      ...(state.skillHintIds.length > 0 ? { skillHintIds: [] } : {}),
       tokens: { ...judged.tokens, saved: judged.tokens.saved + judged.tokensSaved },
       ...progressAfter(deps, state, pending, result),
     };

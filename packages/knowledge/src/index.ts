@@ -1,0 +1,9 @@
+export {
+  goalSimilarity,
+  goalWords,
+  skillHintText,
+  SkillsService,
+  type LearnInput,
+  type SkillHint,
+  type SkillsOptions,
+} from './skills/skills-service';

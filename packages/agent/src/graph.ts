@@ -18,6 +18,7 @@ import { dispatch } from './nodes/dispatch/node';
 import { finalize } from './nodes/finalize/node';
 import { outcomePrediction } from './nodes/outcome-prediction/node';
 import { planning } from './nodes/planning/node';
+import { replanning } from './nodes/replanning/node';
 import { stepRefinement } from './nodes/step-refinement/node';
 import { verification } from './nodes/verification/node';
 import { webSearch } from './nodes/web-search/node';
@@ -33,6 +34,7 @@ import {
   routeAfterDispatch,
   routeAfterOutcome,
   routeAfterRefinement,
+  routeAfterReplanning,
   routeAfterVerification,
   routeAfterWebSearch,
 } from './routes';
@@ -55,6 +57,7 @@ function tracedNodes(deps: AgentDeps): Record<TracedNode, Node> {
     correction,
     chain_recovery: chainRecovery,
     advance,
+    replanning,
     finalize,
   };
   const entries = Object.entries(nodes) as [TracedNode, (deps: AgentDeps) => Node][];
@@ -149,7 +152,14 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
           n.verification,
           routeAfterVerification,
           advanceStep,
-          to('chain_recovery', 'finalize', 'correction', 'step_refinement', 'action_generation'),
+          to(
+            'chain_recovery',
+            'finalize',
+            'correction',
+            'replanning',
+            'step_refinement',
+            'action_generation',
+          ),
         ),
       )
       .addNode(
@@ -166,8 +176,12 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
           n.chain_recovery,
           routeAfterChainRecovery,
           advanceStep,
-          to('outcome_prediction', 'step_refinement', 'action_generation'),
+          to('outcome_prediction', 'replanning', 'step_refinement', 'action_generation'),
         ),
+      )
+      .addNode(
+        'replanning',
+        ...routed(n.replanning, routeAfterReplanning, to('step_refinement', 'action_generation')),
       )
       .addNode('finalize', n.finalize)
       .addEdge(START, 'complexity_check')

@@ -151,6 +151,16 @@ describe('routing functions', () => {
       ],
     };
     expect(routeAfterAdvance(state({ plan, currentStepIndex: 1 }))).toBe('step_refinement');
+    // The page changed under the plan: the plan is checked before the next step.
+    expect(
+      routeAfterAdvance(
+        state({
+          plan,
+          currentStepIndex: 1,
+          replanSignal: { reason: 'dom_changed', similarity: 0.3 },
+        }),
+      ),
+    ).toBe('replanning');
     expect(
       routeAfterAdvance(
         state({

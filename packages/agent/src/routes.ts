@@ -101,6 +101,14 @@ export function routeAfterChainRecovery(
 
 export function routeAfterAdvance(
   s: InteractStateType,
+): RouteTo<'replanning' | 'step_refinement' | 'action_generation'> {
+  // The page changed under the plan: check the plan before the next step.
+  if (s.replanSignal !== null && s.plan !== null) return 'replanning';
+  return routeAfterReplanning(s);
+}
+
+export function routeAfterReplanning(
+  s: InteractStateType,
 ): RouteTo<'step_refinement' | 'action_generation'> {
   const step = s.plan?.steps[s.currentStepIndex];
   return step && step.status !== 'completed' ? 'step_refinement' : 'action_generation';

@@ -19,6 +19,7 @@ import type {
   TaskStatus,
   VerificationResult,
 } from '@tandem/contracts';
+import type { ReplanReason } from './engines/dom-similarity';
 import type { PageState } from './page/page-state';
 
 export type InformationSource = 'MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER';
@@ -163,6 +164,15 @@ export const InteractState = Annotation.Root({
   pending: replace<PendingAction | null>(() => null),
   /** Verdict on the previous action, returned with the next response. */
   lastVerification: replace<VerificationResult | null>(() => null),
+  /**
+   * Set by dispatch when the page under the plan changed (spec 003 Batch & Adapt Task 2): the
+   * URL path, or a DOM similarity below 70%. The replanning node checks the plan against it.
+   */
+  replanSignal: replace<{ reason: ReplanReason; similarity: number } | null>(() => null),
+  /** The plan was adapted or regenerated in this request (the response's `rePlanning`). */
+  rePlanning: replace<boolean>(() => false),
+  /** Plans adapted or regenerated in this task (the re-plan frequency metric). */
+  replanCount: replace<number>(() => 0),
   /** Retries of the current step (reset when a step succeeds). */
   retryCount: replace<number>(() => 0),
   consecutiveFailures: replace<number>(() => 0),

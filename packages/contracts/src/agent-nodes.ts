@@ -19,6 +19,7 @@ export const GRAPH_NODES = [
   'correction',
   'chain_recovery',
   'advance',
+  'replanning',
   'finalize',
 ] as const;
 export const GraphNode = z.enum(GRAPH_NODES);
@@ -41,6 +42,7 @@ export const LLM_NODES = [
   'outcome_prediction',
   'verification',
   'correction',
+  'replanning',
   'finalize',
 ] as const satisfies readonly GraphNode[];
 export const LlmNode = z.enum(LLM_NODES);

@@ -162,6 +162,8 @@ export const TaskMetrics = z.object({
   verificationsPassed: z.number().int().nonnegative(),
   verificationsFailed: z.number().int().nonnegative(),
   corrections: z.number().int().nonnegative(),
+  /** Plans adapted or regenerated because the page changed (re-plan frequency). */
+  replans: z.number().int().nonnegative().optional(),
 });
 export type TaskMetrics = z.infer<typeof TaskMetrics>;
 

@@ -68,6 +68,8 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
     usage: usageOf(state),
     hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
     ...(state.complexity ? { complexity: state.complexity } : {}),
+    // The plan was adapted or regenerated in this request (spec 003 Batch & Adapt Task 2).
+    ...(state.rePlanning ? { rePlanning: true } : {}),
     ...(Object.keys(state.collectedCounts).length > 0
       ? {
           collected: state.collectedCounts,

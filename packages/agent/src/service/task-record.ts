@@ -41,6 +41,7 @@ export function metricsAfter(
     verificationsFailed:
       (previous?.verificationsFailed ?? 0) + (verdict && !verdict.success ? 1 : 0),
     corrections: state.corrections.length,
+    ...(state.replanCount > 0 ? { replans: state.replanCount } : {}),
   };
 }
 

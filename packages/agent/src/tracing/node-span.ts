@@ -61,6 +61,17 @@ const SPAN_DATA: {
       collected: u.collectedCounts ?? null,
     }),
   },
+  replanning: {
+    input: (s) => ({
+      trigger: s.replanSignal?.reason ?? null,
+      similarity: s.replanSignal?.similarity ?? null,
+      stepIndex: s.currentStepIndex,
+    }),
+    output: (u) => ({
+      verdict: u.rePlanning ? (u.tokens ? 'regenerate' : 'modify') : 'continue',
+      stepCount: u.plan?.steps.length ?? null,
+    }),
+  },
   extraction: {
     input: (s) => ({
       query: s.pendingExtraction?.query ?? null,

@@ -76,6 +76,10 @@ export interface NodeSpanData {
     input: { stepIndex: number };
     output: { stepIndex: number | null; status: TaskStatus | null };
   };
+  replanning: {
+    input: { trigger: string | null; similarity: number | null; stepIndex: number };
+    output: { verdict: 'continue' | 'modify' | 'regenerate' | null; stepCount: number | null };
+  };
   finalize: {
     input: { status: TaskStatus; action: string | null };
     output: { status: TaskStatus | null; result: string | null };
@@ -103,6 +107,7 @@ const GENERATION_NAMES: Record<LlmNode, string> = {
   outcome_prediction: 'predictOutcome',
   verification: 'verifyAction',
   correction: 'generateCorrection',
+  replanning: 'replan',
   finalize: 'writeFinalAnswer',
 };
 

@@ -1,7 +1,7 @@
 import type { ParsedAction } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { upgradePending } from '../pending-action';
-import { pageOf, pageWith, pendingOf, stateWith } from '../../testing/state';
+import { pageOf, pageWith, pendingOf, planOf, stateWith } from '../../testing/state';
 import { dispatch, type ResumeInput } from './node';
 
 const resume: ResumeInput = {
@@ -71,5 +71,48 @@ describe('dispatch', () => {
       'dispatch runs only when a request resumes the task',
     );
     await expect(dispatch()(paused(), { context: {} })).rejects.toThrow(/resumes the task/);
+  });
+});
+
+describe('dispatch: a changed page under the plan', () => {
+  const tree = [
+    { i: 'patients', r: 'btn', n: 'Patients' },
+    { i: 'dash', r: 'link', n: 'Dashboard' },
+  ];
+  const planned = (extra: Parameters<typeof stateWith>[0] = {}) =>
+    paused({
+      plan: planOf(["Click 'Patients'", "Click 'New/Search'"]),
+      page: pageOf(tree, { url: 'https://emr.example/' }),
+      ...extra,
+    });
+  const resumeOn = (url: string, nodes = tree) => ({
+    context: { resume: { ...resume, page: pageOf(nodes, { url }) } },
+  });
+
+  it('flags a new URL path, and a page that re-rendered into another', async () => {
+    const moved = await dispatch()(planned(), resumeOn('https://emr.example/patients/new'));
+    expect(moved.replanSignal).toEqual({ reason: 'url_path_changed', similarity: 1 });
+    const login = [
+      { i: 'u', r: 'inp', n: 'Username' },
+      { i: 'p', r: 'inp', n: 'Password' },
+      { i: 's', r: 'btn', n: 'Sign in' },
+    ];
+    const swapped = await dispatch()(planned(), resumeOn('https://emr.example/', login));
+    expect(swapped.replanSignal).toMatchObject({ reason: 'dom_changed' });
+  });
+
+  it('does not flag a query change, a cosmetic change, a page read or an unplanned task', async () => {
+    const renumbered = tree.map((n, k) => ({ ...n, i: `x${k}` }));
+    for (const update of [
+      await dispatch()(planned(), resumeOn('https://emr.example/?tab=2')),
+      await dispatch()(planned(), resumeOn('https://emr.example/', renumbered)),
+      await dispatch()(
+        planned({ pageRequest: { mode: 'outline' } }),
+        resumeOn('https://emr.example/patients/new'),
+      ),
+      await dispatch()(planned({ plan: null }), resumeOn('https://emr.example/patients/new')),
+    ]) {
+      expect(update.replanSignal).toBeUndefined();
+    }
   });
 });

@@ -6,6 +6,7 @@
 // re-runs the node on resume and writes the interrupt and the resume value as pending writes,
 // about 2 ms more per step on these machines (bench/interact), for nothing this graph uses.
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { replanTrigger } from '../../engines/dom-similarity';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { upgradePending } from '../pending-action';
@@ -35,7 +36,9 @@ export const dispatch =
     const resume = config?.context?.resume;
     if (!resume) throw new Error('dispatch runs only when a request resumes the task');
     const pending = upgradePending(state.pending);
+    const readPage = state.pageRequest !== null;
     return {
+      ...replanUpdate(state, resume.page, readPage),
       page: resume.page,
       ragContext: resume.ragContext,
       requestCount: state.requestCount + 1,
@@ -63,4 +66,35 @@ function answerUpdate(state: InteractStateType, resume: ResumeInput): InteractSt
     };
   }
   return state.resumeAt !== null ? { resumeAt: null } : {};
+}
+
+/**
+ * Whether the page under the plan changed enough to check the plan again (spec 003 Batch &
+ * Adapt Task 2): the URL path changed or the DOM similarity fell below 70%. Only for planned
+ * tasks, and never after a page read (the client executed nothing). Written only when it
+ * changes, so an ordinary step writes no extra channels into its checkpoint.
+ */
+function replanUpdate(
+  state: InteractStateType,
+  page: PageState,
+  readPage: boolean,
+): InteractStateUpdate {
+  const before = state.page;
+  const trigger =
+    state.plan && before && before.tree.length > 0 && !readPage
+      ? replanTrigger({
+          previousUrl: before.url,
+          url: page.url,
+          before: before.tree,
+          after: page.tree,
+        })
+      : null;
+  const signal =
+    trigger?.replan && trigger.reason
+      ? { reason: trigger.reason, similarity: trigger.similarity }
+      : null;
+  return {
+    ...(signal || state.replanSignal ? { replanSignal: signal } : {}),
+    ...(state.rePlanning ? { rePlanning: false } : {}),
+  };
 }

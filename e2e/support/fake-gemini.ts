@@ -74,6 +74,7 @@ const NODE_BY_SYSTEM: [RegExp, string][] = [
   [/^You judge web search results/i, 'web_search'],
   [/^You write the final answer/, 'finalize'],
   [/^You extract data from web page content/, 'extraction'],
+  [/^You review a browser agent/, 'critic'],
 ];
 
 /** The request form's five fields as the chain fills them: label, role code, value. */
@@ -88,6 +89,10 @@ export const FORM_FIELDS: [label: string, role: string, value: string][] = [
 function answer(node: string, prompt: string): unknown {
   // The extraction sub-agent's calls: answered from the content in the prompt alone.
   if (node === 'extraction') return answerFromPrompt(prompt);
+  // The critic reviews finish()/fail() and unsure proposals: the scenarios' actions are right.
+  if (node === 'critic') {
+    return { approve: true, reason: 'The action fits the goal.', evidence: 'The page shows it.' };
+  }
   const goal = goalOf(prompt);
   if (isCatalogGoal(goal)) {
     const catalog = answerCatalog(node, prompt);

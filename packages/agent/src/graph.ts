@@ -11,6 +11,7 @@ import { advance } from './nodes/advance/node';
 import { chainRecovery } from './nodes/chain-recovery/node';
 import { complexityCheck } from './nodes/complexity-check/node';
 import { contextAnalysis } from './nodes/context-analysis/node';
+import { critic } from './nodes/critic/node';
 import { correction } from './nodes/correction/node';
 import { directAction } from './nodes/direct-action/node';
 import { extraction } from './nodes/extraction/node';
@@ -29,6 +30,7 @@ import {
   routeAfterChainRecovery,
   routeAfterComplexity,
   routeAfterContext,
+  routeAfterCritic,
   routeAfterCorrection,
   routeAfterDirectAction,
   routeAfterDispatch,
@@ -51,6 +53,7 @@ function tracedNodes(deps: AgentDeps): Record<TracedNode, Node> {
     planning,
     step_refinement: stepRefinement,
     action_generation: actionGeneration,
+    critic,
     extraction,
     outcome_prediction: outcomePrediction,
     verification,
@@ -122,7 +125,15 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
         ...routed(
           n.action_generation,
           routeAfterActionGeneration,
-          to('outcome_prediction', 'finalize', 'dispatch', END_RUN),
+          to('critic', 'outcome_prediction', 'finalize', 'dispatch', END_RUN),
+        ),
+      )
+      .addNode(
+        'critic',
+        ...routed(
+          n.critic,
+          routeAfterCritic,
+          to('action_generation', 'outcome_prediction', 'finalize'),
         ),
       )
       .addNode(

@@ -6,6 +6,7 @@ import {
   routeAfterChainRecovery,
   routeAfterComplexity,
   routeAfterContext,
+  routeAfterCritic,
   routeAfterCorrection,
   routeAfterDirectAction,
   routeAfterDispatch,
@@ -14,6 +15,7 @@ import {
   routeAfterVerification,
   routeAfterWebSearch,
 } from './routes';
+import { MAX_CRITIC_REJECTIONS } from './nodes/critic/node';
 import { pageWith, pendingOf, stateWith } from './testing/state';
 
 const state = stateWith;
@@ -66,12 +68,25 @@ describe('routing functions', () => {
       'outcome_prediction',
     );
     expect(routeAfterRefinement(state())).toBe('action_generation');
+    // finish() is reviewed by the critic first, unless it already rejected twice on this step.
     expect(routeAfterActionGeneration(state({ pending: pending('finish("done")') }))).toBe(
-      'finalize',
+      'critic',
     );
+    expect(
+      routeAfterActionGeneration(
+        state({ pending: pending('finish("done")'), criticRejections: MAX_CRITIC_REJECTIONS }),
+      ),
+    ).toBe('finalize');
     expect(routeAfterActionGeneration(state({ pending: pending('click("1")') }))).toBe(
       'outcome_prediction',
     );
+    // An unsure generator, or the step after a failed verification, is reviewed too.
+    expect(
+      routeAfterActionGeneration(state({ pending: pending('click("1")'), actionConfidence: 0.6 })),
+    ).toBe('critic');
+    expect(routeAfterCritic(state({ pending: null }))).toBe('action_generation');
+    expect(routeAfterCritic(state({ pending: pending('click("1")') }))).toBe('outcome_prediction');
+    expect(routeAfterCritic(state({ pending: pending('finish("done")') }))).toBe('finalize');
     expect(routeAfterActionGeneration(state(refused))).toBe(END_RUN);
     expect(routeAfterOutcome(state())).toBe('dispatch');
     expect(routeAfterOutcome(state(refused))).toBe(END_RUN);

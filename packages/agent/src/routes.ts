@@ -3,6 +3,7 @@
 // type error. graph.ts only wires them.
 import { isTerminalAction, type GraphNode } from '@tandem/contracts';
 import type { InteractStateType } from './state';
+import { needsCritic } from './nodes/critic/node';
 import { isChainBreak } from './nodes/verification/node';
 
 export const END_RUN = '__end__' as const;
@@ -54,10 +55,19 @@ export function routeAfterRefinement(
 
 export function routeAfterActionGeneration(
   s: InteractStateType,
-): RouteTo<'outcome_prediction' | 'finalize' | 'dispatch'> | typeof END_RUN {
+): RouteTo<'critic' | 'outcome_prediction' | 'finalize' | 'dispatch'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
   // Asking the client for a snapshot: no action, nothing to predict.
   if (s.pageRequest !== null) return 'dispatch';
+  if (needsCritic(s)) return 'critic';
+  return endsTask(s) ? 'finalize' : 'outcome_prediction';
+}
+
+export function routeAfterCritic(
+  s: InteractStateType,
+): RouteTo<'action_generation' | 'outcome_prediction' | 'finalize'> {
+  // Rejected: the model proposes again, with the reason, in this same request.
+  if (s.pending === null) return 'action_generation';
   return endsTask(s) ? 'finalize' : 'outcome_prediction';
 }
 

@@ -173,6 +173,12 @@ export const InteractState = Annotation.Root({
   rePlanning: replace<boolean>(() => false),
   /** Plans adapted or regenerated in this task (the re-plan frequency metric). */
   replanCount: replace<number>(() => 0),
+  /** The action generator's confidence in the pending action (the critic reviews < 0.85). */
+  actionConfidence: replace<number | null>(() => null),
+  /** Why the critic rejected the last proposal; action generation reads it once. */
+  criticFeedback: replace<string | null>(() => null),
+  /** Proposals the critic rejected on the current step (capped: the last one then runs). */
+  criticRejections: replace<number>(() => 0),
   /** Retries of the current step (reset when a step succeeds). */
   retryCount: replace<number>(() => 0),
   consecutiveFailures: replace<number>(() => 0),

@@ -61,6 +61,13 @@ const SPAN_DATA: {
       collected: u.collectedCounts ?? null,
     }),
   },
+  critic: {
+    input: (s) => ({ action: actionOf(s), stepIndex: s.currentStepIndex }),
+    output: (u) => ({
+      approved: u.pending === null ? false : u.tokens ? true : null,
+      reason: u.criticFeedback ?? null,
+    }),
+  },
   replanning: {
     input: (s) => ({
       trigger: s.replanSignal?.reason ?? null,

@@ -52,6 +52,10 @@ export interface NodeSpanData {
       collected: CollectedCounts | null;
     };
   };
+  critic: {
+    input: { action: string | null; stepIndex: number };
+    output: { approved: boolean | null; reason: string | null };
+  };
   extraction: {
     input: { query: string | null; extractionId: string | null; cssSelector: string | null };
     output: { summary: string | null };
@@ -103,6 +107,7 @@ const GENERATION_NAMES: Record<LlmNode, string> = {
   planning: 'generatePlan',
   direct_action: 'callActionLLM',
   action_generation: 'callActionLLM',
+  critic: 'critiqueAction',
   extraction: 'extractData',
   outcome_prediction: 'predictOutcome',
   verification: 'verifyAction',

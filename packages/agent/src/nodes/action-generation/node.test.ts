@@ -95,6 +95,8 @@ describe('action_generation: one action', () => {
         source: 'action_generation',
         targets: [{ id: 'save', role: 'btn', name: 'Save' }],
       },
+      // Kept for the critic, which reviews proposals the model is unsure of.
+      actionConfidence: 0.9,
     });
   });
 
@@ -181,6 +183,7 @@ describe('action_generation: reading the page', () => {
       pageRequest: { mode: 'content', format: 'markdown', grep: 'Pricing' },
       pageReadsThisStep: 1,
       outcome: { kind: 'read_page', thought: 'I need the prices' },
+      actionConfidence: 0.9,
     });
   });
 

@@ -68,7 +68,8 @@ export const actionGeneration =
     let tokens = state.tokens;
     let counts = state.collectedCounts;
     let duplicatesSkipped = state.duplicatesSkipped;
-    let feedback = '';
+    // The critic's reason for rejecting the last proposal (same request), read once.
+    let feedback = state.criticFeedback ?? '';
     for (let attempt = 0; attempt < ACTION_GENERATION_ATTEMPTS; attempt++) {
       const result = await deps.llm.generate({
         node: 'action_generation',
@@ -101,7 +102,15 @@ export const actionGeneration =
       if (!('rejected' in decision)) {
         // The lessons shown for this action: its verification scores them.
         const shown = skills.ids.length > 0 || state.skillHintIds.length > 0;
-        return shown ? { ...decision, skillHintIds: skills.ids } : decision;
+        return {
+          ...decision,
+          ...(shown ? { skillHintIds: skills.ids } : {}),
+          // What the critic reads to decide whether this proposal needs a review.
+          ...(out.confidence !== state.actionConfidence
+            ? { actionConfidence: out.confidence }
+            : {}),
+          ...(state.criticFeedback !== null ? { criticFeedback: null } : {}),
+        };
       }
       logFor(deps, state, 'action_generation').warn('model action rejected', {
         action: out.action,

@@ -63,6 +63,7 @@ export const outcomePrediction =
       stepCount: state.stepCount + 1,
       nextActionReady: false,
       pageReadsThisStep: 0,
+      ...(state.criticRejections > 0 ? { criticRejections: 0 } : {}),
       ...sendAction(),
     };
   };

@@ -1,0 +1,111 @@
+// The critic's conditions and verdicts: which proposals get a review, an approval (a finish
+// keeps the critic's evidence), a rejection sent back to action generation, and fail-open.
+import { describe, expect, it } from 'vitest';
+import { createScriptedLlm } from '../../llm/scripted-client';
+import { ProviderError } from '../../llm/provider';
+import { applyUpdate, nodeDeps, pageOf, pendingOn, stateWith } from '../../testing/state';
+import { critic, MAX_CRITIC_REJECTIONS, needsCritic } from './node';
+
+const page = pageOf(
+  [
+    { i: 'first', r: 'inp', n: 'First name' },
+    { i: 'pw', r: 'inp', n: 'Password' },
+    { i: 'save', r: 'btn', n: 'Save' },
+  ],
+  { url: 'https://emr.example/patients/new' },
+);
+const proposal = (action: string, extra: Parameters<typeof stateWith>[0] = {}) =>
+  stateWith({
+    query: 'Add a new patient named Jas',
+    page,
+    pending: pendingOn(action, page),
+    ...extra,
+  });
+
+describe('needsCritic', () => {
+  it('reviews finish/fail, sensitive fields, unsure proposals and the step after a failure', () => {
+    expect(needsCritic(proposal('finish("Jas was added")'))).toBe(true);
+    expect(needsCritic(proposal('fail("no form")'))).toBe(true);
+    expect(needsCritic(proposal('setValue("pw", "hunter2")'))).toBe(true);
+    expect(needsCritic(proposal('setValue("first", "Jas")', { actionConfidence: 0.6 }))).toBe(true);
+    expect(
+      needsCritic(
+        proposal('click("save")', {
+          lastVerification: {
+            success: false,
+            confidence: 0.9,
+            reason: 'nothing happened',
+            actionSucceeded: false,
+            taskCompleted: false,
+            goalAchieved: false,
+          },
+        }),
+      ),
+    ).toBe(true);
+  });
+
+  it('lets a confident ordinary action through, and stops reviewing after the limit', () => {
+    expect(needsCritic(proposal('setValue("first", "Jas")', { actionConfidence: 0.95 }))).toBe(
+      false,
+    );
+    expect(
+      needsCritic(proposal('finish("done")', { criticRejections: MAX_CRITIC_REJECTIONS })),
+    ).toBe(false);
+  });
+});
+
+describe('critic', () => {
+  it('approves, and a finish carries the evidence the critic saw', async () => {
+    const llm = createScriptedLlm(
+      [
+        {
+          node: 'critic',
+          output: { approve: true, reason: 'done', evidence: 'The list shows Jas.' },
+        },
+      ],
+      { zeroLatency: true },
+    );
+    const before = proposal('finish("Jas was added")');
+    const after = applyUpdate(before, await critic(nodeDeps({ llm }))(before));
+    expect(after.pending?.thought).toContain('Critic: The list shows Jas.');
+    expect(after.tokens.calls).toBe(1);
+    expect(llm.calls[0]?.actionType).toBe('CRITIC');
+  });
+
+  it('rejects: the proposal is dropped and the reason goes back to action generation', async () => {
+    const llm = createScriptedLlm(
+      [
+        {
+          node: 'critic',
+          output: { approve: false, reason: 'a date in a name field', evidence: '' },
+        },
+      ],
+      { zeroLatency: true },
+    );
+    const before = proposal('setValue("first", "03/12/1990")', { actionConfidence: 0.5 });
+    const after = applyUpdate(before, await critic(nodeDeps({ llm }))(before));
+    expect(after.pending).toBeNull();
+    expect(after.criticRejections).toBe(1);
+    expect(after.criticFeedback).toBe(
+      'setValue("first", "03/12/1990") was rejected by a reviewer: a date in a name field',
+    );
+  });
+
+  it('fails open: when the critic errors, the action runs unreviewed', async () => {
+    const llm = createScriptedLlm(
+      [
+        {
+          node: 'critic',
+          error: new ProviderError('503 unavailable', {
+            kind: 'http',
+            status: 503,
+            retryable: false,
+          }),
+        },
+      ],
+      { zeroLatency: true, maxRetries: 0 },
+    );
+    const before = proposal('finish("Jas was added")');
+    expect(await critic(nodeDeps({ llm }))(before)).toEqual({});
+  });
+});

@@ -20,6 +20,13 @@ export async function continueTask(
   const tenantId = scope.caller.tenantId;
   const answer = scope.request.answer;
   const log = scope.log.child({ taskId });
+  // Stop is final: a cancelled task is refused at once, even while a request that started
+  // before the Stop still holds the lock (it will not be recorded either).
+  const current = await store.tasks.get(tenantId, taskId);
+  if (current?.status === 'cancelled') {
+    const refused = continuationRefusal(current, taskId, scope.sessionId, answer !== undefined);
+    if (refused) throw refused;
+  }
   // The task is read under the lock: the version its writes compare against is then the one
   // no other request can move (only a Stop or the zombie sweep can, see task-write.ts).
   return locks.withLock(tenantId, taskId, async () => {

@@ -57,8 +57,8 @@ export function routeAfterActionGeneration(
   s: InteractStateType,
 ): RouteTo<'critic' | 'outcome_prediction' | 'finalize' | 'dispatch'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
-  // Asking the client for a snapshot: no action, nothing to predict.
-  if (s.pageRequest !== null) return 'dispatch';
+  // Asking the client for a snapshot, or the user for a value (MISSING_INFO): no action.
+  if (s.pageRequest !== null || asksUser(s)) return 'dispatch';
   if (needsCritic(s)) return 'critic';
   return endsTask(s) ? 'finalize' : 'outcome_prediction';
 }

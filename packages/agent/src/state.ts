@@ -48,7 +48,7 @@ export interface PendingAction {
 /** A question the task is paused on until the user answers. */
 export interface PendingQuestion {
   /** The node that asked, and resumes with the answer. */
-  askedBy: 'context_analysis' | 'direct_action';
+  askedBy: 'context_analysis' | 'direct_action' | 'action_generation';
   message: string;
 }
 

@@ -6,17 +6,22 @@ import type { Store } from '@tandem/store';
 import { questionResponse, type QuestionOutcome } from './response';
 import type { StepRecordInput } from './record-step';
 import { writeTask } from './record-step';
-import { taskPatchFrom } from './task-record';
+import { taskPatchFrom, verdictPatchFrom } from './task-record';
 
 export async function recordQuestion(
   store: Store,
-  input: Omit<StepRecordInput, 'verifiedActionId'>,
+  input: StepRecordInput,
   outcome: QuestionOutcome,
 ): Promise<NeedsUserInputResponse> {
-  const { caller, state, existing, started } = input;
-  const facts = { durationMs: Date.now() - started, verifiedPrevious: false };
+  const { caller, state, existing, started, verifiedActionId } = input;
+  const facts = { durationMs: Date.now() - started, verifiedPrevious: verifiedActionId !== null };
   const patch = { ...taskPatchFrom(state, existing, facts), status: 'needs_user_input' as const };
   await writeTask(store, input, patch);
+  // A question mid-task (the dynamic interrupt) comes after the previous action was verified.
+  const verdict = verdictPatchFrom(state);
+  if (verifiedActionId && verdict) {
+    await store.taskActions.update(caller.tenantId, verifiedActionId, verdict);
+  }
   await store.messages.append(caller.tenantId, {
     sessionId: state.sessionId,
     role: 'assistant',

@@ -43,7 +43,13 @@ export async function answerRun(
     case 'ask_user':
       return recordQuestion(
         store,
-        { caller: scope.caller, state, existing: task.existing, started: scope.started },
+        {
+          caller: scope.caller,
+          state,
+          existing: task.existing,
+          verifiedActionId: task.verifiedActionId,
+          started: scope.started,
+        },
         outcome,
       );
     case 'action':

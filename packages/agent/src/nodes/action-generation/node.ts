@@ -15,6 +15,7 @@ import { makePending } from '../pending-action';
 import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
 import { isExtractionGoal } from '../../collect/extraction-goal';
 import { extractionLines } from '../extraction/node';
+import { routeMissingInfo, type MissingInfo } from './missing-info';
 import { skillsFor } from '../skills';
 import {
   extractionSnapshot,
@@ -167,6 +168,9 @@ async function decide(deps: AgentDeps, turn: Turn): Promise<Decision> {
     const total = collectedTotal(collected.counts);
     return pendingUpdate(turn, { name: 'finish', args: { message: `Collected ${total} items.` } });
   }
+  if (out.missingInfo && out.missingInfo.length > 0) {
+    return missingInfoDecision(deps, turn, out.missingInfo);
+  }
   const canRead = state.pageReadsThisStep < deps.limits.maxPageReadsPerStep;
   if (out.extract && deps.extraction && canRead) return extractRead(deps, turn, out.extract);
   if (out.readPage && canRead) return pageRead(deps, turn, out.readPage);
@@ -254,6 +258,27 @@ async function extractRead(
     pendingExtraction: parsed.request,
     pageReadsThisStep: turn.state.pageReadsThisStep + 1,
     ...readPage(thoughtOf(turn)),
+  };
+}
+
+/** Spec 003 MISSING_INFO: search for a public fact, ask the user, or refuse to invent. */
+async function missingInfoDecision(
+  deps: AgentDeps,
+  turn: Turn,
+  items: MissingInfo,
+): Promise<Decision> {
+  const route = routeMissingInfo(deps, turn.state, items, thoughtOf(turn));
+  logFor(deps, turn.state, 'action_generation').info('missing information', {
+    missing: items.map((i) => `${i.kind}: ${i.what}`),
+    route: route.kind,
+  });
+  if (route.kind === 'search') return googleSearch(deps, turn, route.query);
+  if (route.kind === 'refuse') return { rejected: route.reason };
+  return {
+    tokens: turn.tokens,
+    collectedCounts: turn.collected.counts,
+    duplicatesSkipped: turn.collected.duplicatesSkipped,
+    ...route.update,
   };
 }
 

@@ -33,6 +33,22 @@ export const ActionGenerationOutput = z.object({
       'Optional: read the page before acting (outline: sections and xpaths; content: text of the sections matching grep/selector). The action is then not executed. Null otherwise.',
     ),
   collect: CollectOutputField.optional(),
+  missingInfo: z
+    .array(
+      z.object({
+        what: z.string().describe('The value that is missing, e.g. "middle name".'),
+        kind: z
+          .enum(['PRIVATE_DATA', 'EXTERNAL_KNOWLEDGE'])
+          .describe('PRIVATE_DATA: only the user knows it; EXTERNAL_KNOWLEDGE: a public fact.'),
+        searchQuery: z.string().nullable().optional(),
+      }),
+    )
+    .max(5)
+    .nullable()
+    .optional()
+    .describe(
+      'Spec 003 MISSING_INFO: a value the next action needs that is in neither the goal, the conversation nor the page. Report it instead of inventing it; the action is then not executed. Null otherwise.',
+    ),
   extract: z
     .object({
       query: z.string().max(2_000).nullable().optional(),
@@ -58,7 +74,7 @@ const baseSystem = [
   'Use only element ids listed on the page; never an element marked (occluded) or [disabled].',
   'When several form fields can be filled independently (same form, no navigation, no submit), you may return them as a chain; never put a submit, link, navigate, finish or fail in a chain.',
   'Call finish("…") only when the goal is achieved, with a one-line answer. Call fail("…") when it cannot be achieved.',
-  'Never invent values the user did not give; use googleSearch for public facts.',
+  'Never invent values the user did not give: when the next action needs a value you do not have (a required field the goal does not fill), report it in missingInfo instead of acting. Use googleSearch for public facts.',
   'The page list shows interactive elements only. To read text (articles, tables, cards, documentation), set readPage: first {"mode": "outline"}, then {"mode": "content", "grep": "<xpath or words from the outline>"}.',
   UNTRUSTED_CONTENT_RULE,
 ];

@@ -1,4 +1,6 @@
 // COMPLEX path, step 3 (spec 003 Step 1.6): a step-by-step plan before the first action.
+import type { PlanStep } from '@tandem/contracts';
+import type { z } from 'zod';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { llmContext, logFor, withUsage } from '../node-context';
@@ -24,12 +26,7 @@ export const planning =
       schemaName: 'plan',
       context: llmContext(state),
     });
-    const steps = result.output.steps.map((s, index) => ({
-      index,
-      description: s.description,
-      refinable: s.refinable,
-      status: index === 0 ? ('active' as const) : ('pending' as const),
-    }));
+    const steps = toPlanSteps(result.output.steps, 0);
     logFor(deps, state, 'planning').info('planned', {
       steps: steps.length,
       goal: result.output.goal,
@@ -45,3 +42,16 @@ export const planning =
       tokens: withUsage(state, result),
     };
   };
+
+/** The planner's steps as plan steps from `first` on, the first of them active. */
+export function toPlanSteps(
+  steps: z.infer<typeof PlanningOutput>['steps'],
+  first: number,
+): PlanStep[] {
+  return steps.map((s, i) => ({
+    index: first + i,
+    description: s.description,
+    refinable: s.refinable,
+    status: i === 0 ? ('active' as const) : ('pending' as const),
+  }));
+}

@@ -9,6 +9,7 @@ import type { AgentDeps } from '../../deps';
 import { validatePlan } from '../../engines/plan-validator';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { llmContext, logFor, withUsage } from '../node-context';
+import { toPlanSteps } from '../planning/node';
 import { PlanningOutput } from '../planning/prompt';
 import { replanningPrompt, replanningSystem } from './prompt';
 
@@ -81,15 +82,7 @@ async function regenerate(
     schemaName: 'plan',
     context: llmContext(state),
   });
-  const steps: PlanStep[] = [
-    ...plan.steps.slice(0, doneSteps),
-    ...result.output.steps.map((s, i) => ({
-      index: doneSteps + i,
-      description: s.description,
-      refinable: s.refinable,
-      status: i === 0 ? ('active' as const) : ('pending' as const),
-    })),
-  ];
+  const steps = [...plan.steps.slice(0, doneSteps), ...toPlanSteps(result.output.steps, doneSteps)];
   logFor(deps, state, 'replanning').info('plan regenerated', { steps: steps.length });
   return {
     plan: { ...plan, steps, currentStepIndex: doneSteps },

@@ -100,7 +100,7 @@ async function catalogueRuns(pages: ContentPage[]) {
       ),
     );
   }
-  const aggregate = last.aggregate?.aggregate();
+  const aggregate = last.aggregate;
   const unique = scoreFields(
     aggregate?.data,
     CATALOG.uniqueProducts.map((p) => ({ ...p })),

@@ -7,7 +7,8 @@ import { parseHtml, releaseDocument, snapshotParsed } from '@tandem/page/server'
 export interface ParsedContent {
   /** The scope: the selector's element, or the body. Null for Markdown input. */
   root: Element | null;
-  markdown: string;
+  /** Rendered when first read (after release() it cannot be). */
+  readonly markdown: string;
   sourceChars: number;
   warnings: string[];
   release(): void;
@@ -41,18 +42,25 @@ export function parseContent(input: {
       selector = undefined;
     }
   }
-  const markdown = stripSnapshotComments(
-    snapshotParsed(doc, {
-      mode: 'content',
-      format: 'markdown',
-      ...(input.url ? { url: input.url } : {}),
-      ...(selector ? { selector } : {}),
-    }),
-  );
+  // Rendered on first use: a replayed strategy reads the DOM and never needs the Markdown.
+  let markdown: string | undefined;
+  const render = () =>
+    stripSnapshotComments(
+      snapshotParsed(doc, {
+        mode: 'content',
+        format: 'markdown',
+        ...(input.url ? { url: input.url } : {}),
+        ...(selector ? { selector } : {}),
+      }),
+    );
   return {
     root,
-    markdown,
-    sourceChars: root?.outerHTML.length ?? input.html.length,
+    get markdown() {
+      markdown ??= render();
+      return markdown;
+    },
+    // Serialising the whole page again only to count it would cost more than the parse.
+    sourceChars: selector && root ? root.outerHTML.length : input.html.length,
     warnings,
     release: () => releaseDocument(doc),
   };

@@ -2,10 +2,7 @@
 // deduplicated by exact field match, objects deep-merged with later scalars winning, text
 // joined with `---` and each chunk's structural context as its header.
 import { canonicalJson } from './schema';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject as isObject, type JsonObject as Json } from './json';
 
 /** Items in first-seen order, each distinct item once (exact match on every field). */
 export function dedupe(items: readonly unknown[]): { items: unknown[]; duplicates: number } {

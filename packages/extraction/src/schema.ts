@@ -5,6 +5,7 @@
 // the merged result and the replayed data, and no second JSON-Schema dialect is maintained.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { isJsonObject as isObject, type JsonObject as Json } from './json';
 
 /** Keywords whose meaning the extractor cannot keep (providers' structured output lacks them). */
 const UNSUPPORTED = [
@@ -27,10 +28,6 @@ const UNSUPPORTED = [
 ] as const;
 
 const TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where a schema uses what the extractor cannot enforce: one line per feature and path. */
 export function unsupportedFeatures(schema: Json, path = '(root)'): string[] {

@@ -127,7 +127,7 @@ describe('ExtractionService', () => {
       markdownChars: 0,
     });
     expect(second.summary).toContain('by replaying the strategy (0 model tokens)');
-    expect(second.aggregate?.summary()).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
+    expect(second.aggregate?.summary).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
     expect((await store.extractionStrategies.get('t1', id))?.successCount).toBe(2);
   });
 
@@ -145,7 +145,7 @@ describe('ExtractionService', () => {
     const after = await store.extractionStrategies.get('t1', id);
     expect(after).toMatchObject({ failureCount: 1, successCount: 2 });
     expect(after?.replay).not.toEqual(before);
-    expect(third.aggregate?.summary()).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
+    expect(third.aggregate?.summary).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
   });
 
   it('chunks a 500-row table, reads every row, then replays it on a similar table', async () => {
@@ -213,7 +213,7 @@ describe('ExtractionService', () => {
     );
     expect(later.result.method).toBe('replay');
     expect(llm.calls).toHaveLength(1);
-    expect(later.aggregate?.summary()).toMatch(/^40 unique items from 1 page/);
+    expect(later.aggregate?.summary).toMatch(/^40 unique items from 1 page/);
   });
 
   it('keeps strategies per tenant, and refuses an unknown id without a query', async () => {

@@ -4,13 +4,14 @@
 // result → the task's aggregate for the extractionId. The agent's extraction node and
 // POST /api/extract both call `run`; neither puts the data into a prompt.
 import type {
+  ExtractionAggregate,
   ExtractionError,
   ExtractionMethod,
   ExtractionResult,
   ExtractRequest,
 } from '@tandem/contracts';
 import type { ExtractionResultRecord, ExtractionStrategy, Store } from '@tandem/store';
-import { aggregateResults, type ExtractionAggregator } from './aggregator';
+import { aggregateResults } from './aggregator';
 import { parseContent, type ParsedContent } from './content';
 import type { ExtractionCallContext, ExtractionLlm } from './llm';
 import { itemCount } from './merge';
@@ -46,7 +47,8 @@ export interface RunExtractionInput {
 export interface RunExtractionOutput {
   result: ExtractionResult;
   record: ExtractionResultRecord;
-  aggregate: ExtractionAggregator | null;
+  /** The task's results under this extractionId merged (computed once, here). */
+  aggregate: ExtractionAggregate | null;
   /** One line for the model: counts and ids, never the data. */
   summary: string;
 }
@@ -169,14 +171,14 @@ export class ExtractionService {
     produced: Produced,
   ): Promise<RunExtractionOutput> {
     const result = toResult(record);
-    let aggregate: ExtractionAggregator | null = null;
+    let aggregate: ExtractionAggregate | null = null;
     if (input.taskId && record.extractionId) {
       const results = await this.deps.store.extractionResults.listByTask(
         input.tenantId,
         input.taskId,
         { extractionId: record.extractionId },
       );
-      aggregate = aggregateResults(results)[0] ?? null;
+      aggregate = aggregateResults(results)[0]?.aggregate() ?? null;
     }
     return { result, record, aggregate, summary: summaryLine(record, produced, aggregate) };
   }
@@ -200,7 +202,7 @@ export function toResult(record: ExtractionResultRecord): ExtractionResult {
 export function summaryLine(
   record: ExtractionResultRecord,
   produced: Pick<Produced, 'method' | 'modelCalls' | 'isPartial'>,
-  aggregate: ExtractionAggregator | null,
+  aggregate: Pick<ExtractionAggregate, 'summary'> | null,
 ): string {
   const items = itemCount(record.data);
   const what = items === null ? 'Extracted the requested data' : `Extracted ${items} items`;
@@ -214,7 +216,7 @@ export function summaryLine(
   if (record.warnings.length > 0) parts.push(`Warnings: ${record.warnings.slice(0, 3).join(' ')}`);
   if (aggregate) {
     parts.push(
-      `So far: ${aggregate.summary()}. On similar pages extract again with extractionId "${record.extractionId}"; the data is stored, never repeat it.`,
+      `So far: ${aggregate.summary}. On similar pages extract again with extractionId "${record.extractionId}"; the data is stored, never repeat it.`,
     );
   }
   return parts.join(' ');

@@ -29,11 +29,24 @@ export function withUsage(
   state: Pick<InteractStateType, 'tokens'>,
   result: Pick<LlmResult<unknown>, 'usage' | 'model'>,
 ): InteractStateType['tokens'] {
+  return withSpent(state, {
+    input: result.usage.inputTokens,
+    output: result.usage.outputTokens,
+    calls: 1,
+    costMicroUsd: priceUsage(result.model, result.usage),
+  });
+}
+
+/** Adds calls already priced elsewhere (an extraction's chunk calls) to the task's totals. */
+export function withSpent(
+  state: Pick<InteractStateType, 'tokens'>,
+  spent: { input: number; output: number; calls: number; costMicroUsd: number },
+): InteractStateType['tokens'] {
   return {
     ...state.tokens,
-    input: state.tokens.input + result.usage.inputTokens,
-    output: state.tokens.output + result.usage.outputTokens,
-    calls: state.tokens.calls + 1,
-    costMicroUsd: (state.tokens.costMicroUsd ?? 0) + priceUsage(result.model, result.usage),
+    input: state.tokens.input + spent.input,
+    output: state.tokens.output + spent.output,
+    calls: state.tokens.calls + spent.calls,
+    costMicroUsd: (state.tokens.costMicroUsd ?? 0) + spent.costMicroUsd,
   };
 }

@@ -2,9 +2,7 @@
 // content and the schema the prompt states, and answers from the Markdown's tables and
 // headed blocks (cards). Wrong chunking therefore shows up as wrong data: a card cut from its
 // price, or a table chunk without its header, yields fewer items.
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject as isObject, type JsonObject as Json } from '../json';
 
 export function contentOf(prompt: string): string {
   const match = /<page_content untrusted="true">\n([\s\S]*)\n<\/page_content>/.exec(prompt);

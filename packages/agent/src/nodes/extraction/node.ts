@@ -5,7 +5,7 @@
 // Then the model reasons again on the same step with the summary in its prompt.
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
-import { llmContext, logFor } from '../node-context';
+import { llmContext, logFor, withSpent } from '../node-context';
 
 export const extraction =
   (deps: AgentDeps) =>
@@ -45,7 +45,7 @@ export const extraction =
         modelCalls: stats.modelCalls,
         isPartial: out.result.isPartial,
       });
-      const aggregate = out.aggregate?.aggregate();
+      const aggregate = out.aggregate;
       const note: ExtractionNote = {
         extractionId: out.record.extractionId ?? out.record.id,
         items: aggregate ? aggregate.items : stats.items,
@@ -56,13 +56,12 @@ export const extraction =
       return {
         ...cleared,
         extractionNotes: withNote(state.extractionNotes, note),
-        tokens: {
-          ...state.tokens,
-          input: state.tokens.input + stats.inputTokens,
-          output: state.tokens.output + stats.outputTokens,
-          calls: state.tokens.calls + stats.modelCalls,
-          costMicroUsd: (state.tokens.costMicroUsd ?? 0) + stats.costMicroUsd,
-        },
+        tokens: withSpent(state, {
+          input: stats.inputTokens,
+          output: stats.outputTokens,
+          calls: stats.modelCalls,
+          costMicroUsd: stats.costMicroUsd,
+        }),
       };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -164,6 +164,24 @@ export const TaskMetrics = z.object({
   corrections: z.number().int().nonnegative(),
   /** Plans adapted or regenerated because the page changed (re-plan frequency). */
   replans: z.number().int().nonnegative().optional(),
+  /**
+   * Counters behind the spec 003 §D KPIs, kept per task (absent on tasks recorded before they
+   * were counted, and while zero). `actionsSent` counts every client action, each element of
+   * a chain included, so 1 − totalSteps / actionsSent is the round-trip reduction of chaining.
+   */
+  actionsSent: z.number().int().nonnegative().optional(),
+  /** Proposals the critic reviewed, and those it rejected (its catch rate). */
+  criticReviews: z.number().int().nonnegative().optional(),
+  criticRejections: z.number().int().nonnegative().optional(),
+  /** Action generation calls that were shown at least one skill (the skill hit rate). */
+  skillHintSteps: z.number().int().nonnegative().optional(),
+  /**
+   * Look-ahead (Batch & Adapt Task 3): next goals checked, found on the page (hit rate), and
+   * required ones missing after an action that otherwise looked successful (early detection).
+   */
+  lookAheadChecks: z.number().int().nonnegative().optional(),
+  lookAheadHits: z.number().int().nonnegative().optional(),
+  lookAheadCaught: z.number().int().nonnegative().optional(),
 });
 export type TaskMetrics = z.infer<typeof TaskMetrics>;
 

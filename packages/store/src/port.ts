@@ -179,6 +179,13 @@ export interface Skill {
   createdAt: string;
 }
 
+/** Sums over a tenant's stored skills, as kept (expired ones not yet swept included). */
+export interface SkillTotals {
+  skills: number;
+  successCount: number;
+  failureCount: number;
+}
+
 export interface KnowledgeDocument {
   id: string;
   tenantId: string;
@@ -564,6 +571,8 @@ export interface SkillRepository {
     now?: string,
   ): Promise<Skill | null>;
   count(tenantId: string): Promise<number>;
+  /** The tenant's stored skills and the sums of their counters (the skill KPIs); zeros if none. */
+  totals(tenantId: string): Promise<SkillTotals>;
   /** Deletes skills whose lastUsed is older than the TTL (Mongo also has a TTL index). */
   deleteExpired(now?: string): Promise<number>;
 }

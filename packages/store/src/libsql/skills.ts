@@ -144,6 +144,23 @@ export function libsqlSkills(client: SqlClient): SkillRepository {
       return row ? num(row, 'n') : 0;
     },
 
+    async totals(tenantId) {
+      const result = await client.execute({
+        sql: `SELECT COUNT(*) AS skills, COALESCE(SUM(success_count), 0) AS successes,
+                COALESCE(SUM(failure_count), 0) AS failures
+              FROM skills WHERE tenant_id = ?`,
+        args: [tenantId],
+      });
+      const row = result.rows[0];
+      return row
+        ? {
+            skills: num(row, 'skills'),
+            successCount: num(row, 'successes'),
+            failureCount: num(row, 'failures'),
+          }
+        : { skills: 0, successCount: 0, failureCount: 0 };
+    },
+
     async deleteExpired(now) {
       // A maintenance sweep across tenants (the port gives it no tenant): age is all it uses.
       const cutoff = isoPlusMs(now === undefined ? nowIso() : iso(now), -SKILL_TTL_MS);

@@ -157,6 +157,27 @@ export function mongoSkills({ skills }: MongoModels): SkillRepository {
       return skills.countDocuments({ tenantId }).exec();
     },
 
+    async totals(tenantId) {
+      const [sums] = await skills
+        .aggregate<{ skills: number; successCount: number; failureCount: number }>([
+          { $match: { tenantId } },
+          {
+            $group: {
+              _id: null,
+              skills: { $sum: 1 },
+              successCount: { $sum: '$successCount' },
+              failureCount: { $sum: '$failureCount' },
+            },
+          },
+        ])
+        .exec();
+      return {
+        skills: sums?.skills ?? 0,
+        successCount: sums?.successCount ?? 0,
+        failureCount: sums?.failureCount ?? 0,
+      };
+    },
+
     async deleteExpired(now) {
       // A maintenance sweep across tenants (the port gives it no tenant): age is all it uses.
       // The TTL index does the same on its own schedule.

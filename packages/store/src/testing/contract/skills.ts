@@ -134,6 +134,37 @@ export function skillsContract(makeStore: MakeStore): void {
       expect(await store().skills.recordOutcome(tenantId, uniq('missing'), true)).toBeNull();
     });
 
+    it("sums a tenant's skills and their counters, and no other tenant's", async () => {
+      const tenantId = await newTenant(store());
+      const other = await newTenant(store());
+      expect(await store().skills.totals(tenantId)).toEqual({
+        skills: 0,
+        successCount: 0,
+        failureCount: 0,
+      });
+      const t0 = Date.now();
+      const first = await store().skills.upsert(tenantId, skillInput(), isoAt(t0));
+      await store().skills.upsert(tenantId, skillInput(), isoAt(t0 + 1)); // successCount 2
+      const second = await store().skills.upsert(tenantId, skillInput({ succeeded: 'click(20)' }));
+      await store().skills.recordOutcome(tenantId, first.id, true, isoAt(t0 + 2));
+      await store().skills.recordOutcome(tenantId, first.id, false, isoAt(t0 + 3));
+      await store().skills.recordOutcome(tenantId, second.id, false, isoAt(t0 + 4));
+      await store().skills.recordOutcome(tenantId, second.id, false, isoAt(t0 + 5));
+      const foreign = await store().skills.upsert(other, skillInput());
+      await store().skills.recordOutcome(other, foreign.id, false);
+      // first: 3 successes, 1 failure; second: 1 success, 2 failures.
+      expect(await store().skills.totals(tenantId)).toEqual({
+        skills: 2,
+        successCount: 4,
+        failureCount: 3,
+      });
+      expect(await store().skills.totals(other)).toEqual({
+        skills: 1,
+        successCount: 1,
+        failureCount: 1,
+      });
+    });
+
     it('deletes expired skills and keeps fresh ones', async () => {
       const tenantId = await newTenant(store());
       const stale = await store().skills.upsert(

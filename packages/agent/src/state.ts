@@ -101,6 +101,26 @@ export type RunOutcome =
 const replace = <T>(fallback: () => T) =>
   Annotation<T>({ reducer: (_old, next) => next, default: fallback });
 
+/** The task's KPI counters (spec 003 §D), copied onto its metrics (contracts' TaskMetrics). */
+export type KpiCounter =
+  | 'actionsSent'
+  | 'criticReviews'
+  | 'criticRejections'
+  | 'skillHintSteps'
+  | 'lookAheadChecks'
+  | 'lookAheadHits'
+  | 'lookAheadCaught';
+export type KpiCounts = Partial<Record<KpiCounter, number>>;
+
+/** Nodes return increments (`{ criticReviews: 1 }`); the channel keeps the task's totals. */
+export function addKpiCounts(totals: KpiCounts, increments: KpiCounts): KpiCounts {
+  const sum: KpiCounts = { ...totals };
+  for (const [key, value] of Object.entries(increments) as [KpiCounter, number][]) {
+    if (value) sum[key] = (sum[key] ?? 0) + value;
+  }
+  return sum;
+}
+
 export const InteractState = Annotation.Root({
   // --- identity (set once, when the task starts) ----------------------------------------
   /** Provisional from the first log line; persisted only once an action exists. */
@@ -173,6 +193,8 @@ export const InteractState = Annotation.Root({
   rePlanning: replace<boolean>(() => false),
   /** Plans adapted or regenerated in this task (the re-plan frequency metric). */
   replanCount: replace<number>(() => 0),
+  /** KPI counters of the task; updates are increments, summed by the reducer. */
+  kpiCounts: Annotation<KpiCounts>({ reducer: addKpiCounts, default: () => ({}) }),
   /** The action generator's confidence in the pending action (the critic reviews < 0.85). */
   actionConfidence: replace<number | null>(() => null),
   /** Why the critic rejected the last proposal; action generation reads it once. */

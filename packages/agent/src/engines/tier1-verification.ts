@@ -20,7 +20,17 @@ export interface Tier1Verdict {
   /** False when the evidence cannot decide (an LLM tier should look, if there is one). */
   conclusive: boolean;
   nextGoal?: { available: boolean; reason: string };
+  /**
+   * The action itself checked out, but a required next goal is missing: the look-ahead caught
+   * a failure one step early (confidence is capped at 50% and correction runs).
+   */
+  lookAheadCaught?: boolean;
+  /** A required next goal is not on the page, whatever the action's own verdict. */
+  nextGoalMissing?: boolean;
 }
+
+/** A look-ahead miss on a required next goal caps the verdict's confidence here. */
+export const LOOK_AHEAD_MISS_CONFIDENCE = 0.5;
 
 const sameText = (a: string | undefined, b: string) =>
   (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
@@ -41,13 +51,17 @@ export function checkNextGoal(
 ): { available: boolean; reason: string } | undefined {
   if (!nextGoal) return undefined;
   const wanted = nextGoal.textContent ?? nextGoal.description;
-  const inTree = page.tree.some(
-    (n) => !n.occ && nameScore(wanted, n.n) >= 0.7 && (!nextGoal.role || n.r === nextGoal.role),
-  );
+  const roleFits = (n: SemanticNodeV3) => !nextGoal.role || n.r === nextGoal.role;
+  // The tree has no CSS: a selector names an element id of the new tree ("14" or "#14").
+  const selected = nextGoal.selector
+    ? findNode(page.tree, nextGoal.selector.replace(/^#/, ''))
+    : undefined;
+  const bySelector = selected !== undefined && !selected.occ && roleFits(selected);
+  const inTree = page.tree.some((n) => !n.occ && nameScore(wanted, n.n) >= 0.7 && roleFits(n));
   const inMessages = page.successMessages.some((m) =>
     m.toLowerCase().includes(wanted.toLowerCase()),
   );
-  const available = inTree || inMessages;
+  const available = bySelector || inTree || inMessages;
   return {
     available,
     reason: available
@@ -65,16 +79,21 @@ type Verdict = (
 
 export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdict {
   const { observations, urlChanged, domChanged, nextGoal } = observe(pending, page);
+  const missing = Boolean(
+    nextGoal && !nextGoal.available && pending.expectedOutcome?.nextGoal?.required,
+  );
   const verdict: Verdict = (success, confidence, reason, conclusive = true) => {
     // Look-ahead: a required next goal that is missing turns success into failure.
-    if (success && nextGoal && !nextGoal.available && pending.expectedOutcome?.nextGoal?.required) {
+    if (success && missing && nextGoal) {
       return {
         success: false,
-        confidence: 0.5,
+        confidence: Math.min(confidence, LOOK_AHEAD_MISS_CONFIDENCE),
         reason: `${reason}, but ${nextGoal.reason}`,
         observations,
         conclusive,
         nextGoal,
+        lookAheadCaught: true,
+        nextGoalMissing: true,
       };
     }
     return {
@@ -84,6 +103,7 @@ export function verifyTier1(pending: PendingAction, page: PageState): Tier1Verdi
       observations,
       conclusive,
       ...(nextGoal ? { nextGoal } : {}),
+      ...(missing ? { nextGoalMissing: true } : {}),
     };
   };
 

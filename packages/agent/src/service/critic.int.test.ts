@@ -63,5 +63,8 @@ describe('critic', () => {
       taskId: response.taskId,
     });
     expect(usage.filter((u) => u.actionType === 'CRITIC')).toHaveLength(1);
+    // The catch is counted on the task for the admin KPIs (critic catch rate).
+    const task = await agent.store.tasks.get(agent.caller.tenantId, response.taskId);
+    expect(task?.metrics).toMatchObject({ criticReviews: 1, criticRejections: 1, actionsSent: 1 });
   });
 });

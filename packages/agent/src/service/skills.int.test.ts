@@ -108,5 +108,8 @@ describe('skills library', () => {
       successCount: 2,
       failureCount: 0,
     });
+    // Counted for the skill hit rate: task 2's one generated step was shown the lesson.
+    const task = await agent.store.tasks.get(agent.caller.tenantId, task2.taskId);
+    expect(task?.metrics).toMatchObject({ skillHintSteps: 1 });
   });
 });

@@ -5,6 +5,7 @@ import {
 } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
 import { describe, expect, it } from 'vitest';
+import { addKpiCounts } from '../state';
 import { pageWith, pendingOf, stateWith } from '../testing/state';
 import {
   metricsAfter,
@@ -95,6 +96,30 @@ describe('metricsAfter', () => {
       totalDurationMs: 9,
       verificationsPassed: 0,
     });
+  });
+
+  it("copies the task's KPI counters, which the state keeps as totals (increments are summed)", () => {
+    const counted = {
+      ...running,
+      kpiCounts: addKpiCounts(addKpiCounts({}, { actionsSent: 3, criticReviews: 1 }), {
+        actionsSent: 1,
+        criticReviews: 1,
+        criticRejections: 1,
+        lookAheadCaught: 0,
+      }),
+    };
+    expect(counted.kpiCounts).toEqual({ actionsSent: 4, criticReviews: 2, criticRejections: 1 });
+    const first = metricsAfter(counted, existing.metrics, {
+      durationMs: 1,
+      verifiedPrevious: false,
+    });
+    expect(first).toMatchObject({ actionsSent: 4, criticReviews: 2, criticRejections: 1 });
+    // The next request's totals replace the row's: nothing is counted twice.
+    const next = metricsAfter(counted, first, { durationMs: 1, verifiedPrevious: false });
+    expect(next).toMatchObject({ actionsSent: 4, criticReviews: 2, criticRejections: 1 });
+    expect(
+      metricsAfter(running, null, { durationMs: 1, verifiedPrevious: false }),
+    ).not.toHaveProperty('criticReviews');
   });
 });
 

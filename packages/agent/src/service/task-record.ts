@@ -42,6 +42,8 @@ export function metricsAfter(
       (previous?.verificationsFailed ?? 0) + (verdict && !verdict.success ? 1 : 0),
     corrections: state.corrections.length,
     ...(state.replanCount > 0 ? { replans: state.replanCount } : {}),
+    // The counters are the task's totals in the checkpoint, so they replace the previous ones.
+    ...state.kpiCounts,
   };
 }
 

@@ -69,13 +69,14 @@ export const critic =
         const thought = isTerminalAction(pending.action)
           ? `${pending.thought}\nCritic: ${evidence}`
           : pending.thought;
-        return { tokens, pending: { ...pending, thought } };
+        return { tokens, pending: { ...pending, thought }, kpiCounts: { criticReviews: 1 } };
       }
       return {
         tokens,
         pending: null,
         criticFeedback: `${formatAction(pending.action)} was rejected by a reviewer: ${reason}`,
         criticRejections: state.criticRejections + 1,
+        kpiCounts: { criticReviews: 1, criticRejections: 1 },
       };
     } catch (error) {
       log.warn('critic failed; the action runs unreviewed', { error });

@@ -121,6 +121,7 @@ describe('finalize', () => {
         ],
       },
       stepCount: 5,
+      kpiCounts: { actionsSent: 1 },
       pending: {
         stepIndex: 1,
         thought: answer,

@@ -86,6 +86,7 @@ export const finalize =
       tokens: written.tokens,
       plan: completedPlan(state, ending.status),
       stepCount: state.stepCount + 1,
+      kpiCounts: { actionsSent: 1 },
       pending,
       ...sendAction(),
     };

@@ -20,7 +20,12 @@ const OutcomeOutput = z.object({
   description: z.string().describe('What the page should show after the action.'),
   urlShouldChange: z.boolean(),
   nextGoal: z
-    .object({ description: z.string(), textContent: z.string().nullable(), required: z.boolean() })
+    .object({
+      description: z.string(),
+      textContent: z.string().nullable(),
+      role: z.string().nullish().describe('Role code of that element in the tree (btn, tf…).'),
+      required: z.boolean(),
+    })
     .nullable()
     .describe('What must be visible for the next plan step (look-ahead), or null.'),
 });
@@ -61,6 +66,13 @@ export const outcomePrediction =
       tokens,
       status: 'executing',
       stepCount: state.stepCount + 1,
+      kpiCounts: {
+        actionsSent: pending.chain?.actions.length ?? 1,
+        // Counted per step sent, not per generation call: a rejected proposal is not a step.
+        ...(pending.source === 'action_generation' && state.skillHintIds.length > 0
+          ? { skillHintSteps: 1 }
+          : {}),
+      },
       nextActionReady: false,
       pageReadsThisStep: 0,
       ...(state.criticRejections > 0 ? { criticRejections: 0 } : {}),
@@ -108,6 +120,7 @@ async function predictWithModel(
     ? {
         description: o.nextGoal.description,
         ...(o.nextGoal.textContent ? { textContent: o.nextGoal.textContent } : {}),
+        ...(o.nextGoal.role ? { role: o.nextGoal.role } : {}),
         required: o.nextGoal.required,
       }
     : null;

@@ -296,6 +296,47 @@ describe('verification: tier 2 and tier 3', () => {
   });
 });
 
+describe('verification: look-ahead', () => {
+  const expecting = (text: string) =>
+    pendingOn('press("Enter")', before, {
+      expectedOutcome: {
+        description: 'the results appear',
+        nextGoal: { description: 'the Results table', textContent: text, required: true },
+      },
+    });
+
+  it('a required next goal that is missing outweighs the model, caps confidence at 50% and is counted as caught', async () => {
+    const llm = createScriptedLlm(
+      [verdict({ action_succeeded: true, task_completed: false, confidence: 0.9 }, 'it ran')],
+      { zeroLatency: true },
+    );
+    const update = await verification(nodeDeps({ llm }))(
+      complexState(0, { pending: expecting('Results'), page: unchanged }),
+    );
+    expect(update).toMatchObject({
+      lastVerification: {
+        success: false,
+        confidence: 0.5,
+        reason: 'it ran, but next goal "Results" is not on the page',
+        verificationTier: 3,
+        nextGoalCheck: { available: false },
+      },
+      kpiCounts: { lookAheadChecks: 1, lookAheadHits: 0, lookAheadCaught: 1 },
+      consecutiveFailures: 1,
+    });
+  });
+
+  it('a next goal on the page is a hit; a step without one counts nothing', async () => {
+    const hit = await verification(nodeDeps())(
+      complexState(0, { pending: expecting('Save'), page: changed }),
+    );
+    expect(hit.kpiCounts).toEqual({ lookAheadChecks: 1, lookAheadHits: 1, lookAheadCaught: 0 });
+    expect(hit).toMatchObject({ lastVerification: { success: true } });
+    const none = await verification(nodeDeps())(complexState(0));
+    expect(none.kpiCounts).toBeUndefined();
+  });
+});
+
 describe('verification: goalAchieved needs confidence ≥ limits.goalConfidence', () => {
   it.each([
     { confidence: 0.69, goalConfidence: 0.7, achieved: false },

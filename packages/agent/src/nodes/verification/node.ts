@@ -4,9 +4,13 @@
 // goalAchieved = task_completed && confidence >= 0.70.
 import type { VerificationResult } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
-import { verifyTier1, type Tier1Verdict } from '../../engines/tier1-verification';
+import {
+  LOOK_AHEAD_MISS_CONFIDENCE,
+  verifyTier1,
+  type Tier1Verdict,
+} from '../../engines/tier1-verification';
 import type { PageState } from '../../page/page-state';
-import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import type { InteractStateType, InteractStateUpdate, KpiCounts, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
 import { learnFromVerdict } from '../skills';
 import { llmContext, logFor, withUsage } from '../node-context';
@@ -51,6 +55,8 @@ interface Judgement {
   taskCompleted: boolean;
   tokens: InteractStateType['tokens'];
   tokensSaved: number;
+  /** The look-ahead's counters for this verdict (contracts' TaskMetrics); null: no next goal. */
+  lookAhead: KpiCounts | null;
 }
 
 /**
@@ -104,11 +110,22 @@ export const verification =
     await learnFromVerdict(deps, state, pending, result.success);
     return {
       lastVerification: result,
+      ...(judged.lookAhead ? { kpiCounts: judged.lookAhead } : {}),
       ...(state.skillHintIds.length > 0 ? { skillHintIds: [] } : {}),
       tokens: { ...judged.tokens, saved: judged.tokens.saved + judged.tokensSaved },
       ...progressAfter(deps, state, pending, result),
     };
   };
+
+/** The look-ahead's KPI counters for a verdict; `caught`: it alone failed a working action. */
+function lookAheadCounts(t1: Tier1Verdict, caught: boolean): KpiCounts | null {
+  if (!t1.nextGoal) return null;
+  return {
+    lookAheadChecks: 1,
+    lookAheadHits: t1.nextGoal.available ? 1 : 0,
+    lookAheadCaught: caught ? 1 : 0,
+  };
+}
 
 /** Tier 1, then the model tier it calls for; the tokens a cheaper tier saved. */
 async function judge(
@@ -147,6 +164,7 @@ async function judge(
       tokens: state.tokens,
       tokensSaved: estimateTokens(verificationSystem + full),
       extra,
+      lookAhead: lookAheadCounts(t1, t1.lookAheadCaught === true),
     };
   }
   const prompt =
@@ -166,11 +184,15 @@ async function judge(
     schemaName: 'verification_verdict',
     context: llmContext(state),
   });
+  // A required next goal that is missing outweighs the model: the next step cannot run.
+  const caught = t1.nextGoalMissing === true && result.output.action_succeeded;
   return {
     tier,
-    success: result.output.action_succeeded,
-    confidence: result.output.confidence,
-    reason: result.output.reason,
+    success: result.output.action_succeeded && !caught,
+    confidence: caught
+      ? Math.min(result.output.confidence, LOOK_AHEAD_MISS_CONFIDENCE)
+      : result.output.confidence,
+    reason: caught ? `${result.output.reason}, but ${t1.nextGoal?.reason}` : result.output.reason,
     taskCompleted: result.output.task_completed,
     tokens: withUsage(state, result),
     tokensSaved:
@@ -178,6 +200,7 @@ async function judge(
         ? Math.max(0, estimateTokens(full) - estimateTokens(t1.observations.join(' ')))
         : 0,
     extra,
+    lookAhead: lookAheadCounts(t1, caught),
   };
 }
 

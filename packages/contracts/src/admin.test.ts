@@ -4,8 +4,10 @@ import {
   AdminTaskListQuery,
   BillingQuery,
   BillingResponse,
+  KPI_TARGETS,
   microUsdToUsd,
   MetricsResponse,
+  RateMetric,
   ReportInstant,
 } from './admin';
 import { endpoints } from './endpoints';
@@ -73,5 +75,33 @@ describe('admin queries', () => {
     expect(endpoints.adminBilling.response).toBe(BillingResponse);
     expect(endpoints.adminMetrics.response).toBe(MetricsResponse);
     expect(endpoints.adminTask.path).toBe('/api/admin/tasks/:taskId');
+  });
+});
+
+describe('KPI targets', () => {
+  it('puts every alert threshold on the bad side of its target', () => {
+    for (const [name, kpi] of Object.entries(KPI_TARGETS)) {
+      if ('alertAbove' in kpi) expect(kpi.alertAbove, name).toBeGreaterThan(kpi.target);
+      else if (kpi.alertBelow !== null) expect(kpi.alertBelow, name).toBeLessThan(kpi.target);
+    }
+  });
+
+  it('has a rate metric in the response for every rate target', () => {
+    const rateKpis = Object.keys(KPI_TARGETS).filter((name) => !name.endsWith('Ms'));
+    for (const name of rateKpis) expect(MetricsResponse.shape, name).toHaveProperty(name);
+    expect(rateKpis).toEqual(
+      expect.arrayContaining([
+        'classificationAccuracy',
+        'roundTripReduction',
+        'replanFrequency',
+        'skillHitRate',
+        'skillEffectiveness',
+      ]),
+    );
+  });
+
+  it('keeps a rate null without samples and within 0..1', () => {
+    expect(RateMetric.safeParse({ rate: null, successes: 0, samples: 0 }).success).toBe(true);
+    expect(RateMetric.safeParse({ rate: 1.5, successes: 3, samples: 2 }).success).toBe(false);
   });
 });

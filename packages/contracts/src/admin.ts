@@ -104,7 +104,11 @@ export type BillingResponse = z.infer<typeof BillingResponse>;
 
 // ------------------------------------------------------------------ metrics
 
-/** A success rate; `rate` is null when there was nothing to measure (never a fake 0 or 1). */
+/**
+ * A rate: `successes` of `samples`, and `rate` null when there was nothing to measure (never a
+ * fake 0 or 1). `successes` counts what the rate measures, which is not always good news: for
+ * re-plan frequency it is the tasks that re-planned, for the critic the actions it rejected.
+ */
 export const RateMetric = z.object({
   rate: z.number().min(0).max(1).nullable(),
   successes: z.number().int().nonnegative(),
@@ -125,8 +129,10 @@ export type MetricsQuery = z.infer<typeof MetricsQuery>;
 
 /**
  * GET /api/admin/metrics: the spec 003 KPIs the store can answer, over the tasks created in
- * the window and their steps. A step's latency is the server time of the request that
- * produced it; a chain is a step that sent more than one action.
+ * the window and their steps (skill effectiveness excepted: skills outlive windows). A step's
+ * latency is the server time of the request that produced it; a chain is a step that sent
+ * more than one action. Counters a task row lacks (rows older than the counter) count as
+ * absent, never as zero, where a zero would move a rate.
  */
 export const MetricsResponse = z.object({
   window: ReportWindow,
@@ -149,15 +155,76 @@ export const MetricsResponse = z.object({
   verificationSuccess: RateMetric,
   /** Corrections whose corrected action was verified (pending ones are not counted). */
   correctionSuccess: RateMetric,
+  /**
+   * Complexity routing: of the SIMPLE tasks that ended (completed or failed), those the
+   * single-action path handled. One "needed COMPLEX treatment" (the spec's misclassification)
+   * when it failed, needed a correction, or took more than `SIMPLE_TASK_STEPS` steps (its one
+   * action and the finish() after it). Interrupted and cancelled tasks are left out: the client
+   * or the user went away, which says nothing about the classification.
+   */
+  classificationAccuracy: RateMetric,
+  /**
+   * Action chaining: 1 − Σ steps / Σ actions sent, as round trips saved (`successes`) of actions
+   * sent (`samples`), over the tasks that count actionsSent. A step is one round trip carrying
+   * an action or a chain (the final finish() included, on both sides). "Tasks that count
+   * actionsSent" here and below leaves out rows recorded before the counters existed (no
+   * actionsSent) or across their introduction (fewer actions than steps).
+   */
+  roundTripReduction: RateMetric,
+  /**
+   * Dynamic re-planning: of the planned tasks that ended (any terminal status), those that
+   * re-planned at least once. Live tasks wait: they may still re-plan. Lower is better.
+   */
+  replanFrequency: RateMetric,
+  /** Critic: proposals it rejected (`successes`) of the proposals it reviewed. */
+  criticCatchRate: RateMetric,
+  /**
+   * Skills: steps sent after an action generation call that was shown at least one skill, of
+   * all steps of the COMPLEX tasks that count actionsSent (SIMPLE tasks never consult skills).
+   * No counter isolates action-generation steps, so the denominator also holds the steps that
+   * could not have used a skill (deterministic refinements, corrections, the finish()): a lower
+   * bound of the spec's hit rate.
+   */
+  skillHitRate: RateMetric,
+  /**
+   * Skills: how often a step that was shown a skill then verified, over the tenant's stored
+   * skills (lifetime counters: skills are not per window). A skill starts with one success, the
+   * correction that taught it, which is not a use, so each skill gives successCount − 1
+   * successes of successCount − 1 + failureCount uses. The same lesson taught again by a later
+   * correction also adds a success; the store cannot tell it from a use.
+   */
+  skillEffectiveness: RateMetric,
+  /** Look-ahead: next goals found on the page after the action, of those checked. */
+  lookAheadHitRate: RateMetric,
+  /**
+   * Look-ahead early detection: failed verifications caught by a missing required next goal
+   * (the action itself looked fine), of all failed verifications; the rest were caught when
+   * the next step failed. Over the tasks that count actionsSent; a catch is itself a failed
+   * verification, so a task counts at least as many failures as catches.
+   */
+  earlyDetection: RateMetric,
 });
 export type MetricsResponse = z.infer<typeof MetricsResponse>;
 
-/** Spec 003 §D targets and alert thresholds, for dashboards to compare against. */
+/** Steps a SIMPLE task takes when the single-action path suffices: its action, then finish(). */
+export const SIMPLE_TASK_STEPS = 2;
+
+/**
+ * Spec 003 §D targets and alert thresholds, for dashboards to compare against. With
+ * `alertBelow`, higher is better (target: at least); with `alertAbove`, lower is better
+ * (target: under). A null alert: the spec sets none. The critic and the look-ahead have no
+ * targets in the spec.
+ */
 export const KPI_TARGETS = {
   taskCompletion: { target: 0.85, alertBelow: 0.75 },
   p95LatencyMs: { target: 7_000, alertAbove: 10_000 },
   simpleLatencyMs: { target: 2_000, alertAbove: 4_000 },
+  classificationAccuracy: { target: 0.9, alertBelow: 0.8 },
   chainSuccess: { target: 0.8, alertBelow: 0.6 },
+  roundTripReduction: { target: 0.5, alertBelow: 0.3 },
+  replanFrequency: { target: 0.2, alertAbove: 0.4 },
+  skillHitRate: { target: 0.1, alertBelow: null },
+  skillEffectiveness: { target: 0.6, alertBelow: 0.4 },
   verificationSuccess: { target: 0.9, alertBelow: 0.8 },
   correctionSuccess: { target: 0.7, alertBelow: 0.5 },
 } as const;

@@ -1,19 +1,22 @@
-// The spec 003 §D KPIs the store can answer, over the tasks created in a window and their
-// steps. Tasks are read a page at a time and folded into counters, so memory holds one page
-// plus one number per step (the latencies the percentiles need).
+// The spec 003 §D KPIs the store can answer, over the tasks created in a window, their steps
+// and their KPI counters, plus the tenant's skills. Tasks are read a page at a time and folded
+// into counters, so memory holds one page plus one number per step (the latencies the
+// percentiles need). The definitions are documented on contracts' MetricsResponse.
 import {
+  SIMPLE_TASK_STEPS,
   TaskStatus,
+  TERMINAL_TASK_STATUSES,
   type Complexity,
   type LatencyMetric,
   type MetricsResponse,
   type RateMetric,
   type ReportWindow,
 } from '@tandem/contracts';
-import type { Store } from '@tandem/store';
+import type { SkillTotals, Store, Task } from '@tandem/store';
 import { splitChain } from './chain';
 import { nearestRank } from './percentile';
 
-export type MetricsStore = Pick<Store, 'tasks' | 'taskActions'>;
+export type MetricsStore = Pick<Store, 'tasks' | 'taskActions' | 'skills'>;
 
 /** Tasks per page: one IN (…) query for their actions stays small. */
 const PAGE_SIZE = 500;
@@ -28,8 +31,16 @@ class Rate {
   successes = 0;
   samples = 0;
   add(success: boolean): void {
-    this.samples += 1;
-    if (success) this.successes += 1;
+    this.addCounts(success ? 1 : 0, 1);
+  }
+  /**
+   * One task's counters: `successes` of `samples` more events. A row whose counters disagree
+   * (more rejections than reviews) adds no more successes than samples, so it cannot push a
+   * rate past 1 and fail the response's validation for every other task.
+   */
+  addCounts(successes: number, samples: number): void {
+    this.successes += Math.min(successes, samples);
+    this.samples += samples;
   }
   toMetric(): RateMetric {
     return {
@@ -38,6 +49,60 @@ class Rate {
       samples: this.samples,
     };
   }
+}
+
+/**
+ * Whether the task row carries the whole of contracts' TaskMetrics KPI counters. They are
+ * absent while zero, but every step sent counts at least one action, so a task with steps and
+ * no `actionsSent` was recorded before the counters existed (its missing counters are unknown,
+ * not zero), and one with fewer actions than steps started before them (they are partial).
+ */
+function countsKpis(task: Task): boolean {
+  const sent = task.metrics.actionsSent;
+  return sent !== undefined && sent >= task.metrics.totalSteps;
+}
+
+/** A SIMPLE task the single-action path could not handle (the contract says why). */
+const neededComplex = (task: Task): boolean =>
+  task.status === 'failed' ||
+  task.corrections.length > 0 ||
+  task.metrics.totalSteps > SIMPLE_TASK_STEPS;
+
+/** The KPIs read from the task rows' own counters (contracts' TaskMetrics). */
+class TaskKpis {
+  readonly classification = new Rate();
+  readonly roundTrips = new Rate();
+  readonly replans = new Rate();
+  readonly critic = new Rate();
+  readonly skillHits = new Rate();
+  readonly lookAheadHits = new Rate();
+  readonly earlyDetection = new Rate();
+
+  add(task: Task): void {
+    const m = task.metrics;
+    const ended = TERMINAL_TASK_STATUSES.includes(task.status);
+    if (task.complexity === 'SIMPLE' && (task.status === 'completed' || task.status === 'failed'))
+      this.classification.add(!neededComplex(task));
+    if (task.plan !== null && ended) this.replans.add((m.replans ?? 0) > 0);
+    // Pairs counted together (a review and its rejection, a check and its hit): a task that
+    // never counted them adds nothing, and one that started counting mid-way adds true pairs.
+    this.critic.addCounts(m.criticRejections ?? 0, m.criticReviews ?? 0);
+    this.lookAheadHits.addCounts(m.lookAheadHits ?? 0, m.lookAheadChecks ?? 0);
+    if (!countsKpis(task)) return;
+    const sent = m.actionsSent ?? 0;
+    this.roundTrips.addCounts(sent - m.totalSteps, sent);
+    if (task.complexity === 'COMPLEX')
+      this.skillHits.addCounts(m.skillHintSteps ?? 0, m.totalSteps);
+    const caught = m.lookAheadCaught ?? 0;
+    this.earlyDetection.addCounts(caught, Math.max(caught, m.verificationsFailed));
+  }
+}
+
+/** Successes of uses over the tenant's skills: a skill's first success taught it (no use). */
+function skillEffectiveness(totals: SkillTotals): RateMetric {
+  const successes = Math.max(0, totals.successCount - totals.skills);
+  const samples = successes + totals.failureCount;
+  return { rate: samples === 0 ? null : successes / samples, successes, samples };
 }
 
 const latency = (values: readonly number[]): LatencyMetric => ({
@@ -59,6 +124,7 @@ export async function metricsReport(
   const chain = new Rate();
   const verification = new Rate();
   const correction = new Rate();
+  const kpis = new TaskKpis();
   const latencies: number[] = [];
   const byComplexity: Record<Complexity, number[]> = { SIMPLE: [], COMPLEX: [] };
   let total = 0;
@@ -78,6 +144,7 @@ export async function metricsReport(
       byStatus[task.status] += 1;
       complexityOf.set(task.id, task.complexity);
       if (FINISHED.includes(task.status)) completion.add(task.status === 'completed');
+      kpis.add(task);
       for (const record of task.corrections) {
         // Not yet verified: neither a success nor a failure of self-correction.
         if (record.succeeded !== undefined) correction.add(record.succeeded);
@@ -99,6 +166,7 @@ export async function metricsReport(
       }
     }
   } while (cursor !== null);
+  const skills = await store.skills.totals(tenantId);
 
   return {
     window,
@@ -112,5 +180,13 @@ export async function metricsReport(
     chainSuccess: chain.toMetric(),
     verificationSuccess: verification.toMetric(),
     correctionSuccess: correction.toMetric(),
+    classificationAccuracy: kpis.classification.toMetric(),
+    roundTripReduction: kpis.roundTrips.toMetric(),
+    replanFrequency: kpis.replans.toMetric(),
+    criticCatchRate: kpis.critic.toMetric(),
+    skillHitRate: kpis.skillHits.toMetric(),
+    skillEffectiveness: skillEffectiveness(skills),
+    lookAheadHitRate: kpis.lookAheadHits.toMetric(),
+    earlyDetection: kpis.earlyDetection.toMetric(),
   };
 }

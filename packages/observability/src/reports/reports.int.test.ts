@@ -4,10 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import {
+  emptyTaskMetrics,
   LlmActionType,
   microUsdToUsd,
   type BillingGroupBy,
+  type Complexity,
   type CorrectionRecord,
+  type Plan,
+  type TaskMetrics,
+  type TaskStatus,
   type VerificationResult,
 } from '@tandem/contracts';
 import { createLibsqlStore, type NewTokenUsageLog, type Store } from '@tandem/store';
@@ -275,6 +280,180 @@ describe('metricsReport', () => {
     });
     expect(empty.taskCompletion).toEqual({ rate: null, successes: 0, samples: 0 });
     expect(empty.stepLatency).toEqual({ p50Ms: null, p95Ms: null, samples: 0 });
+  });
+
+  it('answers the routing, chaining, re-planning, critic, skills and look-ahead KPIs exactly', async () => {
+    const tenantId = await newTenant();
+    const other = await newTenant();
+    const plan: Plan = {
+      goal: 'g',
+      steps: [{ index: 0, description: 'do it', status: 'completed' }],
+      currentStepIndex: 0,
+    };
+    const task = async (
+      status: TaskStatus,
+      complexity: Complexity | null,
+      metrics: Partial<TaskMetrics>,
+      extra: { plan?: Plan; corrections?: CorrectionRecord[]; tenant?: string } = {},
+    ) => {
+      const tenant = extra.tenant ?? tenantId;
+      const created = await store.tasks.create(tenant, {
+        userId: 'u1',
+        url: 'https://app.test/',
+        query: `${status} ${complexity}`,
+      });
+      await store.tasks.update(tenant, created.id, {
+        status,
+        complexity,
+        plan: extra.plan ?? null,
+        corrections: extra.corrections ?? [],
+        metrics: { ...emptyTaskMetrics(), ...metrics },
+      });
+    };
+
+    // SIMPLE: one action and finish() is all the single-action path takes.
+    await task('completed', 'SIMPLE', { totalSteps: 2, actionsSent: 2 });
+    await task('completed', 'SIMPLE', { totalSteps: 2 }); // recorded before the counters
+    await task(
+      'completed',
+      'SIMPLE',
+      { totalSteps: 3, actionsSent: 3 },
+      { corrections: [correction(0, true)] },
+    );
+    await task('failed', 'SIMPLE', { totalSteps: 1, actionsSent: 1 });
+    await task('completed', 'SIMPLE', { totalSteps: 4, actionsSent: 4 });
+    // Gone before the agent's verdict, or still running: not judged.
+    await task('interrupted', 'SIMPLE', {}, { corrections: [correction(0)] });
+    await task('cancelled', 'SIMPLE', {});
+    await task('executing', 'SIMPLE', { totalSteps: 9, actionsSent: 9 });
+
+    // COMPLEX, planned.
+    await task(
+      'completed',
+      'COMPLEX',
+      {
+        totalSteps: 4,
+        actionsSent: 10,
+        replans: 1,
+        criticReviews: 3,
+        criticRejections: 1,
+        skillHintSteps: 2,
+        lookAheadChecks: 4,
+        lookAheadHits: 3,
+        lookAheadCaught: 1,
+        verificationsFailed: 2,
+      },
+      { plan },
+    );
+    await task(
+      'failed',
+      'COMPLEX',
+      {
+        totalSteps: 6,
+        actionsSent: 6,
+        criticReviews: 2,
+        criticRejections: 2,
+        skillHintSteps: 1,
+        lookAheadChecks: 2,
+        lookAheadHits: 2,
+        verificationsFailed: 3,
+      },
+      { plan },
+    );
+    await task('cancelled', 'COMPLEX', { totalSteps: 2, actionsSent: 2, replans: 2 }, { plan });
+    // Live: its re-plans may not be over, but its sent steps and reviews happened.
+    await task(
+      'executing',
+      'COMPLEX',
+      { totalSteps: 3, actionsSent: 5, replans: 1, criticReviews: 1, skillHintSteps: 3 },
+      { plan },
+    );
+    // Recorded before the counters: only its plan (never re-planned) counts.
+    await task('completed', 'COMPLEX', { totalSteps: 5, verificationsFailed: 4 }, { plan });
+    // Started before the counters: fewer actions than steps, so its counters are partial.
+    await task(
+      'completed',
+      'COMPLEX',
+      { totalSteps: 5, actionsSent: 2, skillHintSteps: 1, verificationsFailed: 1 },
+      { plan },
+    );
+    // A catch on a verdict that counted no failure of its own still counts as one.
+    await task('completed', 'COMPLEX', {
+      totalSteps: 3,
+      actionsSent: 3,
+      lookAheadChecks: 1,
+      lookAheadCaught: 1,
+    });
+
+    // Skills: A learned once, used 3 + 1; B learned once, used 0 + 2; C learned twice, unused.
+    const skill = (succeeded: string) => ({
+      domain: 'app.test',
+      goal: 'add a patient',
+      failedState: { action: 'click(1)', elementDescription: 'Patients', errorType: 'E' },
+      successfulAction: { action: succeeded, elementDescription: 'New', strategy: 'S' },
+    });
+    const a = await store.skills.upsert(tenantId, skill('click(2)'));
+    const b = await store.skills.upsert(tenantId, skill('click(3)'));
+    await store.skills.upsert(tenantId, skill('click(4)'));
+    await store.skills.upsert(tenantId, skill('click(4)'));
+    for (const success of [true, true, true, false])
+      await store.skills.recordOutcome(tenantId, a.id, success);
+    for (const success of [false, false]) await store.skills.recordOutcome(tenantId, b.id, success);
+
+    // Another tenant's tasks and skills never count.
+    await task(
+      'failed',
+      'SIMPLE',
+      { totalSteps: 50, actionsSent: 50, criticReviews: 9, lookAheadChecks: 9 },
+      { tenant: other, plan },
+    );
+    const foreign = await store.skills.upsert(other, skill('click(9)'));
+    await store.skills.recordOutcome(other, foreign.id, false);
+
+    const now = Date.now();
+    const report = await metricsReport(store, tenantId, {
+      from: new Date(now - DAY_MS).toISOString(),
+      to: new Date(now + 1000).toISOString(),
+    });
+    // Ended SIMPLE tasks 5: the plain one and the pre-counter one stayed simple; a correction,
+    // a failure and 4 steps each needed more.
+    expect(report.classificationAccuracy).toEqual({ rate: 0.4, successes: 2, samples: 5 });
+    // Actions 2+3+1+4+9 (SIMPLE) + 10+6+2+5+3 (COMPLEX) = 45, steps 2+3+1+4+9 + 4+6+2+3+3 = 37.
+    expect(report.roundTripReduction).toEqual({ rate: 8 / 45, successes: 8, samples: 45 });
+    // Ended planned tasks 5 (the live one waits); re-planned: the completed and the cancelled.
+    expect(report.replanFrequency).toEqual({ rate: 0.4, successes: 2, samples: 5 });
+    expect(report.criticCatchRate).toEqual({ rate: 0.5, successes: 3, samples: 6 });
+    // COMPLEX steps of counted tasks 4+6+2+3+3 = 18, of which 2+1+3 were shown a skill.
+    expect(report.skillHitRate).toEqual({ rate: 1 / 3, successes: 6, samples: 18 });
+    // Uses: A 3 of 4; B 0 of 2; C's second lesson counts as a success: 4 of 7.
+    expect(report.skillEffectiveness).toEqual({ rate: 4 / 7, successes: 4, samples: 7 });
+    expect(report.lookAheadHitRate).toEqual({ rate: 5 / 7, successes: 5, samples: 7 });
+    // Failed verifications 2 + 3 + (at least the 1 caught); caught 1 + 1.
+    expect(report.earlyDetection).toEqual({ rate: 1 / 3, successes: 2, samples: 6 });
+
+    // No tasks in the window: every task KPI is null over zero samples. Skills outlive
+    // windows, so their effectiveness is the same; a tenant without skills has none.
+    const empty = await metricsReport(store, tenantId, {
+      from: '2020-01-01T00:00:00.000Z',
+      to: '2020-01-02T00:00:00.000Z',
+    });
+    const none = { rate: null, successes: 0, samples: 0 };
+    for (const metric of [
+      empty.classificationAccuracy,
+      empty.roundTripReduction,
+      empty.replanFrequency,
+      empty.criticCatchRate,
+      empty.skillHitRate,
+      empty.lookAheadHitRate,
+      empty.earlyDetection,
+    ])
+      expect(metric).toEqual(none);
+    expect(empty.skillEffectiveness).toEqual(report.skillEffectiveness);
+    const fresh = await metricsReport(store, await newTenant(), {
+      from: new Date(now - DAY_MS).toISOString(),
+      to: new Date(now + 1000).toISOString(),
+    });
+    expect(fresh.skillEffectiveness).toEqual(none);
   });
 });
 

@@ -26,6 +26,8 @@ function failure(text: string): { message: string; column: number | undefined } 
 describe('parseAction / formatAction: every action', () => {
   const cases: [string, ParsedAction, string][] = [
     ['click("14")', { name: 'click', args: { id: '14' } }, 'click("14")'],
+    ['clickAt(412, 300)', { name: 'clickAt', args: { x: 412, y: 300 } }, 'clickAt(412, 300)'],
+    ['clickAt(0, 12.5)', { name: 'clickAt', args: { x: 0, y: 12.5 } }, 'clickAt(0, 12.5)'],
     [
       'setValue("14", "Jas")',
       { name: 'setValue', args: { id: '14', text: 'Jas' } },
@@ -135,7 +137,7 @@ describe('parseAction: error messages', () => {
   it('names the unknown action, lists the known ones and suggests the closest', () => {
     expect(failure('clik(14)')).toStrictEqual({
       message:
-        'unknown action "clik" — expected one of click, setValue, select, hover, press, scroll, navigate, goBack, wait, finish, fail, googleSearch (did you mean click?)',
+        'unknown action "clik" — expected one of click, clickAt, setValue, select, hover, press, scroll, navigate, goBack, wait, finish, fail, googleSearch (did you mean click?)',
       column: 1,
     });
     expect(failure('  explode(1)').message).toMatch(
@@ -227,6 +229,26 @@ describe('parseAction: error messages', () => {
     );
   });
 
+  it('checks clickAt coordinates: two non-negative numbers', () => {
+    expect(parseAction('clickAt("412", 300)')).toStrictEqual({
+      name: 'clickAt',
+      args: { x: 412, y: 300 },
+    });
+    expect(parseAction('clickAt(-0, 1)')).toStrictEqual({ name: 'clickAt', args: { x: 0, y: 1 } });
+    expect(failure('clickAt(-1, 5)')).toStrictEqual({
+      message: 'clickAt x must be >= 0 and <= 100,000 (CSS pixels), got -1 at column 9',
+      column: 9,
+    });
+    expect(failure('clickAt(5, 1e6)').message).toBe(
+      'clickAt y must be >= 0 and <= 100,000 (CSS pixels), got 1e6 at column 12',
+    );
+    expect(failure('clickAt(left, 5)').message).toBe(
+      'clickAt argument 1 (x) at column 9 must be a number, got left',
+    );
+    expect(failure('clickAt(5)').message).toBe('clickAt expects 2 arguments (x, y), got 1');
+    expect(failure('clickAt("14")').message).toBe('clickAt expects 2 arguments (x, y), got 1');
+  });
+
   it('checks wait ranges and navigate URLs', () => {
     expect(failure('wait(0)').message).toBe(
       'wait seconds must be > 0 and <= 60, got 0 at column 6',
@@ -287,6 +309,8 @@ describe('helpers', () => {
     expect(actionTargetId(parseAction('scroll(5)'))).toBe('5');
     expect(actionTargetId(parseAction('scroll("up")'))).toBeUndefined();
     expect(actionTargetId(parseAction('press("Tab")'))).toBeUndefined();
+    // A point, not an element: nothing in the tree to check it against.
+    expect(actionTargetId(parseAction('clickAt(10, 20)'))).toBeUndefined();
     expect(actionTargetId(parseAction('finish()'))).toBeUndefined();
   });
 
@@ -299,6 +323,7 @@ describe('helpers', () => {
     expect(actionSignature('setValue')).toBe('setValue(id, "text")');
     expect(actionSignature('finish')).toBe('finish(["message"])');
     expect(actionSignature('goBack')).toBe('goBack()');
+    expect(actionSignature('clickAt')).toBe('clickAt(x, y)');
     expect(actionSignature('scroll')).toBe(
       `scroll(id | ${SCROLL_DIRECTIONS.map((d) => `"${d}"`).join(' | ')})`,
     );
@@ -339,6 +364,18 @@ const scrollId = elementId.filter(
 
 const validAction: fc.Arbitrary<ParsedAction> = fc.oneof(
   elementId.map((id) => ({ name: 'click' as const, args: { id } })),
+  fc
+    .record({
+      x: fc.oneof(
+        fc.integer({ min: 0, max: 4_000 }),
+        fc.double({ min: 0, max: 100_000, noNaN: true }),
+      ),
+      y: fc.oneof(
+        fc.integer({ min: 0, max: 4_000 }),
+        fc.double({ min: 0, max: 100_000, noNaN: true }),
+      ),
+    })
+    .map((args) => ({ name: 'clickAt' as const, args: plain(args) })),
   fc
     .record({ id: elementId, text: text() })
     .map((args) => ({ name: 'setValue' as const, args: plain(args) })),

@@ -7,6 +7,7 @@ import { ELEMENT_ID_MAX_LENGTH, ELEMENT_ID_PATTERN, ElementId } from './semantic
 
 export const ACTION_NAMES = [
   'click',
+  'clickAt',
   'setValue',
   'select',
   'hover',
@@ -35,6 +36,11 @@ export const ACTION_MAX_LENGTH = 50_000;
 export const WAIT_MAX_SECONDS = 60;
 export const KEY_MAX_LENGTH = 64;
 export const URL_MAX_LENGTH = 8_192;
+/**
+ * Largest coordinate `clickAt` accepts (CSS pixels). Far beyond any real viewport: the
+ * extension checks the point against the actual one and refuses points outside it.
+ */
+export const COORDINATE_MAX = 100_000;
 
 // Directions win over ids in `scroll(...)`, so an element whose id is a direction word could
 // never be scrolled by id: rejecting such ids keeps format/parse a true round trip.
@@ -66,6 +72,19 @@ export const ClickAction = withId('click');
 export type ClickAction = z.infer<typeof ClickAction>;
 export const HoverAction = withId('hover');
 export type HoverAction = z.infer<typeof HoverAction>;
+const Coordinate = z.number().min(0).max(COORDINATE_MAX);
+/**
+ * A click at a point of the viewport, in CSS pixels from its top-left corner: for what only a
+ * screenshot shows (a button drawn on a canvas, an icon with no accessible name). The server
+ * sends it only in hybrid mode, where the model saw the screenshot; the extension clicks the
+ * element at that point after the same checks as `click` (in the viewport, visible, enabled,
+ * not under an overlay).
+ */
+export const ClickAtAction = z.object({
+  name: z.literal('clickAt'),
+  args: z.object({ x: Coordinate, y: Coordinate }),
+});
+export type ClickAtAction = z.infer<typeof ClickAtAction>;
 export const SetValueAction = z.object({
   name: z.literal('setValue'),
   // Empty text is allowed: clearing a field is a real action.
@@ -125,6 +144,7 @@ export type GoogleSearchAction = z.infer<typeof GoogleSearchAction>;
 export const ParsedAction = z
   .discriminatedUnion('name', [
     ClickAction,
+    ClickAtAction,
     SetValueAction,
     SelectAction,
     HoverAction,
@@ -142,7 +162,7 @@ export type ParsedAction = z.infer<typeof ParsedAction>;
 
 // ------------------------------------------------------------------ grammar table
 
-type ArgKind = 'id' | 'text' | 'key' | 'url' | 'number' | 'scrollTarget';
+type ArgKind = 'id' | 'text' | 'key' | 'url' | 'number' | 'coordinate' | 'scrollTarget';
 
 export interface ActionParam {
   /** Property name in `ParsedAction.args` (scroll's target becomes `direction` or `id`). */
@@ -166,6 +186,16 @@ const id: ActionParam = { key: 'id', kind: 'id', label: 'element id' };
 /** One row per action; the parser, the error messages and docs/api.md all read it. */
 export const ACTION_GRAMMAR: { readonly [N in ActionName]: ActionSpec } = {
   click: { name: 'click', params: [id], summary: 'Click an element.', example: 'click("14")' },
+  clickAt: {
+    name: 'clickAt',
+    params: [
+      { key: 'x', kind: 'coordinate', label: 'x' },
+      { key: 'y', kind: 'coordinate', label: 'y' },
+    ],
+    summary:
+      'Click the point (x, y) of the viewport, CSS pixels from its top-left corner: for what only the screenshot shows (hybrid mode only; never chained).',
+    example: 'clickAt(412, 300)',
+  },
   setValue: {
     name: 'setValue',
     params: [id, { key: 'text', kind: 'text', label: 'text' }],
@@ -239,6 +269,7 @@ const placeholder = (param: ActionParam): string => {
     case 'id':
       return 'id';
     case 'number':
+    case 'coordinate':
       return param.label;
     case 'scrollTarget':
       return `id | ${SCROLL_DIRECTIONS.map((d) => `"${d}"`).join(' | ')}`;
@@ -522,6 +553,18 @@ class Parser {
           );
         }
         return [param.key, seconds];
+      }
+      case 'coordinate': {
+        const text = token.value.trim();
+        if (!NUMBER.test(text)) failHere(`${where} must be a number, got ${token.raw}`);
+        // `+ 0` turns -0 into 0, so the value formats and parses back to itself.
+        const value = Number(text) + 0;
+        if (!(value >= 0 && value <= COORDINATE_MAX)) {
+          failHere(
+            `${spec.name} ${param.label} must be >= 0 and <= ${formatCount(COORDINATE_MAX)} (CSS pixels), got ${text} at column ${token.column}`,
+          );
+        }
+        return [param.key, value];
       }
       case 'url': {
         if (!token.quoted) failHere(`${where} must be a quoted string, got ${token.raw}`);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, parseAction, type ParsedAction } from './action-grammar';
-import { describeAction, describeActions, describePageRead } from './action-text';
+import {
+  describeAction,
+  describeActions,
+  describePageCapture,
+  describePageRead,
+} from './action-text';
 
 const names = { '3': 'Patients', '9': 'First name', '12': 'Country', '20': '  Save\n  draft ' };
 const say = (text: string) => describeAction(parseAction(text), names);
@@ -9,6 +14,7 @@ describe('describeAction', () => {
   it('says every grammar action in plain language, as done', () => {
     const examples: Record<ParsedAction['name'], [string, string]> = {
       click: ['click("3")', 'Clicked “Patients”'],
+      clickAt: ['clickAt(412.4, 300)', 'Clicked the point (412, 300) of the page'],
       setValue: ['setValue("9", "Jas")', 'Typed “Jas” into First name'],
       select: ['select("12", "Canada")', 'Chose “Canada” in Country'],
       hover: ['hover("3")', 'Pointed at “Patients”'],
@@ -51,6 +57,13 @@ describe('describeActions', () => {
     );
     expect(describeActions([parseAction('click("3")')], names)).toBe('Clicked “Patients”');
     expect(describeActions([], names)).toBe('');
+  });
+});
+
+describe('describePageCapture', () => {
+  it('says which capture the server asked for', () => {
+    expect(describePageCapture('full')).toBe('Read the whole page');
+    expect(describePageCapture('hybrid')).toBe('Looked at a screenshot of the page');
   });
 });
 

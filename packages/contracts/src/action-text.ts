@@ -37,6 +37,8 @@ export function describeAction(action: ParsedAction, names: TargetNames = {}): s
   switch (action.name) {
     case 'click':
       return `Clicked ${element(action.args.id, names, 'element')}`;
+    case 'clickAt':
+      return `Clicked the point (${Math.round(action.args.x)}, ${Math.round(action.args.y)}) of the page`;
     case 'hover':
       return `Pointed at ${element(action.args.id, names, 'element')}`;
     case 'setValue':
@@ -80,6 +82,14 @@ export function describeActions(actions: readonly ParsedAction[], names: TargetN
   return parts
     .map((p, i) => (i === 0 ? p : p.charAt(0).toLowerCase() + p.slice(1)))
     .join(', then ');
+}
+
+/**
+ * A richer capture of the page the server asked for (spec 003 "Mode Priority"), as if done:
+ * `full` answers needs_full_dom, `hybrid` needs_screenshot.
+ */
+export function describePageCapture(mode: 'full' | 'hybrid'): string {
+  return mode === 'full' ? 'Read the whole page' : 'Looked at a screenshot of the page';
 }
 
 /** A page read the server asked for (spec 002), as if done. */

@@ -196,12 +196,26 @@ describe('InteractRequest', () => {
       ).toBe('full');
     });
 
-    it('needs dom or skeletonDom in skeleton and hybrid modes', () => {
+    it('needs dom or skeletonDom in skeleton mode, and a screenshot or either in hybrid', () => {
+      expect(fieldErrors(InteractRequest, { ...base, domMode: 'skeleton' })).toStrictEqual({
+        skeletonDom: ['skeletonDom or dom is required when domMode is "skeleton"'],
+      });
       expect(
         fieldErrors(InteractRequest, { ...base, domMode: 'hybrid', screenshot: null }),
       ).toStrictEqual({
-        skeletonDom: ['skeletonDom or dom is required when domMode is "hybrid"'],
+        screenshot: ['screenshot, skeletonDom or dom is required when domMode is "hybrid"'],
       });
+      // A page drawn on a canvas: no element to list, the screenshot is its state.
+      const canvasOnly = InteractRequest.parse({
+        ...base,
+        domMode: 'hybrid',
+        interactiveTree: [],
+        skeletonDom: '',
+        screenshot: '/9j/4AAQSkZJRg==',
+        viewport: { width: 1280, height: 800 },
+        viewportContent: { canvases: 1, images: 0, textLength: 120 },
+      });
+      expect(canvasOnly.viewportContent).toStrictEqual({ canvases: 1, images: 0, textLength: 120 });
       const hybrid = InteractRequest.parse({
         ...base,
         domMode: 'hybrid',
@@ -388,10 +402,21 @@ describe('NextActionResponse / InteractResponse', () => {
   it('omits the action only when asking for page state', () => {
     const { action: _action, actionDetails: _details, ...bare } = nextAction;
     expect(fieldErrors(NextActionResponse, bare)).toStrictEqual({
-      action: ['action is required unless the response sets needs_full_dom or needs_snapshot'],
+      action: [
+        'action is required unless the response sets needs_full_dom, needs_screenshot or needs_snapshot',
+      ],
     });
     const fullDom = NextActionResponse.parse({ ...bare, needs_full_dom: true });
     expect(requestsPageState(fullDom)).toBe(true);
+    const screenshot = NextActionResponse.parse({ ...bare, needs_screenshot: true });
+    expect(requestsPageState(screenshot)).toBe(true);
+    expect(
+      fieldErrors(NextActionResponse, {
+        ...bare,
+        needs_screenshot: true,
+        actions: [{ action: 'wait(1)', description: 'x', index: 0 }],
+      }),
+    ).toStrictEqual({ actions: ['a response asking for page state carries no chain'] });
     const snapshot = NextActionResponse.parse({
       ...bare,
       needs_snapshot: { mode: 'content', grep: 'article|section.content' },
@@ -418,6 +443,7 @@ describe('NextActionResponse / InteractResponse', () => {
         { action: 'setValue(1, "x")', description: 'a', index: 0 },
         { action: 'finish()', description: 'b', index: 1 },
         { action: 'navigate("https://x.example")', description: 'c', index: 5 },
+        { action: 'clickAt(10, 20)', description: 'd', index: 3 },
       ],
       chainMetadata: { totalActions: 2, safeToChain: true },
     });
@@ -426,7 +452,9 @@ describe('NextActionResponse / InteractResponse', () => {
       'actions.1.action': ['finish cannot be chained'],
       'actions.2.index': ['chain indexes run 0, 1, 2…; expected 2'],
       'actions.2.action': ['navigate cannot be chained'],
-      'chainMetadata.totalActions': ['must equal actions.length (3)'],
+      // Its point comes from a screenshot the chain's earlier actions may have made stale.
+      'actions.3.action': ['clickAt cannot be chained'],
+      'chainMetadata.totalActions': ['must equal actions.length (4)'],
     });
     expect(
       fieldErrors(NextActionResponse, {

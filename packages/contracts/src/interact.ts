@@ -86,6 +86,25 @@ const Screenshot = z
   });
 
 /**
+ * What the viewport shows besides the interactive elements, counted by the page package on
+ * every tree capture. The server reads it to tell a page whose tree is empty because there is
+ * nothing to act on from one whose controls the tree cannot see: drawn on a canvas, or built
+ * from elements no rule recognises (spec 003 "Mode Priority").
+ */
+export const ViewportContent = z.object({
+  canvases: z.number().int().nonnegative().max(10_000).meta({
+    description: 'Visible <canvas> elements of at least 48×48 CSS pixels in the viewport.',
+  }),
+  images: z.number().int().nonnegative().max(10_000).meta({
+    description: 'Visible <img>, <svg> and <video> elements of at least 48×48 in the viewport.',
+  }),
+  textLength: z.number().int().nonnegative().max(1_000_000).meta({
+    description: 'Characters of text in the document body (scripts and styles excluded), capped.',
+  }),
+});
+export type ViewportContent = z.infer<typeof ViewportContent>;
+
+/**
  * The request's fields without the cross-field rules, for code that needs to extend them
  * (zod refuses to extend a refined object). Validate requests with `InteractRequest`.
  */
@@ -124,7 +143,7 @@ export const InteractRequestFields = z.object({
     .optional()
     .meta({
       description:
-        'Full DOM is never required in semantic_v3 mode. Required when domMode is "full"; dom or skeletonDom is required for "skeleton"/"hybrid".',
+        'Full DOM is never required in semantic_v3 mode. Required when domMode is "full"; dom or skeletonDom is required for "skeleton", and for "hybrid" when no screenshot is sent.',
     }),
   domMode: DomMode.optional().meta({
     description:
@@ -138,6 +157,7 @@ export const InteractRequestFields = z.object({
     .optional()
     .meta({ description: 'V3 semantic tree; required for "semantic_v3" and "semantic".' }),
   viewport: Viewport.optional(),
+  viewportContent: ViewportContent.optional(),
   pageTitle: z.string().max(INTERACT_LIMITS.pageTitleLength).optional(),
   ...V3AdvancedFields.shape,
   // null is accepted because a NeedsUserInputResponse carries `taskId: null` and clients
@@ -158,9 +178,10 @@ export const InteractRequestFields = z.object({
     .meta({ description: 'Index of the last chain action that succeeded.' }),
   chainPartialState: ChainPartialState.optional(),
   chainActionError: ChainActionError.optional(),
-  screenshot: Screenshot.nullable()
-    .optional()
-    .meta({ description: 'Base64 JPEG (1024px wide, quality 0.7); null when unchanged.' }),
+  screenshot: Screenshot.nullable().optional().meta({
+    description:
+      'Hybrid mode: base64 JPEG (quality 0.7) of the visible viewport, scaled so one image pixel is one CSS pixel (the unit of clickAt); null when unchanged.',
+  }),
   skeletonDom: z
     .string()
     .max(INTERACT_LIMITS.skeletonDomLength, {
@@ -233,15 +254,23 @@ function checkInteractRequest(request: InteractRequestFields, ctx: z.RefinementC
       path: ['dom'],
       message: 'dom (non-empty) is required when domMode is "full"',
     });
-  } else if (
-    (mode === 'skeleton' || mode === 'hybrid') &&
-    !hasText(request.dom) &&
-    !hasText(request.skeletonDom)
-  ) {
+  } else if (mode === 'skeleton' && !hasText(request.dom) && !hasText(request.skeletonDom)) {
     ctx.addIssue({
       code: 'custom',
       path: ['skeletonDom'],
-      message: `skeletonDom or dom is required when domMode is "${mode}"`,
+      message: 'skeletonDom or dom is required when domMode is "skeleton"',
+    });
+  } else if (
+    mode === 'hybrid' &&
+    !hasText(request.screenshot) &&
+    !hasText(request.dom) &&
+    !hasText(request.skeletonDom)
+  ) {
+    // A page drawn on a canvas has an empty skeleton: the screenshot alone is its state.
+    ctx.addIssue({
+      code: 'custom',
+      path: ['screenshot'],
+      message: 'screenshot, skeletonDom or dom is required when domMode is "hybrid"',
     });
   }
 
@@ -302,9 +331,11 @@ export type InteractMetrics = z.infer<typeof InteractMetrics>;
 /**
  * Actions that may appear in a chain. Chains are for clusters like form fills (spec 003
  * "Chain Safety Criteria"): nothing that ends the task, leaves the page or runs server-side.
+ * Nor `clickAt`: its point was read from a screenshot taken before the chain, which any
+ * earlier action of the chain may have made stale.
  */
 export function isChainableAction(action: Pick<ParsedAction, 'name'>): boolean {
-  return !['finish', 'fail', 'googleSearch', 'navigate', 'goBack'].includes(action.name);
+  return !['finish', 'fail', 'googleSearch', 'navigate', 'goBack', 'clickAt'].includes(action.name);
 }
 
 export const NextActionResponseFields = z.object({
@@ -312,7 +343,7 @@ export const NextActionResponseFields = z.object({
   thought: z.string(),
   action: z.string().optional().meta({
     description:
-      'Action grammar string, e.g. click("14"). Absent only when needs_full_dom or needs_snapshot is set; equals actions[0].action when a chain is sent.',
+      'Action grammar string, e.g. click("14"). Absent only when needs_full_dom, needs_screenshot or needs_snapshot is set; equals actions[0].action when a chain is sent.',
   }),
   actionDetails: ParsedAction.optional().meta({
     description: '`action`, parsed. Always sent together with `action`.',
@@ -342,6 +373,10 @@ export const NextActionResponseFields = z.object({
     .boolean()
     .optional()
     .meta({ description: 'Resend this step with domMode "full" and dom; execute nothing.' }),
+  needs_screenshot: z.boolean().optional().meta({
+    description:
+      'Resend this step with domMode "hybrid": the tree as usual plus `screenshot` of the visible viewport; execute nothing. A client that cannot take one resends with domMode "full" instead.',
+  }),
   needs_snapshot: SnapshotRequest.optional().meta({
     description: 'Resend this step with `snapshot` taken in this mode; execute nothing.',
   }),
@@ -374,11 +409,21 @@ export const NextActionResponseFields = z.object({
 });
 export type NextActionResponseFields = z.infer<typeof NextActionResponseFields>;
 
-/** True when the client must resend the page (full DOM or a snapshot) instead of acting. */
+/**
+ * True when the client must resend the page (full DOM, a screenshot or a snapshot) instead of
+ * acting.
+ */
 export function requestsPageState(
-  response: Pick<NextActionResponseFields, 'needs_full_dom' | 'needs_snapshot'>,
+  response: Pick<
+    NextActionResponseFields,
+    'needs_full_dom' | 'needs_screenshot' | 'needs_snapshot'
+  >,
 ): boolean {
-  return response.needs_full_dom === true || response.needs_snapshot !== undefined;
+  return (
+    response.needs_full_dom === true ||
+    response.needs_screenshot === true ||
+    response.needs_snapshot !== undefined
+  );
 }
 
 const sameAction = (a: ParsedAction, b: ParsedAction): boolean =>
@@ -399,7 +444,7 @@ function checkNextAction(response: NextActionResponseFields, ctx: z.RefinementCt
     if (!asksForPage) {
       issue(
         ['action'],
-        'action is required unless the response sets needs_full_dom or needs_snapshot',
+        'action is required unless the response sets needs_full_dom, needs_screenshot or needs_snapshot',
       );
     }
   } else if (response.action === undefined) {

@@ -39,6 +39,9 @@ export function checkChainSafety(
     if (a.name === 'wait' || a.name === 'scroll' || a.name === 'hover') {
       return { safe: false, reason: `${a.name} means the next action depends on a page change` };
     }
+    if (a.name === 'clickAt') {
+      return { safe: false, reason: 'clickAt aims at a screenshot the chain would make stale' };
+    }
     const node = findNode(tree, a.args.id);
     if (!node) return { safe: false, reason: `element ${a.args.id} is not on the page` };
     if (node.occ) return { safe: false, reason: `element ${a.args.id} is occluded` };

@@ -1,6 +1,7 @@
 // The admin API over a real store and the real route handlers: auth (401/403/200), tenant
 // isolation, every billing grouping with totals equal to the sums, window validation, KPIs of
-// a seeded task set, and the task list/trace (including a task made by a real interact call).
+// a seeded task set and of a real SIMPLE task, and the task list/trace (including a task made
+// by a real interact call).
 import { randomUUID } from 'node:crypto';
 import {
   AdminTaskDetail,
@@ -373,6 +374,20 @@ describe('GET /api/admin/metrics', () => {
     expect(body.verificationSuccess).toEqual({ rate: 4 / 6, successes: 4, samples: 6 });
     expect(body.chainSuccess).toEqual({ rate: 0.5, successes: 1, samples: 2 });
     expect(body.correctionSuccess).toEqual({ rate: 2 / 3, successes: 2, samples: 3 });
+    // Both SIMPLE tasks ended without a correction (B's corrected one is not A's).
+    expect(body.classificationAccuracy).toEqual({ rate: 1, successes: 2, samples: 2 });
+    // Rows without the KPI counters measure nothing: no rate rather than a fake 0 %.
+    for (const rate of [
+      body.roundTripReduction,
+      body.replanFrequency,
+      body.criticCatchRate,
+      body.skillHitRate,
+      body.skillEffectiveness,
+      body.lookAheadHitRate,
+      body.earlyDetection,
+    ]) {
+      expect(rate).toEqual({ rate: null, successes: 0, samples: 0 });
+    }
 
     // A window with no tasks: every rate and percentile is null, with zero samples.
     const empty = MetricsResponse.parse(
@@ -384,10 +399,54 @@ describe('GET /api/admin/metrics', () => {
       empty.chainSuccess,
       empty.verificationSuccess,
       empty.correctionSuccess,
+      empty.classificationAccuracy,
+      empty.roundTripReduction,
+      empty.replanFrequency,
     ]) {
       expect(rate).toEqual({ rate: null, successes: 0, samples: 0 });
     }
     expect(empty.stepLatency).toEqual({ p50Ms: null, p95Ms: null, samples: 0 });
+  });
+
+  it('counts the KPIs of a SIMPLE task run through the real interact route', async () => {
+    const a = await tenantWithKey(runtime.store, 'admin');
+    const step = (body: Record<string, unknown>) =>
+      interact.withRuntime(runtime)(
+        request('/api/agent/interact', { method: 'POST', key: a.key, body }),
+      );
+    const first = InteractResponse.parse(
+      await (
+        await step({
+          url: 'https://app.example/',
+          query: 'click Logout',
+          interactiveTree: [{ i: '7', r: 'link', n: 'Logout' }],
+        })
+      ).json(),
+    );
+    if (first.needsUserInput || !first.taskId) throw new Error('expected an action');
+    const done = InteractResponse.parse(
+      await (
+        await step({
+          url: 'https://app.example/login',
+          interactiveTree: [{ i: '9', r: 'btn', n: 'Sign in' }],
+          taskId: first.taskId,
+          sessionId: first.sessionId,
+          lastActionStatus: 'success',
+        })
+      ).json(),
+    );
+    expect(done).toMatchObject({ status: 'completed' });
+
+    const body = MetricsResponse.parse(
+      await (await get(metrics, '/api/admin/metrics', a.key)).json(),
+    );
+    // One action and the finish(): what a SIMPLE command should take.
+    expect(body.classificationAccuracy).toEqual({ rate: 1, successes: 1, samples: 1 });
+    // Two round trips for two single actions: chaining saved none.
+    expect(body.roundTripReduction).toEqual({ rate: 0, successes: 0, samples: 2 });
+    // SIMPLE tasks are neither planned nor shown skills.
+    expect(body.replanFrequency).toEqual({ rate: null, successes: 0, samples: 0 });
+    expect(body.skillHitRate).toEqual({ rate: null, successes: 0, samples: 0 });
   });
 });
 

@@ -43,6 +43,11 @@ export interface PendingAction {
   >;
   /** Fingerprints of the targets (role + name) when sent, to explain "element changed". */
   targets: { id: string; role: string; name: string }[];
+  /**
+   * Set when the action is a plan step's contingency (a cookie banner dismissed…): it clears
+   * the way for the step, so the step itself is tried again after it, not marked done.
+   */
+  contingency?: string;
 }
 
 /** A question the task is paused on until the user answers. */

@@ -146,6 +146,8 @@ export const CorrectionRecord = z.object({
   /** The failed and the corrected action in plain language ("Clicked “Patients”"), for lessons. */
   failedSummary: z.string().optional(),
   correctedSummary: z.string().optional(),
+  /** Strategy CONTINGENCY: the plan step's contingency action carried out (tried once a step). */
+  contingencyAction: z.string().optional(),
   createdAt: z.string().datetime(),
 });
 export type CorrectionRecord = z.infer<typeof CorrectionRecord>;

@@ -42,6 +42,8 @@ export async function learnFromVerdict(
     }
     const correction = state.corrections.at(-1);
     if (!success || pending.source !== 'correction' || !correction) return;
+    // A contingency the plan foresaw is not a lesson: the planner will foresee it again.
+    if (correction.strategy === 'CONTINGENCY') return;
     // A target that only re-rendered under a new id teaches nothing a later task could use.
     if (correction.failedSummary && correction.failedSummary === correction.correctedSummary) {
       return;

@@ -10,8 +10,9 @@ export const advance =
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const plan = state.plan;
     if (!plan) return { pending: null };
-    if (state.pending && !completesStep(state.pending)) {
-      // Still on the same step: resolve it again against the page the action revealed.
+    if (state.pending && (!completesStep(state.pending) || state.pending.contingency)) {
+      // Still on the same step: resolve it again against the page the action revealed (or
+      // the page a contingency cleared).
       return { pending: null };
     }
     const done = state.currentStepIndex;

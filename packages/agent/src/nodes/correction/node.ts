@@ -4,6 +4,7 @@
 import { formatAction, type CorrectionRecord, type ParsedAction } from '@tandem/contracts';
 import { randomUUID } from 'node:crypto';
 import type { AgentDeps } from '../../deps';
+import { matchContingency } from '../../engines/contingency';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
 import { validateAction } from '../action-check';
@@ -16,6 +17,8 @@ interface Fix {
   action: ParsedAction;
   strategy: CorrectionRecord['strategy'];
   why: string;
+  /** The plan step's contingency condition this fix carries out. */
+  contingency?: string;
 }
 
 /** Why the task may not be corrected again, or null while within both limits. */
@@ -62,7 +65,7 @@ export const correction =
       };
     }
     let tokens = state.tokens;
-    let fix = remappedFix(pending, page);
+    let fix = remappedFix(pending, page) ?? contingencyFix(state, page);
     if (!fix && deps.llm.configured) {
       const proposed = await modelFix(deps, state, pending, page, reason);
       tokens = withUsage(state, proposed.result);
@@ -78,6 +81,26 @@ export const correction =
     }
     return { tokens, ...applyFix(deps, state, pending, page, fix) };
   };
+
+/**
+ * Conditional planning: the current step's first contingency whose condition the page shows
+ * and whose action resolves, unless it was already tried on this step. Checked before the
+ * model, so a foreseen obstacle costs no correction call.
+ */
+export function contingencyFix(state: InteractStateType, page: PageState): Fix | null {
+  const step = state.plan?.steps[state.currentStepIndex];
+  const used = state.corrections
+    .filter((c) => c.stepIndex === state.currentStepIndex && c.strategy === 'CONTINGENCY')
+    .map((c) => c.contingencyAction ?? '');
+  const match = matchContingency(step, page, used);
+  if (!match) return null;
+  return {
+    action: match.action,
+    strategy: 'CONTINGENCY',
+    why: `the plan foresaw this: ${match.why}, so ${match.contingency.action}`,
+    contingency: match.contingency.action,
+  };
+}
 
 /** The model's correction, validated against the page (null when it names an invalid one). */
 async function modelFix(
@@ -136,6 +159,7 @@ function applyFix(
     correctedAction: formatAction(action),
     strategy,
     reason: why,
+    ...(fix.contingency ? { contingencyAction: fix.contingency } : {}),
     createdAt: new Date().toISOString(),
   };
   logFor(deps, state, 'correction').info('corrected', {
@@ -149,6 +173,7 @@ function applyFix(
     ...makePending({ state, page, thought, action, source: 'correction' }),
     // A correction retries the step: it reuses the step's task action record.
     taskActionId: pending.taskActionId,
+    ...(fix.contingency ? { contingency: fix.contingency } : {}),
   };
   // In words as well as ids: a lesson learned from it must make sense on another page.
   record.failedSummary = actionSummaryOf(pending);

@@ -53,5 +53,6 @@ export function toPlanSteps(
     description: s.description,
     refinable: s.refinable,
     status: i === 0 ? ('active' as const) : ('pending' as const),
+    ...(s.contingencies?.length ? { contingencies: s.contingencies } : {}),
   }));
 }

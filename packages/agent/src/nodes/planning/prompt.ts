@@ -17,6 +17,24 @@ export const PlanningOutput = z.object({
             'One UI step, naming the element, e.g. "Click \'New/Search\'" or "Type Jas into First name".',
           ),
         refinable: z.boolean().describe('True when the step names one element and one action.'),
+        contingencies: z
+          .array(
+            z.object({
+              condition: z
+                .string()
+                .describe(
+                  'What may get in the way, quoting the text it would show, e.g. a banner with "Accept cookies".',
+                ),
+              action: z
+                .string()
+                .describe(
+                  'One UI action that clears it, naming its target: "Click \'Accept cookies\'".',
+                ),
+            }),
+          )
+          .max(3)
+          .optional()
+          .describe('Optional obstacles foreseen for this step (conditional planning).'),
       }),
     )
     .min(1)
@@ -27,6 +45,7 @@ export const planningSystem = [
   'You plan how to achieve a goal in a web application, step by step, as a user would with mouse and keyboard.',
   'Each step is one UI action that names its target by its visible label. Keep the plan short; the last step achieves the goal.',
   'Do not add verification steps; every action is verified automatically.',
+  'Where something optional may get in the way of a step (a cookie or consent banner, a "session expired" dialog, a confirmation), attach a contingency to that step instead of a step of its own: the condition quotes the text it would show, the action names the element that clears it.',
   UNTRUSTED_CONTENT_RULE,
 ].join('\n');
 

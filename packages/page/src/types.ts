@@ -1,5 +1,10 @@
 // Public option and result types of @tandem/page.
-import type { ScrollableContainer, SemanticNodeV3, Viewport } from '@tandem/contracts';
+import type {
+  ScrollableContainer,
+  SemanticNodeV3,
+  Viewport,
+  ViewportContent,
+} from '@tandem/contracts';
 
 export interface CaptureOptions {
   /** Band kept above and below the viewport, in viewport heights. Default 0.25. */
@@ -30,6 +35,8 @@ export interface CaptureOptions {
 export interface CaptureResult {
   interactiveTree: SemanticNodeV3[];
   viewport: Viewport;
+  /** What the viewport shows besides the tree: canvases, images, amount of text. */
+  viewportContent: ViewportContent;
   pageTitle: string;
   url: string;
   scrollPosition: string;

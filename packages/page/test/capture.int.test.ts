@@ -264,6 +264,28 @@ describe('modes', () => {
     await page.close();
   });
 
+  it('captures hybrid mode as the V3 tree without fallback, and counts what else the viewport shows', async () => {
+    const plain = await h.open('plain.html');
+    // The only link is far below: V3 falls back, hybrid keeps its empty tree for the screenshot.
+    const hybrid = await pageState(plain, { mode: 'hybrid' });
+    expect(hybrid.domMode).toBe('hybrid');
+    expect(hybrid.interactiveTree).toEqual([]);
+    expect(hybrid.viewportContent).toEqual({ canvases: 0, images: 0, textLength: 36 });
+    expect(
+      InteractRequest.safeParse({ query: 'q', ...hybrid, screenshot: '/9j/4AAQ' }).success,
+    ).toBe(true);
+    expect((await pageState(plain)).viewportContent).toEqual(hybrid.viewportContent);
+    await plain.close();
+
+    const canvas = await h.open('canvas.html');
+    const v3 = await pageState(canvas, { mode: 'hybrid' });
+    expect(v3.viewportContent).toMatchObject({ canvases: 1, images: 0 });
+    // The canvas's Order button is pixels only; the tree has the real controls, with points.
+    expect(must(v3.interactiveTree).map((n) => n.n)).not.toContain('Order');
+    expect(must(v3.interactiveTree).every((n) => n.xy !== undefined)).toBe(true);
+    await canvas.close();
+  });
+
   it('returns the V3 tree by default and the long-key semantic nodes on request', async () => {
     const page = await h.open('form.html');
     const state = await pageState(page);

@@ -1,7 +1,8 @@
 // The page-state modes of spec 003 and their fallback chain:
 //   semantic_v3 (default) -> semantic when V3 fails or is empty -> skeleton when semantic fails.
-// `full` (the whole outerHTML) is only ever produced when asked for explicitly, which the
-// extension does only after the server answered `needs_full_dom`.
+// `full` (the whole outerHTML) and `hybrid` (the V3 tree, to which the extension adds a
+// screenshot) are only ever produced when asked for explicitly, which the extension does only
+// after the server answered `needs_full_dom` / `needs_screenshot`.
 import type { DomMode, SemanticNodeV3 } from '@tandem/contracts';
 import type { CaptureOptions, CaptureResult, SemanticNode } from '../types';
 import { collect } from './collect';
@@ -51,7 +52,10 @@ export interface PageStateOptions extends CaptureOptions {
  * - semantic: interactiveTree without coordinates and without pruning + the advanced fields.
  *   The contract types interactiveTree as SemanticNodeV3 in both modes, so the keys stay
  *   minified here; captureSemantic() gives the long-key form.
- * - skeleton / hybrid: skeletonDom (hybrid: the extension adds the screenshot)
+ * - hybrid: the semantic_v3 fields (the tree with its `xy` points, which the model matches to
+ *   the screenshot), never falling back; the extension adds the screenshot. The skeleton of
+ *   spec 003's hybrid mode would repeat the tree in more tokens.
+ * - skeleton: skeletonDom
  * - full: dom (document.documentElement.outerHTML)
  */
 export type PageState = Partial<Omit<CaptureResult, 'interactiveTree'>> & {
@@ -80,14 +84,14 @@ function semanticState(options: CaptureOptions, activity: RecentActivity): PageS
   return { domMode: 'semantic', interactiveTree, ...pageFields(collected, activity.events) };
 }
 
-function skeletonState(options: CaptureOptions, mode: 'skeleton' | 'hybrid'): PageState {
+function skeletonState(options: CaptureOptions): PageState {
   const doc = options.document ?? document;
   const collected = collect(
     doc,
     collectOptions({ ...options, includeOffscreen: true, occlusion: false }, null),
   );
   return {
-    domMode: mode,
+    domMode: 'skeleton',
     url: doc.defaultView?.location.href ?? doc.URL,
     pageTitle: doc.title,
     viewport: collected.viewport,
@@ -110,10 +114,12 @@ export function capturePageState(options: PageStateOptions = {}): PageState {
       dom: captureFullDom(doc),
     };
   }
-  if (mode === 'skeleton' || mode === 'hybrid') return skeletonState(capture, mode);
+  if (mode === 'skeleton') return skeletonState(capture);
 
   // Drained once: a fallback must still report what happened since the previous capture.
   const activity = takeRecentActivity(doc);
+  // A canvas page's tree is empty, and that is what the screenshot is for: no fallback.
+  if (mode === 'hybrid') return { domMode: 'hybrid', ...captureTreeWith(capture, activity) };
   if (mode === 'semantic_v3') {
     try {
       const tree = captureTreeWith(capture, activity);
@@ -128,5 +134,5 @@ export function capturePageState(options: PageStateOptions = {}): PageState {
   } catch (error) {
     onFallback?.('semantic', reasonOf(error));
   }
-  return skeletonState(capture, 'skeleton');
+  return skeletonState(capture);
 }

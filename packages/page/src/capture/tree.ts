@@ -7,6 +7,7 @@ import type { Collected, CollectedNode, CollectOptions } from './collect';
 import { collect } from './collect';
 import type { RecentActivity } from './events';
 import { takeRecentActivity } from './events';
+import { viewportContentOf } from './viewport-content';
 
 export const CAPTURE_DEFAULTS = {
   viewportMargin: 0.25,
@@ -80,6 +81,7 @@ export function pageFields(
   };
   return {
     viewport: collected.viewport,
+    viewportContent: viewportContentOf(doc, collected.viewport),
     pageTitle: doc.title,
     url: doc.defaultView?.location.href ?? doc.URL,
     scrollPosition: pageScroll(doc),

@@ -1,6 +1,7 @@
 // execute(): runs one action of the grammar on the page. Element actions resolve their id
 // (resolve.ts), then check the element is enabled, visible and not covered (pointer.ts)
-// before touching it; any doubt fails with a code instead of acting on the wrong element.
+// before touching it; clickAt checks the element at its point the same way (click-at.ts).
+// Any doubt fails with a code instead of acting on the wrong element.
 import type { ParsedAction } from '@tandem/contracts';
 import {
   formatAction,
@@ -8,6 +9,7 @@ import {
   safeParseAction,
 } from '@tandem/contracts';
 import { EDITABLE_ROLES } from '../capture/roles';
+import { clickAt } from './click-at';
 import { pressKey } from './keyboard';
 import { clickElement, hoverElement, prepareTarget } from './pointer';
 import type { Resolved } from './resolve';
@@ -60,6 +62,8 @@ async function run(
       clickElement(found.el, point);
       return found.refound;
     }
+    case 'clickAt':
+      return clickAt(doc, action.args.x, action.args.y);
     case 'hover': {
       const found = target(action.args.id);
       hoverElement(found.el, prepareTarget(found.el, found.role, doc));

@@ -77,5 +77,10 @@ export function createLlmClient(
     }
   }
 
-  return { configured: true, provider: provider.name, generate };
+  return {
+    configured: true,
+    provider: provider.name,
+    acceptsImages: (node) => provider.acceptsImages?.(node) ?? false,
+    generate,
+  };
 }

@@ -35,6 +35,8 @@ export interface GeminiProviderOptions {
   thinkingBudget?: number;
   /** Injected fetch (tests, proxies). */
   fetch?: typeof globalThis.fetch;
+  /** Whether the models read images. Default true: every Gemini model does. */
+  vision?: boolean;
 }
 
 export function createGeminiProvider(options: GeminiProviderOptions): ModelProvider {
@@ -51,6 +53,7 @@ export function createGeminiProvider(options: GeminiProviderOptions): ModelProvi
   return {
     name: 'GOOGLE',
     modelFor: (node) => options.models?.[node] ?? defaultModel,
+    acceptsImages: () => options.vision ?? true,
     async complete(request: ProviderRequest): Promise<ProviderResponse> {
       const capture = retryAfterCapturingFetch(baseFetch);
       const params = geminiRequest(request, options, capture.fetch);

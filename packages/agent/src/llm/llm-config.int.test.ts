@@ -76,6 +76,29 @@ describe('createLlmClientFromConfig', () => {
     expect(server.requests[0]?.path).toBe('/v1/chat/completions');
   });
 
+  it('says which models read images: Gemini always, an OpenAI-compatible one by name or config', () => {
+    const gemini = createLlmClientFromConfig({ geminiApiKey: 'g-key-1234' });
+    expect(gemini.acceptsImages('action_generation')).toBe(true);
+    const text = createLlmClientFromConfig({
+      baseUrl: `${server.url}/v1`,
+      model: 'qwen2.5:7b-instruct',
+      models: { action_generation: 'qwen2.5vl:7b' },
+    });
+    expect(text.acceptsImages('planning')).toBe(false);
+    expect(text.acceptsImages('action_generation')).toBe(true);
+    const told = createLlmClientFromConfig({
+      baseUrl: `${server.url}/v1`,
+      model: 'my-finetune',
+      vision: true,
+    });
+    expect(told.acceptsImages('action_generation')).toBe(true);
+    expect(
+      createLlmClientFromConfig({ geminiApiKey: 'k-1234', vision: false }).acceptsImages(
+        'action_generation',
+      ),
+    ).toBe(false);
+  });
+
   it('requires a model with baseUrl, and a valid URL', () => {
     expect(() => createLlmClientFromConfig({ baseUrl: 'http://localhost:11434/v1' })).toThrow(
       LlmConfigError,
@@ -92,6 +115,7 @@ describe('createLlmClientFromConfig', () => {
     const llm = createLlmClientFromConfig({});
     expect(llm.configured).toBe(false);
     expect(llm.provider).toBeNull();
+    expect(llm.acceptsImages('action_generation')).toBe(false);
     await expect(llm.generate(request)).rejects.toBeInstanceOf(LlmNotConfiguredError);
   });
 });

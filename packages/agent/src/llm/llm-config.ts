@@ -33,6 +33,11 @@ export interface LlmConfig {
   retryBaseDelayMs?: number;
   /** Omitted: the provider's default. */
   temperature?: number;
+  /**
+   * Whether the models read images (hybrid mode's screenshot). Omitted: yes for Gemini; for
+   * an OpenAI-compatible endpoint, judged by the model's name (llava, qwen2.5-vl, gpt-4o…).
+   */
+  vision?: boolean;
 }
 
 /** The configuration can't produce a working client; the message says what to set. */
@@ -52,7 +57,11 @@ export function createLlmClientFromConfig(
     maxRetries: config.maxRetries ?? DEFAULT_LLM_MAX_RETRIES,
     ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
   };
-  const temperature = config.temperature !== undefined ? { temperature: config.temperature } : {};
+  // What both providers take the same way.
+  const shared = {
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.vision !== undefined ? { vision: config.vision } : {}),
+  };
 
   if (isSet(config.geminiApiKey)) {
     return createLlmClient(
@@ -61,7 +70,7 @@ export function createLlmClientFromConfig(
         ...(isSet(config.geminiBaseUrl) ? { baseUrl: config.geminiBaseUrl } : {}),
         ...(isSet(config.geminiModel) ? { model: config.geminiModel } : {}),
         ...(config.geminiModels !== undefined ? { models: config.geminiModels } : {}),
-        ...temperature,
+        ...shared,
       }),
       clientOptions,
     );
@@ -87,7 +96,7 @@ export function createLlmClientFromConfig(
         model: config.model,
         ...(isSet(config.apiKey) ? { apiKey: config.apiKey } : {}),
         ...(config.models !== undefined ? { models: config.models } : {}),
-        ...temperature,
+        ...shared,
       }),
       clientOptions,
     );

@@ -8,6 +8,7 @@ import OpenAI, {
   APIUserAbortError,
 } from 'openai';
 import type { LlmNode, LlmUsage } from './port';
+import { looksMultimodal } from './vision';
 import {
   ProviderError,
   parseRetryAfter,
@@ -30,6 +31,8 @@ export interface OpenAiCompatibleProviderOptions {
   /** Omitted: the server's default. */
   temperature?: number;
   fetch?: typeof globalThis.fetch;
+  /** Whether the models read images. Default: judged by each model's name (vision.ts). */
+  vision?: boolean;
 }
 
 // The SDK refuses to start without a key (it would read OPENAI_API_KEY from the environment);
@@ -51,6 +54,8 @@ export function createOpenAiCompatibleProvider(
   return {
     name: 'OPENAI_COMPATIBLE',
     modelFor: (node) => options.models?.[node] ?? options.model,
+    acceptsImages: (node) =>
+      options.vision ?? looksMultimodal(options.models?.[node] ?? options.model),
     async complete(request: ProviderRequest): Promise<ProviderResponse> {
       const userContent: OpenAI.Chat.ChatCompletionUserMessageParam['content'] =
         request.images.length === 0

@@ -35,6 +35,7 @@ export interface LlmRequest<S extends z.ZodType> {
   schema: S;
   /** A short name for the schema in provider requests ("verification_verdict"). */
   schemaName?: string;
+  /** Only for a client whose `acceptsImages(node)` is true (a text model's endpoint rejects them). */
   images?: LlmImage[];
   context: LlmCallContext;
   /** Aborts the call (request cancelled or server shutting down). */
@@ -69,6 +70,11 @@ export interface LlmClient {
   /** False when no provider is configured: SIMPLE commands still work, COMPLEX ones can't. */
   readonly configured: boolean;
   readonly provider: LlmProvider | null;
+  /**
+   * Whether the model answering `node` reads images (`LlmRequest.images`). Hybrid mode sends
+   * the page's screenshot only when it does; otherwise the agent reads the page's DOM.
+   */
+  acceptsImages(node: LlmNode): boolean;
   generate<S extends z.ZodType>(request: LlmRequest<S>): Promise<LlmResult<z.output<S>>>;
 }
 

@@ -45,6 +45,8 @@ export interface ProviderResponse {
 export interface ModelProvider {
   readonly name: LlmProvider;
   modelFor(node: LlmNode): string;
+  /** Whether `modelFor(node)` reads images; absent: it does not. */
+  acceptsImages?(node: LlmNode): boolean;
   /** Throws ProviderError for every failure it can classify. */
   complete(request: ProviderRequest): Promise<ProviderResponse>;
 }

@@ -42,6 +42,8 @@ export interface ScriptedLlmOptions extends Pick<
   strictOrder?: boolean;
   /** Reported model name. Default 'scripted'. */
   model?: string;
+  /** Whether the scripted model reads images (hybrid mode). Default true. */
+  acceptsImages?: boolean;
 }
 
 /** Thrown for calls the script doesn't expect. Not an LlmCallError on purpose: fail-open
@@ -64,10 +66,12 @@ export class ScriptedLlm implements LlmClient {
   private readonly steps: ScriptedStep[];
   private readonly client: LlmClient;
   private readonly strictOrder: boolean;
+  private readonly images: boolean;
 
   constructor(steps: ScriptedStep[] = [], options: ScriptedLlmOptions = {}) {
     this.steps = [...steps];
     this.strictOrder = options.strictOrder === true;
+    this.images = options.acceptsImages ?? true;
     const userHook = options.usageHook;
     this.client = createLlmClient(this.createProvider(options), {
       maxRetries: options.maxRetries ?? 3,
@@ -85,6 +89,10 @@ export class ScriptedLlm implements LlmClient {
   push(...steps: ScriptedStep[]): this {
     this.steps.push(...steps);
     return this;
+  }
+
+  acceptsImages(): boolean {
+    return this.images;
   }
 
   get remaining(): readonly ScriptedStep[] {

@@ -7,6 +7,7 @@ export function createUnconfiguredLlmClient(): LlmClient {
   return {
     configured: false,
     provider: null,
+    acceptsImages: () => false,
     generate: () => Promise.reject(new LlmNotConfiguredError()),
   };
 }

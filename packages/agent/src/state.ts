@@ -14,6 +14,7 @@ import type {
   ExpectedOutcome,
   ExtractRequest,
   GraphNode,
+  HierarchicalPlan,
   ParsedAction,
   Plan,
   TaskStatus,
@@ -176,6 +177,16 @@ export const InteractState = Annotation.Root({
 
   // --- plan and progress -----------------------------------------------------------------
   plan: replace<Plan | null>(() => null),
+  /**
+   * Hierarchical planning: the plan's sub-tasks with their contracts (null for a flat plan).
+   * Also the task row's hierarchicalPlan, for the admin trace.
+   */
+  hierarchicalPlan: replace<HierarchicalPlan | null>(() => null),
+  /**
+   * One line per finished sub-task ("Sub-task 1 … completed (…); outputs: …"): what the
+   * prompts keep of it once its step-by-step history is reset.
+   */
+  subTaskNotes: replace<string[]>(() => []),
   /** Index of the plan step being worked on; also the task's currentStepIndex. */
   currentStepIndex: replace<number>(() => 0),
   /** Steps sent to the client so far (MAX_STEPS_PER_TASK applies to it). */

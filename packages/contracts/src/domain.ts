@@ -40,6 +40,11 @@ export const PlanStep = z.object({
   refinable: z.boolean().optional(),
   /** Conditional planning: "if X, do Y" branches checked before the correction LLM. */
   contingencies: z.array(z.object({ condition: z.string(), action: z.string() })).optional(),
+  /**
+   * Hierarchical planning: the sub-task this step belongs to (its index in the task's
+   * hierarchical plan and its name), so a plan shows its parts wherever it is displayed.
+   */
+  subTask: z.object({ index: z.number().int().nonnegative(), name: z.string() }).optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 

@@ -1,7 +1,8 @@
 // The action history the prompts show. Spec 003 keeps the last 10 actions raw in the state and
 // folds older ones into a summary (docs/specs.md, "rolling summarization"); we keep only their
 // count, and render it as one line.
-import { safeParseAction } from '@tandem/contracts';
+import { safeParseAction, type HierarchicalPlan } from '@tandem/contracts';
+import { currentSubTask } from '../engines/sub-tasks';
 import type { InteractStateType, InteractStateUpdate, PreviousAction } from '../state';
 
 /** Actions kept raw in the state; older ones are only counted. */
@@ -84,9 +85,13 @@ function runEnd(actions: readonly PreviousAction[], start: number): number {
  * of its own (see `verificationLine`).
  */
 export function renderHistory(
-  state: Pick<InteractStateType, 'previousActions' | 'earlierActionCount'>,
+  state: Pick<InteractStateType, 'previousActions' | 'earlierActionCount'> &
+    Partial<Pick<InteractStateType, 'subTaskNotes' | 'hierarchicalPlan'>>,
 ): string {
   const actions = state.previousActions;
+  // Hierarchical planning resets the history between sub-tasks: a finished sub-task is one
+  // line (its contract met), and the current one is named with what it must produce.
+  const parts = [...(state.subTaskNotes ?? []), currentSubTaskLine(state.hierarchicalPlan ?? null)];
   const lines: string[] = [];
   for (let start = 0; start < actions.length;) {
     const end = runEnd(actions, start);
@@ -102,7 +107,16 @@ export function renderHistory(
     start = end;
   }
   return (
-    [earlierLine(state.earlierActionCount), ...lines].filter(Boolean).join('\n') ||
+    [...parts, earlierLine(state.earlierActionCount), ...lines].filter(Boolean).join('\n') ||
     '(no actions yet)'
   );
+}
+
+function currentSubTaskLine(hierarchy: HierarchicalPlan | null): string {
+  const task = currentSubTask(hierarchy);
+  if (!hierarchy || !task) return '';
+  const inputs = task.inputs.length > 0 ? `; inputs: ${task.inputs.join('; ')}` : '';
+  const outputs = task.outputs.length > 0 ? `; produce: ${task.outputs.join('; ')}` : '';
+  const position = `${hierarchy.currentSubTaskIndex + 1} of ${hierarchy.subTasks.length}`;
+  return `Now on sub-task ${position} "${task.name}": ${task.description}${inputs}${outputs}`;
 }

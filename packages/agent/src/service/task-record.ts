@@ -58,6 +58,7 @@ export function taskPatchFrom(
     status: state.status === 'active' ? 'executing' : state.status,
     complexity: state.complexity,
     plan: state.plan,
+    hierarchicalPlan: state.hierarchicalPlan,
     currentStepIndex: state.currentStepIndex,
     corrections: state.corrections,
     metrics: metricsAfter(state, existing?.metrics ?? null, facts),

@@ -1,6 +1,7 @@
 // After a verified step: mark it completed and move the plan to the next step. Runs in the
 // superstep of the node that routes here (verification, chain_recovery; see graph.ts).
 import type { AgentDeps } from '../../deps';
+import { subTaskNote, syncSubTasks } from '../../engines/sub-tasks';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { logFor } from '../node-context';
 import { completesStep } from '../pending-action';
@@ -31,5 +32,39 @@ export const advance =
       plan: { ...plan, steps, currentStepIndex: next },
       currentStepIndex: next,
       pending: null,
+      ...(next !== done ? subTaskBoundary(deps, state, next) : {}),
     };
   };
+
+/**
+ * Hierarchical planning: moving into a new sub-task completes the one before (its steps were
+ * all verified, its last one against the sub-task's contract) and resets the context — the
+ * step history becomes one line per finished sub-task.
+ */
+export function subTaskBoundary(
+  deps: AgentDeps,
+  state: InteractStateType,
+  next: number,
+): InteractStateUpdate {
+  const hierarchy = state.hierarchicalPlan;
+  if (!hierarchy) return {};
+  const synced = syncSubTasks(hierarchy, next);
+  if (synced.completed.length === 0) return { hierarchicalPlan: synced.hierarchy };
+  const evidence = state.lastVerification?.reason ?? 'all its steps verified';
+  const notes = synced.completed.map((task) =>
+    subTaskNote(task, hierarchy.subTasks.indexOf(task), evidence),
+  );
+  logFor(deps, state, 'advance').info('sub-task completed', {
+    completed: synced.completed.map((t) => t.name),
+    next: synced.hierarchy.subTasks[synced.hierarchy.currentSubTaskIndex]?.name ?? null,
+  });
+  return {
+    hierarchicalPlan: synced.hierarchy,
+    subTaskNotes: [...state.subTaskNotes, ...notes],
+    previousActions: [],
+    earlierActionCount: 0,
+    ...(state.lastVerification
+      ? { lastVerification: { ...state.lastVerification, subTaskCompleted: true } }
+      : {}),
+  };
+}

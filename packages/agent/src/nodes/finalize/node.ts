@@ -1,7 +1,13 @@
 // The end of a task: finish() or fail(), the goal verified, limits hit or the velocity check.
 // Decides the final status and answer, and sends the terminal action (which the client
 // executes as a no-op).
-import { isTerminalAction, type ParsedAction, type Plan, type TaskStatus } from '@tandem/contracts';
+import {
+  isTerminalAction,
+  type HierarchicalPlan,
+  type ParsedAction,
+  type Plan,
+  type TaskStatus,
+} from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
 import { renderHistory } from '../history';
@@ -62,6 +68,25 @@ export function completedPlan(state: InteractStateType, status: TaskStatus): Pla
   };
 }
 
+/**
+ * The sub-task in progress ends with the task: completed, or failed. Later ones a task never
+ * reached (the goal was achieved early) stay pending, as they were.
+ */
+export function endedHierarchy(
+  state: InteractStateType,
+  status: TaskStatus,
+): HierarchicalPlan | null {
+  const hierarchy = state.hierarchicalPlan;
+  if (!hierarchy) return null;
+  const ended = status === 'completed' ? 'completed' : 'failed';
+  return {
+    ...hierarchy,
+    subTasks: hierarchy.subTasks.map((task) =>
+      task.status === 'active' ? { ...task, status: ended } : task,
+    ),
+  };
+}
+
 export const finalize =
   (deps: AgentDeps) =>
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
@@ -85,6 +110,7 @@ export const finalize =
       result,
       tokens: written.tokens,
       plan: completedPlan(state, ending.status),
+      ...(state.hierarchicalPlan ? { hierarchicalPlan: endedHierarchy(state, ending.status) } : {}),
       stepCount: state.stepCount + 1,
       kpiCounts: { actionsSent: 1 },
       pending,

@@ -36,6 +36,7 @@ describe('planning', () => {
       system: planningSystem,
     });
     expect(update).toEqual({
+      hierarchicalPlan: null,
       plan: {
         goal: 'Add Jas Doe',
         steps: [

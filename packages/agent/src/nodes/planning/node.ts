@@ -2,6 +2,7 @@
 import type { PlanStep } from '@tandem/contracts';
 import type { z } from 'zod';
 import type { AgentDeps } from '../../deps';
+import { buildHierarchy, labelSteps } from '../../engines/sub-tasks';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { PlanningOutput, planningPrompt, planningSystem } from './prompt';
@@ -26,9 +27,14 @@ export const planning =
       schemaName: 'plan',
       context: llmContext(state),
     });
-    const steps = toPlanSteps(result.output.steps, 0);
+    const hierarchicalPlan = buildHierarchy(
+      result.output.steps.map((s, index) => ({ index, subTaskName: s.subTask })),
+      result.output.subTasks,
+    );
+    const steps = labelSteps(toPlanSteps(result.output.steps, 0), hierarchicalPlan);
     logFor(deps, state, 'planning').info('planned', {
       steps: steps.length,
+      subTasks: hierarchicalPlan?.subTasks.length ?? 0,
       goal: result.output.goal,
     });
     return {
@@ -39,6 +45,7 @@ export const planning =
         createdAt: new Date().toISOString(),
       },
       currentStepIndex: 0,
+      hierarchicalPlan,
       tokens: withUsage(state, result),
     };
   };

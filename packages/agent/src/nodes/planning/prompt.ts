@@ -35,16 +35,35 @@ export const PlanningOutput = z.object({
           .max(3)
           .optional()
           .describe('Optional obstacles foreseen for this step (conditional planning).'),
+        subTask: z
+          .string()
+          .nullish()
+          .describe('The name of the sub-task this step belongs to, when subTasks are given.'),
       }),
     )
     .min(1)
     .max(25),
+  subTasks: z
+    .array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        inputs: z.array(z.string()).describe('What it needs from the goal or earlier sub-tasks.'),
+        outputs: z.array(z.string()).describe('What is true or known once it is done.'),
+      }),
+    )
+    .max(8)
+    .nullish()
+    .describe(
+      'Only for goals with several distinct parts: the parts in order, each a contiguous run of steps.',
+    ),
 });
 
 export const planningSystem = [
   'You plan how to achieve a goal in a web application, step by step, as a user would with mouse and keyboard.',
   'Each step is one UI action that names its target by its visible label. Keep the plan short; the last step achieves the goal.',
   'Do not add verification steps; every action is verified automatically.',
+  'A goal with several distinct parts (e.g. add a record, then book something, then send a message) is split into subTasks, each with its inputs and outputs, and every step names its subTask; a goal of one part has no subTasks.',
   'Where something optional may get in the way of a step (a cookie or consent banner, a "session expired" dialog, a confirmation), attach a contingency to that step instead of a step of its own: the condition quotes the text it would show, the action names the element that clears it.',
   UNTRUSTED_CONTENT_RULE,
 ].join('\n');

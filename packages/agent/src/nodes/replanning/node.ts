@@ -9,6 +9,8 @@ import type { AgentDeps } from '../../deps';
 import { validatePlan } from '../../engines/plan-validator';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { llmContext, logFor, withUsage } from '../node-context';
+import { absorbRest, labelSteps } from '../../engines/sub-tasks';
+import { subTaskBoundary } from '../advance/node';
 import { toPlanSteps } from '../planning/node';
 import { PlanningOutput } from '../planning/prompt';
 import { replanningPrompt, replanningSystem } from './prompt';
@@ -39,7 +41,11 @@ export const replanning =
       const next = plan.steps.findIndex(
         (step) => step.index > state.currentStepIndex && check(step.index).verdict === 'continue',
       );
-      if (next >= 0) return { ...replanned, ...skipTo(plan, state.currentStepIndex, next) };
+      if (next >= 0) {
+        // Skipping may pass a sub-task's end: the page moved past it, so it closes as well.
+        const skipped = skipTo(plan, state.currentStepIndex, next);
+        return { ...replanned, ...skipped, ...subTaskBoundary(deps, state, next) };
+      }
     }
     return { ...replanned, ...(await regenerate(deps, state, plan, validation.reason)) };
   };
@@ -82,9 +88,18 @@ async function regenerate(
     schemaName: 'plan',
     context: llmContext(state),
   });
-  const steps = [...plan.steps.slice(0, doneSteps), ...toPlanSteps(result.output.steps, doneSteps)];
+  const fresh = toPlanSteps(result.output.steps, doneSteps);
+  // The new steps finish the current sub-task and whatever the later ones promised.
+  const hierarchicalPlan = state.hierarchicalPlan
+    ? absorbRest(
+        state.hierarchicalPlan,
+        fresh.map((s) => s.index),
+      )
+    : null;
+  const steps = labelSteps([...plan.steps.slice(0, doneSteps), ...fresh], hierarchicalPlan);
   logFor(deps, state, 'replanning').info('plan regenerated', { steps: steps.length });
   return {
+    ...(hierarchicalPlan ? { hierarchicalPlan } : {}),
     plan: { ...plan, steps, currentStepIndex: doneSteps },
     currentStepIndex: doneSteps,
     tokens: withUsage(state, result),

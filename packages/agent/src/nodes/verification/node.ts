@@ -9,6 +9,7 @@ import {
   verifyTier1,
   type Tier1Verdict,
 } from '../../engines/tier1-verification';
+import { currentSubTask, endsSubTask, subTaskGoal } from '../../engines/sub-tasks';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, KpiCounts, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
@@ -57,6 +58,44 @@ interface Judgement {
   tokensSaved: number;
   /** The look-ahead's counters for this verdict (contracts' TaskMetrics); null: no next goal. */
   lookAhead: KpiCounts | null;
+  /** Set at a sub-task's last step: whether the sub-task's contract was met. */
+  subTaskCompleted?: boolean;
+}
+
+/**
+ * What a verdict judges: the goal, or at the last step of a sub-task that another follows,
+ * that sub-task's contract (hierarchical planning: sub-task verification). The model tier
+ * then looks as it does at a final step.
+ */
+export function verificationScope(
+  state: Pick<
+    InteractStateType,
+    'complexity' | 'plan' | 'currentStepIndex' | 'hierarchicalPlan' | 'query'
+  >,
+): { goal: string; finalStep: boolean; subTaskEnd: boolean } {
+  const plan = state.plan;
+  const finalStep =
+    state.complexity === 'SIMPLE' || !plan || state.currentStepIndex >= plan.steps.length - 1;
+  const hierarchy = state.hierarchicalPlan;
+  const task = currentSubTask(hierarchy);
+  if (!finalStep && hierarchy && task && endsSubTask(hierarchy, state.currentStepIndex)) {
+    const goal = subTaskGoal(task, hierarchy.currentSubTaskIndex, hierarchy.subTasks.length);
+    return { goal, finalStep: true, subTaskEnd: true };
+  }
+  return { goal: state.query, finalStep, subTaskEnd: false };
+}
+
+/** At a sub-task's end, "completed" means the sub-task: the task itself goes on. */
+function scopedToSubTask<J extends Judgement>(judged: J): J {
+  // Without a model (tier 1) the sub-task's steps, all verified, are its check.
+  const met = judged.success && (judged.taskCompleted || judged.tier === 1);
+  return {
+    ...judged,
+    success: met,
+    reason: met || !judged.success ? judged.reason : `the sub-task is not done: ${judged.reason}`,
+    taskCompleted: false,
+    subTaskCompleted: met,
+  };
 }
 
 /**
@@ -87,7 +126,8 @@ export const verification =
       scoreVerification(deps, result, pending.source === 'correction');
       return { lastVerification: result };
     }
-    const judged = await judge(deps, state, pending, page);
+    const unscoped = await judge(deps, state, pending, page);
+    const judged = verificationScope(state).subTaskEnd ? scopedToSubTask(unscoped) : unscoped;
     const result: VerificationResult = {
       success: judged.success,
       confidence: judged.confidence,
@@ -98,6 +138,9 @@ export const verification =
       verificationTier: judged.tier,
       tokensSaved: judged.tokensSaved,
       ...judged.extra,
+      ...(judged.subTaskCompleted !== undefined
+        ? { subTaskCompleted: judged.subTaskCompleted }
+        : {}),
     };
     logFor(deps, state, 'verification').info('verified', {
       tier: judged.tier,
@@ -137,10 +180,9 @@ async function judge(
   const t1 = verifyTier1(pending, page);
   const simple = state.complexity === 'SIMPLE';
   const complex = state.complexity === 'COMPLEX';
-  const plan = state.plan;
-  const finalStep = simple || !plan || state.currentStepIndex >= plan.steps.length - 1;
+  const { goal, finalStep } = verificationScope(state);
   const full = fullPrompt({
-    goal: state.query,
+    goal,
     action: sentText(pending),
     expected: pending.expectedOutcome?.description ?? '',
     before: pending.beforeState.semanticSkeleton,
@@ -170,7 +212,7 @@ async function judge(
   const prompt =
     tier === 2
       ? lightPrompt({
-          goal: state.query,
+          goal,
           action: actionText(pending),
           observations: t1.observations,
         })

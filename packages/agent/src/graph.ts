@@ -87,7 +87,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
         ...routed(
           n.complexity_check,
           routeAfterComplexity,
-          to('direct_action', 'context_analysis', END_RUN),
+          to('direct_action', 'context_analysis', 'action_generation', END_RUN),
         ),
       )
       .addNode(
@@ -178,7 +178,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
         ...routed(
           n.correction,
           routeAfterCorrection,
-          to('outcome_prediction', 'finalize', END_RUN),
+          to('critic', 'outcome_prediction', 'finalize', END_RUN),
         ),
       )
       .addNode(

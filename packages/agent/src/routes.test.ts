@@ -146,6 +146,15 @@ describe('routing functions', () => {
 
   it('routeAfterCorrection / ChainRecovery / Advance', () => {
     expect(routeAfterCorrection(state({ nextActionReady: true }))).toBe('outcome_prediction');
+    const modelFix = { ...pending('click("1")'), source: 'correction' as const };
+    expect(routeAfterCorrection(state({ nextActionReady: true, pending: modelFix }))).toBe(
+      'critic',
+    );
+    expect(
+      routeAfterCorrection(
+        state({ nextActionReady: true, pending: { ...modelFix, deterministic: true } }),
+      ),
+    ).toBe('outcome_prediction');
     expect(routeAfterCorrection(state({ status: 'failed' }))).toBe('finalize');
     expect(routeAfterCorrection(state(refused))).toBe(END_RUN);
     expect(

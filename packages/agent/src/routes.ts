@@ -3,6 +3,7 @@
 // type error. graph.ts only wires them.
 import { isTerminalAction, type GraphNode } from '@tandem/contracts';
 import type { InteractStateType } from './state';
+import { takesOverSimpleCommand } from './nodes/action-generation/capture';
 import { needsCritic } from './nodes/critic/node';
 import { isChainBreak } from './nodes/verification/node';
 
@@ -18,9 +19,12 @@ const isDone = (s: InteractStateType) => s.status === 'completed' || s.status ==
 
 export function routeAfterComplexity(
   s: InteractStateType,
-): RouteTo<'direct_action' | 'context_analysis'> | typeof END_RUN {
+): RouteTo<'direct_action' | 'context_analysis' | 'action_generation'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
-  return s.complexity === 'SIMPLE' ? 'direct_action' : 'context_analysis';
+  if (s.complexity !== 'SIMPLE') return 'context_analysis';
+  // A command the tree cannot resolve on a page that needs more than the tree (a visual goal,
+  // a canvas, an empty list): action generation asks for the capture and decides on it.
+  return takesOverSimpleCommand(s) ? 'action_generation' : 'direct_action';
 }
 
 export function routeAfterDirectAction(
@@ -57,8 +61,8 @@ export function routeAfterActionGeneration(
   s: InteractStateType,
 ): RouteTo<'critic' | 'outcome_prediction' | 'finalize' | 'dispatch'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
-  // Asking the client for a snapshot, or the user for a value (MISSING_INFO): no action.
-  if (s.pageRequest !== null || asksUser(s)) return 'dispatch';
+  // Asking the client for a snapshot or a capture, or the user for a value: no action.
+  if (s.pageRequest !== null || s.captureRequest !== null || asksUser(s)) return 'dispatch';
   if (needsCritic(s)) return 'critic';
   return endsTask(s) ? 'finalize' : 'outcome_prediction';
 }
@@ -97,9 +101,10 @@ export function routeAfterVerification(
 
 export function routeAfterCorrection(
   s: InteractStateType,
-): RouteTo<'outcome_prediction' | 'finalize'> | typeof END_RUN {
+): RouteTo<'critic' | 'outcome_prediction' | 'finalize'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
-  return isDone(s) || !s.nextActionReady ? 'finalize' : 'outcome_prediction';
+  if (isDone(s) || !s.nextActionReady) return 'finalize';
+  return needsCritic(s) ? 'critic' : 'outcome_prediction';
 }
 
 export function routeAfterChainRecovery(

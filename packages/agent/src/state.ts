@@ -49,6 +49,8 @@ export interface PendingAction {
    * the way for the step, so the step itself is tried again after it, not marked done.
    */
   contingency?: string;
+  /** A correction made without the model (a re-found target, a contingency): no review. */
+  deterministic?: boolean;
 }
 
 /** A question the task is paused on until the user answers. */
@@ -238,6 +240,14 @@ export const InteractState = Annotation.Root({
   resumedFromPageRead: replace<boolean>(() => false),
   /** Snapshots asked for the current step; capped so a model cannot loop on reading. */
   pageReadsThisStep: replace<number>(() => 0),
+  /**
+   * A richer capture asked of the client instead of acting (spec 003 "Mode Priority", issue 17
+   * item 9): `full` (needs_full_dom) when the tree is empty or too poor, `hybrid`
+   * (needs_screenshot) for visual goals and canvas pages; set while waiting for it.
+   */
+  captureRequest: replace<'full' | 'hybrid' | null>(() => null),
+  /** stepCount when a capture was last asked: at most one ask per step, so it never loops. */
+  captureAskedAtStep: replace<number | null>(() => null),
   /** Finish once this many items are collected (spec 000 collectLimit); null: no target. */
   collectLimit: replace<number | null>(() => null),
   /**

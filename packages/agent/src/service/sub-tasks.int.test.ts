@@ -70,7 +70,11 @@ describe('hierarchical planning', () => {
       { index: 1, name: 'Schedule' },
       { index: 2, name: 'Dashboard' },
     ]);
-    const ids = { taskId: first.taskId, sessionId: first.sessionId, lastActionStatus: 'success' };
+    const ids = {
+      taskId: first.taskId,
+      sessionId: first.sessionId,
+      lastActionStatus: 'success' as const,
+    };
 
     const second = await agent.act(pageRequest(`${EMR}/patients`, shell, ids));
     expect(second.verification?.subTaskCompleted).toBe(true);

@@ -131,6 +131,7 @@ describe('remappedFix', () => {
     expect(remappedFix(failedSave, rerendered)).toEqual({
       action: { name: 'click', args: { id: 'save-2' } },
       strategy: 'ALTERNATIVE_SELECTOR',
+      deterministic: true,
       why: 'the element re-rendered under a new id',
     });
   });
@@ -175,6 +176,7 @@ describe('correction: fixes', () => {
         // A correction retries the step: it keeps the step's task action record.
         taskActionId: 'task-action-7',
         source: 'correction',
+        deterministic: true,
         targets: [{ id: 'save-2', role: 'btn', name: 'Save' }],
       },
       nextActionReady: true,

@@ -19,6 +19,8 @@ interface Fix {
   why: string;
   /** The plan step's contingency condition this fix carries out. */
   contingency?: string;
+  /** Found without the model: the critic has nothing to second-guess. */
+  deterministic?: boolean;
 }
 
 /** Why the task may not be corrected again, or null while within both limits. */
@@ -38,7 +40,12 @@ export function remappedFix(pending: PendingAction, page: PageState): Fix | null
   if (pending.chain) return null;
   const action = remapTarget(pending.action, pending.targets, page);
   return action
-    ? { action, strategy: 'ALTERNATIVE_SELECTOR', why: 'the element re-rendered under a new id' }
+    ? {
+        action,
+        strategy: 'ALTERNATIVE_SELECTOR',
+        why: 'the element re-rendered under a new id',
+        deterministic: true,
+      }
     : null;
 }
 
@@ -99,6 +106,7 @@ export function contingencyFix(state: InteractStateType, page: PageState): Fix |
     strategy: 'CONTINGENCY',
     why: `the plan foresaw this: ${match.why}, so ${match.contingency.action}`,
     contingency: match.contingency.action,
+    deterministic: true,
   };
 }
 
@@ -174,6 +182,7 @@ function applyFix(
     // A correction retries the step: it reuses the step's task action record.
     taskActionId: pending.taskActionId,
     ...(fix.contingency ? { contingency: fix.contingency } : {}),
+    ...(fix.deterministic ? { deterministic: true } : {}),
   };
   // In words as well as ids: a lesson learned from it must make sense on another page.
   record.failedSummary = actionSummaryOf(pending);

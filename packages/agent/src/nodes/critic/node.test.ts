@@ -52,6 +52,20 @@ describe('needsCritic', () => {
       needsCritic(proposal('finish("done")', { criticRejections: MAX_CRITIC_REJECTIONS })),
     ).toBe(false);
   });
+
+  it("reviews the model's corrections, not those found without it", () => {
+    const corrected = (deterministic: boolean) =>
+      proposal('click("save")', {
+        actionConfidence: 0.95,
+        pending: {
+          ...pendingOn('click("save")', page),
+          source: 'correction',
+          ...(deterministic ? { deterministic } : {}),
+        },
+      });
+    expect(needsCritic(corrected(false))).toBe(true);
+    expect(needsCritic(corrected(true))).toBe(false);
+  });
 });
 
 describe('critic', () => {
@@ -89,6 +103,40 @@ describe('critic', () => {
     expect(after.criticFeedback).toBe(
       'setValue("first", "03/12/1990") was rejected by a reviewer: a date in a name field',
     );
+  });
+
+  it("rejects a model's correction: its record goes and action generation proposes anew", async () => {
+    const llm = createScriptedLlm(
+      [
+        {
+          node: 'critic',
+          output: { approve: false, reason: 'Cancel loses the form', evidence: '' },
+        },
+      ],
+      { zeroLatency: true },
+    );
+    const record = {
+      id: 'c1',
+      stepIndex: 0,
+      attempt: 1,
+      failedAction: 'click("save")',
+      correctedAction: 'click("cancel")',
+      strategy: 'ALTERNATIVE_SELECTOR' as const,
+      reason: 'try another button',
+      createdAt: new Date(0).toISOString(),
+    };
+    const before = proposal('click("save")', {
+      pending: { ...pendingOn('click("save")', page), source: 'correction' },
+      corrections: [record],
+      nextActionReady: true,
+    });
+    const update = await critic(nodeDeps({ llm }))(before);
+    expect(update).toMatchObject({
+      pending: null,
+      corrections: [],
+      nextActionReady: false,
+      kpiCounts: { criticReviews: 1, criticRejections: 1 },
+    });
   });
 
   it('fails open: when the critic errors, the action runs unreviewed', async () => {

@@ -28,8 +28,10 @@ function typesIntoSensitiveField(pending: PendingAction): boolean {
 /** Whether the pending action gets a review (and the critic still may reject on this step). */
 export function needsCritic(state: InteractStateType): boolean {
   const pending = state.pending;
-  if (!pending || pending.source !== 'action_generation') return false;
-  if (state.criticRejections >= MAX_CRITIC_REJECTIONS) return false;
+  if (!pending || state.criticRejections >= MAX_CRITIC_REJECTIONS) return false;
+  // A model's correction always follows a failed verification: it is reviewed too.
+  if (pending.source === 'correction') return !pending.deterministic;
+  if (pending.source !== 'action_generation') return false;
   return (
     isTerminalAction(pending.action) ||
     typesIntoSensitiveField(pending) ||
@@ -77,6 +79,10 @@ export const critic =
         criticFeedback: `${formatAction(pending.action)} was rejected by a reviewer: ${reason}`,
         criticRejections: state.criticRejections + 1,
         kpiCounts: { criticReviews: 1, criticRejections: 1 },
+        // A rejected correction never ran: its record goes, action generation proposes anew.
+        ...(pending.source === 'correction'
+          ? { corrections: state.corrections.slice(0, -1), nextActionReady: false }
+          : {}),
       };
     } catch (error) {
       log.warn('critic failed; the action runs unreviewed', { error });

@@ -221,6 +221,11 @@ function lastActionVerdict(
         : verdict(false, 0.8, 'the URL did not change after navigation');
     case 'click':
       return clickVerdict(last.args.id, pending, page, changed, verdict);
+    // A click on a point (hybrid mode) has no element to re-find: judged by what changed.
+    case 'clickAt':
+      return urlChanged || domChanged
+        ? verdict(true, 0.75, 'the page responded to the click at the point')
+        : verdict(false, 0.7, 'nothing changed after the click at the point');
     case 'press':
       return urlChanged || domChanged
         ? verdict(true, 0.75, `the page responded to ${last.args.key}`)

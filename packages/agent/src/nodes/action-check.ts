@@ -1,13 +1,13 @@
 // The server only returns grammar actions on element ids that exist in the current tree (and
-// are not occluded or disabled): anything else a model proposes is refused here, before it can
-// reach the client.
+// are not occluded or disabled), and points of a screenshot of this page: anything else a
+// model proposes is refused here, before it can reach the client.
 import {
   actionTargetId,
   formatAction,
   safeParseAction,
   type ParsedAction,
 } from '@tandem/contracts';
-import { findNode, hasState, type PageState } from '../page/page-state';
+import { clickAtProblem, findNode, hasState, type PageState } from '../page/page-state';
 
 export type ActionCheck =
   { ok: true; action: ParsedAction; actionString: string } | { ok: false; reason: string };
@@ -15,6 +15,11 @@ export type ActionCheck =
 export function validateAction(text: string, page: PageState | null): ActionCheck {
   const parsed = safeParseAction(text);
   if (!parsed.ok) return { ok: false, reason: parsed.error.message };
+  // A point is checked against the screenshot it was read from, as an id against the tree.
+  if (parsed.action.name === 'clickAt') {
+    const problem = clickAtProblem(parsed.action, page);
+    if (problem) return { ok: false, reason: problem };
+  }
   const id = actionTargetId(parsed.action);
   if (id !== undefined) {
     const node = page ? findNode(page.tree, id) : undefined;

@@ -1,6 +1,7 @@
 // The client's answer, built once, from the state a run ended with and its outcome: nodes
 // decide (state.ts `RunOutcome`), this turns the decision into the wire format.
 import {
+  describePageCapture,
   describePageRead,
   formatAction,
   type CollectedItemsByType,
@@ -112,12 +113,25 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
   };
 }
 
-/** Asks the client for a snapshot (spec 002) instead of an action. */
+/**
+ * Asks the client for a snapshot (spec 002), or for the page in a richer capture mode (spec 003
+ * "Mode Priority": needs_full_dom, needs_screenshot), instead of an action.
+ */
 function pageReadResponse(
   state: InteractStateType,
   thought: string,
   extras: ResponseExtras,
 ): NextActionResponse {
+  const capture = state.captureRequest;
+  if (capture) {
+    return {
+      ...responseBase(state, thought, state.currentStepIndex),
+      status: 'executing',
+      ...(capture === 'full' ? { needs_full_dom: true } : { needs_screenshot: true }),
+      actionSummary: describePageCapture(capture),
+      ...(extras.metrics ? { metrics: extras.metrics } : {}),
+    };
+  }
   if (!state.pageRequest) throw new Error('a page-read outcome needs the page request');
   return {
     ...responseBase(state, thought, state.currentStepIndex),

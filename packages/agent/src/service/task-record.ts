@@ -3,6 +3,7 @@
 // metrics), the step's task action, the verdict on the previous one, and the live events.
 import {
   emptyTaskMetrics,
+  requestsPageState,
   type NextActionResponse,
   type TaskEvent,
   type TaskMetrics,
@@ -113,8 +114,7 @@ export function taskActionFrom(
   durationMs: number,
 ): NewTaskAction | null {
   const pending = state.pending;
-  if (!pending || pending.source === 'correction' || response.needs_snapshot !== undefined)
-    return null;
+  if (!pending || pending.source === 'correction' || requestsPageState(response)) return null;
   return {
     taskId: state.taskId,
     stepIndex: pending.stepIndex,
@@ -129,6 +129,14 @@ export function taskActionFrom(
   };
 }
 
+/** A page read's label in step events: readPage(outline), readPage(full), readPage(hybrid). */
+function pageReadLabel(response: NextActionResponse): string | null {
+  if (response.needs_snapshot) return `readPage(${response.needs_snapshot.mode})`;
+  if (response.needs_full_dom) return 'readPage(full)';
+  if (response.needs_screenshot) return 'readPage(hybrid)';
+  return null;
+}
+
 /** What live viewers (SSE) learn of this step: the step, and `done` when the task ended. */
 export function stepEventsFrom(
   state: InteractStateType,
@@ -136,14 +144,11 @@ export function stepEventsFrom(
   at: string,
 ): TaskEvent[] {
   const done = isEnded(state);
-  const readingPage = response.needs_snapshot !== undefined;
   const step: TaskEvent = {
     event: 'step',
     taskId: state.taskId,
     stepIndex: response.stepIndex,
-    action: readingPage
-      ? `readPage(${response.needs_snapshot?.mode ?? ''})`
-      : (response.action ?? ''),
+    action: pageReadLabel(response) ?? response.action ?? '',
     status: done ? (state.status === 'completed' ? 'success' : 'failure') : 'pending',
     thought: response.thought,
     ...(response.actionSummary ? { summary: response.actionSummary } : {}),

@@ -55,6 +55,8 @@ export async function createTestAgent(
     store?: Store;
     webSearch?: WebSearch;
     latencyMs?: number;
+    /** Whether the scripted model reads images (hybrid mode's screenshot). Default true. */
+    acceptsImages?: boolean;
     /** Tracing for the run (a LangFuse client pointed at a capture server); default no-op. */
     tracing?: Tracing;
   } = {},
@@ -68,6 +70,7 @@ export async function createTestAgent(
     ? null
     : createScriptedLlm(options.steps ?? [], {
         usageHook,
+        ...(options.acceptsImages !== undefined ? { acceptsImages: options.acceptsImages } : {}),
         ...(options.latencyMs ? { latencyMs: options.latencyMs } : { zeroLatency: true }),
       });
   const llm: LlmClient = scripted ?? createUnconfiguredLlmClient();

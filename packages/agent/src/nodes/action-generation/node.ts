@@ -1,6 +1,8 @@
 // The LLM action step (spec 003 Step 1.7/1.8): thought + action (or a safe chain), validated
 // against the grammar and the current tree; googleSearch runs server-side and becomes wait(1).
 // The same answer may ask to read the page first (spec 002) or carry collected items (spec 000).
+// Before the model, a page the tree does not cover is captured again (capture.ts): the whole
+// DOM, or a screenshot the model sees as an image part and may answer with clickAt.
 import type { ChainAction, ParsedAction, SnapshotRequest } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import { checkChainSafety } from '../../engines/chain-safety';
@@ -15,6 +17,7 @@ import { makePending } from '../pending-action';
 import { collectedSummaryLine, collectedTotal } from '../../collect/summary';
 import { isExtractionGoal } from '../../collect/extraction-goal';
 import { extractionLines } from '../extraction/node';
+import { captureStep, imagesFor } from './capture';
 import { routeMissingInfo, type MissingInfo } from './missing-info';
 import { skillsFor } from '../skills';
 import {
@@ -58,6 +61,10 @@ export const actionGeneration =
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const page = state.page;
     if (!page) throw new Error('action_generation needs the page state');
+    const early = captureStep(deps, state, page);
+    if (early) return early;
+    // Hybrid mode: the screenshot goes to the model as an image part, and clickAt is offered.
+    const images = imagesFor(deps, page);
     const collecting = isCollecting(deps, state);
     const extracting = isExtracting(deps, state);
     const extractions = extracting
@@ -77,7 +84,7 @@ export const actionGeneration =
         actionType: state.plan?.steps[state.currentStepIndex]?.refinable
           ? 'REFINEMENT'
           : 'ACTION_GENERATION',
-        system: actionGenerationSystemFor({ collecting, extracting }),
+        system: actionGenerationSystemFor({ collecting, extracting, hybrid: images !== undefined }),
         prompt: promptFor({ ...state, collectedCounts: counts }, page, feedback, {
           collecting,
           extractions,
@@ -85,6 +92,7 @@ export const actionGeneration =
         }),
         schema: ActionGenerationOutput,
         schemaName: 'next_action',
+        ...(images ? { images } : {}),
         context: llmContext(state),
       });
       tokens = withUsage({ tokens }, result);

@@ -68,9 +68,12 @@ export const ActionGenerationOutput = z.object({
 });
 export type ActionGenerationOutput = z.infer<typeof ActionGenerationOutput>;
 
+const GRAMMAR =
+  'click(id), setValue(id, "text"), select(id, "option"), hover(id), press("Key"), scroll(id | "up" | "down"), navigate("https://…"), goBack(), wait(seconds), googleSearch("query"), finish("final answer"), fail("reason")';
+
 const baseSystem = [
   'You are a browser agent. Choose the next action that moves toward the user goal.',
-  'Grammar: click(id), setValue(id, "text"), select(id, "option"), hover(id), press("Key"), scroll(id | "up" | "down"), navigate("https://…"), goBack(), wait(seconds), googleSearch("query"), finish("final answer"), fail("reason").',
+  `Grammar: ${GRAMMAR}.`,
   'Use only element ids listed on the page; never an element marked (occluded) or [disabled].',
   'When several form fields can be filled independently (same form, no navigation, no submit), you may return them as a chain; never put a submit, link, navigate, finish or fail in a chain.',
   'Call finish("…") only when the goal is achieved, with a one-line answer. Call fail("…") when it cannot be achieved.',
@@ -91,13 +94,25 @@ export const EXTRACT_PROMPT_RULES = [
   'If you see an extraction_id from a previous extraction and are on a structurally similar page (the next page of the same list), reuse it: extract: {"extractionId": "…"}; the results are merged without duplicates. Then go on (next page, or finish with a one-line summary of the counts).',
 ].join('\n');
 
+/**
+ * Hybrid mode (a screenshot is attached): the coordinate click, offered only then because its
+ * point must come from an image of this very page.
+ */
+export const HYBRID_PROMPT_RULES = [
+  `Grammar in this step: ${GRAMMAR.replace('click(id), ', 'click(id), clickAt(x, y), ')}.`,
+  'A screenshot of the viewport is attached. clickAt(x, y) clicks the point (x, y) of it, in CSS pixels from its top-left corner: use it only for what the element list does not have (a control drawn on a canvas, an unnamed icon), aim at the middle of the thing, and never chain it. Prefer click(id) for anything listed.',
+].join('\n');
+
 export function actionGenerationSystemFor(options: {
   collecting: boolean;
   extracting?: boolean;
+  /** A screenshot is attached: clickAt is offered. */
+  hybrid?: boolean;
 }): string {
-  if (!options.collecting && !options.extracting) return actionGenerationSystem;
+  if (!options.collecting && !options.extracting && !options.hybrid) return actionGenerationSystem;
   return [
     ...baseSystem,
+    ...(options.hybrid ? [HYBRID_PROMPT_RULES] : []),
     ...(options.collecting ? [COLLECT_PROMPT_RULES] : []),
     ...(options.extracting ? [EXTRACT_PROMPT_RULES] : []),
   ].join('\n');
@@ -135,7 +150,8 @@ export function actionGenerationPrompt(input: {
       ? `Lessons from earlier tasks on this site (apply them when they fit):\n${fenceUntrusted(input.skills)}`
       : '',
     input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
-    `Current page:\n${describePage(input.page)}`,
+    // With what a richer capture brought: the HTML digest, points, the screenshot's note.
+    `Current page:\n${describePage(input.page, { capture: true })}`,
     input.feedback ? `Correction: ${input.feedback}` : '',
   ]
     .filter(Boolean)

@@ -36,15 +36,17 @@ export const dispatch =
     const resume = config?.context?.resume;
     if (!resume) throw new Error('dispatch runs only when a request resumes the task');
     const pending = upgradePending(state.pending);
-    const readPage = state.pageRequest !== null;
+    // A snapshot (needs_snapshot) or a capture (needs_full_dom, needs_screenshot) answered.
+    const readPage = state.pageRequest !== null || state.captureRequest !== null;
     return {
       ...replanUpdate(state, resume.page, readPage),
       page: resume.page,
       ragContext: resume.ragContext,
       requestCount: state.requestCount + 1,
-      // The client answered a needs_snapshot: it executed nothing, so there is nothing to verify.
-      resumedFromPageRead: state.pageRequest !== null,
+      // The client answered a page read: it executed nothing, so there is nothing to verify.
+      resumedFromPageRead: readPage,
       pageRequest: null,
+      ...(state.captureRequest !== null ? { captureRequest: null } : {}),
       outcome: null,
       ...(pending !== state.pending ? { pending } : {}),
       ...answerUpdate(state, resume),

@@ -149,6 +149,76 @@ describe('web search', () => {
     expect(r.thought).toMatch(/clinic opens at 8am|8am/);
     await agent.store.close();
   });
+  it('multi-source synthesis: MEMORY, WEB_SEARCH and organisation knowledge all reach planning', async () => {
+    const agent = await createTestAgent({
+      webSearch: createTavilyWebSearch({ apiKey: 'tvly-test', baseUrl }),
+      steps: [
+        {
+          node: 'context_analysis',
+          output: {
+            source: 'WEB_SEARCH',
+            requiredSources: ['MEMORY', 'WEB_SEARCH', 'PAGE'],
+            missingInformation: ['opening time'],
+            searchQuery: 'clinic opening time',
+            reasoning: 'the clinic from the conversation, its hours from the web',
+          },
+        },
+        {
+          node: 'web_search',
+          output: {
+            solved: true,
+            answer: '8am',
+            shouldAskUser: false,
+            refinedQuery: null,
+            reason: 'found',
+          },
+        },
+        {
+          node: 'planning',
+          output: {
+            goal: 'set opening time',
+            steps: [{ description: 'Type 8am into Opening time', refinable: true }],
+          },
+        },
+      ],
+    });
+    const { tenantId, userId } = agent.caller;
+    // MEMORY: an earlier exchange in this session; knowledge: the tenant's note for the site.
+    const session = await agent.store.sessions.create(tenantId, { userId });
+    await agent.store.messages.append(tenantId, {
+      sessionId: session.id,
+      role: 'user',
+      content: 'We are setting up the Riverside clinic.',
+    });
+    const doc = await agent.store.knowledge.createDocument(tenantId, {
+      domain: 'emr.example',
+      title: 'Settings guide',
+      mimeType: 'text/markdown',
+      status: 'ready',
+    });
+    await agent.store.knowledge.addChunks(tenantId, doc.id, [
+      {
+        ordinal: 0,
+        content: 'Opening times are entered as 8am, not 08:00.',
+        headingPath: ['Settings'],
+      },
+    ]);
+    const r = await agent.act(
+      pageRequest('https://emr.example/settings', tree, {
+        query: 'find out when the clinic opens and enter it as the opening time',
+        sessionId: session.id,
+      }),
+    );
+    expect(r.action).toBe('setValue("1", "8am")');
+    const prompt = agent.scripted?.calls.find((c) => c.node === 'planning')?.prompt ?? '';
+    expect(prompt).toContain('Sources this plan draws on: WEB_SEARCH, MEMORY, PAGE');
+    expect(prompt).not.toContain('gave nothing');
+    expect(prompt).toMatch(/Conversation so far \(MEMORY\):[\s\S]*Riverside clinic/);
+    expect(prompt).toMatch(/Organisation knowledge:[\s\S]*entered as 8am, not 08:00/);
+    expect(prompt).toMatch(/Web search results \(WEB_SEARCH\):[\s\S]*clinic opens at 8am/);
+    expect(prompt).toContain('Current page (PAGE):');
+    await agent.store.close();
+  });
 });
 
 describe('durability', () => {

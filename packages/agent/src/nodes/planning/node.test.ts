@@ -62,11 +62,34 @@ describe('planning', () => {
     );
     const prompt = llm.callsFor('planning')[0]?.prompt ?? '';
     expect(prompt).toContain(
-      'Web search results:\n<page_content untrusted="true">\nAcme VAT: FR 1\n</page_content>',
+      'Web search results (WEB_SEARCH):\n<page_content untrusted="true">\nAcme VAT: FR 1\n</page_content>',
     );
     expect(prompt).toContain(
       'Organisation knowledge:\n<page_content untrusted="true">\nContacts need an email\n</page_content>',
     );
+  });
+
+  it('multi-source synthesis: merges every required source, and names one that gave nothing', async () => {
+    const llm = createScriptedLlm([planned({ goal: 'g', steps })], { zeroLatency: true });
+    await planning(nodeDeps({ llm }))(
+      task({
+        requiredSources: ['MEMORY', 'WEB_SEARCH', 'PAGE'],
+        conversation: 'User: Add the patient Jas Patel\nAgent finished: Jas Patel was added.',
+        webSearchSummary: null,
+      }),
+    );
+    const prompt = llm.callsFor('planning')[0]?.prompt ?? '';
+    expect(prompt).toContain(
+      'Sources this plan draws on: MEMORY, WEB_SEARCH, PAGE; each is given below.',
+    );
+    expect(prompt).toContain(
+      'WEB_SEARCH gave nothing: no web results are available; do not assume what it would have said.',
+    );
+    expect(prompt).not.toContain('MEMORY gave nothing');
+    expect(prompt).toContain(
+      'Conversation so far (MEMORY):\n<page_content untrusted="true">\nUser: Add the patient Jas Patel',
+    );
+    expect(prompt).toContain('Current page (PAGE):');
   });
 
   it('never takes a plan without steps: the empty one is sent back for repair', async () => {

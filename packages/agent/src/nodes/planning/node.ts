@@ -22,6 +22,7 @@ export const planning =
         conversation: state.conversation,
         rag: state.ragContext.text,
         web: state.webSearchSummary,
+        requiredSources: state.requiredSources,
       }),
       schema: PlanningOutput,
       schemaName: 'plan',

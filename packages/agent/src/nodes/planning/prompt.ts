@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InformationSource } from '../../state';
 import {
   describePage,
   fenceUntrusted,
@@ -75,14 +76,42 @@ export function planningPrompt(input: {
   conversation: string;
   rag: string;
   web: string | null;
+  /** What context analysis said the plan needs (multi-source synthesis); [] when unknown. */
+  requiredSources?: readonly InformationSource[];
 }): string {
   return [
     `Goal: ${input.query}`,
-    input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
+    sourcesLine(input.requiredSources ?? [], input),
+    input.conversation
+      ? `Conversation so far (MEMORY):\n${fenceUntrusted(input.conversation)}`
+      : '',
     input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
-    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
-    `Current page:\n${describePage(input.page, { maxElements: 200 })}`,
+    input.web ? `Web search results (WEB_SEARCH):\n${fenceUntrusted(input.web)}` : '',
+    `Current page (PAGE):\n${describePage(input.page, { maxElements: 200 })}`,
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/**
+ * Multi-source synthesis (spec 003 LLM Flow 4): every source the analysis asked for is merged
+ * below; one that gave nothing is named, so the plan does not assume what was never found.
+ */
+function sourcesLine(
+  required: readonly InformationSource[],
+  found: { conversation: string; web: string | null },
+): string {
+  if (required.length === 0) return '';
+  const empty = required.filter(
+    (s) => (s === 'MEMORY' && !found.conversation) || (s === 'WEB_SEARCH' && !found.web),
+  );
+  const missing = empty.map((s) =>
+    s === 'MEMORY'
+      ? 'MEMORY gave nothing: there is no earlier conversation in this session'
+      : 'WEB_SEARCH gave nothing: no web results are available',
+  );
+  return [
+    `Sources this plan draws on: ${required.join(', ')}; each is given below.`,
+    ...missing.map((m) => `${m}; do not assume what it would have said.`),
+  ].join('\n');
 }

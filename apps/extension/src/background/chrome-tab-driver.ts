@@ -2,6 +2,7 @@
 // tab predates the extension), load waiting across navigations, and screenshots on request.
 import { PageSnapshot } from '@tandem/contracts';
 import { ExecuteReply, SettleReply, type ContentRequest } from '../shared/messages';
+import { screenshotTab } from './screenshot';
 import type { CapturedPage, TabDriver } from './tab-driver';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -82,13 +83,5 @@ export const chromeTabDriver: TabDriver = {
       },
     };
   },
-  async screenshot(tabId) {
-    const tab = await chrome.tabs.get(tabId);
-    if (tab.windowId === undefined) return null;
-    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, {
-      format: 'jpeg',
-      quality: 70,
-    });
-    return dataUrl.replace(/^data:image\/jpeg;base64,/, '');
-  },
+  screenshot: screenshotTab,
 };

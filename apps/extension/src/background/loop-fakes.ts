@@ -5,6 +5,7 @@ import {
   InteractResponse,
   type InteractRequestInput,
   type SnapshotRequest,
+  type Viewport,
 } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
 import type { ExecuteReply, SettleReply } from '../shared/messages';
@@ -74,6 +75,8 @@ export interface RecordingTabs extends TabDriver {
   captures: string[];
   snapshots: string[];
   settles: number;
+  /** The viewport each screenshot was asked to be scaled to. */
+  screenshots: (Viewport | undefined)[];
 }
 
 export interface TabScript {
@@ -83,7 +86,12 @@ export interface TabScript {
   onExecute?: (action: string) => Promise<void>;
   /** Replaces the stability wait. */
   settle?: () => Promise<SettleReply>;
+  /** What screenshots return (base64, or null when one cannot be taken). Default a tiny JPEG. */
+  screenshot?: string | null;
 }
+
+export const SHOT = '/9j/4AAQSkZJRg==';
+export const VIEWPORT: Viewport = { width: 1280, height: 800 };
 
 export const settledPage: SettleReply = {
   observations: { didDomMutate: true, didNetworkOccur: false, didUrlChange: false },
@@ -99,15 +107,22 @@ export function recordingTabs(script: TabScript = {}): RecordingTabs {
     captures: [],
     snapshots: [],
     settles: 0,
+    screenshots: [],
     async snapshot(_tabId, request: SnapshotRequest) {
       tabs.snapshots.push(JSON.stringify(request));
       return { mode: request.mode, text: `PAGE: A\nOUTLINE:\nmain "A" main` };
     },
     async capture(_tabId, mode) {
       tabs.captures.push(mode);
-      return mode === 'full'
-        ? { url: URL, domMode: 'full', dom: '<html></html>' }
-        : { url: URL, domMode: 'semantic_v3', interactiveTree: [{ i: '1', r: 'inp', n: 'A' }] };
+      if (mode === 'full') return { url: URL, domMode: 'full', dom: '<html></html>' };
+      // Hybrid: a canvas page's capture, whose tree is empty.
+      if (mode === 'hybrid')
+        return { url: URL, domMode: 'hybrid', interactiveTree: [], viewport: VIEWPORT };
+      return { url: URL, domMode: 'semantic_v3', interactiveTree: [{ i: '1', r: 'inp', n: 'A' }] };
+    },
+    async screenshot(_tabId, viewport) {
+      tabs.screenshots.push(viewport);
+      return script.screenshot === undefined ? SHOT : script.screenshot;
     },
     async execute(_tabId, action): Promise<ExecuteReply> {
       tabs.executed.push(action);

@@ -235,6 +235,17 @@ describe('nextMove', () => {
     });
   });
 
+  it('resends the page with a screenshot (hybrid capture) when the server asks for one', () => {
+    expect(nextMove(answer({ needs_screenshot: true }))).toEqual({
+      kind: 'resend_page',
+      pending: { captureMode: 'hybrid' },
+    });
+    expect(stepView(answer({ needs_screenshot: true }), 0, 1)).toMatchObject({
+      read: true,
+      summary: 'Looked at a screenshot of the page',
+    });
+  });
+
   it('resends the page with the snapshot the server asked for', () => {
     expect(nextMove(answer({ needs_snapshot: { mode: 'outline' } }))).toEqual({
       kind: 'resend_page',

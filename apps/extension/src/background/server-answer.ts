@@ -3,6 +3,7 @@
 import {
   describeAction,
   describeActions,
+  describePageCapture,
   describePageRead,
   requestsPageState,
   safeParseAction,
@@ -20,7 +21,8 @@ import type { PendingReport, RunState, StepView } from '../shared/run-state';
 export function stepSummary(res: NextActionResponse): string | undefined {
   if (res.actionSummary) return res.actionSummary;
   if (res.needs_snapshot) return describePageRead(res.needs_snapshot);
-  if (res.needs_full_dom) return 'Read the whole page';
+  if (res.needs_full_dom) return describePageCapture('full');
+  if (res.needs_screenshot) return describePageCapture('hybrid');
   if (res.actions) {
     const parsed = res.actions.map((a) => safeParseAction(a.action));
     const actions = parsed.flatMap((p): ParsedAction[] => (p.ok ? [p.action] : []));
@@ -124,8 +126,10 @@ export type NextMove =
 
 /** The loop's next move after a recorded answer. A request for page state wins over the status. */
 export function nextMove(res: NextActionResponse): NextMove {
-  // Full DOM only because the server asked for it (spec 003 mode priority 5).
+  // Full DOM only because the server asked for it (spec 003 mode priority 5); a screenshot
+  // too (hybrid, priority 4).
   if (res.needs_full_dom) return { kind: 'resend_page', pending: { captureMode: 'full' } };
+  if (res.needs_screenshot) return { kind: 'resend_page', pending: { captureMode: 'hybrid' } };
   if (res.needs_snapshot)
     return { kind: 'resend_page', pending: { snapshotRequest: res.needs_snapshot } };
   if (res.status === 'completed' || res.status === 'failed')

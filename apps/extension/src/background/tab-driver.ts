@@ -5,6 +5,7 @@ import type {
   InteractRequestInput,
   PageSnapshot,
   SnapshotRequest,
+  Viewport,
 } from '@tandem/contracts';
 import type { ExecuteReply, SettleReply } from '../shared/messages';
 
@@ -20,6 +21,9 @@ export interface TabDriver {
   execute(tabId: number, action: string, observe: boolean): Promise<ExecuteReply>;
   /** Waits until the tab's page is stable (across a navigation) and reports what happened. */
   settle(tabId: number, beforeUrl: string): Promise<SettleReply>;
-  /** JPEG (base64) of the visible tab, for hybrid mode only. */
-  screenshot?(tabId: number): Promise<string | null>;
+  /**
+   * JPEG (base64) of the tab's visible viewport, for hybrid mode only, scaled to `viewport` so
+   * one image pixel is one CSS pixel (clickAt's unit). null when it cannot be taken.
+   */
+  screenshot?(tabId: number, viewport?: Viewport): Promise<string | null>;
 }

@@ -14,8 +14,10 @@ import {
   recordingTabs as tabsFailing,
   scriptedApi,
   SESSION,
+  SHOT,
   step,
   TASK,
+  VIEWPORT,
 } from './loop-fakes';
 import { answerRun, runTaskLoop, startRun } from './task-loop';
 
@@ -157,6 +159,52 @@ describe('runTaskLoop', () => {
     await runTaskLoop({ tabs, storage, api: async () => api }, 4);
     expect(tabs.captures).toEqual(['semantic_v3', 'full']);
     expect(api.requests[1]).toMatchObject({ domMode: 'full', dom: '<html></html>', taskId: TASK });
+    expect(tabs.executed).toEqual([]);
+  });
+
+  it('sends a screenshot in CSS pixels when the server asks, then executes the point it answers', async () => {
+    const storage = memoryStorage();
+    const api = scriptedApi([
+      step({ needs_screenshot: true }),
+      step({
+        action: 'clickAt(225, 180)',
+        actionDetails: { name: 'clickAt', args: { x: 225, y: 180 } },
+      }),
+      step({
+        action: 'finish("ok")',
+        actionDetails: { name: 'finish', args: { message: 'ok' } },
+        status: 'completed',
+      }),
+    ]);
+    const tabs = recordingTabs();
+    await startRun(storage, 6, 'click the red Order button');
+    await runTaskLoop({ tabs, storage, api: async () => api }, 6);
+    expect(tabs.captures).toEqual(['semantic_v3', 'hybrid', 'semantic_v3']);
+    // Scaled to the viewport the hybrid capture measured: one image pixel per CSS pixel.
+    expect(tabs.screenshots).toEqual([VIEWPORT]);
+    expect(api.requests[1]).toMatchObject({ domMode: 'hybrid', screenshot: SHOT, taskId: TASK });
+    expect(api.requests[1]).not.toHaveProperty('captureMode');
+    expect(tabs.executed).toEqual(['clickAt(225, 180)']);
+    // Only that step: the next capture is the tree again.
+    expect(api.requests[2]).not.toHaveProperty('screenshot');
+  });
+
+  it('sends the full DOM instead when no screenshot can be taken', async () => {
+    const storage = memoryStorage();
+    const api = scriptedApi([
+      step({ needs_screenshot: true }),
+      step({
+        action: 'fail("nope")',
+        actionDetails: { name: 'fail', args: { reason: 'nope' } },
+        status: 'failed',
+      }),
+    ]);
+    const tabs = tabsFailing({ screenshot: null });
+    await startRun(storage, 7, 'click the red Order button');
+    await runTaskLoop({ tabs, storage, api: async () => api }, 7);
+    expect(tabs.captures).toEqual(['semantic_v3', 'hybrid', 'full']);
+    expect(api.requests[1]).toMatchObject({ domMode: 'full', dom: '<html></html>' });
+    expect(api.requests[1]).not.toHaveProperty('screenshot');
     expect(tabs.executed).toEqual([]);
   });
 

@@ -20,7 +20,7 @@ import { realTiming, RunControl, RunStopped, type Timing } from './run-control';
 import { RunInterrupted, RunRecord } from './run-record';
 import { sendInteract } from './send-request';
 import { askedQuestion, nextMove, recordedStep } from './server-answer';
-import type { TabDriver } from './tab-driver';
+import type { CapturedPage, TabDriver } from './tab-driver';
 
 export type { CapturedPage, TabDriver } from './tab-driver';
 export { answerRun, startRun, stopRun } from './run-commands';
@@ -138,19 +138,31 @@ async function prepareRequest(
   const run = turn.run.current;
   const mode = run.pending?.captureMode ?? 'semantic_v3';
   control.check();
-  const page = await control.guard(tabs.capture(tabId, mode));
+  let page = await control.guard(tabs.capture(tabId, mode));
   const found = await control.guard(findTaskId(turn.storage, turn.api, run, tabId, page.url));
   if (found === 'lost') return 'task_lost';
-  if (mode === 'hybrid' && tabs.screenshot) {
-    control.check();
-    page.screenshot = await control.guard(tabs.screenshot(tabId));
-  }
+  if (mode === 'hybrid') page = await withScreenshot(turn, page);
   const snapshotRequest = run.pending?.snapshotRequest;
   if (snapshotRequest) {
     control.check();
     page.snapshot = await control.guard(tabs.snapshot(tabId, snapshotRequest));
   }
   return { url: page.url, body: interactBody(page, run, found.taskId) };
+}
+
+/**
+ * The hybrid capture with its screenshot; without one (no driver support, a tab that cannot be
+ * shot, such as a chrome:// page), the full DOM instead, which the server reads in its place.
+ */
+async function withScreenshot(turn: Turn, page: CapturedPage): Promise<CapturedPage> {
+  const { tabs, tabId, control } = turn;
+  control.check();
+  const shot = tabs.screenshot
+    ? await control.guard(tabs.screenshot(tabId, page.viewport).catch(() => null))
+    : null;
+  if (shot) return { ...page, screenshot: shot };
+  control.check();
+  return control.guard(tabs.capture(tabId, 'full'));
 }
 
 /** Keeps the taskId for the next request (and a restarted worker) and records the step. */

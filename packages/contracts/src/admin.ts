@@ -8,6 +8,7 @@ import {
   CorrectionRecord,
   ExpectedOutcome,
   LlmActionType,
+  HierarchicalPlan,
   Plan,
   TaskStatus,
   VerificationResult,
@@ -304,7 +305,11 @@ export type AdminTaskStep = z.infer<typeof AdminTaskStep>;
 
 /** GET /api/admin/tasks/:taskId: the in-app trace of one task. */
 export const AdminTaskDetail = z.object({
-  task: AdminTaskSummary.extend({ plan: Plan.nullable() }),
+  task: AdminTaskSummary.extend({
+    plan: Plan.nullable(),
+    /** Hierarchical planning: the plan's sub-tasks with their contracts and status. */
+    hierarchicalPlan: HierarchicalPlan.nullable(),
+  }),
   steps: z.array(AdminTaskStep),
   /** Calls after the last step (the request that verified it and finished the task). */
   afterLastStep: StepUsage,

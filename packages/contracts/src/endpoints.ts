@@ -252,7 +252,7 @@ export const endpoints = {
     method: 'GET',
     auth: 'admin',
     summary:
-      'Spec 003 KPIs over the tasks created in a window: completion rate, step latency p50/p95 (all, SIMPLE, COMPLEX), chain, verification and correction success rates.',
+      'Spec 003 KPIs over the tasks created in a window: completion rate, step latency p50/p95 (all, SIMPLE, COMPLEX), chain, verification and correction success rates, classification accuracy, round-trip reduction from chaining, re-plan frequency, critic catch rate, skill hit rate and effectiveness, look-ahead hit rate and early detection.',
     query: MetricsQuery,
     response: MetricsResponse,
     errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
@@ -275,7 +275,7 @@ export const endpoints = {
     method: 'GET',
     auth: 'admin',
     summary:
-      'The in-app trace of one task: every step with its thought, action, verification (tier included), corrections, tokens, cost and latency.',
+      'The in-app trace of one task: its plan and sub-tasks, every step with its thought, action, verification (tier included), corrections, tokens, cost and latency.',
     params: AdminTaskParams,
     response: AdminTaskDetail,
     errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN', 'NOT_FOUND'],

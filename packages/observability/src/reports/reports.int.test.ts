@@ -10,6 +10,7 @@ import {
   type BillingGroupBy,
   type Complexity,
   type CorrectionRecord,
+  type HierarchicalPlan,
   type Plan,
   type TaskMetrics,
   type TaskStatus,
@@ -465,10 +466,34 @@ describe('task reports', () => {
       url: 'https://emr.test/',
       query: 'Add a patient',
     });
+    const hierarchicalPlan: HierarchicalPlan = {
+      currentSubTaskIndex: 1,
+      subTasks: [
+        {
+          id: 'sub-1',
+          name: 'Open the form',
+          description: 'open the patient form',
+          inputs: [],
+          outputs: ['the form is open'],
+          status: 'completed',
+          stepIndexes: [0],
+        },
+        {
+          id: 'sub-2',
+          name: 'Fill it',
+          description: 'type the name',
+          inputs: ['the form is open'],
+          outputs: [],
+          status: 'completed',
+          stepIndexes: [1],
+        },
+      ],
+    };
     await store.tasks.update(tenantId, task.id, {
       status: 'completed',
       complexity: 'COMPLEX',
       corrections: [correction(1, true)],
+      hierarchicalPlan,
     });
     const base = Date.now() - 60_000;
     const t = (ms: number): string => new Date(base + ms).toISOString();
@@ -533,6 +558,8 @@ describe('task reports', () => {
 
     const detail = await taskDetailReport(store, tenantId, task.id);
     expect(detail?.task.usage.costMicroUsd).toBe(45);
+    // The admin trace shows the sub-tasks with their contracts.
+    expect(detail?.task.hierarchicalPlan).toEqual(hierarchicalPlan);
     expect(detail?.steps.map((s) => [s.stepIndex, s.usage.costMicroUsd, s.latencyMs])).toEqual([
       [0, 30, 40],
       [1, 12, 60],

@@ -162,7 +162,7 @@ export async function taskDetailReport(
     ZERO_SUMS,
   );
   return {
-    task: { ...summary(task, total), plan: task.plan },
+    task: { ...summary(task, total), plan: task.plan, hierarchicalPlan: task.hierarchicalPlan },
     steps,
     afterLastStep: stepUsage(afterLast),
   };

@@ -1,4 +1,9 @@
-import type { AdminTaskDetail, AdminTaskStep, StepUsage } from '@tandem/contracts';
+import type {
+  AdminTaskDetail,
+  AdminTaskStep,
+  HierarchicalPlan,
+  StepUsage,
+} from '@tandem/contracts';
 import { notFound } from 'next/navigation';
 import { requireAdminPage } from '../../../../server/admin-page-auth';
 import { mapError } from '../../../../server/http-error';
@@ -52,13 +57,24 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
           <code>{task.id}</code>
         </dd>
       </dl>
+      {task.hierarchicalPlan ? <SubTasks hierarchy={task.hierarchicalPlan} /> : null}
       {task.plan && task.plan.steps.length > 0 ? (
         <>
           <h2>Plan</h2>
           <ol>
             {task.plan.steps.map((step) => (
               <li key={step.index}>
+                {step.subTask ? (
+                  <span className="muted">{`${step.subTask.index + 1}. ${step.subTask.name} · `}</span>
+                ) : null}
                 {step.description} <span className={`badge ${step.status}`}>{step.status}</span>
+                {step.contingencies?.length ? (
+                  <span className="muted">
+                    {' '}
+                    · if{' '}
+                    {step.contingencies.map((c) => `${c.condition}: ${c.action}`).join('; if ')}
+                  </span>
+                ) : null}
               </li>
             ))}
           </ol>
@@ -174,5 +190,28 @@ function UsageLine({ usage }: { usage: StepUsage }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Hierarchical planning: each sub-task with its contract (what it needs, what it produces). */
+function SubTasks({ hierarchy }: { hierarchy: HierarchicalPlan }) {
+  return (
+    <>
+      <h2>Sub-tasks</h2>
+      <ol aria-label="Sub-tasks">
+        {hierarchy.subTasks.map((task) => (
+          <li key={task.id}>
+            <b>{task.name}</b> <span className={`badge ${task.status}`}>{task.status}</span>{' '}
+            {task.description}
+            <span className="muted">
+              {' '}
+              · steps {task.stepIndexes.map((i) => i + 1).join(', ')}
+              {task.inputs.length > 0 ? ` · needs: ${task.inputs.join('; ')}` : ''}
+              {task.outputs.length > 0 ? ` · produces: ${task.outputs.join('; ')}` : ''}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -126,3 +126,47 @@ describe('the extractions section', () => {
     expect(buttons(rows()[0])).toEqual([]);
   });
 });
+
+describe('the plan section', () => {
+  it('heads the sub-tasks of a hierarchical plan between its steps, outside the step count', () => {
+    document.body.replaceChildren();
+    const root = document.body.appendChild(document.createElement('main'));
+    const view = createLiveView(root, {
+      stop: () => undefined,
+      answer: () => undefined,
+      download: () => undefined,
+      downloadExtraction: () => undefined,
+    });
+    const step = (index: number, part: number, name: string) => ({
+      index,
+      description: `Step ${index + 1}`,
+      status: index === 0 ? ('completed' as const) : ('pending' as const),
+      subTask: { index: part, name },
+    });
+    view.render(
+      input(
+        run({
+          plan: {
+            goal: 'g',
+            currentStepIndex: 1,
+            steps: [
+              step(0, 0, 'Add the patient'),
+              step(1, 0, 'Add the patient'),
+              step(2, 1, 'Book'),
+            ],
+          },
+          currentStep: 1,
+        }),
+      ),
+    );
+    const list = root.querySelector('#plan');
+    expect([...(list?.children ?? [])].map((li) => li.textContent)).toEqual([
+      'Part 1 of 2 · Add the patient',
+      '✓Step 1 (done)',
+      '▶Step 2 (current step)',
+      'Part 2 of 2 · Book',
+      '3Step 3 (to do)',
+    ]);
+    expect(list?.querySelectorAll('.lv-plan-part[role="presentation"]')).toHaveLength(2);
+  });
+});

@@ -358,7 +358,15 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
       renderExtractions(parts, input.run, handlers);
       const plan = input.run ? planItems(input.run) : [];
       parts.planSection.hidden = plan.length === 0;
-      parts.plan.replaceChildren(...plan.map(planItem));
+      parts.plan.replaceChildren(
+        ...plan.flatMap((item, position) => [
+          // A hierarchical plan's sub-task headings sit between its steps, outside the count.
+          ...(item.part
+            ? [el('li', { class: 'lv-plan-part', role: 'presentation' }, item.part)]
+            : []),
+          planItem(item, position),
+        ]),
+      );
       const steps = (input.run?.steps ?? []).map((s) => stepModel(s, input.run?.result));
       parts.stepsSection.hidden = steps.length === 0;
       renderSteps(parts.steps, steps);

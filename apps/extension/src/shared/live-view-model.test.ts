@@ -120,6 +120,23 @@ describe('planItems', () => {
     expect(items.map((i) => i.mark)).toEqual(['done', 'done', 'current']);
   });
 
+  it('heads each sub-task of a hierarchical plan once, at its first step', () => {
+    const p = plan(['completed', 'active', 'pending', 'pending']);
+    const names = ['Add the patient', 'Add the patient', 'Book the visit', 'Send the note'];
+    const steps = p.steps.map((s, i) => ({
+      ...s,
+      subTask: { index: [0, 0, 1, 2][i] ?? 0, name: names[i] ?? '' },
+    }));
+    const items = planItems(run({ plan: { ...p, steps }, currentStep: 1 }));
+    expect(items.map((i) => i.part)).toEqual([
+      'Part 1 of 3 · Add the patient',
+      undefined,
+      'Part 2 of 3 · Book the visit',
+      'Part 3 of 3 · Send the note',
+    ]);
+    expect(planItems(run({ plan: p })).some((i) => i.part)).toBe(false);
+  });
+
   it('keeps failed and skipped steps as the server says', () => {
     const items = planItems(run({ plan: plan(['failed', 'skipped', 'active']), currentStep: 2 }));
     expect(items.map((i) => i.mark)).toEqual(['failed', 'skipped', 'current']);

@@ -76,6 +76,11 @@ export interface PlanItem {
   index: number;
   text: string;
   mark: PlanMark;
+  /**
+   * On the first step of each sub-task of a hierarchical plan: the sub-task's heading
+   * ("Part 2 of 3 · Book the visit").
+   */
+  part?: string;
 }
 
 /**
@@ -89,7 +94,8 @@ export function planItems(run: RunState): PlanItem[] {
   const current = run.currentStep ?? plan.currentStepIndex;
   const active = run.status === 'running' || run.status === 'needs_input';
   const finished = run.status === 'completed';
-  return plan.steps.map((step): PlanItem => {
+  const parts = Math.max(0, ...plan.steps.map((s) => (s.subTask ? s.subTask.index + 1 : 0)));
+  return plan.steps.map((step, position): PlanItem => {
     const index = step.index;
     const mark: PlanMark =
       step.status === 'completed'
@@ -103,7 +109,14 @@ export function planItems(run: RunState): PlanItem[] {
               : index < current || (finished && index === current)
                 ? 'done'
                 : 'todo';
-    return { index, text: step.description, mark };
+    const sub = step.subTask;
+    const opensPart = sub && plan.steps[position - 1]?.subTask?.index !== sub.index;
+    return {
+      index,
+      text: step.description,
+      mark,
+      ...(sub && opensPart ? { part: `Part ${sub.index + 1} of ${parts} · ${sub.name}` } : {}),
+    };
   });
 }
 

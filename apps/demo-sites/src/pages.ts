@@ -24,6 +24,7 @@ export const DEMO_PAGES = {
   catalogPage3: '/catalog/?page=3',
   /** `/catalog/prices` redirects here, as every directory page does. */
   catalogPrices: '/catalog/prices/',
+  canvas: '/canvas/',
 } as const;
 
 export type DemoPage = keyof typeof DEMO_PAGES;
@@ -96,5 +97,11 @@ export const DEMO_SITES: readonly DemoSite[] = [
     path: DEMO_PAGES.catalog,
     description:
       '120 product cards over 3 pages (one repeated as "Featured"), a table without a header, and a 500-row price list',
+  },
+  {
+    title: 'Canvas kiosk',
+    path: DEMO_PAGES.canvas,
+    description:
+      'An order screen drawn on a canvas: its red Order button exists only as pixels (no element to click by id)',
   },
 ];

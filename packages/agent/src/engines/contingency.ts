@@ -1,4 +1,4 @@
-// Conditional planning (spec 003 LLM Flow 3): the planner attaches "if X, do Y" branches to a
+// Conditional planning (spec 003 LLM Flow 7): the planner attaches "if X, do Y" branches to a
 // plan step — a cookie banner in the way, a session-expired dialog, an optional confirmation.
 // When the step's action fails, these are checked before the correction model is called: a
 // contingency applies when every phrase its condition quotes is on the page and its action

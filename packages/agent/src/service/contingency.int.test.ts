@@ -1,4 +1,4 @@
-// Conditional planning through the real graph and store (spec 003 LLM Flow 3): the planner
+// Conditional planning through the real graph and store (spec 003 LLM Flow 7): the planner
 // foresaw that a cookie banner may cover the page. When it does, the failed click is handled
 // by the step's contingency (dismiss the banner), without the correction model, and the step
 // itself is then tried again.

@@ -521,6 +521,28 @@ test('done: the final answer once, prominently; the plan all ticked', async ({ l
   });
 });
 
+test('sub-tasks: a hierarchical plan is headed by its parts, outside the step count', async ({
+  live,
+}) => {
+  const base = running(Date.now());
+  const parts = ['Add the patient', 'Add the patient', 'Book the visit', 'Book the visit'];
+  const steps = plan(2, 2).steps.map((step, index) => ({
+    ...step,
+    subTask: { index: index < 2 ? 0 : 1, name: parts[index] },
+  }));
+  await seed(live, { ...base, plan: { ...plan(2, 2), steps } });
+  await eachSurface(live, 'subtasks', async (view) => {
+    const plan = view.locator('#plan > li');
+    await expect(plan).toHaveCount(6);
+    await expect(plan.nth(0)).toHaveText('Part 1 of 2 · Add the patient');
+    await expect(plan.nth(3)).toHaveText('Part 2 of 2 · Book the visit');
+    // The steps keep their own numbering and marks.
+    await expect(view.locator('#plan > li.lv-plan-item')).toHaveCount(4);
+    await expect(plan.nth(4)).toHaveAttribute('aria-current', 'step');
+    await expect(plan.nth(5)).toContainText('4Save the patient');
+  });
+});
+
 test('collecting: a running count with skipped duplicates, not a line each', async ({ live }) => {
   await seed(live, states(Date.now()).collecting);
   await eachSurface(live, 'collecting', async (view) => {

@@ -66,10 +66,13 @@ async function main() {
       );
     }
   } finally {
-    if (outcomes.some((o) => !o.success))
+    // A scripted task that fails is a bug somewhere: the server's last words help find it.
+    if (model.kind === 'scripted' && outcomes.some((o) => !o.success)) {
+      const tail = server.output().trim().split('\n').slice(-20);
       console.log(
-        `\nserver output (last 40 lines):\n${server.output().split('\n').slice(-40).join('\n')}`,
+        `\nserver output (last 20 lines):\n${tail.map((l) => l.slice(0, 300)).join('\n')}`,
       );
+    }
     await records.close();
     await browser.close();
     await server.close();

@@ -64,7 +64,8 @@ const SPAN_DATA: {
   critic: {
     input: (s) => ({ action: actionOf(s), stepIndex: s.currentStepIndex }),
     output: (u) => ({
-      approved: u.pending === null ? false : u.tokens ? true : null,
+      // null: the critic errored and failed open (nothing was reviewed).
+      approved: u.kpiCounts?.criticReviews ? !u.kpiCounts.criticRejections : null,
       reason: u.criticFeedback ?? null,
     }),
   },

@@ -14,3 +14,4 @@ export * from './collect';
 export * from './extraction';
 export * from './action-text';
 export { formatCount } from './format-count';
+export { hostOf } from './url-host';

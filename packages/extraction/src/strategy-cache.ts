@@ -2,8 +2,9 @@
 // shared by every task of the tenant, so what was learned on one page helps on the next one and
 // in later tasks. A strategy is keyed by URL glob, schema and selector; its id is the
 // `extractionId` the model passes back to reuse it.
+import { hostOf } from '@tandem/contracts';
 import type { ExtractionStrategy, Store } from '@tandem/store';
-import { hostOf, matchesUrl, urlPatternFor } from './url-pattern';
+import { matchesUrl, urlPatternFor } from './url-pattern';
 
 export interface RegisterStrategyInput {
   url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, hostOf, matchesUrl, urlPatternFor } from './url-pattern';
+import { globToRegExp, matchesUrl, urlPatternFor } from './url-pattern';
 
 describe('url patterns', () => {
   it('learns a glob for pages of the same shape: any query, id segments as *', () => {
@@ -21,11 +21,5 @@ describe('url patterns', () => {
     expect(globToRegExp('https://a.test/*/x').test('https://a.test/1/2/x')).toBe(false);
     expect(globToRegExp('https://a.test/**').test('https://a.test/1/2/x?q=1')).toBe(true);
     expect(globToRegExp('https://a.test/p?q').test('https://a.test/pxq')).toBe(false);
-  });
-
-  it('reads hosts, null for what is not a URL', () => {
-    expect(hostOf('http://127.0.0.1:4000/x')).toBe('127.0.0.1:4000');
-    expect(hostOf('not a url')).toBeNull();
-    expect(hostOf(null)).toBeNull();
   });
 });

@@ -34,12 +34,3 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 export const matchesUrl = (glob: string, url: string): boolean => globToRegExp(glob).test(url);
-
-export function hostOf(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
-}

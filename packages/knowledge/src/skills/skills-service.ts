@@ -5,6 +5,7 @@
 // clicking “New/Search” did"). The store enforces the spec's limits: 90 days since last use,
 // 10,000 skills per tenant, and only skills that worked at least half the time are returned.
 // Retrieval is lexical (word overlap of goals) until the knowledge issue adds embeddings.
+import { hostOf } from '@tandem/contracts';
 import { LimitExceededError, type Skill, type Store } from '@tandem/store';
 
 export interface SkillHint {
@@ -58,14 +59,6 @@ export function goalSimilarity(a: string, b: string): number {
   let shared = 0;
   for (const word of left) if (right.has(word)) shared++;
   return shared / (left.size + right.size - shared);
-}
-
-export function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host || null;
-  } catch {
-    return null;
-  }
 }
 
 /** What the model reads: names, never element ids (ids change between pages and tasks). */

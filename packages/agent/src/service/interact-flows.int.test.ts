@@ -10,6 +10,7 @@ import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAgent, pageRequest } from '../testing/harness';
+import type { ScriptedStep } from '../llm/scripted-client';
 import { createTavilyWebSearch } from '../web-search/tavily-web-search';
 
 let server: Server;
@@ -48,39 +49,42 @@ const tree: SemanticNodeV3[] = [
   { i: '2', r: 'btn', n: 'Save' },
 ];
 
+/** Context analysis asks for the web (and `required`), the search finds 8am, the plan types it. */
+const openingTimeSteps = (required: ('MEMORY' | 'WEB_SEARCH' | 'PAGE')[]): ScriptedStep[] => [
+  {
+    node: 'context_analysis',
+    output: {
+      source: 'WEB_SEARCH',
+      requiredSources: required,
+      missingInformation: ['opening time'],
+      searchQuery: 'clinic opening time',
+      reasoning: 'a public fact',
+    },
+  },
+  {
+    node: 'web_search',
+    output: {
+      solved: true,
+      answer: '8am',
+      shouldAskUser: false,
+      refinedQuery: null,
+      reason: 'found',
+    },
+  },
+  {
+    node: 'planning',
+    output: {
+      goal: 'set opening time',
+      steps: [{ description: 'Type 8am into Opening time', refinable: true }],
+    },
+  },
+];
+
 describe('web search', () => {
   it('WEB_SEARCH runs Tavily restricted to the page domain and feeds planning', async () => {
     const agent = await createTestAgent({
       webSearch: createTavilyWebSearch({ apiKey: 'tvly-test', baseUrl }),
-      steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'WEB_SEARCH',
-            requiredSources: ['WEB_SEARCH'],
-            missingInformation: ['opening time'],
-            searchQuery: 'clinic opening time',
-            reasoning: 'public fact',
-          },
-        },
-        {
-          node: 'web_search',
-          output: {
-            solved: true,
-            answer: '8am',
-            shouldAskUser: false,
-            refinedQuery: null,
-            reason: 'found',
-          },
-        },
-        {
-          node: 'planning',
-          output: {
-            goal: 'set opening time',
-            steps: [{ description: 'Type 8am into Opening time', refinable: true }],
-          },
-        },
-      ],
+      steps: openingTimeSteps(['WEB_SEARCH']),
     });
     const r = await agent.act(
       pageRequest('https://emr.example/settings', tree, {
@@ -152,35 +156,7 @@ describe('web search', () => {
   it('multi-source synthesis: MEMORY, WEB_SEARCH and organisation knowledge all reach planning', async () => {
     const agent = await createTestAgent({
       webSearch: createTavilyWebSearch({ apiKey: 'tvly-test', baseUrl }),
-      steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'WEB_SEARCH',
-            requiredSources: ['MEMORY', 'WEB_SEARCH', 'PAGE'],
-            missingInformation: ['opening time'],
-            searchQuery: 'clinic opening time',
-            reasoning: 'the clinic from the conversation, its hours from the web',
-          },
-        },
-        {
-          node: 'web_search',
-          output: {
-            solved: true,
-            answer: '8am',
-            shouldAskUser: false,
-            refinedQuery: null,
-            reason: 'found',
-          },
-        },
-        {
-          node: 'planning',
-          output: {
-            goal: 'set opening time',
-            steps: [{ description: 'Type 8am into Opening time', refinable: true }],
-          },
-        },
-      ],
+      steps: openingTimeSteps(['MEMORY', 'WEB_SEARCH', 'PAGE']),
     });
     const { tenantId, userId } = agent.caller;
     // MEMORY: an earlier exchange in this session; knowledge: the tenant's note for the site.

@@ -8,8 +8,10 @@ import packageJson from './package.json' with { type: 'json' };
 //  scripting — the MAIN-world network tracker; re-injecting into tabs opened before install.
 //  sidePanel — the live view beside the page: a popup closes as soon as the user clicks the
 //              page the agent works on, the side panel stays open while the agent acts (#15).
-//  host_permissions http(s) — an agent acts on whatever site the user is on, across navigations,
-//  and the service worker calls the Tandem server the user configured.
+//  host_permissions <all_urls> — an agent acts on whatever site the user is on, across
+//  navigations, and the service worker calls the Tandem server the user configured. Not just
+//  http(s): captureVisibleTab (hybrid mode's screenshot) demands <all_urls> or activeTab, and
+//  activeTab is lost at the first navigation. Content scripts still run on http(s) pages only.
 export default defineManifest({
   manifest_version: 3,
   name: 'Tandem',
@@ -20,7 +22,7 @@ export default defineManifest({
   side_panel: { default_path: 'src/sidepanel/index.html' },
   background: { service_worker: 'src/background/index.ts', type: 'module' },
   permissions: ['storage', 'tabs', 'scripting', 'alarms', 'sidePanel'],
-  host_permissions: ['http://*/*', 'https://*/*'],
+  host_permissions: ['<all_urls>'],
   // The MAIN-world network tracker (tandem-network.js) is registered by the service worker
   // with chrome.scripting: bundlers' content-script loaders cannot run in the page's world.
   content_scripts: [

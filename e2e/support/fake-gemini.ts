@@ -10,11 +10,18 @@ import type { AddressInfo } from 'node:net';
 import { answerFromPrompt } from '@tandem/extraction/testing';
 import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
 import { answerJobs, isJobsGoal } from './fake-jobs-model';
+import { answerCanvas, isCanvasGoal } from './fake-hybrid-model';
 import { answerBirthday, isBirthdayGoal } from './fake-question-model';
 
 interface GeminiRequest {
   systemInstruction?: { parts: { text: string }[] };
-  contents: { parts: { text?: string }[] }[];
+  contents: { parts: { text?: string; inlineData?: RecordedImage }[] }[];
+}
+
+/** An image part of a request (hybrid mode's screenshot), as sent: base64 data. */
+export interface RecordedImage {
+  mimeType: string;
+  data: string;
 }
 
 export interface ElementLine {
@@ -32,6 +39,8 @@ export interface RecordedCall {
   goal: string;
   /** When the call arrived (epoch ms). */
   at: number;
+  /** The request's image parts, in order. */
+  images: RecordedImage[];
 }
 
 /** The test-control routes: never a path the Gemini SDK uses (`/v1beta/models/…`). */
@@ -86,7 +95,7 @@ export const FORM_FIELDS: [label: string, role: string, value: string][] = [
   ['Notes', 'txt', 'Please call after 5pm'],
 ];
 
-function answer(node: string, prompt: string): unknown {
+function answer(node: string, prompt: string, images: readonly RecordedImage[]): unknown {
   // The extraction sub-agent's calls: answered from the content in the prompt alone.
   if (node === 'extraction') return answerFromPrompt(prompt);
   // The critic reviews finish()/fail() and unsure proposals: the scenarios' actions are right.
@@ -101,6 +110,10 @@ function answer(node: string, prompt: string): unknown {
   if (isJobsGoal(goal)) {
     const jobs = answerJobs(node, prompt);
     if (jobs !== null) return jobs;
+  }
+  if (isCanvasGoal(goal)) {
+    const canvas = answerCanvas(node, prompt, images);
+    if (canvas !== null) return canvas;
   }
   if (isBirthdayGoal(goal)) {
     const birthday = answerBirthday(node, prompt);
@@ -331,8 +344,11 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     const body = JSON.parse(await readBody(req)) as GeminiRequest;
     const system = body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
     const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
+    const images = body.contents.flatMap((c) =>
+      c.parts.flatMap((p) => (p.inlineData ? [p.inlineData] : [])),
+    );
     const node = NODE_BY_SYSTEM.find(([re]) => re.test(system))?.[1] ?? 'unknown';
-    const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now() };
+    const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now(), images };
     calls.push(call);
     const hold = [...holds.values()].find(
       (h) => !h.taken && h.node === node && call.goal.includes(h.goal),
@@ -343,7 +359,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
       hold.reached.resolve(call);
       await hold.released.promise;
     }
-    const text = JSON.stringify(answer(node, prompt));
+    const text = JSON.stringify(answer(node, prompt, images));
     res.setHeader('content-type', 'application/json');
     res.end(
       JSON.stringify({

@@ -115,8 +115,18 @@ describe('checkChainSafety', () => {
   it('accepts a contiguous form-field chain', () => {
     expect(checkChainSafety(fields, tree)).toEqual({ safe: true });
   });
+  it("accepts the form's own button as the last action: the form is one round trip", () => {
+    expect(checkChainSafety([...fields, 'setValue("15", "n")', 'click("16")'], tree)).toEqual({
+      safe: true,
+    });
+  });
   it.each([
-    [[...fields, 'click("16")'], /only form fields/],
+    [['setValue("10", "a")', 'click("16")', 'setValue("11", "b")'], /the form's button last/],
+    [['setValue("10", "a")', 'click("2")'], /not the button that ends these fields/],
+    [['setValue("10", "a")', 'click("18")'], /disabled/],
+    [['setValue("10", "a")', 'click("17")'], /occluded/],
+    [['click("16")', 'setValue("10", "b")'], /only form fields/],
+    [['setValue("10", "a")', 'click("1")'], /on a link/],
     [['setValue("10", "a")', 'finish()'], /never chained/],
     [['setValue("10", "a")', 'navigate("https://x.io")'], /not low-risk/],
     [['setValue("10", "a")', 'wait(1)'], /depends on a page change/],
@@ -127,6 +137,30 @@ describe('checkChainSafety', () => {
     const verdict = checkChainSafety(actions, tree);
     expect(verdict.safe).toBe(false);
     expect(verdict.safe === false && verdict.reason).toMatch(reason);
+  });
+  it('a button after a link or another button does not end the fields before them', () => {
+    const page: SemanticNodeV3[] = [
+      { i: 'a', r: 'inp', n: 'Search' },
+      { i: 'help', r: 'link', n: 'Help' },
+      { i: 'go', r: 'btn', n: 'Go' },
+    ];
+    expect(checkChainSafety(['setValue("a", "x")', 'click("go")'], page)).toEqual({
+      safe: false,
+      reason: '"Go" is not the button that ends these fields',
+    });
+  });
+  it('never ends a chain with a button that deletes, cancels or spends', () => {
+    const form: SemanticNodeV3[] = [
+      { i: 'a', r: 'inp', n: 'Amount' },
+      { i: 'pay', r: 'btn', n: 'Pay now' },
+      { i: 'b', r: 'inp', n: 'Reason' },
+      { i: 'del', r: 'btn', n: 'Delete account' },
+    ];
+    expect(checkChainSafety(['setValue("a", "5")', 'click("pay")'], form)).toEqual({
+      safe: false,
+      reason: '"Pay now" is not low-risk: it is never chained',
+    });
+    expect(checkChainSafety(['setValue("b", "x")', 'click("del")'], form).safe).toBe(false);
   });
   it('refuses fields separated by a button (not one form group)', () => {
     const split: SemanticNodeV3[] = [

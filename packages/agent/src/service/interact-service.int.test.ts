@@ -333,10 +333,77 @@ describe('Add a new patient with name "Jas" (spec 003 Phases 1-4)', () => {
     agent.scripted?.assertDone();
   });
 
+  it("sends a form and its button as one chain: one round trip, the plan's Click step done too", async () => {
+    const form: SemanticNodeV3[] = [
+      { i: 'f1', r: 'inp', n: 'Name', v: '' },
+      { i: 'f2', r: 'inp', n: 'Email', v: '' },
+      { i: 'go', r: 'btn', n: 'Submit' },
+    ];
+    const chain = [
+      { action: 'setValue("f1", "Ann")', description: 'Name' },
+      { action: 'setValue("f2", "ann@example.com")', description: 'Email' },
+      { action: 'click("go")', description: 'Send the form' },
+    ];
+    agent = await createTestAgent({
+      steps: [
+        contextPage,
+        {
+          node: 'planning',
+          output: {
+            goal: 'Send the contact form',
+            steps: [
+              { description: 'Fill in the contact form fields', refinable: false },
+              { description: "Click 'Submit'", refinable: true },
+            ],
+          },
+        },
+        {
+          node: 'action_generation',
+          output: { thought: 'Fill and send', action: chain[0]?.action, chain, confidence: 0.95 },
+        },
+        {
+          node: 'verification',
+          output: {
+            action_succeeded: true,
+            task_completed: true,
+            confidence: 0.95,
+            reason: 'the thank-you page is shown',
+          },
+        },
+        { node: 'finalize', output: { answer: 'The contact form was sent.' } },
+      ],
+    });
+    const url = 'https://forms.example/contact';
+    const r1 = await agent.act(
+      pageRequest(url, form, { query: 'Send the contact form as Ann, ann@example.com' }),
+    );
+    expect(r1.actions?.map((a) => a.action)).toEqual(chain.map((c) => c.action));
+    expect(r1.expectedOutcome?.description).toBe(
+      '2 fields are filled, then “Submit” is pressed and the page responds',
+    );
+    const r2 = await agent.act(
+      pageRequest('https://forms.example/thanks', [{ i: 't', r: 'heading', n: 'Thank you' }], {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success',
+        lastExecutedActionIndex: 2,
+      }),
+    );
+    // The form was the last step of the plan: verified as the goal, the task ends here.
+    expect(r2.verification).toMatchObject({ success: true, goalAchieved: true });
+    expect(r2.status).toBe('completed');
+    expect(r2.plan?.steps.map((s) => s.status)).toEqual(['completed', 'completed']);
+    const task = await agent.store.tasks.get(agent.caller.tenantId, r1.taskId);
+    // 4 actions (3 chained + finish) in 2 round trips: 50% fewer than one per request.
+    expect(task?.metrics).toMatchObject({ totalSteps: 2, actionsSent: 4 });
+    agent.scripted?.assertDone();
+  });
+
   it('never sends a chain when a safety criterion fails', async () => {
+    // A link may navigate mid-chain; only the form's own button may end one.
     const tree: SemanticNodeV3[] = [
       { i: 'a', r: 'inp', n: 'Query', v: '' },
-      { i: 'b', r: 'btn', n: 'Search' },
+      { i: 'b', r: 'link', n: 'Search' },
     ];
     agent = await createTestAgent({
       steps: [

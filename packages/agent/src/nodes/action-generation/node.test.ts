@@ -272,8 +272,12 @@ describe('action_generation: chains', () => {
 
   it.each([
     {
-      why: 'it submits (a button in the chain)',
-      chain: [field('first', 'Jas'), { action: 'click("save")', description: 'Save' }],
+      why: 'it submits before its last action (a button mid-chain)',
+      chain: [
+        field('first', 'Jas'),
+        { action: 'click("save")', description: 'Save' },
+        field('last', 'Doe'),
+      ],
     },
     {
       why: 'an item names an element not on the page',

@@ -18,7 +18,7 @@ export const ActionGenerationOutput = z.object({
     )
     .nullable()
     .describe(
-      'Optional: several independent form-field actions to run in one go (first = action). Null otherwise.',
+      "Optional: several independent form-field actions to run in one go (first = action), optionally ending with the form's submit button. Null otherwise.",
     ),
   confidence: z.number().min(0).max(1),
   readPage: z
@@ -75,7 +75,7 @@ const baseSystem = [
   'You are a browser agent. Choose the next action that moves toward the user goal.',
   `Grammar: ${GRAMMAR}.`,
   'Use only element ids listed on the page; never an element marked (occluded) or [disabled].',
-  'When several form fields can be filled independently (same form, no navigation, no submit), you may return them as a chain; never put a submit, link, navigate, finish or fail in a chain.',
+  "When several form fields can be filled independently (same form, no navigation), return them as a chain; it may end with the form's own submit button (Save, Submit, Next) right after the fields, so the form goes in one round trip. Never chain a link, navigate, a button that deletes, cancels or pays, finish or fail.",
   'Call finish("…") only when the goal is achieved, with a one-line answer. Call fail("…") when it cannot be achieved.',
   'Never invent values the user did not give: when the next action needs a value you do not have (a required field the goal does not fill), report it in missingInfo instead of acting. Use googleSearch for public facts.',
   'The page list shows interactive elements only. To read text (articles, tables, cards, documentation), set readPage: first {"mode": "outline"}, then {"mode": "content", "grep": "<xpath or words from the outline>"}.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeDeps, pageWith, pendingOf, planOf, stateWith } from '../../testing/state';
-import { advance } from './node';
+import { advance, pressedNextStep } from './node';
 
 const STEPS = ['Open the form', 'Type Jas into First name', 'Click Save'];
 const at = (current: number, action: string | null = 'click("1")') =>
@@ -63,5 +63,48 @@ describe('advance', () => {
 
   it('without a plan (a SIMPLE task) only clears the pending action', async () => {
     expect(await step({ ...at(0), plan: null })).toEqual({ pending: null });
+  });
+});
+
+describe("a chain ended by the form's button", () => {
+  const plan = planOf(['Fill in the name', "Click 'Save'", 'Check the list']);
+  const chained = (button: { id: string; role: string; name: string }) => ({
+    ...pendingOf('setValue("first", "Jas")'),
+    chain: {
+      actions: [
+        { action: 'setValue("first", "Jas")', description: 'name', index: 0 },
+        { action: `click("${button.id}")`, description: 'save', index: 1 },
+      ],
+      metadata: { totalActions: 2, safeToChain: true },
+    },
+    targets: [{ id: 'first', role: 'inp', name: 'First name' }, button],
+  });
+
+  it('pressedNextStep: the chain clicked the button the next step names', () => {
+    const state = { currentStepIndex: 0 };
+    expect(
+      pressedNextStep(plan, { ...state, pending: chained({ id: 's', role: 'btn', name: 'Save' }) }),
+    ).toBe(true);
+    expect(
+      pressedNextStep(plan, {
+        ...state,
+        pending: chained({ id: 'x', role: 'btn', name: 'Export' }),
+      }),
+    ).toBe(false);
+    expect(pressedNextStep(plan, { ...state, pending: pendingOf('click("s")') })).toBe(false);
+  });
+
+  it('completes that step too and moves past it', async () => {
+    const update = await advance(nodeDeps())(
+      stateWith({
+        plan,
+        currentStepIndex: 0,
+        pending: chained({ id: 's', role: 'btn', name: 'Save' }),
+      }),
+    );
+    expect(update.currentStepIndex).toBe(2);
+    expect(update).toMatchObject({
+      plan: { steps: [{ status: 'completed' }, { status: 'completed' }, { status: 'active' }] },
+    });
   });
 });

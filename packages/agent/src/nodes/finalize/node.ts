@@ -10,6 +10,7 @@ import {
 } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import { pressedNextStep } from '../advance/node';
 import { renderHistory } from '../history';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { sendAction } from '../outcomes';
@@ -58,10 +59,12 @@ function chosenEnding(pending: PendingAction): Ending {
 /** A completed task's plan shows every step up to the current one as completed. */
 export function completedPlan(state: InteractStateType, status: TaskStatus): Plan | null {
   if (!state.plan || status !== 'completed') return state.plan;
+  // A chain that pressed the form's button did the next step too.
+  const upTo = state.currentStepIndex + (pressedNextStep(state.plan, state) ? 1 : 0);
   return {
     ...state.plan,
     steps: state.plan.steps.map((s) =>
-      s.status === 'active' || (s.index <= state.currentStepIndex && s.status === 'pending')
+      s.status === 'active' || (s.index <= upTo && s.status === 'pending')
         ? { ...s, status: 'completed' as const }
         : s,
     ),

@@ -135,6 +135,31 @@ describe('outcome_prediction', () => {
     });
   });
 
+  it("a chain ended by the form's button expects the button's effect, with no model", async () => {
+    const chained = {
+      ...pendingOf('setValue("first", "Jas")'),
+      chain: {
+        actions: [
+          { action: 'setValue("first", "Jas")', description: 'first name', index: 0 },
+          { action: 'click("next")', description: 'next', index: 1 },
+        ],
+        metadata: { totalActions: 2, safeToChain: true },
+      },
+    };
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const update = await outcomePrediction(nodeDeps({ llm }))(
+      predicting('click("next")', { pending: chained }),
+    );
+    llm.assertDone();
+    expect(update.pending).toMatchObject({
+      expectedOutcome: {
+        description: '1 field is filled, then “Next” is pressed and the page responds',
+        source: 'template',
+      },
+    });
+    expect(update.pending).not.toHaveProperty('expectedOutcome.urlShouldChange');
+  });
+
   it('asks the model for other actions of a COMPLEX task, with the next plan step as look-ahead', async () => {
     const llm = createScriptedLlm(
       [

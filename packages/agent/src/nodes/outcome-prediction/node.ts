@@ -1,7 +1,7 @@
 // Spec 003 Step 1.9: what should happen when the action runs. Dropdown openers, navigation and
 // field edits use fixed templates (no LLM); other actions ask the model, with a look-ahead
 // nextGoal that verification checks. The run then pauses to send the action.
-import type { ExpectedOutcome } from '@tandem/contracts';
+import { parseAction, type ExpectedOutcome } from '@tandem/contracts';
 import { z } from 'zod';
 import type { AgentDeps } from '../../deps';
 import { templateOutcome } from '../../engines/outcome-templates';
@@ -83,8 +83,18 @@ export const outcomePrediction =
 /** Chains and the actions with a fixed outcome need no model (engines/outcome-templates). */
 function templateFor(pending: PendingAction, page: PageState): ExpectedOutcome | null {
   if (pending.chain) {
+    const actions = pending.chain.actions;
+    const last = parseAction(actions[actions.length - 1]?.action ?? '');
+    // A chain ended by the form's button: the button's effect is the outcome to verify.
+    const button = last.name === 'click' ? findNode(page.tree, last.args.id) : undefined;
+    if (button?.r === 'btn') {
+      return {
+        description: `${actions.length - 1} ${actions.length === 2 ? 'field is' : 'fields are'} filled, then “${button.n ?? button.i}” is pressed and the page responds`,
+        source: 'template',
+      };
+    }
     return {
-      description: `All ${pending.chain.actions.length} fields hold their new values`,
+      description: `All ${actions.length} fields hold their new values`,
       urlShouldChange: false,
       source: 'template',
     };

@@ -10,6 +10,7 @@ import {
   type Tier1Verdict,
 } from '../../engines/tier1-verification';
 import { currentSubTask, endsSubTask, subTaskGoal } from '../../engines/sub-tasks';
+import { pressedNextStep } from '../advance/node';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, KpiCounts, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
@@ -70,12 +71,13 @@ interface Judgement {
 export function verificationScope(
   state: Pick<
     InteractStateType,
-    'complexity' | 'plan' | 'currentStepIndex' | 'hierarchicalPlan' | 'query'
+    'complexity' | 'plan' | 'currentStepIndex' | 'hierarchicalPlan' | 'query' | 'pending'
   >,
 ): { goal: string; finalStep: boolean; subTaskEnd: boolean } {
   const plan = state.plan;
-  const finalStep =
-    state.complexity === 'SIMPLE' || !plan || state.currentStepIndex >= plan.steps.length - 1;
+  // A chain that pressed the form's button did the next step too (see advance).
+  const last = state.currentStepIndex + (plan && pressedNextStep(plan, state) ? 1 : 0);
+  const finalStep = state.complexity === 'SIMPLE' || !plan || last >= plan.steps.length - 1;
   const hierarchy = state.hierarchicalPlan;
   const task = currentSubTask(hierarchy);
   if (!finalStep && hierarchy && task && endsSubTask(hierarchy, state.currentStepIndex)) {

@@ -76,15 +76,18 @@ export function imagesFor(deps: AgentDeps, page: PageState): LlmImage[] | undefi
 }
 
 /**
- * No model to read the page with: a SIMPLE command this tree cannot resolve (routes.ts sent it
- * here) fails with the reason and how to configure one, as direct_action does without a model.
+ * No model: a SIMPLE command this tree cannot resolve (routes.ts sent it here), or one whose
+ * deterministic step did not finish it, fails with the reason and how to configure a model,
+ * as direct_action does without one.
  */
 export function withoutModel(
   state: InteractStateType,
   page: PageState,
   decision: ModeDecision,
 ): InteractStateUpdate {
-  const reason = `"${state.query}" needs a language model to read this page (${decision.reason}); configure GEMINI_API_KEY or LLM_BASE_URL`;
+  const why =
+    decision.mode === 'tree' ? 'for its next step' : `to read this page (${decision.reason})`;
+  const reason = `"${state.query}" needs a language model ${why}; configure GEMINI_API_KEY or LLM_BASE_URL`;
   const pending = makePending({
     state,
     page,

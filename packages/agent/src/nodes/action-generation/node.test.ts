@@ -254,6 +254,26 @@ describe('action_generation: chains', () => {
     });
   });
 
+  it('keeps the fields together when only the button that ends the chain is refused', async () => {
+    // Delete is disabled: it may not end the chain, but the three fields still go in one.
+    const chain = [...fields, { action: 'click("delete")', description: 'Delete' }];
+    const llm = createScriptedLlm([answer('setValue("first", "Jas")', { chain })], {
+      zeroLatency: true,
+    });
+    const update = await actionGeneration(nodeDeps({ llm }))(state());
+    expect(update).toMatchObject({
+      pending: {
+        chain: {
+          actions: [
+            { action: 'setValue("first", "Jas")' },
+            { action: 'setValue("last", "Doe")' },
+            { action: 'setValue("email", "jas@example.com")' },
+          ],
+        },
+      },
+    });
+  });
+
   it('keeps at most limits.maxChainLength actions', async () => {
     const llm = createScriptedLlm([answer('setValue("first", "Jas")', { chain: fields })], {
       zeroLatency: true,

@@ -320,15 +320,28 @@ async function googleSearch(
 function chainOf(deps: AgentDeps, turn: Turn, first: string): ChainAction[] | null {
   const { out, page } = turn;
   if (!out.chain || out.chain.length <= 1) return null;
-  const limited = out.chain.slice(0, deps.limits.maxChainLength);
-  const strings = limited.map((c) => {
+  let limited = out.chain.slice(0, deps.limits.maxChainLength);
+  let strings = limited.map((c) => {
     const checked = validateAction(c.action, page);
     return checked.ok ? checked.actionString : null;
   });
-  const verdict = checkChainSafety(
+  let verdict = checkChainSafety(
     strings.map((s) => s ?? ''),
     page.tree,
   );
+  const refused = !verdict.safe || strings.some((s) => s === null);
+  if (refused && limited.length > 2 && /^\s*click\(/.test(limited.at(-1)?.action ?? '')) {
+    // A button that may not end this chain goes alone later; the fields still go together.
+    const fieldsOnly = checkChainSafety(
+      strings.slice(0, -1).map((s) => s ?? ''),
+      page.tree,
+    );
+    if (fieldsOnly.safe) {
+      limited = limited.slice(0, -1);
+      strings = strings.slice(0, -1);
+      verdict = fieldsOnly;
+    }
+  }
   if (strings.some((s) => s === null) || strings[0] !== first || !verdict.safe) {
     logFor(deps, turn.state, 'action_generation').info(
       'chain refused; sending the first action alone',

@@ -274,7 +274,8 @@ function progressAfter(
     consecutiveSuccessWithoutTaskComplete: streak,
     ...appendPrevious(state, {
       stepIndex: pending.stepIndex,
-      action: actionText(pending),
+      // A chain is one line with every action it sent: what the form got, and its button.
+      action: sentText(pending),
       thought: pending.thought,
       success,
       reason,

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from './helpers/harness';
 import { startHarness } from './helpers/harness';
-import { capture, must, names, node, pageState } from './helpers/page-api';
+import { capture, must, names, node, pageState, run } from './helpers/page-api';
 
 let h: Harness;
 beforeAll(async () => {
@@ -106,6 +106,30 @@ describe('form roles, names, values and states', () => {
     expect(node(tree, 'First name').box).toBeUndefined(); // only with includeBox
     expect(await page.getAttribute('#first', 'data-llm-id')).toBe(id);
     expect(new Set(tree.map((n) => n.i)).size).toBe(tree.length);
+  });
+});
+
+describe('a form in view keeps its submit button below the fold', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await h.open('long-form.html');
+  });
+  afterAll(() => page.close());
+
+  it('keeps the submit button of a form whose fields are in view, in tree order, and nothing else below', async () => {
+    const tree = names((await capture(page)).interactiveTree);
+    expect(tree).toEqual(['First name', 'Last name', 'Save', 'Remote field', 'Send remote']);
+    // Not a submit button, not a form in view, not part of a form: pruned as before.
+    expect(tree).not.toContain('Preview');
+    expect(tree).not.toContain('Apply coupon');
+    expect(tree).not.toContain('Help');
+  });
+
+  it('clicking it scrolls it into view and sends the form', async () => {
+    const { interactiveTree } = await capture(page);
+    const save = node(interactiveTree, 'Save');
+    expect(await run(page, `click("${save.i}")`)).toMatchObject({ ok: true });
+    expect(await page.title()).toBe('Saved');
   });
 });
 

@@ -91,12 +91,17 @@ function keepCandidates(
   clips: ClipFinder,
 ): Kept[] {
   const inBand: Kept[] = [];
+  const submitsBelow: Kept[] = [];
   for (const candidate of walked.candidates) {
     const rect = targetRect(candidate.el, candidate.role, candidate.frame);
     if (rect.w <= 0 || rect.h <= 0) continue;
     if (bounds) {
-      if (!intersects(rect, bounds)) continue;
-      if (candidate.frame.clip && !intersects(rect, candidate.frame.clip)) continue;
+      const clip = candidate.frame.clip;
+      const outside = !intersects(rect, bounds) || (clip ? !intersects(rect, clip) : false);
+      if (outside) {
+        if (formOfSubmit(candidate.el)) submitsBelow.push({ candidate, rect, clip: null });
+        continue;
+      }
     }
     inBand.push({ candidate, rect, clip: null });
   }
@@ -108,7 +113,39 @@ function keepCandidates(
     if (bounds && visibleArea && !intersects(k.rect, visibleArea)) continue;
     if (isRendered(k.candidate.el)) kept.push(k);
   }
-  return kept;
+  return withFormSubmits(walked, kept, submitsBelow);
+}
+
+/** The form a submit button sends (its `form` property covers form="…"), or null. */
+function formOfSubmit(el: Element): HTMLFormElement | null {
+  const tag = el.tagName;
+  if (tag !== 'BUTTON' && tag !== 'INPUT') return null;
+  const type = (el.getAttribute('type') ?? (tag === 'BUTTON' ? 'submit' : 'text')).toLowerCase();
+  if (type !== 'submit' && type !== 'image') return null;
+  return (el as HTMLButtonElement).form ?? null;
+}
+
+/**
+ * A form whose fields are in view keeps its submit button in the tree even when the button is
+ * below the fold: the agent can then fill the form and send it in one chain (clicking scrolls
+ * it into view), instead of a round trip to scroll down first. Tree order is kept.
+ */
+function withFormSubmits(walked: WalkResult, kept: Kept[], submitsBelow: Kept[]): Kept[] {
+  if (submitsBelow.length === 0) return kept;
+  const formsInView = new Set<Element>();
+  for (const k of kept) {
+    const form = (k.candidate.el as HTMLInputElement).form as HTMLFormElement | null | undefined;
+    if (form && !formOfSubmit(k.candidate.el)) formsInView.add(form);
+  }
+  const added = submitsBelow.filter((k) => {
+    const form = formOfSubmit(k.candidate.el);
+    return form !== null && formsInView.has(form) && isRendered(k.candidate.el);
+  });
+  if (added.length === 0) return kept;
+  const order = new Map(walked.candidates.map((c, i) => [c, i]));
+  return [...kept, ...added].sort(
+    (a, b) => (order.get(a.candidate) ?? 0) - (order.get(b.candidate) ?? 0),
+  );
 }
 
 function visiblePart(k: Kept, viewportRect: Rect): Rect | null {

@@ -111,6 +111,8 @@ export function historyOf(prompt: string): History {
     const count = run ? Number(run[2]) : 1;
     const last = run?.[3] ?? single?.[1] ?? '';
     const failed = !run && line.includes(' (failed: ');
+    // A chain ended by the form's button did the script's next step (pressing it) as well.
+    const pressed = !run && /; click\("[^"]*"\)(?: \(|$)/.test(line) ? 1 : 0;
     if (verb === 'scroll') {
       const direction = /"up"/.test(last) ? 'up' : 'down';
       history.netScrollDown += direction === 'down' ? count : -count;
@@ -120,7 +122,7 @@ export function historyOf(prompt: string): History {
     }
     history.trailingScrolls = 0;
     history.lastScroll = null;
-    if (!failed && !REVEALING.has(verb)) history.done += count;
+    if (!failed && !REVEALING.has(verb)) history.done += count + pressed;
   }
   return history;
 }

@@ -68,6 +68,21 @@ function fieldEdit(el: Element, field: FieldValue): string | null {
   return el.value === field.value ? null : `setValue(${quote(el.id)}, ${quote(field.value)})`;
 }
 
+/**
+ * As the action prompt asks: a form's chain ends with its button when the next step presses
+ * one the page lists (the server checks it may; the history then shows it pressed).
+ */
+function withButton(answer: ActionAnswer, next: Intent | undefined, elements: readonly Element[]) {
+  if (!answer.chain || next?.kind !== 'click') return answer;
+  const button = first(elements, next.target, next.role);
+  if (button?.role !== 'btn') return answer;
+  return {
+    ...answer,
+    thought: `${answer.thought} Then press "${next.target}".`,
+    chain: [...answer.chain, { action: `click(${quote(button.id)})`, description: next.target }],
+  };
+}
+
 function decide(intent: Intent, elements: readonly Element[], history: History): Decision {
   switch (intent.kind) {
     case 'click': {
@@ -111,7 +126,7 @@ export function nextAction(intents: readonly Intent[], goal: string, prompt: str
   const history = historyOf(prompt);
   for (let index = history.done; index < intents.length; index++) {
     const decision = decide(intents[index] as Intent, elements, history);
-    if (decision !== 'satisfied') return decision;
+    if (decision !== 'satisfied') return withButton(decision, intents[index + 1], elements);
   }
   return act('Every step of the goal is done.', `finish(${quote(`Done: ${goal}`)})`);
 }

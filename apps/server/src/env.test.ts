@@ -47,6 +47,12 @@ describe('parseEnv', () => {
       parseEnv({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', GEMINI_API_KEY: 'k' }).GEMINI_API_KEY,
     ).toBe('k');
   });
+
+  it('LLM_VISION: auto unless said, and only auto, true or false', () => {
+    expect(parseEnv({}).LLM_VISION).toBe('auto');
+    expect(parseEnv({ LLM_VISION: 'false' }).LLM_VISION).toBe('false');
+    expect(() => parseEnv({ LLM_VISION: 'yes' })).toThrow(/LLM_VISION.*auto, true, false/s);
+  });
 });
 
 describe('EnvError: the message a failed start prints', () => {

@@ -87,6 +87,11 @@ export const EnvSchema = z.object({
   /** Model name on LLM_BASE_URL (required with it). */
   LLM_MODEL: optionalString,
   LLM_API_KEY: optionalString,
+  /**
+   * Whether the model reads images (hybrid mode sends it screenshots): auto judges by the
+   * model's name for LLM_BASE_URL models (every Gemini model does).
+   */
+  LLM_VISION: z.preprocess(emptyToUndefined, oneOf(['auto', 'true', 'false']).default('auto')),
   /** Per-attempt LLM timeout in ms. */
   LLM_TIMEOUT_MS: positiveInt(30_000),
   /** Retries of 429/5xx/timeouts per LLM call. */
@@ -146,6 +151,7 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'MAX_BODY_BYTES',
   'LLM_TIMEOUT_MS',
   'LLM_MAX_RETRIES',
+  'LLM_VISION',
   'LANGFUSE_TIMEOUT_MS',
   'MAX_STEPS_PER_TASK',
   'EXTRACTION_CONCURRENCY',

@@ -62,6 +62,7 @@ export function llmConfigFrom(env: Env): LlmConfig {
     model: env.LLM_MODEL,
     timeoutMs: env.LLM_TIMEOUT_MS,
     maxRetries: env.LLM_MAX_RETRIES,
+    ...(env.LLM_VISION === 'auto' ? {} : { vision: env.LLM_VISION === 'true' }),
   };
 }
 

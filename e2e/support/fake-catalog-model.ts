@@ -73,6 +73,7 @@ function actionGeneration(prompt: string): unknown {
 
 export function answerCatalog(node: string, prompt: string): unknown {
   switch (node) {
+    case 'replanning':
     case 'planning':
       return {
         goal: 'Extract every product',

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
 import { answerFromPrompt } from '@tandem/extraction/testing';
 import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
 import { answerJobs, isJobsGoal } from './fake-jobs-model';
@@ -72,20 +73,6 @@ const byName = (prompt: string, name: string, role?: string) =>
     (e) => e.name.toLowerCase() === name.toLowerCase() && (!role || e.role === role),
   );
 
-const NODE_BY_SYSTEM: [RegExp, string][] = [
-  [/^You decide where the information/, 'context_analysis'],
-  [/^You plan how to achieve/, 'planning'],
-  [/^You are a browser agent/, 'action_generation'],
-  [/^You predict the visible outcome/, 'outcome_prediction'],
-  [/^You verify a browser agent/, 'verification'],
-  [/^A browser agent action failed/, 'correction'],
-  [/^You turn a single browser command/, 'direct_action'],
-  [/^You judge web search results/i, 'web_search'],
-  [/^You write the final answer/, 'finalize'],
-  [/^You extract data from web page content/, 'extraction'],
-  [/^You review a browser agent/, 'critic'],
-];
-
 /** The request form's five fields as the chain fills them: label, role code, value. */
 export const FORM_FIELDS: [label: string, role: string, value: string][] = [
   ['Full name', 'inp', 'Ann Lee'],
@@ -129,6 +116,8 @@ function answer(node: string, prompt: string, images: readonly RecordedImage[]):
         searchQuery: null,
         reasoning: 'The goal states every value needed.',
       };
+    // Re-planning answers like planning: the same schema, a plan from this page.
+    case 'replanning':
     case 'planning':
       if (isPatient) {
         return {
@@ -138,7 +127,9 @@ function answer(node: string, prompt: string, images: readonly RecordedImage[]):
             { description: "Click 'New/Search'", refinable: true },
             { description: 'Type Jas into First name', refinable: true },
             { description: 'Type Patel into Last name', refinable: true },
-            { description: "Click 'Save'", refinable: true },
+            // Names no element: action generation decides it (the call the Stop and
+            // server-trouble tests hold).
+            { description: 'Save the new patient', refinable: false },
           ],
         };
       }
@@ -151,7 +142,7 @@ function answer(node: string, prompt: string, images: readonly RecordedImage[]):
       };
     case 'action_generation': {
       if (isPatient) {
-        // The plan's remaining step names an element that is not in view: scroll to it.
+        // The plan's last step: Save when the page lists it, else scroll towards it.
         const save = byName(prompt, 'Save');
         if (save && !save.occluded)
           return {
@@ -347,7 +338,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     const images = body.contents.flatMap((c) =>
       c.parts.flatMap((p) => (p.inlineData ? [p.inlineData] : [])),
     );
-    const node = NODE_BY_SYSTEM.find(([re]) => re.test(system))?.[1] ?? 'unknown';
+    const node = nodeOfSystem(system);
     const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now(), images };
     calls.push(call);
     const hold = [...holds.values()].find(

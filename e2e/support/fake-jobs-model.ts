@@ -45,6 +45,7 @@ export function cardsIn(snapshot: string): JobCard[] {
 
 export function answerJobs(node: string, prompt: string): unknown {
   switch (node) {
+    case 'replanning':
     case 'planning':
       return {
         goal: 'Extract job listings',

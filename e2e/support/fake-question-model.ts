@@ -65,6 +65,7 @@ export function answerBirthday(node: string, prompt: string): unknown {
             searchQuery: null,
             reasoning: 'The goal does not state the date of birth, which only the user knows.',
           };
+    case 'replanning':
     case 'planning':
       return {
         goal: /Goal: (.*)/.exec(prompt)?.[1] ?? '',

@@ -8,25 +8,7 @@ import { collectAction, extractAction } from './data';
 import { elementsIn, goalOf, sectionAfter } from './prompt';
 import { directAction, nextAction, planStep } from './steps';
 
-/** Graph nodes by the first line of their system prompt (re-planning extends planning's). */
-const NODE_BY_SYSTEM: [RegExp, string][] = [
-  [/^You decide where the information/, 'context_analysis'],
-  [/The plan is being revised/, 'replanning'],
-  [/^You plan how to achieve/, 'planning'],
-  [/^You are a browser agent/, 'action_generation'],
-  [/^You predict the visible outcome/, 'outcome_prediction'],
-  [/^You verify a browser agent/, 'verification'],
-  [/^A browser agent action failed/, 'correction'],
-  [/^You turn a single browser command/, 'direct_action'],
-  [/^You judge web search results/i, 'web_search'],
-  [/^You write the final answer/, 'finalize'],
-  [/^You extract data from web page content/, 'extraction'],
-  [/^You review a browser agent/, 'critic'],
-];
-
-export function nodeOf(system: string): string {
-  return NODE_BY_SYSTEM.find(([re]) => re.test(system))?.[1] ?? 'unknown';
-}
+export { nodeOfSystem as nodeOf } from '@tandem/agent/testing/node-of-system';
 
 function planFor(task: BenchTask, from = 0): { description: string; refinable: boolean }[] {
   const script = task.script;

@@ -22,3 +22,4 @@ export {
 export { ExtractionCache } from './strategy-cache';
 export { DEFAULT_EXTRACTION_CONFIG, ExtractionSubAgent, type ExtractionConfig } from './sub-agent';
 export { globToRegExp, matchesUrl, urlPatternFor } from './url-pattern';
+export { extractionSystem } from './prompt';

@@ -6,3 +6,4 @@ export {
   type FakeHttpServer,
   type RecordedRequest,
 } from '../llm/test-support/fake-http-server';
+export { nodeOfSystem } from './node-of-system';

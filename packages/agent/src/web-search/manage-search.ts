@@ -228,7 +228,7 @@ async function evaluateWithLlm(
   }
 }
 
-const EVALUATOR_SYSTEM = [
+export const EVALUATOR_SYSTEM = [
   'You judge web search results for a browser automation agent and refine the search query.',
   'Decide whether the results contain the information asked for. If they do, extract it into',
   '"answer". If not, propose a better query (fewer, more distinctive keywords; other terms a site',

@@ -30,7 +30,7 @@ const OutcomeOutput = z.object({
     .describe('What must be visible for the next plan step (look-ahead), or null.'),
 });
 
-const system = [
+export const outcomePredictionSystem = [
   'You predict the visible outcome of one browser action, for later verification.',
   'Be concrete and short. nextGoal names an element or text the NEXT plan step needs; required=false unless the next step is impossible without it.',
   UNTRUSTED_CONTENT_RULE,
@@ -115,7 +115,7 @@ async function predictWithModel(
   const result = await deps.llm.generate({
     node: 'outcome_prediction',
     actionType: 'OUTCOME_PREDICTION',
-    system,
+    system: outcomePredictionSystem,
     prompt: [
       `Action: ${actionText(pending)} (${pending.thought})`,
       next ? `Next plan step: ${next.description}` : 'This is the last plan step.',

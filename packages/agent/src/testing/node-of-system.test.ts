@@ -1,0 +1,34 @@
+import { extractionSystem } from '@tandem/extraction';
+import { describe, expect, it } from 'vitest';
+import { actionGenerationSystemFor } from '../nodes/action-generation/prompt';
+import { contextAnalysisSystem } from '../nodes/context-analysis/prompt';
+import { criticSystem } from '../nodes/critic/prompt';
+import { outcomePredictionSystem } from '../nodes/outcome-prediction/node';
+import { planningSystem } from '../nodes/planning/prompt';
+import { replanningSystem } from '../nodes/replanning/prompt';
+import { EVALUATOR_SYSTEM } from '../web-search/manage-search';
+import { nodeOfSystem } from './node-of-system';
+
+describe('nodeOfSystem', () => {
+  it('names the node of each system prompt, re-planning apart from planning', () => {
+    expect(nodeOfSystem(planningSystem)).toBe('planning');
+    expect(nodeOfSystem(replanningSystem)).toBe('replanning');
+    expect(nodeOfSystem(contextAnalysisSystem)).toBe('context_analysis');
+    expect(nodeOfSystem(outcomePredictionSystem)).toBe('outcome_prediction');
+    expect(nodeOfSystem(criticSystem)).toBe('critic');
+    expect(nodeOfSystem(EVALUATOR_SYSTEM)).toBe('web_search');
+    expect(nodeOfSystem(extractionSystem({ structured: true, strict: true }))).toBe('extraction');
+    expect(nodeOfSystem('something else')).toBe('unknown');
+  });
+
+  it('recognises every variant of the action prompt', () => {
+    for (const options of [
+      { collecting: false },
+      { collecting: true },
+      { collecting: false, extracting: true },
+      { collecting: false, hybrid: true },
+    ]) {
+      expect(nodeOfSystem(actionGenerationSystemFor(options))).toBe('action_generation');
+    }
+  });
+});

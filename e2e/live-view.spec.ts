@@ -3,7 +3,7 @@
 // panel page are opened for that tab, and what each shows is asserted and saved as a
 // screenshot in docs/images/ to look at. This tests the rendering, so it needs neither the
 // server nor a model; the flows that produce these states end to end are tested elsewhere.
-import { chromiumPath, CHROMIUM_ARGS } from '@tandem/chromium';
+import { extensionLaunchOptions } from '@tandem/chromium';
 import { test as base, chromium, expect, type Page, type Worker } from '@playwright/test';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,15 +34,10 @@ const test = base.extend<object, { live: LiveViewExtension }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const profile = mkdtempSync(path.join(tmpdir(), 'tandem-live-view-'));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: chromiumPath(),
-        headless: true,
-        args: [
-          ...CHROMIUM_ARGS,
-          `--disable-extensions-except=${EXTENSION_DIST}`,
-          `--load-extension=${EXTENSION_DIST}`,
-        ],
-      });
+      const context = await chromium.launchPersistentContext(
+        profile,
+        extensionLaunchOptions(EXTENSION_DIST),
+      );
       const worker =
         context.serviceWorkers()[0] ??
         (await context.waitForEvent('serviceworker', { timeout: 20_000 }));

@@ -1,7 +1,7 @@
 // Playwright fixtures: Chromium with the real built extension loaded (persistent context, as
 // MV3 extensions need), configured with the e2e server's URL and key; helpers to drive the
 // popup and read the run state the service worker keeps in chrome.storage.
-import { chromiumPath, CHROMIUM_ARGS } from '@tandem/chromium';
+import { extensionLaunchOptions } from '@tandem/chromium';
 import {
   test as base,
   chromium,
@@ -60,16 +60,10 @@ export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
     async ({}, use) => {
       const env = e2eEnv();
       const profile = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-profile-'));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: chromiumPath(),
-        headless: true,
-        args: [
-          ...CHROMIUM_ARGS,
-          `--disable-extensions-except=${EXTENSION_DIST}`,
-          `--load-extension=${EXTENSION_DIST}`,
-        ],
-        viewport: { width: 1280, height: 800 },
-      });
+      const context = await chromium.launchPersistentContext(
+        profile,
+        extensionLaunchOptions(EXTENSION_DIST),
+      );
       const worker = await serviceWorker(context);
       const id = new URL(worker.url()).host;
       await worker.evaluate((settings) => chrome.storage.local.set({ settings }), {

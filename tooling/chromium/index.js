@@ -31,3 +31,21 @@ export function chromiumPath() {
     'Chromium not found: install it with `apt-get install -y chromium` (CI does this).',
   );
 }
+
+/**
+ * Options for Playwright's `chromium.launchPersistentContext` that load an unpacked extension
+ * (Chrome loads extensions only into a persistent profile): the system Chromium, headless, the
+ * flags above, and the viewport every test and benchmark uses.
+ */
+export function extensionLaunchOptions(extensionDir) {
+  return {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      ...CHROMIUM_ARGS,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+    ],
+    viewport: { width: 1280, height: 800 },
+  };
+}

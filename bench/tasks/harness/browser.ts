@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
+import { extensionLaunchOptions } from '@tandem/chromium';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { extensionWorker, type ChromeApi, type ExtensionHandle } from './drive';
 
@@ -20,16 +20,10 @@ export async function launchExtension(server: {
   if (!existsSync(path.join(EXTENSION_DIST, 'manifest.json')))
     throw new Error('apps/extension is not built: run `npm run bench:tasks` (it builds first).');
   const profile = mkdtempSync(path.join(tmpdir(), 'tandem-bench-profile-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      `--disable-extensions-except=${EXTENSION_DIST}`,
-      `--load-extension=${EXTENSION_DIST}`,
-    ],
-    viewport: { width: 1280, height: 800 },
-  });
+  const context: BrowserContext = await chromium.launchPersistentContext(
+    profile,
+    extensionLaunchOptions(EXTENSION_DIST),
+  );
   const worker = await extensionWorker(context);
   await worker.evaluate(
     (settings) =>

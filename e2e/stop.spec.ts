@@ -65,7 +65,7 @@ test('Stop while the server is deciding: the answer it was about to give is neve
   const fake = fakeGemini(ext.env.gemini);
   const { page, tabId } = await openDemo(ext, '/emr/');
   await recordRuns(ext);
-  // The model's answer that follows typing the name (scroll to Save) waits for the test.
+  // The model's answer that follows typing the name (click Save) waits for the test.
   const held = await fake.hold('action_generation', PATIENT_GOAL);
   const popup = await startGoal(ext, tabId, PATIENT_GOAL);
   await held.reached();

@@ -15,3 +15,4 @@ export * from './extraction';
 export * from './action-text';
 export { formatCount } from './format-count';
 export { hostOf } from './url-host';
+export { fenceUntrusted, UNTRUSTED_CONTENT_RULE } from './untrusted-content';

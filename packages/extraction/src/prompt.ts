@@ -1,13 +1,7 @@
 // The extraction sub-agent's prompts. The page is data: it is fenced and the system prompt
 // says so, because a page can carry text written to steer an agent.
+import { fenceUntrusted } from '@tandem/contracts';
 import { schemaFields } from './schema';
-
-const FENCE = 'page_content';
-
-export function fenceContent(content: string): string {
-  const safe = content.replace(/<\/?\s*page_content[^>]*>/gi, '[removed fence marker]');
-  return `<${FENCE} untrusted="true">\n${safe}\n</${FENCE}>`;
-}
 
 const BASE_SYSTEM = [
   'You extract data from web page content given as Markdown.',
@@ -48,7 +42,7 @@ export function extractionPrompt(input: ChunkPromptInput): string {
     input.schema ? `Schema of "data":\n${JSON.stringify(input.schema)}` : '',
     input.position ? `Content position: ${input.position}` : '',
     input.hint ?? '',
-    `Content:\n${fenceContent(input.content)}`,
+    `Content:\n${fenceUntrusted(input.content)}`,
   ]
     .filter(Boolean)
     .join('\n\n');

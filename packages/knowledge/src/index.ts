@@ -7,3 +7,25 @@ export {
   type SkillHint,
   type SkillsOptions,
 } from './skills/skills-service';
+export {
+  extractMainContent,
+  type MainContent,
+  type MainContentOptions,
+} from './content/main-content';
+export { detectType } from './extractors/detect';
+export {
+  extractDocument,
+  type ExtractOptions,
+  type FormatHandler,
+  type HandlerResult,
+  type InjectedKind,
+} from './extractors/extract';
+export { ParseError } from './extractors/text-formats';
+export {
+  UnsupportedFormatError,
+  type DetectedType,
+  type DocumentKind,
+  type ExtractedDocument,
+  type ExtractedPage,
+  type ExtractInput,
+} from './extractors/types';

@@ -1,4 +1,5 @@
 import { detectType } from './detect';
+import { extractDocx } from './docx';
 import {
   extractCsv,
   extractJson,
@@ -45,6 +46,7 @@ const BUILT_IN: Partial<Record<DocumentKind, FormatHandler>> = {
   csv: extractCsv,
   xml: extractXml,
   yaml: extractYaml,
+  docx: extractDocx,
 };
 
 const MISSING: Record<InjectedKind, string> = {

@@ -1,5 +1,6 @@
 import { detectType } from './detect';
 import { extractDocx } from './docx';
+import { extractPdf } from './pdf';
 import {
   extractCsv,
   extractJson,
@@ -47,6 +48,7 @@ const BUILT_IN: Partial<Record<DocumentKind, FormatHandler>> = {
   xml: extractXml,
   yaml: extractYaml,
   docx: extractDocx,
+  pdf: extractPdf,
 };
 
 const MISSING: Record<InjectedKind, string> = {

@@ -1,0 +1,45 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { extractDocument } from './extract';
+
+async function buildPdf(pages: string[][], title?: string): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  if (title) pdf.setTitle(title);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = pdf.addPage([400, 300]);
+    lines.forEach((line, index) =>
+      page.drawText(line, { x: 40, y: 250 - index * 20, size: 12, font }),
+    );
+  }
+  return pdf.save();
+}
+
+describe('extractDocument: PDF', () => {
+  it('reads the text layer page by page, with the document title', async () => {
+    const bytes = await buildPdf(
+      [['Referral letter', 'Blood pressure is normal.'], ['Second page: follow up in two weeks.']],
+      'Referral',
+    );
+    const result = await extractDocument(bytes, { fileName: 'letter.pdf' });
+    expect(result.mimeType).toBe('application/pdf');
+    expect(result.title).toBe('Referral');
+    expect(result.pages).toHaveLength(2);
+    expect(result.pages?.[0]?.number).toBe(1);
+    expect(result.pages?.[0]?.text).toContain('Blood pressure is normal.');
+    expect(result.pages?.[1]?.text).toContain('follow up in two weeks');
+    expect(result.markdown).toContain('Referral letter');
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('warns about pages without a text layer and falls back to the file name for the title', async () => {
+    const result = await extractDocument(await buildPdf([['Only page with text here.'], []]), {
+      fileName: 'scan.pdf',
+    });
+    expect(result.title).toBe('scan');
+    expect(result.pages?.[1]?.text).toBe('');
+    expect(result.warnings).toEqual([
+      'Little or no text layer on page(s) 2: scanned pages need OCR.',
+    ]);
+  });
+});

@@ -20,6 +20,7 @@ export {
   type HandlerResult,
   type InjectedKind,
 } from './extractors/extract';
+export { ocrImage } from './extractors/ocr';
 export { ParseError } from './extractors/text-formats';
 export {
   UnsupportedFormatError,

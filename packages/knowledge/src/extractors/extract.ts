@@ -1,5 +1,6 @@
 import { detectType } from './detect';
 import { extractDocx } from './docx';
+import { ocrImage } from './ocr';
 import { extractPdf } from './pdf';
 import {
   extractCsv,
@@ -32,7 +33,7 @@ export type FormatHandler = (
 /**
  * Formats whose extraction lives elsewhere or depends on configuration: HTML goes to the
  * main-content extractor, audio and video to the configured model's transcription. Without a
- * handler those formats fail with an error that says why.
+ * handler those formats fail with an error that says why; images default to offline OCR.
  */
 export type InjectedKind = 'html' | 'image' | 'audio' | 'video';
 
@@ -51,6 +52,9 @@ const BUILT_IN: Partial<Record<DocumentKind, FormatHandler>> = {
   pdf: extractPdf,
 };
 
+/** OCR runs offline with bundled language data, so images work without configuration. */
+const INJECTED_DEFAULTS: Partial<Record<InjectedKind, FormatHandler>> = { image: ocrImage };
+
 const MISSING: Record<InjectedKind, string> = {
   html: 'use the main-content extractor',
   image: 'no OCR handler configured',
@@ -63,7 +67,7 @@ const isInjected = (kind: DocumentKind): kind is InjectedKind => kind in MISSING
 function handlerFor(detected: DetectedType, options: ExtractOptions): FormatHandler {
   const { kind, mimeType } = detected;
   if (isInjected(kind)) {
-    const injected = options.handlers?.[kind];
+    const injected = options.handlers?.[kind] ?? INJECTED_DEFAULTS[kind];
     if (injected) return injected;
     throw new UnsupportedFormatError(`${mimeType} (${kind}): ${MISSING[kind]}`);
   }

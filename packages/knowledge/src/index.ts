@@ -7,11 +7,6 @@ export {
   type SkillHint,
   type SkillsOptions,
 } from './skills/skills-service';
-export {
-  extractMainContent,
-  type MainContent,
-  type MainContentOptions,
-} from './content/main-content';
 export { detectType } from './extractors/detect';
 export {
   extractDocument,

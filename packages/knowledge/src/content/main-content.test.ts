@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { extractMainContent } from './main-content';
+
+const chrome = (main: string): string => `<!doctype html><html><head><title>Shop</title>
+<script>window.tracking = 'SCRIPT-NOISE';</script><style>.x{color:red}</style></head><body>
+<header><a href="/">Home</a><a href="/cart">Cart</a></header>
+<nav><ul><li><a href="/a">Menu item alpha</a></li><li><a href="/b">Menu item beta</a></li></ul></nav>
+${main}
+<div class="cookie-banner">We use cookies to improve your experience, accept all cookies now.</div>
+<footer><p>Copyright 2026 Example Shop. All rights reserved. Privacy policy and terms.</p></footer>
+</body></html>`;
+
+const paragraph = (n: number): string =>
+  `<p>Paragraph ${n} explains the results of the study in detail, with enough words, commas, and sentences to look like real prose to a reader, and to Readability's scoring too.</p>`;
+
+describe('extractMainContent', () => {
+  it('keeps an article body and drops scripts, navigation, banners and footers', () => {
+    const html = chrome(
+      `<article><h1>Study results</h1>${[1, 2, 3, 4, 5].map(paragraph).join('')}</article>`,
+    );
+    const out = extractMainContent(html, { url: 'https://example.com/post' });
+    expect(out.method).toBe('readability');
+    expect(out.markdown).toContain('Paragraph 1 explains');
+    expect(out.markdown).toContain('Paragraph 5 explains');
+    for (const noise of ['SCRIPT-NOISE', 'Menu item alpha', 'cookies', 'Copyright'])
+      expect(out.markdown).not.toContain(noise);
+  });
+
+  it('keeps a product page price and specification table', () => {
+    const html = chrome(`<main><h1>Trail Runner 2</h1><p class="price">$129.00</p>
+      <p>A light shoe for long runs on rough ground.</p>
+      <table><tr><th>Weight</th><td>240 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr>
+      <tr><th>Upper</th><td>Recycled mesh</td></tr></table>
+      <button>Add to cart</button></main>`);
+    const out = extractMainContent(html);
+    expect(out.markdown).toContain('$129.00');
+    expect(out.markdown).toContain('Weight');
+    expect(out.markdown).toContain('240 g');
+    expect(out.markdown).toContain('Recycled mesh');
+    expect(out.markdown).not.toContain('Menu item alpha');
+    expect(out.markdown).not.toContain('Copyright');
+  });
+
+  it('keeps every item of a listing', () => {
+    const items = ['Blue kettle', 'Red toaster', 'Green blender', 'Steel mixer', 'Oak board'];
+    const html = chrome(
+      `<main><h1>Kitchen</h1><ul>${items
+        .map((name, i) => `<li><a href="/p/${i}">${name}</a> <span>$${10 + i}.99</span></li>`)
+        .join('')}</ul></main>`,
+    );
+    const out = extractMainContent(html);
+    for (const name of items) expect(out.text).toContain(name);
+    expect(out.text).toContain('$14.99');
+    expect(out.text).not.toContain('Menu item beta');
+  });
+
+  it('keeps content hidden by markup (SPA tabs, spec 003 phase 1)', () => {
+    const html = chrome(
+      `<main><h1>Tabs</h1><div hidden><p>Hidden tab with delivery details for orders.</p></div>${paragraph(1)}</main>`,
+    );
+    expect(extractMainContent(html).text).toContain('Hidden tab with delivery details');
+  });
+});

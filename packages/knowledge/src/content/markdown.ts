@@ -1,0 +1,43 @@
+// HTML → Markdown for extracted main content: turndown with GFM tables and strikethrough.
+// @tandem/page's converter (snapshot/markdown.ts) is not exported from its public entry
+// points, so it cannot be imported without reaching into its src/ (banned); this one keeps
+// links and images out as that one does by default, since they cost tokens in ingestion.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./turndown-plugin-gfm.d.ts" />
+import TurndownService from 'turndown';
+import { strikethrough, tables } from 'turndown-plugin-gfm';
+
+let service: TurndownService | undefined;
+
+function converter(): TurndownService {
+  if (service) return service;
+  service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+    hr: '---',
+  });
+  service.use([strikethrough, tables]);
+  service.addRule('link-text', {
+    filter: (node) => node.nodeName === 'A',
+    replacement: (content) => content,
+  });
+  service.addRule('no-images', {
+    filter: (node) => node.nodeName === 'IMG' || node.nodeName === 'PICTURE',
+    replacement: () => '',
+  });
+  return service;
+}
+
+export function toMarkdown(node: HTMLElement | string): string {
+  try {
+    return converter()
+      .turndown(node)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+  } catch {
+    const text = typeof node === 'string' ? node : (node.textContent ?? '');
+    return text.replace(/\s+/g, ' ').trim();
+  }
+}

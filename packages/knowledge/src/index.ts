@@ -17,6 +17,7 @@ export {
 } from './extractors/extract';
 export { ocrImage } from './extractors/ocr';
 export { ParseError } from './extractors/text-formats';
+export { transcriptionHandlers, type Transcribe } from './extractors/transcribe';
 export {
   UnsupportedFormatError,
   type DetectedType,

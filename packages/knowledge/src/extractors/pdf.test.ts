@@ -32,14 +32,16 @@ describe('extractDocument: PDF', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('warns about pages without a text layer and falls back to the file name for the title', async () => {
-    const result = await extractDocument(await buildPdf([['Only page with text here.'], []]), {
-      fileName: 'scan.pdf',
-    });
-    expect(result.title).toBe('scan');
-    expect(result.pages?.[1]?.text).toBe('');
-    expect(result.warnings).toEqual([
-      'Little or no text layer on page(s) 2: scanned pages need OCR.',
-    ]);
-  });
+  it(
+    'says when a page has neither a text layer nor text OCR can read',
+    { timeout: 30_000 },
+    async () => {
+      const result = await extractDocument(await buildPdf([['Only page with text here.'], []]), {
+        fileName: 'scan.pdf',
+      });
+      expect(result.title).toBe('scan');
+      expect(result.pages?.[1]?.text).toBe('');
+      expect(result.warnings).toEqual(['Page 2: OCR found no text in the image.']);
+    },
+  );
 });

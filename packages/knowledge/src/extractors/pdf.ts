@@ -1,5 +1,6 @@
-import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { extractText, getDocumentProxy, getMeta, renderPageAsImage } from 'unpdf';
 import type { HandlerResult } from './extract';
+import { ocrImage } from './ocr';
 import type { ExtractedPage } from './types';
 
 /** Fewer characters than this per page means the page is most likely a scan (text as an image). */
@@ -21,9 +22,36 @@ async function pdfTitle(bytes: Uint8Array): Promise<string | undefined> {
   }
 }
 
+/** PDF points are 1/72 inch; 3× gives about 216 dpi, where tesseract reads body text well. */
+const OCR_SCALE = 3;
+
+/** Scanned pages carry their text only as an image: render them and read them by OCR. */
+async function ocrPages(
+  bytes: Uint8Array,
+  pages: ExtractedPage[],
+  numbers: number[],
+): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const number of numbers) {
+    const png = await renderPageAsImage(bytes.slice(), number, {
+      canvasImport: () => import('@napi-rs/canvas'),
+      scale: OCR_SCALE,
+    });
+    const result = await ocrImage(new Uint8Array(png));
+    const page = pages[number - 1];
+    if (page && result.markdown) page.text = result.markdown;
+    warnings.push(...result.warnings.map((warning) => `Page ${number}: ${warning}`));
+  }
+  const read = numbers.filter((number) => pages[number - 1]?.text);
+  if (read.length > 0)
+    warnings.unshift(`Page(s) ${read.join(', ')} had no text layer and were read by OCR.`);
+  return warnings;
+}
+
 /**
  * Text per page from the PDF's text layer, so citations can name a page. unpdf bundles a
- * serverless build of PDF.js (no canvas, no worker) that runs the same in Node and edge.
+ * serverless build of PDF.js (no worker) that runs the same in Node and edge; the canvas
+ * (@napi-rs/canvas, prebuilt) is loaded only to render scanned pages for OCR.
  * The bytes are copied because PDF.js transfers (detaches) the buffer it is given.
  */
 export async function extractPdf(bytes: Uint8Array): Promise<HandlerResult> {
@@ -33,15 +61,10 @@ export async function extractPdf(bytes: Uint8Array): Promise<HandlerResult> {
     number: index + 1,
     text: tidy(pageText),
   }));
-  const warnings: string[] = [];
   const empty = pages
     .filter((page) => page.text.length < MIN_TEXT_PER_PAGE)
     .map((page) => page.number);
-  if (empty.length > 0) {
-    warnings.push(
-      `Little or no text layer on page(s) ${empty.join(', ')}: scanned pages need OCR.`,
-    );
-  }
+  const warnings = await ocrPages(bytes, pages, empty);
   const markdown = pages
     .filter((page) => page.text)
     .map((page) => page.text)

@@ -29,7 +29,7 @@ interface Row {
 
 function measure(page: DevPage): Row {
   const start = performance.now();
-  const ours = extractMainContent(page.html, { url: page.url });
+  const ours = extractMainContent(page.html, { url: page.url, minReadabilityShare: SHARE });
   const ms = performance.now() - start;
   return {
     type: page.type,
@@ -39,6 +39,9 @@ function measure(page: DevPage): Row {
     method: ours.method,
   };
 }
+
+/** `tsx content/run.ts [pages] [share]`: the share is MIN_READABILITY_SHARE, to compare. */
+const SHARE = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

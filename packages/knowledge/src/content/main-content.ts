@@ -18,6 +18,8 @@ export interface MainContent {
 
 export interface MainContentOptions {
   url?: string;
+  /** Share of the cleaned page's text Readability must keep to be used (default 0.45). */
+  minReadabilityShare?: number;
 }
 
 /**
@@ -60,7 +62,10 @@ export function extractMainContent(html: string, options: MainContentOptions = {
     const clone = doc.cloneNode(true) as Document;
     const article = new Readability(clone, { keepClasses: false }).parse();
     const articleText = squash(article?.textContent ?? '');
-    if (article?.content && articleText.length >= MIN_READABILITY_SHARE * pageText.length) {
+    if (
+      article?.content &&
+      articleText.length >= (options.minReadabilityShare ?? MIN_READABILITY_SHARE) * pageText.length
+    ) {
       const markdown = toMarkdown(article.content);
       const articleTitle = squash(article.title ?? '') || title;
       return { title: articleTitle, markdown, text: plainText(markdown), method: 'readability' };

@@ -7,6 +7,11 @@ export {
   type SkillHint,
   type SkillsOptions,
 } from './skills/skills-service';
+export {
+  extractMainContent,
+  type MainContent,
+  type MainContentOptions,
+} from './content/main-content';
 export { detectType } from './extractors/detect';
 export {
   extractDocument,

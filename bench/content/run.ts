@@ -3,7 +3,7 @@
 // Targets: overall F1 ≥ 0.85, every page type ≥ 0.75, median ≤ 50 ms per page.
 import { resolve } from 'node:path';
 import { Readability } from '@mozilla/readability';
-import { extractMainContent } from '@tandem/knowledge';
+import { extractMainContent } from '@tandem/knowledge/ingestion';
 import { parseHtml, releaseDocument } from '@tandem/page/server';
 import { loadPages, type DevPage } from './pages';
 import { aggregate, markdownText, scorePage, type PageScore } from './score';

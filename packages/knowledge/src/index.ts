@@ -1,3 +1,6 @@
+// Skills: what the agent and the server load. Ingestion (document extractors, main-content
+// extraction) is its own entry, `@tandem/knowledge/ingestion`: its native modules (canvas for
+// scanned PDF pages, OCR) must not be pulled into every bundle that uses skills.
 export {
   goalSimilarity,
   goalWords,
@@ -7,27 +10,3 @@ export {
   type SkillHint,
   type SkillsOptions,
 } from './skills/skills-service';
-export {
-  extractMainContent,
-  type MainContent,
-  type MainContentOptions,
-} from './content/main-content';
-export { detectType } from './extractors/detect';
-export {
-  extractDocument,
-  type ExtractOptions,
-  type FormatHandler,
-  type HandlerResult,
-  type InjectedKind,
-} from './extractors/extract';
-export { ocrImage } from './extractors/ocr';
-export { ParseError } from './extractors/text-formats';
-export { transcriptionHandlers, type Transcribe } from './extractors/transcribe';
-export {
-  UnsupportedFormatError,
-  type DetectedType,
-  type DocumentKind,
-  type ExtractedDocument,
-  type ExtractedPage,
-  type ExtractInput,
-} from './extractors/types';

@@ -218,6 +218,89 @@ export interface KnowledgeChunk {
   createdAt: string;
 }
 
+/** A chunk with its rank score from one search (higher is better; only comparable within it). */
+export interface ScoredKnowledgeChunk {
+  chunk: KnowledgeChunk;
+  score: number;
+}
+
+/** Per-tenant knowledge settings (spec 003 Step 1.4 `allowed_domains`). */
+export interface KnowledgeSettings {
+  tenantId: string;
+  /**
+   * Sites whose knowledge may be used and crawled ("docs.example.com"; a domain covers its
+   * subdomains). Empty: every site. Tenant-wide knowledge ('' domain) always applies.
+   */
+  allowedDomains: string[];
+  updatedAt: string | null;
+}
+
+/** What a tenant holds, for quotas and the admin page. Superseded chunks count until deleted. */
+export interface KnowledgeUsage {
+  documents: number;
+  chunks: number;
+  /** Sum of the documents' `metadata.sizeBytes` (the ingested source's size). */
+  bytes: number;
+}
+
+export type KnowledgeJobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type CrawlStrategy = 'single' | 'sitemap' | 'spider';
+
+export interface KnowledgeJobProgress {
+  /** URLs found so far (sitemap entries, links) that are within the job's limits. */
+  discovered: number;
+  /** Pages fetched (any outcome). */
+  fetched: number;
+  /** Pages stored as new or changed documents. */
+  ingested: number;
+  /** Pages whose content had not changed since the last ingestion. */
+  unchanged: number;
+  /** Pages not fetched or not stored: robots.txt, off-site, not HTML/text, empty. */
+  skipped: number;
+  failed: number;
+}
+
+/** A crawl (POST /api/knowledge/index-link): its request, progress and the state to resume it. */
+export interface KnowledgeJob {
+  id: string;
+  tenantId: string;
+  userId: string | null;
+  kind: 'crawl';
+  url: string;
+  strategy: CrawlStrategy;
+  maxPages: number;
+  maxDepth: number;
+  /** Knowledge domain the pages are stored under ('' = tenant-wide; default: the URL's host). */
+  domain: string;
+  status: KnowledgeJobStatus;
+  progress: KnowledgeJobProgress;
+  /** URLs still to fetch, in order; a restarted server resumes from here. */
+  frontier: Array<{ url: string; depth: number }>;
+  /** URLs already fetched or refused (normalised), so a resumed crawl never repeats one. */
+  visited: string[];
+  /** The most recent page errors (capped), for the admin page. */
+  errors: Array<{ url: string; message: string; at: string }>;
+  /** Why the whole job failed. */
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export type NewKnowledgeJob = Pick<
+  KnowledgeJob,
+  'url' | 'strategy' | 'maxPages' | 'maxDepth' | 'domain'
+> &
+  Partial<Pick<KnowledgeJob, 'id' | 'userId' | 'frontier'>>;
+
+export type KnowledgeJobPatch = Partial<
+  Pick<
+    KnowledgeJob,
+    'status' | 'progress' | 'frontier' | 'visited' | 'errors' | 'error' | 'startedAt' | 'finishedAt'
+  >
+>;
+
 export interface Extraction {
   id: string;
   tenantId: string;
@@ -580,7 +663,11 @@ export interface SkillRepository {
 export interface KnowledgeRepository {
   createDocument(tenantId: string, input: NewKnowledgeDocument): Promise<KnowledgeDocument>;
   getDocument(tenantId: string, id: string): Promise<KnowledgeDocument | null>;
-  listDocuments(tenantId: string, options?: { domain?: string }): Promise<KnowledgeDocument[]>;
+  /** Oldest first. `sourceUrl` finds the document a page or file was ingested as. */
+  listDocuments(
+    tenantId: string,
+    options?: { domain?: string; sourceUrl?: string },
+  ): Promise<KnowledgeDocument[]>;
   updateDocument(
     tenantId: string,
     id: string,
@@ -601,6 +688,48 @@ export interface KnowledgeRepository {
     options?: { documentId?: string; domain?: string | string[]; includeSuperseded?: boolean },
   ): Promise<KnowledgeChunk[]>;
   markSuperseded(tenantId: string, chunkIds: string[], supersededBy: string): Promise<number>;
+  /**
+   * Lexical search over current (not superseded) chunks of the given domains: libSQL FTS5
+   * bm25, Mongo `$text`. The query is plain words (no operator syntax reaches the engine).
+   * Best first, at most `limit`; heading paths are searched with the content.
+   */
+  searchLexical(
+    tenantId: string,
+    options: { domains: string[]; query: string; limit: number },
+  ): Promise<ScoredKnowledgeChunk[]>;
+  /**
+   * Nearest current chunks of the given domains by cosine similarity (score = 1 − distance):
+   * libSQL's vector index, Mongo Atlas `$vectorSearch`. Only chunks whose embedding has the
+   * query's length are candidates. Best first, at most `limit`.
+   */
+  searchVector(
+    tenantId: string,
+    options: { domains: string[]; embedding: number[]; limit: number },
+  ): Promise<ScoredKnowledgeChunk[]>;
+  /** Whether any current chunk exists for these domains, without reading chunks. */
+  hasChunks(tenantId: string, domains: string[]): Promise<boolean>;
+  /** Current (not superseded) chunk count per document id; documents with none are absent. */
+  countChunks(tenantId: string): Promise<Record<string, number>>;
+  usage(tenantId: string): Promise<KnowledgeUsage>;
+  /** Defaults (every site allowed) when the tenant never saved settings. */
+  getSettings(tenantId: string): Promise<KnowledgeSettings>;
+  updateSettings(
+    tenantId: string,
+    patch: Pick<KnowledgeSettings, 'allowedDomains'>,
+  ): Promise<KnowledgeSettings>;
+}
+
+export interface KnowledgeJobRepository {
+  create(tenantId: string, input: NewKnowledgeJob): Promise<KnowledgeJob>;
+  get(tenantId: string, id: string): Promise<KnowledgeJob | null>;
+  /** Newest first. */
+  list(
+    tenantId: string,
+    options?: { limit?: number; status?: KnowledgeJobStatus[] },
+  ): Promise<KnowledgeJob[]>;
+  update(tenantId: string, id: string, patch: KnowledgeJobPatch): Promise<KnowledgeJob | null>;
+  /** Queued or running jobs of every tenant (a restarted server resumes them), oldest first. */
+  listUnfinished(): Promise<KnowledgeJob[]>;
 }
 
 export interface ExtractionRepository {
@@ -740,6 +869,7 @@ export interface Store {
   readonly tokenUsage: TokenUsageRepository;
   readonly skills: SkillRepository;
   readonly knowledge: KnowledgeRepository;
+  readonly knowledgeJobs: KnowledgeJobRepository;
   readonly extractions: ExtractionRepository;
   readonly extractionStrategies: ExtractionStrategyRepository;
   readonly extractionResults: ExtractionResultRepository;

@@ -4,6 +4,7 @@ import { emptyTaskMetrics, type TaskMetrics } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import type { NewTaskAction } from './port';
 import {
+  defaultKnowledgeSettings,
   newApiKeyRecord,
   newCollectedItemRecord,
   newExtractionRecord,
@@ -12,6 +13,7 @@ import {
   newIdempotencyRecord,
   newKnowledgeChunkRecord,
   newKnowledgeDocumentRecord,
+  newKnowledgeJobRecord,
   newMessageRecord,
   newSessionRecord,
   newSkillRecord,
@@ -438,6 +440,55 @@ describe('newIdempotencyRecord', () => {
       response: null,
       createdAt: NOW,
       expiresAt: '2025-03-04T05:07:07.089Z',
+    });
+  });
+});
+
+describe('newKnowledgeJobRecord / defaultKnowledgeSettings', () => {
+  const input = {
+    url: 'https://docs.example/',
+    strategy: 'spider' as const,
+    maxPages: 20,
+    maxDepth: 2,
+    domain: 'docs.example',
+  };
+
+  it('queues a crawl with zero progress and empty state', () => {
+    expect(newKnowledgeJobRecord(T, input, NOW)).toEqual({
+      id: expect.stringMatching(UUID),
+      tenantId: T,
+      userId: null,
+      kind: 'crawl',
+      ...input,
+      status: 'queued',
+      progress: { discovered: 0, fetched: 0, ingested: 0, unchanged: 0, skipped: 0, failed: 0 },
+      frontier: [],
+      visited: [],
+      errors: [],
+      error: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+      startedAt: null,
+      finishedAt: null,
+    });
+    const given = { ...input, id: 'j1', userId: 'u1', frontier: [{ url: input.url, depth: 0 }] };
+    expect(newKnowledgeJobRecord(T, given, NOW)).toMatchObject(given);
+  });
+
+  it('never shares mutable defaults between two jobs', () => {
+    const a = newKnowledgeJobRecord(T, input, NOW);
+    const b = newKnowledgeJobRecord(T, input, NOW);
+    a.progress.fetched = 5;
+    a.visited.push('x');
+    expect(b.progress.fetched).toBe(0);
+    expect(b.visited).toEqual([]);
+  });
+
+  it('allows every site until a tenant saves settings', () => {
+    expect(defaultKnowledgeSettings(T)).toEqual({
+      tenantId: T,
+      allowedDomains: [],
+      updatedAt: null,
     });
   });
 });

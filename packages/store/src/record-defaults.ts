@@ -19,6 +19,9 @@ import type {
   IdempotencyRepository,
   KnowledgeChunk,
   KnowledgeDocument,
+  KnowledgeJob,
+  KnowledgeJobProgress,
+  KnowledgeSettings,
   Message,
   NewCollectedItem,
   NewExtraction,
@@ -26,6 +29,7 @@ import type {
   NewExtractionStrategy,
   NewKnowledgeChunk,
   NewKnowledgeDocument,
+  NewKnowledgeJob,
   NewMessage,
   NewSkill,
   NewTask,
@@ -210,6 +214,52 @@ export function newKnowledgeChunkRecord(
     triggerAction: input.triggerAction ?? null,
     supersededBy: null,
     createdAt: now,
+  };
+}
+
+/** What a tenant that never saved knowledge settings gets: every site allowed. */
+export function defaultKnowledgeSettings(tenantId: string): KnowledgeSettings {
+  return { tenantId, allowedDomains: [], updatedAt: null };
+}
+
+export const emptyKnowledgeJobProgress = (): KnowledgeJobProgress => ({
+  discovered: 0,
+  fetched: 0,
+  ingested: 0,
+  unchanged: 0,
+  skipped: 0,
+  failed: 0,
+});
+
+/**
+ * A crawl starts queued with zero progress. The frontier is what the caller seeds (empty by
+ * default: the crawler decides how a job's URL enters it, e.g. after reading a sitemap).
+ */
+export function newKnowledgeJobRecord(
+  tenantId: string,
+  input: NewKnowledgeJob,
+  now: string,
+): KnowledgeJob {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    userId: input.userId ?? null,
+    kind: 'crawl',
+    url: input.url,
+    strategy: input.strategy,
+    maxPages: input.maxPages,
+    maxDepth: input.maxDepth,
+    domain: input.domain,
+    status: 'queued',
+    progress: emptyKnowledgeJobProgress(),
+    frontier: input.frontier ?? [],
+    visited: [],
+    errors: [],
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    finishedAt: null,
   };
 }
 

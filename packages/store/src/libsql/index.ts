@@ -9,6 +9,8 @@ import { libsqlExtractionResults } from './extraction-results';
 import { libsqlExtractionStrategies, libsqlExtractions } from './extractions';
 import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
 import { libsqlKnowledge } from './knowledge';
+import { libsqlKnowledgeJobs } from './knowledge-jobs';
+import { backfillKnowledgeVectors } from './knowledge-vectors';
 import { runMigrations } from './migrations';
 import { libsqlMessages, libsqlSessions } from './sessions';
 import { libsqlSkills } from './skills';
@@ -19,10 +21,16 @@ import { libsqlTokenUsage } from './token-usage';
 
 export type LibsqlStoreOptions = LibsqlClientOptions;
 
+/** The migration that created knowledge search (knowledge-schema.ts). */
+const KNOWLEDGE_VECTORS_MIGRATION = 4;
+
 export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<Store> {
   const client = await openLibsqlClient(options);
   try {
-    await runMigrations(client);
+    const applied = await runMigrations(client);
+    // Chunks embedded before vectors had tables become searchable once, right after the
+    // migration that introduced them (the copy is idempotent should it ever run again).
+    if (applied.includes(KNOWLEDGE_VECTORS_MIGRATION)) await backfillKnowledgeVectors(client);
   } catch (error) {
     client.close();
     throw error;
@@ -39,6 +47,7 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     tokenUsage: libsqlTokenUsage(client),
     skills: libsqlSkills(client),
     knowledge: libsqlKnowledge(client),
+    knowledgeJobs: libsqlKnowledgeJobs(client),
     extractions: libsqlExtractions(client),
     extractionStrategies: libsqlExtractionStrategies(client),
     extractionResults: libsqlExtractionResults(client),

@@ -1,11 +1,43 @@
 // Knowledge documents and their chunks. Chunks copy the document's domain so RAG can read
-// a domain's chunks from one index without joining documents.
-import type { InValue, Row } from '@libsql/client';
-import type { SqlClient } from './native-client';
-import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '../port';
-import { newKnowledgeChunkRecord, newKnowledgeDocumentRecord } from '../record-defaults';
+// a domain's chunks from one index without joining documents. Lexical search runs on the FTS5
+// table of migration 4 (knowledge-schema.ts), vector search on the per-dimension vector tables
+// (knowledge-vectors.ts).
+import type { InStatement, InValue, Row } from '@libsql/client';
+import {
+  assertFiniteVector,
+  ftsMatchExpression,
+  isZeroVector,
+  searchLimit,
+} from '../knowledge-search';
+import type {
+  KnowledgeChunk,
+  KnowledgeDocument,
+  KnowledgeRepository,
+  KnowledgeSettings,
+  ScoredKnowledgeChunk,
+} from '../port';
+import {
+  defaultKnowledgeSettings,
+  newKnowledgeChunkRecord,
+  newKnowledgeDocumentRecord,
+} from '../record-defaults';
 import { nowIso } from '../shared';
-import { buildSet, firstRow, json, num, str, strOrNull, toJson } from './sql';
+import {
+  assertDimensions,
+  insertVectorStatement,
+  vectorIndex,
+  vectorTable,
+  vectorTableExists,
+  vectorTableStatements,
+} from './knowledge-vectors';
+import type { SqlClient } from './native-client';
+import { buildSet, firstRow, json, num, placeholders, str, strOrNull, toJson } from './sql';
+
+/**
+ * How many neighbours searchVector asks the ANN index for. The index is shared by every
+ * tenant and domain, so the filters run after it: a generous k leaves enough of them.
+ */
+const annCandidates = (limit: number): number => Math.max(limit * 20, 200);
 
 const toDocument = (row: Row): KnowledgeDocument => ({
   id: str(row, 'id'),
@@ -36,7 +68,24 @@ const toChunk = (row: Row): KnowledgeChunk => ({
   createdAt: str(row, 'created_at'),
 });
 
+const toSettings = (row: Row): KnowledgeSettings => ({
+  tenantId: str(row, 'tenant_id'),
+  allowedDomains: json<string[] | null>(row, 'allowed_domains') ?? [],
+  updatedAt: str(row, 'updated_at'),
+});
+
+const scored = (row: Row, score: number): ScoredKnowledgeChunk => ({ chunk: toChunk(row), score });
+
 export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
+  // Dimensions whose vector table this process has seen exist (tables are never dropped).
+  const vectorTables = new Set<number>();
+  const hasVectorTable = async (dimensions: number): Promise<boolean> => {
+    if (vectorTables.has(dimensions)) return true;
+    if (!(await vectorTableExists(client, dimensions))) return false;
+    vectorTables.add(dimensions);
+    return true;
+  };
+
   const getDocument = async (tenantId: string, id: string): Promise<KnowledgeDocument | null> => {
     const result = await client.execute({
       sql: 'SELECT * FROM knowledge_documents WHERE tenant_id = ? AND id = ?',
@@ -78,6 +127,10 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
         where.push('domain = ?');
         args.push(options.domain);
       }
+      if (options.sourceUrl !== undefined) {
+        where.push('source_url = ?');
+        args.push(options.sourceUrl);
+      }
       const result = await client.execute({
         sql: `SELECT * FROM knowledge_documents WHERE ${where.join(' AND ')}
               ORDER BY created_at, id`,
@@ -103,6 +156,7 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
 
     async deleteDocument(tenantId, id) {
       // One transaction, so a crash never leaves orphan chunks that RAG would still retrieve.
+      // The chunks' FTS rows and vectors go with them (triggers, see knowledge-schema.ts).
       const [, deleted] = await client.batch(
         [
           {
@@ -127,30 +181,54 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
       const records = chunks.map((chunk) =>
         newKnowledgeChunkRecord(tenantId, document, chunk, now),
       );
-      await client.batch(
-        records.map((c) => ({
-          sql: `INSERT INTO knowledge_chunks (id, tenant_id, document_id, domain, ordinal, content,
-                  heading_path, token_count, embedding, phase, trigger_action, superseded_by,
-                  created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [
-            c.id,
-            c.tenantId,
-            c.documentId,
-            c.domain,
-            c.ordinal,
-            c.content,
-            toJson(c.headingPath),
-            c.tokenCount,
-            toJson(c.embedding),
-            c.phase,
-            c.triggerAction,
-            c.supersededBy,
-            c.createdAt,
-          ],
-        })),
-        'write',
-      );
+      // Checked before anything is written: a vector float32 cannot hold is refused whole.
+      for (const c of records) {
+        if (c.embedding === null || c.embedding.length === 0) continue;
+        assertFiniteVector(c.embedding, 'Chunk embedding');
+        assertDimensions(c.embedding.length);
+      }
+      const statements: InStatement[] = records.map((c) => ({
+        sql: `INSERT INTO knowledge_chunks (id, tenant_id, document_id, domain, ordinal, content,
+                heading_path, token_count, embedding, phase, trigger_action, superseded_by,
+                created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          c.id,
+          c.tenantId,
+          c.documentId,
+          c.domain,
+          c.ordinal,
+          c.content,
+          toJson(c.headingPath),
+          c.tokenCount,
+          toJson(c.embedding),
+          c.phase,
+          c.triggerAction,
+          c.supersededBy,
+          c.createdAt,
+        ],
+      }));
+      // The vectors in the same transaction as their chunks, after the table of a dimension
+      // this process has not written yet is created (idempotently: another process may have).
+      const created = new Set<number>();
+      for (const c of records) {
+        if (c.embedding === null || c.embedding.length === 0) continue;
+        const dimensions = c.embedding.length;
+        if (!vectorTables.has(dimensions) && !created.has(dimensions)) {
+          statements.push(...vectorTableStatements(dimensions));
+          created.add(dimensions);
+        }
+        statements.push(
+          insertVectorStatement(dimensions, {
+            chunkId: c.id,
+            tenantId: c.tenantId,
+            domain: c.domain,
+            embedding: c.embedding,
+          }),
+        );
+      }
+      await client.batch(statements, 'write');
+      for (const dimensions of created) vectorTables.add(dimensions);
       return records;
     },
 
@@ -188,6 +266,131 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
         args: [supersededBy, tenantId, JSON.stringify(chunkIds)],
       });
       return result.rowsAffected;
+    },
+
+    async searchLexical(tenantId, { domains, query, limit }) {
+      const max = searchLimit(limit);
+      const match = ftsMatchExpression(query);
+      if (match === null || domains.length === 0 || max < 1) return [];
+      // The FTS index spans every tenant (its bm25 statistics too, which only shift scores);
+      // the join back to knowledge_chunks applies tenant, domain and supersession.
+      const result = await client.execute({
+        sql: `SELECT c.*, -bm25(knowledge_chunks_fts) AS score
+              FROM knowledge_chunks_fts
+              JOIN knowledge_chunks c ON c.rowid = knowledge_chunks_fts.rowid
+              WHERE knowledge_chunks_fts MATCH ? AND c.tenant_id = ?
+                AND c.domain IN (${placeholders(domains.length)}) AND c.superseded_by IS NULL
+              ORDER BY score DESC, c.id
+              LIMIT ?`,
+        args: [match, tenantId, ...domains, max],
+      });
+      return result.rows.map((row) => scored(row, num(row, 'score')));
+    },
+
+    async searchVector(tenantId, { domains, embedding, limit }) {
+      const max = searchLimit(limit);
+      if (embedding.length === 0 || domains.length === 0 || max < 1) return [];
+      assertFiniteVector(embedding, 'Query embedding');
+      const dimensions = embedding.length;
+      assertDimensions(dimensions);
+      if (isZeroVector(embedding) || !(await hasVectorTable(dimensions))) return [];
+      const table = vectorTable(dimensions);
+      const vector = JSON.stringify(embedding);
+      const inDomains = placeholders(domains.length);
+      // Zero stored vectors have no cosine (NULL distance) and are never a match.
+      const rank = (candidates: string, args: InValue[]) =>
+        client.execute({
+          sql: `SELECT * FROM (
+                  SELECT c.*, vector_distance_cos(v.embedding, vector32(?)) AS distance
+                  FROM ${candidates}
+                  JOIN knowledge_chunks c ON c.id = v.chunk_id
+                  WHERE v.tenant_id = ? AND v.domain IN (${inDomains})
+                    AND c.tenant_id = ? AND c.superseded_by IS NULL
+                )
+                WHERE distance IS NOT NULL
+                ORDER BY distance, id
+                LIMIT ?`,
+          args: [vector, ...args, tenantId, ...domains, tenantId, max],
+        });
+
+      let result = await rank(
+        `vector_top_k('${vectorIndex(dimensions)}', vector32(?), ?) AS k
+         JOIN ${table} v ON v.rowid = k.id`,
+        [vector, annCandidates(max)],
+      );
+      if (result.rows.length < max) {
+        // Too few survived the filters: other tenants' or domains' vectors filled the ANN
+        // result, or this tenant simply has fewer. The exact scan over this tenant's rows of
+        // these domains is then the true answer (and small in the second case).
+        result = await rank(`${table} v`, []);
+      }
+      return result.rows.map((row) => scored(row, 1 - num(row, 'distance')));
+    },
+
+    async hasChunks(tenantId, domains) {
+      if (domains.length === 0) return false;
+      const result = await client.execute({
+        sql: `SELECT EXISTS (
+                SELECT 1 FROM knowledge_chunks
+                WHERE tenant_id = ? AND domain IN (${placeholders(domains.length)})
+                  AND superseded_by IS NULL
+              ) AS found`,
+        args: [tenantId, ...domains],
+      });
+      return num(firstRow(result.rows), 'found') === 1;
+    },
+
+    async countChunks(tenantId) {
+      const result = await client.execute({
+        sql: `SELECT document_id, COUNT(*) AS chunks FROM knowledge_chunks
+              WHERE tenant_id = ? AND superseded_by IS NULL
+              GROUP BY document_id`,
+        args: [tenantId],
+      });
+      const counts: Record<string, number> = {};
+      for (const row of result.rows) counts[str(row, 'document_id')] = num(row, 'chunks');
+      return counts;
+    },
+
+    async usage(tenantId) {
+      // Only numeric sizes add up (Mongo's $sum skips anything else; so does this).
+      const result = await client.execute({
+        sql: `SELECT
+                (SELECT COUNT(*) FROM knowledge_documents WHERE tenant_id = ?1) AS documents,
+                (SELECT COUNT(*) FROM knowledge_chunks WHERE tenant_id = ?1) AS chunks,
+                (SELECT COALESCE(SUM(json_extract(metadata, '$.sizeBytes')), 0)
+                   FROM knowledge_documents
+                   WHERE tenant_id = ?1
+                     AND json_type(metadata, '$.sizeBytes') IN ('integer', 'real')) AS bytes`,
+        args: [tenantId],
+      });
+      const row = firstRow(result.rows);
+      return {
+        documents: num(row, 'documents'),
+        chunks: num(row, 'chunks'),
+        bytes: num(row, 'bytes'),
+      };
+    },
+
+    async getSettings(tenantId) {
+      const result = await client.execute({
+        sql: 'SELECT * FROM knowledge_settings WHERE tenant_id = ?',
+        args: [tenantId],
+      });
+      const row = result.rows[0];
+      return row ? toSettings(row) : defaultKnowledgeSettings(tenantId);
+    },
+
+    async updateSettings(tenantId, patch) {
+      const result = await client.execute({
+        sql: `INSERT INTO knowledge_settings (tenant_id, allowed_domains, updated_at)
+              VALUES (?, ?, ?)
+              ON CONFLICT (tenant_id) DO UPDATE SET
+                allowed_domains = excluded.allowed_domains, updated_at = excluded.updated_at
+              RETURNING *`,
+        args: [tenantId, JSON.stringify(patch.allowedDomains), nowIso()],
+      });
+      return toSettings(firstRow(result.rows));
     },
   };
 }

@@ -97,7 +97,7 @@ describe('libsql migrations', () => {
            ('s1', 't1', 'a.test', '/p/*', 'h', '{}', 0, 0, '2025-01-01T00:00:00.000Z',
             '2025-01-01T00:00:00.000Z')`,
       );
-      expect(await runMigrations(client)).toEqual([3]);
+      expect(await runMigrations(client, MIGRATIONS.slice(0, 3))).toEqual([3]);
       const columns = async (table: string) =>
         (await client.execute(`SELECT name FROM pragma_table_info('${table}')`)).rows.map((r) =>
           String(r.name),
@@ -139,6 +139,92 @@ describe('libsql migrations', () => {
       const strategy = await store.extractionStrategies.upsert(tenant.id, input);
       expect((await store.extractionStrategies.upsert(tenant.id, input)).id).toBe(strategy.id);
     } finally {
+      await store.close();
+    }
+  });
+
+  it('indexes chunks written before knowledge search (v4) for both searches', async () => {
+    const url = `file:${path.join(dir, 'knowledge-v3.db')}`;
+    const client = createClient({ url });
+    try {
+      expect(await runMigrations(client, MIGRATIONS.slice(0, 3))).toEqual([1, 2, 3]);
+      const chunk = (id: string, content: string, embedding: string) =>
+        client.execute({
+          sql: `INSERT INTO knowledge_chunks (id, tenant_id, document_id, domain, ordinal, content,
+                  heading_path, token_count, embedding, phase, trigger_action, superseded_by,
+                  created_at)
+                VALUES (?, 't1', 'd1', 'a.test', 0, ?, '["Old"]', 0, ?, NULL, NULL, NULL,
+                  '2025-01-01T00:00:00.000Z')`,
+          args: [id, content, embedding],
+        });
+      await chunk('c1', 'legacy walrus notes', '[1,0,0]');
+      await chunk('c2', 'walrus without vector', 'null');
+      await chunk('c3', 'broken vector', '[1,null,0]');
+    } finally {
+      client.close();
+    }
+
+    const store = await createLibsqlStore({ url });
+    try {
+      const lexical = await store.knowledge.searchLexical('t1', {
+        domains: ['a.test'],
+        query: 'walrus',
+        limit: 10,
+      });
+      expect(lexical.map((r) => r.chunk.id).sort()).toEqual(['c1', 'c2']);
+      const vector = await store.knowledge.searchVector('t1', {
+        domains: ['a.test'],
+        embedding: [1, 0, 0],
+        limit: 10,
+      });
+      expect(vector.map((r) => r.chunk.id)).toEqual(['c1']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('deletes a document’s FTS rows and vectors with it, and keeps listChunks’ exact embeddings', async () => {
+    const url = `file:${path.join(dir, 'knowledge-delete.db')}`;
+    const store = await createLibsqlStore({ url });
+    const tenant = await store.tenants.create({ name: 'vectors' });
+    const doc = await store.knowledge.createDocument(tenant.id, {
+      domain: 'a.test',
+      title: 'Doc',
+      mimeType: 'text/plain',
+    });
+    await store.knowledge.addChunks(tenant.id, doc.id, [
+      { ordinal: 0, content: 'four dims', embedding: [0.1, 0.2, 0.3, 0.4] },
+      { ordinal: 1, content: 'six dims', embedding: [1, 2, 3, 4, 5, 6] },
+      { ordinal: 2, content: 'no vector' },
+    ]);
+    const client = createClient({ url });
+    const count = async (sql: string) => Number((await client.execute(sql)).rows[0]?.[0]);
+    try {
+      expect(await count('SELECT COUNT(*) FROM knowledge_vectors_4')).toBe(1);
+      expect(await count('SELECT COUNT(*) FROM knowledge_vectors_6')).toBe(1);
+      expect(
+        await count(
+          "SELECT COUNT(*) FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH 'dims'",
+        ),
+      ).toBe(2);
+      // The JSON column keeps the exact values; the vector table holds float32.
+      const [first] = await store.knowledge.listChunks(tenant.id, { documentId: doc.id });
+      expect(first?.embedding).toEqual([0.1, 0.2, 0.3, 0.4]);
+
+      expect(await store.knowledge.deleteDocument(tenant.id, doc.id)).toBe(true);
+      expect(await count('SELECT COUNT(*) FROM knowledge_vectors_4')).toBe(0);
+      expect(await count('SELECT COUNT(*) FROM knowledge_vectors_6')).toBe(0);
+      expect(
+        await count(
+          "SELECT COUNT(*) FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH 'dims'",
+        ),
+      ).toBe(0);
+      // The external-content index still agrees with its table.
+      await client.execute(
+        "INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rank) VALUES ('integrity-check', 1)",
+      );
+    } finally {
+      client.close();
       await store.close();
     }
   });
@@ -206,6 +292,7 @@ describe('libsql client', () => {
         'token_usage_id', // generation ids are globally unique
         'skills_last_used', // deleteExpired is a cross-tenant sweep
         'idempotency_keys_expires',
+        'knowledge_jobs_unfinished', // listUnfinished: a restarted server resumes every tenant's
       ]);
       for (const row of indexes.rows) {
         const indexName = String(row.index_name);

@@ -4,6 +4,7 @@
 import type { SqlClient } from './native-client';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
 import { EXTRACTION_MIGRATION } from './extraction-schema';
+import { KNOWLEDGE_SEARCH_MIGRATION } from './knowledge-schema';
 import { CORE_SCHEMA_V1 } from './schema';
 
 export interface Migration {
@@ -24,6 +25,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: EXTRACTION_MIGRATION.name,
     statements: EXTRACTION_MIGRATION.statements,
+  },
+  {
+    version: 4,
+    name: KNOWLEDGE_SEARCH_MIGRATION.name,
+    statements: KNOWLEDGE_SEARCH_MIGRATION.statements,
   },
 ];
 

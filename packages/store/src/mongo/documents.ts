@@ -12,7 +12,7 @@ import type {
   SessionStatus,
   TaskStatus,
 } from '@tandem/contracts';
-import type { IdempotencyRecord, KnowledgeChunk, KnowledgeDocument } from '../port';
+import type { IdempotencyRecord, KnowledgeChunk, KnowledgeDocument, KnowledgeJob } from '../port';
 
 export interface TenantDoc {
   id: string;
@@ -160,6 +160,38 @@ export interface KnowledgeChunkDoc {
   triggerAction: string | null;
   supersededBy: string | null;
   createdAt: Date;
+}
+
+export interface KnowledgeSettingsDoc {
+  tenantId: string;
+  allowedDomains: unknown;
+  updatedAt: Date;
+}
+
+export interface KnowledgeJobDoc {
+  id: string;
+  tenantId: string;
+  userId: string | null;
+  kind: KnowledgeJob['kind'];
+  url: string;
+  strategy: KnowledgeJob['strategy'];
+  maxPages: number;
+  maxDepth: number;
+  domain: string;
+  status: KnowledgeJob['status'];
+  progress: unknown;
+  frontier: unknown;
+  visited: unknown;
+  /**
+   * The record's `errors`, renamed like ExtractionResultDoc's: mongoose reserves `errors` on
+   * its documents.
+   */
+  pageErrors: unknown;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
 }
 
 export interface ExtractionDoc {

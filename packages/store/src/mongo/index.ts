@@ -12,6 +12,8 @@ import { mongoExtractionResults } from './extraction-results';
 import { mongoExtractionStrategies, mongoExtractions } from './extractions';
 import { mongoIdempotency, mongoRateLimits } from './idempotency';
 import { mongoKnowledge } from './knowledge';
+import { mongoKnowledgeJobs } from './knowledge-jobs';
+import { ensureKnowledgeVectorIndex } from './knowledge-vector-index';
 import { createModels, type MongoModels } from './schemas';
 import { mongoMessages, mongoSessions } from './sessions';
 import { mongoSkills } from './skills';
@@ -26,6 +28,11 @@ export interface MongoStoreOptions {
   dbName?: string;
   /** How long start-up waits for a server before failing (default 10 s). */
   serverSelectionTimeoutMS?: number;
+  /**
+   * Embedding dimensions whose Atlas Vector Search index start-up creates when missing (the
+   * store also creates one on the first write of a new dimension). Ignored without Atlas.
+   */
+  embeddingDimensions?: readonly number[];
 }
 
 /** The Store, plus the handles operations and the Mongo-specific tests need. */
@@ -52,6 +59,11 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
     // syncIndexes also drops indexes that schemas.ts no longer declares, so an index change
     // ships with the code. Sequential: index builds on one server compete anyway.
     for (const model of Object.values(models)) await model.syncIndexes();
+    // Search indexes are not B-tree indexes: syncIndexes leaves them alone, and a server
+    // without Atlas Search says so (ensureKnowledgeVectorIndex then resolves false).
+    for (const dimensions of new Set(options.embeddingDimensions ?? [])) {
+      await ensureKnowledgeVectorIndex(models.knowledgeChunks, dimensions);
+    }
 
     checkpointClient = new MongoClient(options.uri, { serverSelectionTimeoutMS });
     await checkpointClient.connect();
@@ -78,6 +90,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       tokenUsage: mongoTokenUsage(models),
       skills: mongoSkills(models),
       knowledge: mongoKnowledge(models),
+      knowledgeJobs: mongoKnowledgeJobs(models),
       extractions: mongoExtractions(models),
       extractionStrategies: mongoExtractionStrategies(models),
       extractionResults: mongoExtractionResults(models),
@@ -114,3 +127,9 @@ async function ping(connection: Connection): Promise<StoreHealth> {
 }
 
 export { COLLECTIONS, createModels, type MongoModels } from './schemas';
+export {
+  ensureKnowledgeVectorIndex,
+  knowledgeVectorIndexName,
+  knowledgeVectorSearchIndex,
+  type KnowledgeVectorSearchIndex,
+} from './knowledge-vector-index';

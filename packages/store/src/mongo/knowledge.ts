@@ -1,11 +1,48 @@
 // Knowledge documents and their chunks. Chunks copy the document's domain so RAG can read a
-// domain's chunks from one index without a $lookup.
-import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '../port';
-import { newKnowledgeChunkRecord, newKnowledgeDocumentRecord } from '../record-defaults';
+// domain's chunks from one index without a $lookup. Lexical search uses the chunks' text index
+// ($text), vector search Atlas `$vectorSearch` (knowledge-vector-index.ts), with an exact
+// cosine ranking in JS where the server has no Atlas Search.
+import mongoose from 'mongoose';
+import {
+  assertFiniteVector,
+  cosineSimilarity,
+  isZeroVector,
+  queryTerms,
+  searchLimit,
+} from '../knowledge-search';
+import type {
+  KnowledgeChunk,
+  KnowledgeDocument,
+  KnowledgeRepository,
+  KnowledgeSettings,
+  ScoredKnowledgeChunk,
+} from '../port';
+import {
+  defaultKnowledgeSettings,
+  newKnowledgeChunkRecord,
+  newKnowledgeDocumentRecord,
+} from '../record-defaults';
 import { nowIso } from '../shared';
-import type { KnowledgeChunkDoc, KnowledgeDocumentDoc } from './documents';
+import type { KnowledgeChunkDoc, KnowledgeDocumentDoc, KnowledgeSettingsDoc } from './documents';
+import {
+  ensureKnowledgeVectorIndex,
+  isSearchUnsupported,
+  isServerError,
+  knowledgeVectorIndexName,
+} from './knowledge-vector-index';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, jsonValue, nowDate, orNull, toDate } from './util';
+import { fromJson, iso, jsonValue, nowDate, orNull, retryOnDuplicate, toDate } from './util';
+
+/** $vectorSearch's ceiling for numCandidates. */
+const MAX_CANDIDATES = 10_000;
+
+/**
+ * Embeddings are written as BSON doubles even when a value is integral (the driver would write
+ * 1 or 0 as int32): Atlas Vector Search indexes arrays of doubles. Reads promote them back to
+ * plain numbers.
+ */
+const toBsonVector = (embedding: number[]): unknown[] =>
+  embedding.map((value) => new mongoose.mongo.Double(value));
 
 const toDocument = (doc: KnowledgeDocumentDoc): KnowledgeDocument => ({
   id: doc.id,
@@ -36,10 +73,77 @@ const toChunk = (doc: KnowledgeChunkDoc): KnowledgeChunk => ({
   createdAt: iso(doc.createdAt),
 });
 
+const toSettings = (doc: KnowledgeSettingsDoc): KnowledgeSettings => ({
+  tenantId: doc.tenantId,
+  allowedDomains: fromJson<string[] | null>(doc.allowedDomains) ?? [],
+  updatedAt: iso(doc.updatedAt),
+});
+
+type ScoredChunkDoc = KnowledgeChunkDoc & { score: number };
+
+/** Keeps the `size` best of a stream: score descending, then id (as the libSQL adapter ties). */
+function pushTopK(top: ScoredKnowledgeChunk[], item: ScoredKnowledgeChunk, size: number): void {
+  const before = (a: ScoredKnowledgeChunk, b: ScoredKnowledgeChunk): boolean =>
+    a.score > b.score || (a.score === b.score && a.chunk.id < b.chunk.id);
+  const last = top[top.length - 1];
+  if (top.length >= size && last !== undefined && !before(item, last)) return;
+  let i = top.length;
+  while (i > 0) {
+    const previous = top[i - 1];
+    if (previous === undefined || !before(item, previous)) break;
+    i -= 1;
+  }
+  top.splice(i, 0, item);
+  if (top.length > size) top.pop();
+}
+
 export function mongoKnowledge({
   knowledgeDocuments,
   knowledgeChunks,
+  knowledgeSettings,
 }: MongoModels): KnowledgeRepository {
+  // Set once a server has told us it has no Atlas Search: later searches skip the round trip.
+  let vectorSearchUnsupported = false;
+  // Per dimension, the one attempt (per process) to make sure its vector index exists.
+  const vectorIndexes = new Map<number, Promise<boolean>>();
+  const ensureVectorIndex = (dimensions: number): Promise<boolean> => {
+    const known = vectorIndexes.get(dimensions);
+    if (known !== undefined) return known;
+    const attempt = ensureKnowledgeVectorIndex(knowledgeChunks, dimensions).catch(() => {
+      // Not "unsupported" but a real failure (permissions, a transient error): the chunks are
+      // stored either way, and the next write of this dimension tries again.
+      vectorIndexes.delete(dimensions);
+      return false;
+    });
+    vectorIndexes.set(dimensions, attempt);
+    return attempt;
+  };
+
+  /** Exact cosine over the tenant's current chunks of these domains with the query's length. */
+  const exactVectorSearch = async (
+    tenantId: string,
+    domains: string[],
+    embedding: number[],
+    limit: number,
+  ): Promise<ScoredKnowledgeChunk[]> => {
+    const top: ScoredKnowledgeChunk[] = [];
+    const cursor = knowledgeChunks
+      .find({
+        tenantId,
+        domain: { $in: domains },
+        supersededBy: null,
+        embedding: { $size: embedding.length },
+      })
+      .lean()
+      .cursor();
+    for await (const doc of cursor) {
+      const vector = fromJson<number[] | null>(doc.embedding);
+      const score = vector === null ? null : cosineSimilarity(embedding, vector);
+      if (score !== null) pushTopK(top, { chunk: toChunk(doc), score }, limit);
+    }
+    return top;
+  };
+
   const getDocument = async (tenantId: string, id: string): Promise<KnowledgeDocument | null> => {
     const doc = await knowledgeDocuments.findOne({ tenantId, id }).lean().exec();
     return doc ? toDocument(doc) : null;
@@ -63,6 +167,7 @@ export function mongoKnowledge({
     async listDocuments(tenantId, options = {}) {
       const filter: Record<string, unknown> = { tenantId };
       if (options.domain !== undefined) filter.domain = options.domain;
+      if (options.sourceUrl !== undefined) filter.sourceUrl = options.sourceUrl;
       const docs = await knowledgeDocuments
         .find(filter)
         .sort({ createdAt: 1, id: 1 })
@@ -97,17 +202,37 @@ export function mongoKnowledge({
       if (document === null) throw new Error(`Knowledge document ${documentId} not found`);
       if (chunks.length === 0) return [];
       const now = nowIso();
-      const docs = chunks.map((chunk): KnowledgeChunkDoc => {
-        const record = newKnowledgeChunkRecord(tenantId, document, chunk, now);
+      const records = chunks.map((chunk) =>
+        newKnowledgeChunkRecord(tenantId, document, chunk, now),
+      );
+      for (const record of records) {
+        if (record.embedding !== null) assertFiniteVector(record.embedding, 'Chunk embedding');
+      }
+      const stored = records.map((record): KnowledgeChunkDoc => {
+        const embedding = jsonValue(record.embedding) as number[] | null;
         return {
           ...record,
           headingPath: jsonValue(record.headingPath),
-          embedding: jsonValue(record.embedding),
+          embedding,
           createdAt: toDate(record.createdAt),
         };
       });
-      await knowledgeChunks.insertMany(docs, { ordered: true });
-      return docs.map(toChunk);
+      await knowledgeChunks.insertMany(
+        stored.map((doc) => ({
+          ...doc,
+          embedding: Array.isArray(doc.embedding) ? toBsonVector(doc.embedding) : doc.embedding,
+        })),
+        { ordered: true },
+      );
+      const dimensions = new Set(
+        records.flatMap((r) =>
+          r.embedding !== null && r.embedding.length > 0 ? [r.embedding.length] : [],
+        ),
+      );
+      if (!vectorSearchUnsupported) {
+        for (const n of dimensions) await ensureVectorIndex(n);
+      }
+      return stored.map(toChunk);
     },
 
     async listChunks(tenantId, options = {}) {
@@ -133,6 +258,124 @@ export function mongoKnowledge({
       // Matched, not modified: a chunk already pointing at the same successor still counts,
       // as it does in SQL.
       return result.matchedCount;
+    },
+
+    async searchLexical(tenantId, { domains, query, limit }) {
+      const max = searchLimit(limit);
+      const terms = queryTerms(query);
+      if (terms.length === 0 || domains.length === 0 || max < 1) return [];
+      // Space-separated plain words: $text ORs them. queryTerms left no quote (phrase) and no
+      // leading '-' (negation), the only syntax $search has.
+      const docs = (await knowledgeChunks
+        .find(
+          {
+            tenantId,
+            $text: { $search: terms.join(' ') },
+            domain: { $in: domains },
+            supersededBy: null,
+          },
+          { score: { $meta: 'textScore' } },
+        )
+        .sort({ score: { $meta: 'textScore' }, id: 1 })
+        .limit(max)
+        .lean()
+        .exec()) as unknown as ScoredChunkDoc[];
+      return docs.map(({ score, ...doc }) => ({ chunk: toChunk(doc), score }));
+    },
+
+    async searchVector(tenantId, { domains, embedding, limit }) {
+      const max = searchLimit(limit);
+      if (embedding.length === 0 || domains.length === 0 || max < 1) return [];
+      assertFiniteVector(embedding, 'Query embedding');
+      if (isZeroVector(embedding)) return [];
+      if (!vectorSearchUnsupported) {
+        try {
+          const docs = await knowledgeChunks
+            .aggregate<ScoredChunkDoc>([
+              {
+                $vectorSearch: {
+                  index: knowledgeVectorIndexName(embedding.length),
+                  path: 'embedding',
+                  queryVector: embedding,
+                  numCandidates: Math.min(MAX_CANDIDATES, Math.max(max * 20, 200)),
+                  limit: max,
+                  // Pre-filters (declared `filter` fields of the index), so other tenants'
+                  // vectors never take a slot of this tenant's result.
+                  filter: { tenantId, domain: { $in: domains }, supersededBy: null },
+                },
+              },
+              { $project: { _id: 0, score: { $meta: 'vectorSearchScore' }, doc: '$$ROOT' } },
+              { $replaceWith: { $mergeObjects: ['$doc', { score: '$score' }] } },
+            ])
+            .exec();
+          // Fewer than asked: the index of this dimension may not exist or still be building
+          // (Atlas then answers nothing rather than an error). The exact ranking is the truth.
+          if (docs.length >= max) {
+            // Atlas normalises cosine to (1 + cos) / 2; the port's score is cos itself.
+            return docs.map(({ score, ...doc }) => ({ chunk: toChunk(doc), score: 2 * score - 1 }));
+          }
+        } catch (error) {
+          // A server without Atlas Search rejects the stage; anything else is a real failure.
+          if (!isServerError(error)) throw error;
+          if (isSearchUnsupported(error)) vectorSearchUnsupported = true;
+        }
+      }
+      return exactVectorSearch(tenantId, domains, embedding, max);
+    },
+
+    async hasChunks(tenantId, domains) {
+      if (domains.length === 0) return false;
+      const found = await knowledgeChunks
+        .exists({ tenantId, domain: { $in: domains }, supersededBy: null })
+        .exec();
+      return found !== null;
+    },
+
+    async countChunks(tenantId) {
+      const rows = await knowledgeChunks
+        .aggregate<{ _id: string; chunks: number }>([
+          { $match: { tenantId, supersededBy: null } },
+          { $group: { _id: '$documentId', chunks: { $sum: 1 } } },
+        ])
+        .exec();
+      const counts: Record<string, number> = {};
+      for (const row of rows) counts[row._id] = row.chunks;
+      return counts;
+    },
+
+    async usage(tenantId) {
+      const [documents, chunks, sizes] = await Promise.all([
+        knowledgeDocuments.countDocuments({ tenantId }).exec(),
+        knowledgeChunks.countDocuments({ tenantId }).exec(),
+        // $sum skips values that are not numbers, as the libSQL query does.
+        knowledgeDocuments
+          .aggregate<{ bytes: number }>([
+            { $match: { tenantId } },
+            { $group: { _id: null, bytes: { $sum: '$metadata.sizeBytes' } } },
+          ])
+          .exec(),
+      ]);
+      return { documents, chunks, bytes: sizes[0]?.bytes ?? 0 };
+    },
+
+    async getSettings(tenantId) {
+      const doc = await knowledgeSettings.findOne({ tenantId }).lean().exec();
+      return doc ? toSettings(doc) : defaultKnowledgeSettings(tenantId);
+    },
+
+    async updateSettings(tenantId, patch) {
+      const doc = await retryOnDuplicate(() =>
+        knowledgeSettings
+          .findOneAndUpdate(
+            { tenantId },
+            { $set: { allowedDomains: jsonValue(patch.allowedDomains), updatedAt: nowDate() } },
+            { upsert: true, returnDocument: 'after' },
+          )
+          .lean()
+          .exec(),
+      );
+      if (doc === null) throw new Error('mongo: knowledge settings were not returned');
+      return toSettings(doc);
     },
   };
 }

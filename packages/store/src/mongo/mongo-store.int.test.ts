@@ -98,6 +98,8 @@ function mongoSpecifics(mongodbUri: string): void {
         ['tasks', { tenantId: 1, id: 1 }],
         ['rateLimits', { key: 1 }],
         ['counters', { tenantId: 1, scope: 1, key: 1 }],
+        ['knowledgeSettings', { tenantId: 1 }],
+        ['knowledgeJobs', { tenantId: 1, id: 1 }],
       ];
       for (const [model, key] of unique) {
         const found = findIndex(await indexesOf(COLLECTIONS[model]), key);
@@ -115,6 +117,7 @@ function mongoSpecifics(mongodbUri: string): void {
         'tokenUsage:{"id":1}',
         'skills:{"lastUsed":1}',
         'idempotency:{"expiresAt":1}',
+        'knowledgeJobs:{"status":1,"createdAt":1,"id":1}', // listUnfinished spans tenants
       ]);
       const tenantOwned = (Object.keys(COLLECTIONS) as (keyof MongoModels)[]).filter(
         (model) => model !== 'tenants' && model !== 'rateLimits',
@@ -126,6 +129,30 @@ function mongoSpecifics(mongodbUri: string): void {
           expect([label, Object.keys(index.key)[0]]).toEqual([label, 'tenantId']);
         }
       }
+    });
+
+    it('builds the chunks text index and stores embeddings as doubles', async () => {
+      const chunkIndexes = await indexesOf(COLLECTIONS.knowledgeChunks);
+      const text = chunkIndexes.find((index) => index.name === 'knowledge_chunks_text');
+      expect(text?.key).toMatchObject({ tenantId: 1, _fts: 'text' });
+
+      const tenant = await store.tenants.create({ name: 'vectors' });
+      const doc = await store.knowledge.createDocument(tenant.id, {
+        domain: 'a.test',
+        title: 'd',
+        mimeType: 'text/plain',
+      });
+      const [chunk] = await store.knowledge.addChunks(tenant.id, doc.id, [
+        { ordinal: 0, content: 'x', embedding: [1, 0, 0.5] },
+      ]);
+      // Atlas Vector Search indexes arrays of doubles: integral values must not become int32.
+      const doubles = await store.models.knowledgeChunks.collection.countDocuments({
+        tenantId: tenant.id,
+        id: chunk?.id,
+        embedding: { $not: { $elemMatch: { $not: { $type: 'double' } } } },
+      });
+      expect(doubles).toBe(1);
+      expect(chunk?.embedding).toEqual([1, 0, 0.5]);
     });
 
     it('stores times as dates and hands back plain records', async () => {

@@ -12,6 +12,8 @@ import {
   idempotencySchema,
   knowledgeChunkSchema,
   knowledgeDocumentSchema,
+  knowledgeJobSchema,
+  knowledgeSettingsSchema,
   messageSchema,
   rateLimitSchema,
   sessionSchema,
@@ -26,7 +28,7 @@ type IndexSpec = [Record<string, unknown>, Record<string, unknown>];
 
 const indexes = (schema: { indexes(): unknown[] }): IndexSpec[] => schema.indexes() as IndexSpec[];
 
-const withKey = (schema: { indexes(): unknown[] }, key: Record<string, number>) =>
+const withKey = (schema: { indexes(): unknown[] }, key: Record<string, number | string>) =>
   indexes(schema).find(([fields]) => JSON.stringify(fields) === JSON.stringify(key));
 
 const TENANT_OWNED = {
@@ -39,6 +41,8 @@ const TENANT_OWNED = {
   skills: skillSchema,
   knowledgeDocuments: knowledgeDocumentSchema,
   knowledgeChunks: knowledgeChunkSchema,
+  knowledgeSettings: knowledgeSettingsSchema,
+  knowledgeJobs: knowledgeJobSchema,
   extractions: extractionSchema,
   extractionStrategies: extractionStrategySchema,
   extractionResults: extractionResultSchema,
@@ -53,6 +57,7 @@ const NOT_TENANT_FIRST = new Set([
   'tokenUsage:{"id":1}', // generation ids are unique across tenants (a replay is a no-op)
   'skills:{"lastUsed":1}', // TTL index: expiry is a cross-tenant sweep
   'idempotency:{"expiresAt":1}', // TTL index
+  'knowledgeJobs:{"status":1,"createdAt":1,"id":1}', // listUnfinished: every tenant's crawls resume
 ]);
 
 describe('mongo schemas', () => {
@@ -103,13 +108,21 @@ describe('mongo schemas', () => {
       ['messages (tenant, session, seq)', messageSchema, { tenantId: 1, sessionId: 1, seq: 1 }],
       ['rateLimits.key', rateLimitSchema, { key: 1 }],
       ['counters (tenant, scope, key)', counterSchema, { tenantId: 1, scope: 1, key: 1 }],
+      ['knowledgeSettings.tenantId', knowledgeSettingsSchema, { tenantId: 1 }],
     ];
     for (const [label, schema, key] of unique) {
       expect([label, withKey(schema, key)?.[1]]).toEqual([label, { unique: true }]);
     }
     // Every record id is unique within its tenant.
     for (const [name, schema] of Object.entries(TENANT_OWNED)) {
-      if (name === 'idempotency' || name === 'counters' || name === 'tokenUsage') continue;
+      if (
+        name === 'idempotency' ||
+        name === 'counters' ||
+        name === 'tokenUsage' ||
+        name === 'knowledgeSettings'
+      ) {
+        continue;
+      }
       expect([name, withKey(schema, { tenantId: 1, id: 1 })?.[1]]).toEqual([
         name,
         { unique: true },
@@ -137,6 +150,17 @@ describe('mongo schemas', () => {
     expect(extractionResultSchema.path('errors')).toBeUndefined();
     expect(extractionResultSchema.path('extractionErrors')?.instance).toBe('Mixed');
     expect(extractionResultSchema.path('isPartial')?.instance).toBe('Boolean');
+  });
+
+  it('declare the knowledge search indexes: a tenant-scoped text index, source URL lookup', () => {
+    expect(
+      withKey(knowledgeChunkSchema, { tenantId: 1, content: 'text', headingPath: 'text' })?.[1],
+    ).toMatchObject({ name: 'knowledge_chunks_text' });
+    expect(withKey(knowledgeDocumentSchema, { tenantId: 1, sourceUrl: 1 })).toBeDefined();
+    expect(withKey(knowledgeJobSchema, { tenantId: 1, createdAt: -1, id: -1 })).toBeDefined();
+    // mongoose reserves `errors` on documents: a job's page errors are stored under another name.
+    expect(knowledgeJobSchema.path('errors')).toBeUndefined();
+    expect(knowledgeJobSchema.path('pageErrors')?.instance).toBe('Mixed');
   });
 
   it('expire idempotency claims and rate-limit windows by TTL', () => {

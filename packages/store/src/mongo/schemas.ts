@@ -22,6 +22,8 @@ import type {
   SkillDoc,
   KnowledgeDocumentDoc,
   KnowledgeChunkDoc,
+  KnowledgeJobDoc,
+  KnowledgeSettingsDoc,
   ExtractionDoc,
   ExtractionStrategyDoc,
   ExtractionResultDoc,
@@ -246,6 +248,8 @@ export const knowledgeDocumentSchema = new Schema<KnowledgeDocumentDoc>(
 knowledgeDocumentSchema.index({ tenantId: 1, id: 1 }, { unique: true });
 knowledgeDocumentSchema.index({ tenantId: 1, createdAt: 1, id: 1 });
 knowledgeDocumentSchema.index({ tenantId: 1, domain: 1, createdAt: 1 });
+// listDocuments({ sourceUrl }): re-ingesting a page finds its document.
+knowledgeDocumentSchema.index({ tenantId: 1, sourceUrl: 1 });
 
 export const knowledgeChunkSchema = new Schema<KnowledgeChunkDoc>(
   {
@@ -267,6 +271,48 @@ export const knowledgeChunkSchema = new Schema<KnowledgeChunkDoc>(
 knowledgeChunkSchema.index({ tenantId: 1, id: 1 }, { unique: true });
 knowledgeChunkSchema.index({ tenantId: 1, documentId: 1, ordinal: 1 });
 knowledgeChunkSchema.index({ tenantId: 1, domain: 1, documentId: 1, ordinal: 1 });
+// searchLexical ($text). A collection has one text index; the tenantId prefix makes every
+// $text query name its tenant (Mongo refuses one without an equality on it) and keeps each
+// search inside that tenant's index range. headingPath (an array of strings) is searched with
+// the content. Vector search lives in Atlas search indexes instead: knowledge-vector-index.ts.
+knowledgeChunkSchema.index(
+  { tenantId: 1, content: 'text', headingPath: 'text' },
+  { name: 'knowledge_chunks_text', default_language: 'english' },
+);
+
+export const knowledgeSettingsSchema = new Schema<KnowledgeSettingsDoc>(
+  { tenantId: { type: String, required: true }, allowedDomains: Mixed, updatedAt: Date },
+  OPTIONS,
+);
+knowledgeSettingsSchema.index({ tenantId: 1 }, { unique: true });
+
+export const knowledgeJobSchema = new Schema<KnowledgeJobDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    kind: String,
+    url: String,
+    strategy: String,
+    maxPages: Number,
+    maxDepth: Number,
+    domain: String,
+    status: String,
+    progress: Mixed,
+    frontier: Mixed,
+    visited: Mixed,
+    pageErrors: Mixed,
+    error: String,
+    createdAt: Date,
+    updatedAt: Date,
+    startedAt: Date,
+    finishedAt: Date,
+  },
+  OPTIONS,
+);
+knowledgeJobSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+knowledgeJobSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
+// listUnfinished: a restarted server resumes every tenant's queued and running crawls.
+knowledgeJobSchema.index({ status: 1, createdAt: 1, id: 1 });
 
 export const extractionSchema = new Schema<ExtractionDoc>(
   {
@@ -400,6 +446,8 @@ export interface MongoModels {
   skills: Model<SkillDoc>;
   knowledgeDocuments: Model<KnowledgeDocumentDoc>;
   knowledgeChunks: Model<KnowledgeChunkDoc>;
+  knowledgeSettings: Model<KnowledgeSettingsDoc>;
+  knowledgeJobs: Model<KnowledgeJobDoc>;
   extractions: Model<ExtractionDoc>;
   extractionStrategies: Model<ExtractionStrategyDoc>;
   extractionResults: Model<ExtractionResultDoc>;
@@ -421,6 +469,8 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   skills: 'skills',
   knowledgeDocuments: 'knowledgeDocuments',
   knowledgeChunks: 'knowledgeChunks',
+  knowledgeSettings: 'knowledgeSettings',
+  knowledgeJobs: 'knowledgeJobs',
   extractions: 'extractions',
   extractionStrategies: 'extractionStrategies',
   extractionResults: 'extractionResults',
@@ -458,6 +508,16 @@ export function createModels(connection: Connection): MongoModels {
       'KnowledgeChunk',
       knowledgeChunkSchema,
       COLLECTIONS.knowledgeChunks,
+    ),
+    knowledgeSettings: connection.model<KnowledgeSettingsDoc>(
+      'KnowledgeSettings',
+      knowledgeSettingsSchema,
+      COLLECTIONS.knowledgeSettings,
+    ),
+    knowledgeJobs: connection.model<KnowledgeJobDoc>(
+      'KnowledgeJob',
+      knowledgeJobSchema,
+      COLLECTIONS.knowledgeJobs,
     ),
     extractions: connection.model<ExtractionDoc>(
       'Extraction',

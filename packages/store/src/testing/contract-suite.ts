@@ -13,6 +13,8 @@ import { guardsContract } from './contract/guards';
 import { identityContract } from './contract/identity';
 import { isolationContract } from './contract/isolation';
 import { knowledgeContract } from './contract/knowledge';
+import { knowledgeJobsContract } from './contract/knowledge-jobs';
+import { knowledgeSearchContract } from './contract/knowledge-search';
 import { skillsContract } from './contract/skills';
 import { tasksContract } from './contract/tasks';
 import { usageContract } from './contract/usage';
@@ -26,6 +28,8 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     adminReportsContract(makeStore);
     skillsContract(makeStore);
     knowledgeContract(makeStore);
+    knowledgeSearchContract(makeStore);
+    knowledgeJobsContract(makeStore);
     extractionContract(makeStore);
     extractionResultsContract(makeStore);
     guardsContract(makeStore);

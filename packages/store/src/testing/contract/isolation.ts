@@ -144,6 +144,64 @@ export function isolationContract(makeStore: MakeStore): void {
       ).toEqual(chunks);
     });
 
+    it('knowledge search, counters and settings', async () => {
+      const { a, b } = await twoTenants(store());
+      const doc = await store().knowledge.createDocument(b, {
+        domain: 'b.test',
+        title: 'b',
+        mimeType: 'text/plain',
+        sourceUrl: 'https://b.test/secret',
+        metadata: { sizeBytes: 42 },
+      });
+      const chunks = await store().knowledge.addChunks(b, doc.id, [
+        { ordinal: 0, content: 'secret pricing formula', embedding: [1, 0, 0, 0] },
+      ]);
+      await store().knowledge.updateSettings(b, { allowedDomains: ['b.test'] });
+
+      const lexical = { domains: ['b.test'], query: 'secret pricing', limit: 10 };
+      const vector = { domains: ['b.test'], embedding: [1, 0, 0, 0], limit: 10 };
+      expect(await store().knowledge.searchLexical(a, lexical)).toEqual([]);
+      expect(await store().knowledge.searchVector(a, vector)).toEqual([]);
+      expect(await store().knowledge.hasChunks(a, ['b.test'])).toBe(false);
+      expect(await store().knowledge.countChunks(a)).toEqual({});
+      expect(await store().knowledge.usage(a)).toEqual({ documents: 0, chunks: 0, bytes: 0 });
+      expect(
+        await store().knowledge.listDocuments(a, { sourceUrl: 'https://b.test/secret' }),
+      ).toEqual([]);
+      expect(await store().knowledge.getSettings(a)).toEqual({
+        tenantId: a,
+        allowedDomains: [],
+        updatedAt: null,
+      });
+      // A's own settings never overwrite B's.
+      await store().knowledge.updateSettings(a, { allowedDomains: ['a.test'] });
+
+      expect((await store().knowledge.searchLexical(b, lexical)).map((r) => r.chunk)).toEqual(
+        chunks,
+      );
+      expect((await store().knowledge.searchVector(b, vector)).map((r) => r.chunk)).toEqual(chunks);
+      expect(await store().knowledge.usage(b)).toEqual({ documents: 1, chunks: 1, bytes: 42 });
+      expect((await store().knowledge.getSettings(b)).allowedDomains).toEqual(['b.test']);
+    });
+
+    it('knowledge jobs', async () => {
+      const { a, b } = await twoTenants(store());
+      const job = await store().knowledgeJobs.create(b, {
+        url: 'https://b.test/',
+        strategy: 'single',
+        maxPages: 1,
+        maxDepth: 0,
+        domain: 'b.test',
+      });
+      expect(await store().knowledgeJobs.get(a, job.id)).toBeNull();
+      expect(await store().knowledgeJobs.list(a)).toEqual([]);
+      expect(await store().knowledgeJobs.list(a, { status: ['queued'] })).toEqual([]);
+      expect(await store().knowledgeJobs.update(a, job.id, { status: 'cancelled' })).toBeNull();
+
+      expect(await store().knowledgeJobs.get(b, job.id)).toEqual(job);
+      expect(await store().knowledgeJobs.list(b)).toEqual([job]);
+    });
+
     it('extractions and extraction strategies', async () => {
       const { a, b } = await twoTenants(store());
       const extraction = await store().extractions.create(b, {

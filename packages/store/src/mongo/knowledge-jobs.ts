@@ -1,0 +1,99 @@
+// Crawl jobs (POST /api/knowledge/index-link): request, progress and the frontier/visited
+// state a restarted server resumes from, one document per job.
+import type { KnowledgeJob, KnowledgeJobRepository } from '../port';
+import { emptyKnowledgeJobProgress, newKnowledgeJobRecord } from '../record-defaults';
+import { clampLimit, nowIso } from '../shared';
+import type { KnowledgeJobDoc } from './documents';
+import type { MongoModels } from './schemas';
+import { fromJson, iso, isoOrNull, jsonValue, nowDate, orNull, toDate } from './util';
+
+const toJob = (doc: KnowledgeJobDoc): KnowledgeJob => ({
+  id: doc.id,
+  tenantId: doc.tenantId,
+  userId: orNull(doc.userId),
+  kind: doc.kind,
+  url: doc.url,
+  strategy: doc.strategy,
+  maxPages: doc.maxPages,
+  maxDepth: doc.maxDepth,
+  domain: doc.domain,
+  status: doc.status,
+  progress: fromJson<KnowledgeJob['progress'] | null>(doc.progress) ?? emptyKnowledgeJobProgress(),
+  frontier: fromJson<KnowledgeJob['frontier'] | null>(doc.frontier) ?? [],
+  visited: fromJson<string[] | null>(doc.visited) ?? [],
+  errors: fromJson<KnowledgeJob['errors'] | null>(doc.pageErrors) ?? [],
+  error: orNull(doc.error),
+  createdAt: iso(doc.createdAt),
+  updatedAt: iso(doc.updatedAt),
+  startedAt: isoOrNull(doc.startedAt),
+  finishedAt: isoOrNull(doc.finishedAt),
+});
+
+const dateOrNull = (value: string | null): Date | null => (value === null ? null : toDate(value));
+
+export function mongoKnowledgeJobs({ knowledgeJobs }: MongoModels): KnowledgeJobRepository {
+  return {
+    async create(tenantId, input) {
+      const { errors, ...job } = newKnowledgeJobRecord(tenantId, input, nowIso());
+      const doc: KnowledgeJobDoc = {
+        ...job,
+        progress: jsonValue(job.progress),
+        frontier: jsonValue(job.frontier),
+        visited: jsonValue(job.visited),
+        pageErrors: jsonValue(errors),
+        createdAt: toDate(job.createdAt),
+        updatedAt: toDate(job.updatedAt),
+        startedAt: dateOrNull(job.startedAt),
+        finishedAt: dateOrNull(job.finishedAt),
+      };
+      await knowledgeJobs.create(doc);
+      return toJob(doc);
+    },
+
+    async get(tenantId, id) {
+      const doc = await knowledgeJobs.findOne({ tenantId, id }).lean().exec();
+      return doc ? toJob(doc) : null;
+    },
+
+    async list(tenantId, options = {}) {
+      const filter: Record<string, unknown> = { tenantId };
+      if (options.status !== undefined) {
+        if (options.status.length === 0) return [];
+        filter.status = { $in: options.status };
+      }
+      const docs = await knowledgeJobs
+        .find(filter)
+        .sort({ createdAt: -1, id: -1 })
+        .limit(clampLimit(options.limit, 50))
+        .lean()
+        .exec();
+      return docs.map(toJob);
+    },
+
+    async update(tenantId, id, patch) {
+      const set: Record<string, unknown> = { updatedAt: nowDate() };
+      if (patch.status !== undefined) set.status = patch.status;
+      if (patch.progress !== undefined) set.progress = jsonValue(patch.progress);
+      if (patch.frontier !== undefined) set.frontier = jsonValue(patch.frontier);
+      if (patch.visited !== undefined) set.visited = jsonValue(patch.visited);
+      if (patch.errors !== undefined) set.pageErrors = jsonValue(patch.errors);
+      if (patch.error !== undefined) set.error = patch.error;
+      if (patch.startedAt !== undefined) set.startedAt = dateOrNull(patch.startedAt);
+      if (patch.finishedAt !== undefined) set.finishedAt = dateOrNull(patch.finishedAt);
+      const doc = await knowledgeJobs
+        .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+        .lean()
+        .exec();
+      return doc ? toJob(doc) : null;
+    },
+
+    async listUnfinished() {
+      const docs = await knowledgeJobs
+        .find({ status: { $in: ['queued', 'running'] } })
+        .sort({ createdAt: 1, id: 1 })
+        .lean()
+        .exec();
+      return docs.map(toJob);
+    },
+  };
+}

@@ -34,6 +34,24 @@ import {
   InteractRequest,
   InteractResponse,
 } from './interact';
+import {
+  DeleteKnowledgeDocumentResponse,
+  IndexLinkRequest,
+  IndexLinkResponse,
+  IngestResponse,
+  KNOWLEDGE_LIMITS,
+  KnowledgeDocumentList,
+  KnowledgeDocumentParams,
+  KnowledgeDocumentsQuery,
+  KnowledgeJobEvent,
+  KnowledgeJobList,
+  KnowledgeJobParams,
+  KnowledgeSettingsView,
+  PageContentRequest,
+  PageContentResponse,
+  ResolveKnowledgeQuery,
+  ResolveKnowledgeResponse,
+} from './knowledge';
 import { HealthResponse, WhoAmIResponse } from './system';
 
 export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -232,6 +250,145 @@ export const endpoints = {
       'Replays the items collected so far (`event: collected`, `id: <seq>`), then streams new ones; a reconnect with `Last-Event-ID` resumes after that seq.',
       'Sends `: heartbeat` comments while idle, and closes after `event: done` (task completed, failed or interrupted).',
     ],
+  }),
+  knowledgeIngest: defineEndpoint({
+    path: '/api/knowledge/ingest',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Upload a document (multipart `file`, optional `domain`, `title`, `sourceUrl`): its type is detected, its text extracted (OCR for scans), chunked by headings, embedded when an embeddings model is configured, and stored.',
+    response: IngestResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'QUOTA_EXCEEDED'],
+    notes: [
+      `The body is \`multipart/form-data\`, not JSON. A file over ${KNOWLEDGE_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it.`,
+      'Answers 201 with the stored document; 200 with `unchanged: true` when the same source (`sourceUrl`, else the file name) was ingested before with the same content. Changed content supersedes the old chunks.',
+      'A tenant over its documents or bytes quota gets 403 QUOTA_EXCEEDED; `GET /api/knowledge/documents` shows the usage.',
+    ],
+  }),
+  knowledgeIndexLink: defineEndpoint({
+    path: '/api/knowledge/index-link',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Crawl a site into knowledge in the background: one page, its sitemap, or a spider crawl by links; robots.txt is obeyed.',
+    request: IndexLinkRequest,
+    response: IndexLinkResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'QUOTA_EXCEEDED'],
+    notes: [
+      'Answers 202 with the queued job; follow it with `GET /api/knowledge/jobs/:jobId` or its event stream. A job survives a server restart and resumes where it stopped.',
+      'A URL outside the tenant’s allowed domains, or on a private network address, is 400.',
+    ],
+  }),
+  knowledgeJobs: defineEndpoint({
+    path: '/api/knowledge/jobs',
+    method: 'GET',
+    auth: 'apiKey',
+    summary: "The tenant's crawl jobs, newest first.",
+    response: KnowledgeJobList,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  knowledgeJob: defineEndpoint({
+    path: '/api/knowledge/jobs/:jobId',
+    method: 'GET',
+    auth: 'apiKey',
+    summary: 'One crawl job: status, progress counters and the latest page errors.',
+    params: KnowledgeJobParams,
+    response: IndexLinkResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+  }),
+  knowledgeJobEvents: defineEndpoint({
+    path: '/api/knowledge/jobs/:jobId/events',
+    method: 'GET',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      "A crawl job's progress as server-sent events: its state after each page, then `done`.",
+    params: KnowledgeJobParams,
+    response: KnowledgeJobEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: ['Starts with the current state; a finished job answers one `done` event and closes.'],
+  }),
+  knowledgeCancelJob: defineEndpoint({
+    path: '/api/knowledge/jobs/:jobId/cancel',
+    method: 'POST',
+    auth: 'apiKey',
+    summary: 'Stop a crawl job; pages already stored stay.',
+    params: KnowledgeJobParams,
+    response: IndexLinkResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+  }),
+  knowledgeDocuments: defineEndpoint({
+    path: '/api/knowledge/documents',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      "The tenant's knowledge documents with their chunk counts, and the tenant's usage against its quotas.",
+    query: KnowledgeDocumentsQuery,
+    response: KnowledgeDocumentList,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  knowledgeDeleteDocument: defineEndpoint({
+    path: '/api/knowledge/documents/:documentId',
+    method: 'DELETE',
+    auth: 'apiKey',
+    summary: 'Delete a document and all its chunks (RAG stops using them at once).',
+    params: KnowledgeDocumentParams,
+    response: DeleteKnowledgeDocumentResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+  }),
+  knowledgeReindexDocument: defineEndpoint({
+    path: '/api/knowledge/documents/:documentId/reindex',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Fetch a crawled document’s page again (a one-page crawl job); changed content supersedes the old chunks.',
+    params: KnowledgeDocumentParams,
+    response: IndexLinkResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      'Answers 202 with the job. A document without a web source (an upload) is 400: upload it again.',
+    ],
+  }),
+  knowledgeResolve: defineEndpoint({
+    path: '/api/knowledge/resolve',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      'What RAG retrieves for a page and a query: BM25 and vector search fused by reciprocal rank, over the domains the page allows.',
+    query: ResolveKnowledgeQuery,
+    response: ResolveKnowledgeResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  knowledgePageContent: defineEndpoint({
+    path: '/api/knowledge/page-content',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Two-phase SPA ingestion: the extension sends a page’s content (with the user’s consent for that site) on load and after an interaction that revealed more.',
+    request: PageContentRequest,
+    response: PageContentResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'QUOTA_EXCEEDED'],
+    notes: [
+      'Phase `initial` keeps hidden content (an SPA shows it later); `post-interaction` drops hidden content, leaves out chunks the page already had word for word, and supersedes the initial chunks it replaces.',
+    ],
+  }),
+  knowledgeSettings: defineEndpoint({
+    path: '/api/knowledge/settings',
+    method: 'GET',
+    auth: 'apiKey',
+    summary: "The tenant's knowledge settings (`allowedDomains`).",
+    response: KnowledgeSettingsView,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  knowledgeUpdateSettings: defineEndpoint({
+    path: '/api/knowledge/settings',
+    method: 'PUT',
+    auth: 'admin',
+    summary:
+      "Set the tenant's allowed domains: the sites whose knowledge RAG uses and that may be crawled (empty = all).",
+    request: KnowledgeSettingsView,
+    response: KnowledgeSettingsView,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
   }),
   adminBilling: defineEndpoint({
     path: '/api/admin/billing',

@@ -20,6 +20,7 @@ export const ErrorCode = z.enum([
   'LLM_NOT_CONFIGURED',
   'LLM_ERROR',
   'PAYLOAD_TOO_LARGE',
+  'QUOTA_EXCEEDED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
 ]);
@@ -63,6 +64,8 @@ export const ERROR_HTTP_STATUS = {
   LLM_NOT_CONFIGURED: 503,
   LLM_ERROR: 502,
   PAYLOAD_TOO_LARGE: 413,
+  // A tenant's stored knowledge is over its quota: not a malformed request, and retrying will not help.
+  QUOTA_EXCEEDED: 403,
   INTERNAL_ERROR: 500,
   // The process is up but its runtime did not start (e.g. the store could not be opened); the
   // next request tries again, so a client may retry.

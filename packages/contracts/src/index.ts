@@ -12,6 +12,7 @@ export * from './api-doc';
 export * from './collected-counts';
 export * from './collect';
 export * from './extraction';
+export * from './knowledge';
 export * from './action-text';
 export { formatCount } from './format-count';
 export { hostOf } from './url-host';

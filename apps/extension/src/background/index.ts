@@ -7,6 +7,7 @@ import { isFromExtensionPage, WorkerRequest, type WorkerReply } from '../shared/
 import { loadRun, RunState, writeRun } from '../shared/run-state';
 import { loadSettings } from '../shared/settings';
 import { chromeTabDriver } from './chrome-tab-driver';
+import { PageLearning } from './page-learning';
 import { isActive } from './run-commands';
 import { RunControl, sleep, within, type Timing } from './run-control';
 import { answerRun, runTaskLoop, startRun, stopRun, type LoopDeps } from './task-loop';
@@ -22,16 +23,17 @@ const timing: Timing = {
     sleep(ms, signal, { sliceMs: 20_000, onSlice: () => chrome.runtime.getPlatformInfo() }),
 };
 
-const deps: LoopDeps = {
-  tabs: chromeTabDriver,
-  storage,
-  timing,
-  api: async () => {
-    const settings = await loadSettings(storage);
-    if (!settings) throw new Error('Set the server URL and API key on the options page first.');
-    return createApiClient(settings);
-  },
-};
+async function api() {
+  const settings = await loadSettings(storage);
+  if (!settings) throw new Error('Set the server URL and API key on the options page first.');
+  return createApiClient(settings);
+}
+
+// Pages of the sites the user allowed on the options page or in the popup, sent to the
+// tenant's knowledge while a task runs there (two-phase SPA ingestion, page-learning.ts).
+const learning = new PageLearning({ storage, tabs: chromeTabDriver, api });
+
+const deps: LoopDeps = { tabs: chromeTabDriver, storage, timing, api, learning };
 
 // One loop per tab in this worker, with the control Stop aborts it through. A stopped loop
 // stays listed until its Stop wrote `stopped`, so nothing resumes the run in between.
@@ -153,6 +155,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
+  learning.forget(tabId);
   void stop(tabId);
 });
 

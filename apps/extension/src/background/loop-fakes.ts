@@ -60,6 +60,9 @@ export function scriptedApi(responses: Scripted[]): ScriptedApi {
     followEvents: async () => {
       throw new Error('the loop never follows events');
     },
+    pageContent: async () => {
+      throw new Error('page content goes through PageLearning, not the loop');
+    },
     whoami: async () => ({
       tenantId: 't',
       tenantName: 'T',

@@ -11,10 +11,12 @@ import {
   type NextActionResponse,
 } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
+import type { SettleReply } from '../shared/messages';
 import { loadRun, persistTask, taskKey, type RunState } from '../shared/run-state';
 import type { KeyValueStore } from '../shared/settings';
 import { executeActions, executedReport, plannedActions } from './action-execution';
 import { findTaskId, interactBody } from './interact-request';
+import type { LearnTicket, PageLearning } from './page-learning';
 import { runErrorMessage } from './run-error';
 import { realTiming, RunControl, RunStopped, type Timing } from './run-control';
 import { RunInterrupted, RunRecord } from './run-record';
@@ -37,6 +39,8 @@ export interface LoopDeps {
   newRequestKey?: () => string;
   /** How long one request is retried in all (request-retry.ts RETRY_BUDGET_MS by default). */
   retryBudgetMs?: number;
+  /** Sends the pages of consented sites to the tenant's knowledge, beside the loop. */
+  learning?: PageLearning;
 }
 
 const TASK_LOST = 'The task was lost (expired after 30 minutes or interrupted); start it again.';
@@ -52,6 +56,7 @@ interface Turn {
   timing: Timing;
   newRequestKey: () => string;
   retryBudgetMs?: number;
+  learning?: PageLearning | undefined;
 }
 
 /** Whether the loop sends another request, or returns `run` as the outcome of the loop. */
@@ -80,6 +85,7 @@ export async function runTaskLoop(
     timing: deps.timing ?? realTiming,
     newRequestKey: deps.newRequestKey ?? (() => crypto.randomUUID()),
     retryBudgetMs: deps.retryBudgetMs,
+    learning: deps.learning,
   };
 
   for (let request = 0; request < maxRequests; request++) {
@@ -98,10 +104,13 @@ export async function runTaskLoop(
 
 /** One request: capture the page, call the server, record its step, then act on its answer. */
 async function takeTurn(turn: Turn): Promise<TurnResult> {
+  let learned: LearnTicket | undefined;
   try {
     const request = await prepareRequest(turn);
     if (request === 'task_lost') return end(turn.run, { status: 'error', error: TASK_LOST });
+    learned = request.learned;
     const res = await sendInteract(turn, request.body);
+    learned?.ready(res.taskId ?? undefined);
     if (isNeedsUserInput(res)) return { done: true, run: await ask(turn, res, request.url) };
     await recordStep(turn, res, request.url);
     return await actOn(turn, res, request.url);
@@ -111,6 +120,8 @@ async function takeTurn(turn: Turn): Promise<TurnResult> {
     if (error instanceof RunStopped || turn.control.stopped)
       return { done: true, run: await loadRun(turn.storage, turn.tabId) };
     return end(turn.run, { status: 'error', error: runErrorMessage(error) });
+  } finally {
+    learned?.ready();
   }
 }
 
@@ -133,7 +144,7 @@ async function end(
 /** Captures the page as the last answer asked and builds the request; 'task_lost' without a task. */
 async function prepareRequest(
   turn: Turn,
-): Promise<{ url: string; body: InteractRequestInput } | 'task_lost'> {
+): Promise<{ url: string; body: InteractRequestInput; learned?: LearnTicket } | 'task_lost'> {
   const { tabs, tabId, control } = turn;
   const run = turn.run.current;
   const mode = run.pending?.captureMode ?? 'semantic_v3';
@@ -141,14 +152,26 @@ async function prepareRequest(
   let page = await control.guard(tabs.capture(tabId, mode));
   const found = await control.guard(findTaskId(turn.storage, turn.api, run, tabId, page.url));
   if (found === 'lost') return 'task_lost';
+  // The page as the task first sees it goes to the knowledge beside the request (consent).
+  const learned = turn.learning?.pageSeen({
+    tabId,
+    runId: runIdOf(run),
+    url: page.url,
+    title: page.pageTitle,
+    taskId: found.taskId,
+  });
   if (mode === 'hybrid') page = await withScreenshot(turn, page);
   const snapshotRequest = run.pending?.snapshotRequest;
   if (snapshotRequest) {
     control.check();
     page.snapshot = await control.guard(tabs.snapshot(tabId, snapshotRequest));
   }
-  return { url: page.url, body: interactBody(page, run, found.taskId) };
+  const body = interactBody(page, run, found.taskId);
+  return { url: page.url, body, ...(learned ? { learned } : {}) };
 }
+
+/** Tells one run in a tab from the next (startRun makes startedAt unique per tab). */
+const runIdOf = (run: RunState): string => `${run.startedAt ?? 0}:${run.goal}`;
 
 /**
  * The hybrid capture with its screenshot; without one (no driver support, a tab that cannot be
@@ -207,6 +230,8 @@ async function executeAndReport(
   if (outcome.interrupted) return { done: true, run: outcome.run };
   // The stability wait ends at once on Stop; the content script's own wait then runs out.
   const settled = await control.guard(tabs.settle(tabId, beforeUrl));
+  const trigger = actions.find((a) => a.index === outcome.lastOk)?.action;
+  if (trigger) learnChange(turn, { taskId: res.taskId, trigger, beforeUrl, settled });
   const pending = executedReport(
     {
       actions,
@@ -218,4 +243,25 @@ async function executeAndReport(
     beforeUrl,
   );
   return { done: false, run: await turn.run.save({ pending, inFlight: undefined }) };
+}
+
+/**
+ * An action that changed the page without leaving it (a menu, a dialog, a tab opened): what it
+ * revealed goes to the knowledge as post-interaction content. A page it navigated to is new to
+ * the run and is sent as initial content when the next request captures it.
+ */
+function learnChange(
+  turn: Turn,
+  step: { taskId: string; trigger: string; beforeUrl: string; settled: SettleReply },
+): void {
+  const { observations, url } = step.settled;
+  if (url !== step.beforeUrl || observations.didUrlChange === true) return;
+  if (observations.didDomMutate !== true) return;
+  turn.learning?.pageChanged({
+    tabId: turn.tabId,
+    runId: runIdOf(turn.run.current),
+    url,
+    taskId: step.taskId,
+    triggerAction: step.trigger,
+  });
 }

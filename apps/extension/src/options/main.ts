@@ -1,8 +1,9 @@
 // Options: the server URL and API key, validated before they are saved; "Test connection"
-// asks the server who the key belongs to.
-import { chromeStorage } from '../shared/chrome-glue';
+// asks the server who the key belongs to. Below, the sites Tandem may learn from.
+import { chromeStorage, watchStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { DEFAULT_SERVER_URL, loadSettings, Settings, SETTINGS_KEY } from '../shared/settings';
+import { mountLearnSites } from './learn-sites';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -50,3 +51,4 @@ async function main(): Promise<void> {
 }
 
 void main();
+void mountLearnSites(document, chromeStorage, watchStorage);

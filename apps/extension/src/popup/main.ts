@@ -7,6 +7,7 @@ import { mountLiveView } from '../shared/live-view-controller';
 import { tabFromQuery } from '../shared/live-view-format';
 import type { RunState } from '../shared/run-state';
 import { loadSettings } from '../shared/settings';
+import { mountLearnToggle } from './learn-toggle';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     return;
   }
   wireControls(tabId, status);
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  await mountLearnToggle(document, chromeStorage, tab?.url, watchStorage);
   await view.show(tabId);
 }
 

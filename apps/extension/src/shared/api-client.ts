@@ -7,11 +7,13 @@ import {
   endpoints,
   ErrorResponse,
   InteractResponse,
+  PageContentResponse,
   TaskEvent,
   TaskExtractionsResponse,
   WhoAmIResponse,
   type ExtractionsFormat,
   type InteractRequestInput,
+  type PageContentRequest,
 } from '@tandem/contracts';
 import type { z } from 'zod';
 import { ApiError, callServer, networkError } from './api-call';
@@ -30,6 +32,8 @@ export interface ApiClient {
   cancel(taskId: string, signal?: AbortSignal): Promise<CancelTaskResponse>;
   activeTask(sessionId: string, url?: string): Promise<ActiveTaskResponse | null>;
   whoami(): Promise<WhoAmIResponse>;
+  /** A page's content for the tenant's knowledge (two-phase SPA ingestion), sent with consent. */
+  pageContent(body: PageContentRequest): Promise<PageContentResponse>;
   /** Every item the task collected, as the server's CSV file. */
   collectedCsv(taskId: string): Promise<Blob>;
   /**
@@ -114,9 +118,9 @@ async function extractionJson(res: Response, extractionId: string): Promise<Blob
   return new Blob([`${JSON.stringify(aggregate.data, null, 2)}\n`], { type: 'application/json' });
 }
 
-export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetch): ApiClient {
-  /** A file download (GET with the key); a refusal or an unreachable server throws ApiError. */
-  const download = async (path: string): Promise<Response> => {
+/** A file download (GET with the key); a refusal or an unreachable server throws ApiError. */
+function downloader(settings: Settings, fetchFn: typeof fetch) {
+  return async (path: string): Promise<Response> => {
     let res: Response;
     try {
       res = await fetchFn(`${settings.serverUrl}${path}`, {
@@ -128,6 +132,10 @@ export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetc
     if (!res.ok) throw await downloadError(res);
     return res;
   };
+}
+
+export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetch): ApiClient {
+  const download = downloader(settings, fetchFn);
   const call = <S extends z.ZodType>(
     method: string,
     path: string,
@@ -166,6 +174,13 @@ export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetc
       }
     },
     whoami: () => call('GET', buildPath(endpoints.whoami), WhoAmIResponse),
+    pageContent: (body) =>
+      call(
+        endpoints.knowledgePageContent.method,
+        buildPath(endpoints.knowledgePageContent),
+        PageContentResponse,
+        body,
+      ),
     async collectedCsv(taskId) {
       const res = await download(
         buildPath(endpoints.collectedItems, { taskId }, { format: 'csv' }),

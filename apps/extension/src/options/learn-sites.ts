@@ -1,0 +1,80 @@
+// The options page's "Learn from pages": the sites the user allowed Tandem to send page content
+// from, with add and remove. Kept in storage (settings.ts); the popup's toggle and this list
+// stay in step through storage change events.
+import {
+  LEARN_SITES_KEY,
+  loadLearnSites,
+  parseSite,
+  setSiteLearning,
+  type KeyValueStore,
+} from '../shared/settings';
+
+type Watch = (key: string, onChange: () => void) => () => void;
+
+function byId<T extends HTMLElement>(doc: Document, id: string): T {
+  const el = doc.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing`);
+  return el as T;
+}
+
+/** Shows the list: one row per site with its Remove button, or the empty note. */
+export function renderLearnSites(
+  doc: Document,
+  sites: readonly string[],
+  onRemove: (site: string) => void,
+): void {
+  const list = byId<HTMLUListElement>(doc, 'learn-sites');
+  list.replaceChildren(
+    ...sites.map((site) => {
+      const item = doc.createElement('li');
+      const name = doc.createElement('code');
+      name.textContent = site;
+      const remove = doc.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'Remove';
+      remove.setAttribute('aria-label', `Remove ${site}`);
+      remove.addEventListener('click', () => onRemove(site));
+      item.append(name, remove);
+      return item;
+    }),
+  );
+  list.hidden = sites.length === 0;
+  byId(doc, 'learn-empty').hidden = sites.length > 0;
+}
+
+/** Wires the section to storage: shows the list, adds and removes sites. */
+export async function mountLearnSites(
+  doc: Document,
+  storage: KeyValueStore,
+  watch?: Watch,
+): Promise<void> {
+  const message = byId<HTMLElement>(doc, 'learn-message');
+  const say = (text: string, error = false) => {
+    message.textContent = text;
+    message.className = error ? 'error' : '';
+  };
+  const change = (site: string, allowed: boolean) =>
+    setSiteLearning(storage, site, allowed).then(
+      (sites) => {
+        show(sites);
+        say(allowed ? `Tandem may learn from ${site}.` : `Tandem no longer learns from ${site}.`);
+      },
+      (error: unknown) => say(error instanceof Error ? error.message : String(error), true),
+    );
+  const show = (sites: readonly string[]) =>
+    renderLearnSites(doc, sites, (site) => void change(site, false));
+  show(await loadLearnSites(storage));
+  watch?.(LEARN_SITES_KEY, () => void loadLearnSites(storage).then(show));
+
+  byId<HTMLFormElement>(doc, 'learn-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = byId<HTMLInputElement>(doc, 'learn-site');
+    const site = parseSite(input.value);
+    if (!site) {
+      say('Enter a host name such as app.example.com, or a URL of the site.', true);
+      return;
+    }
+    input.value = '';
+    void change(site, true);
+  });
+}

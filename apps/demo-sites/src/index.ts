@@ -18,3 +18,5 @@ export {
   formatRating,
 } from './catalog';
 export type { CatalogPage, Currency, PriceRow, Product, StockStatus, TableCell } from './catalog';
+export { DOCS_PAGES, DOCS_ROUTES, DOCS_SITEMAP_PAGES, DOCS_TRAPS } from './docs-site';
+export type { DocsPage } from './docs-site';

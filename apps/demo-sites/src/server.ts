@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApi } from './api';
+import { handleDocsRoute } from './docs-site';
 import { HttpError, send, sendError, sendHtmlError } from './http';
 import { DEMO_PAGES } from './pages';
 import { contentTypeFor, resolveStatic } from './static-files';
@@ -64,6 +65,7 @@ export async function startDemoSites(options: DemoSitesOptions = {}): Promise<De
     // Only used to route API calls; static paths are checked raw in resolveStatic.
     const parsed = new URL(rawPath, 'http://demo.invalid');
     if (await api.handle(req, res, parsed.pathname, parsed.searchParams)) return;
+    if (handleDocsRoute(req, res, parsed.pathname)) return;
     await serveStatic(req, res, rawPath);
   }
 

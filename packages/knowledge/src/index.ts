@@ -1,6 +1,7 @@
-// Skills: what the agent and the server load. Ingestion (document extractors, main-content
-// extraction) is its own entry, `@tandem/knowledge/ingestion`: its native modules (canvas for
-// scanned PDF pages, OCR) must not be pulled into every bundle that uses skills.
+// Skills, retrieval and embeddings: what the agent and the server load on every request.
+// Ingestion (document extractors, main-content extraction, the crawler) is its own entry,
+// `@tandem/knowledge/ingestion`: its native modules (canvas for scanned PDF pages, OCR) must
+// not be pulled into every bundle that uses skills or RAG.
 export {
   goalSimilarity,
   goalWords,
@@ -10,3 +11,22 @@ export {
   type SkillHint,
   type SkillsOptions,
 } from './skills/skills-service';
+export * from './embeddings';
+export {
+  createKnowledgeRetriever,
+  fuse,
+  FRESH_PHASE_BOOST,
+  RRF_K,
+  type KnowledgeRetriever,
+  type KnowledgeRetrieverDeps,
+  type Retrieval,
+  type RetrievedChunk,
+  type RetrieveInput,
+} from './retrieval/hybrid';
+export {
+  hostMatchesDomain,
+  hostOfUrl,
+  isHostAllowed,
+  pageDomains,
+  readableDomains,
+} from './retrieval/domains';

@@ -22,3 +22,35 @@ export {
   type ExtractedPage,
   type ExtractInput,
 } from './extractors/types';
+export {
+  chunkForRetrieval,
+  splitSections,
+  type RetrievalChunk,
+  type RetrievalChunkOptions,
+} from './ingestion/chunk';
+export {
+  contentHash,
+  KnowledgeIngestion,
+  QuotaExceededError,
+  type IngestionDeps,
+  type KnowledgeQuotas,
+  type SourceContent,
+  type StoredSource,
+} from './ingestion/service';
+export {
+  ingestCrawledPage,
+  ingestPageContent,
+  type CrawledPageInput,
+  type PageDeps,
+} from './ingestion/web';
+export {
+  checkCrawlUrl,
+  CrawlRefusedError,
+  CRAWL_DEFAULTS,
+  runCrawl,
+  type CrawlDeps,
+  type CrawledPage,
+  type CrawlOptions,
+  type CrawlUrlPolicy,
+  type PageOutcome,
+} from './crawler';

@@ -1,0 +1,7 @@
+export {
+  DEFAULT_CONCEPTS,
+  fakeEmbedding,
+  startFakeEmbeddingsServer,
+  type FakeEmbeddingsOptions,
+  type FakeEmbeddingsServer,
+} from './fake-embeddings';

@@ -4,7 +4,7 @@
 // that length, with its own ANN index:
 //
 //   knowledge_vectors_<n> (chunk_id PK, tenant_id, domain, embedding F32_BLOB(<n>))
-//   knowledge_vectors_<n>_ann   libsql_vector_idx(embedding, 'metric=cosine')
+//   knowledge_vectors_<n>_ann   libsql_vector_idx(embedding, cosine, float8 neighbours, 16)
 //   knowledge_vectors_<n>_tenant_domain   (tenant_id, domain): the exact-scan fallback
 //   knowledge_vectors_<n>_delete   trigger: deleting a chunk deletes its vector
 //
@@ -43,7 +43,11 @@ export function vectorTableStatements(dimensions: number): string[] {
       domain TEXT NOT NULL,
       embedding F32_BLOB(${dimensions}) NOT NULL
     )`,
-    `CREATE INDEX IF NOT EXISTS ${table}_ann ON ${table} (libsql_vector_idx(embedding, 'metric=cosine'))`,
+    // Compressed neighbour lists (float8) and 16 neighbours per node: measured on 2 000 random
+    // 768-dim vectors, an insert costs 3.5 ms instead of 33 ms with the defaults, a query 8 ms
+    // instead of 20, at 0.94 recall@10 (random vectors are the hard case; searches ask the
+    // index for ≥ 200 candidates and rank them exactly, see knowledge.ts).
+    `CREATE INDEX IF NOT EXISTS ${table}_ann ON ${table} (libsql_vector_idx(embedding, 'metric=cosine', 'compress_neighbors=float8', 'max_neighbors=16'))`,
     `CREATE INDEX IF NOT EXISTS ${table}_tenant_domain ON ${table} (tenant_id, domain)`,
     // A trigger, like the FTS ones: every path that deletes chunks drops their vectors in the
     // same statement, so no search can return a deleted chunk's vector.

@@ -22,6 +22,7 @@ import {
   newKnowledgeDocumentRecord,
 } from '../record-defaults';
 import { nowIso } from '../shared';
+import { scopeToken } from './knowledge-fts-scope';
 import {
   assertDimensions,
   insertVectorStatement,
@@ -270,19 +271,26 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
 
     async searchLexical(tenantId, { domains, query, limit }) {
       const max = searchLimit(limit);
-      const match = ftsMatchExpression(query);
-      if (match === null || domains.length === 0 || max < 1) return [];
-      // The FTS index spans every tenant (its bm25 statistics too, which only shift scores);
-      // the join back to knowledge_chunks applies tenant, domain and supersession.
+      const terms = ftsMatchExpression(query);
+      if (terms === null || domains.length === 0 || max < 1) return [];
+      // Tenant and domains are tokens of the index's scope column, and superseded chunks are
+      // not in it (migration 5): FTS5 ranks only this tenant's current chunks and the join
+      // reads just the top rows. The scope column weighs nothing in bm25.
+      const scope = domains.map((d) => `"${scopeToken('d', d)}"`).join(' OR ');
+      const match = `{content heading_path}: (${terms}) AND scope: "${scopeToken('t', tenantId)}" AND scope: (${scope})`;
       const result = await client.execute({
-        sql: `SELECT c.*, -bm25(knowledge_chunks_fts) AS score
-              FROM knowledge_chunks_fts
-              JOIN knowledge_chunks c ON c.rowid = knowledge_chunks_fts.rowid
-              WHERE knowledge_chunks_fts MATCH ? AND c.tenant_id = ?
-                AND c.domain IN (${placeholders(domains.length)}) AND c.superseded_by IS NULL
-              ORDER BY score DESC, c.id
-              LIMIT ?`,
-        args: [match, tenantId, ...domains, max],
+        sql: `SELECT c.*, top.score AS score
+              FROM (
+                SELECT rowid AS rid, -bm25(knowledge_chunks_fts, 1.0, 1.0, 0.0) AS score
+                FROM knowledge_chunks_fts
+                WHERE knowledge_chunks_fts MATCH ?
+                ORDER BY score DESC
+                LIMIT ?
+              ) AS top
+              JOIN knowledge_chunks c ON c.rowid = top.rid
+              WHERE c.tenant_id = ? AND c.superseded_by IS NULL
+              ORDER BY top.score DESC, c.id`,
+        args: [match, max, tenantId],
       });
       return result.rows.map((row) => scored(row, num(row, 'score')));
     },

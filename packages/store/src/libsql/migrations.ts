@@ -5,6 +5,7 @@ import type { SqlClient } from './native-client';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
 import { EXTRACTION_MIGRATION } from './extraction-schema';
 import { KNOWLEDGE_SEARCH_MIGRATION } from './knowledge-schema';
+import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
 import { CORE_SCHEMA_V1 } from './schema';
 
 export interface Migration {
@@ -30,6 +31,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: KNOWLEDGE_SEARCH_MIGRATION.name,
     statements: KNOWLEDGE_SEARCH_MIGRATION.statements,
+  },
+  {
+    version: 5,
+    name: KNOWLEDGE_FTS_SCOPE_MIGRATION.name,
+    statements: KNOWLEDGE_FTS_SCOPE_MIGRATION.statements,
   },
 ];
 

@@ -1,3 +1,2 @@
 export * from './port';
-export * from './bm25';
 export * from './rag-service';

@@ -7,14 +7,14 @@ export interface RagChunk {
   documentId: string;
   content: string;
   headingPath: string[];
-  /** BM25 score (> 0); only comparable within one result. */
+  /** Fused rank score (> 0, reciprocal-rank fusion of BM25 and vectors); only comparable within one result. */
   score: number;
   /** '' for tenant-wide knowledge. */
   domain: string;
 }
 
 export interface RagResult {
-  /** Best first, at most `limit`, only chunks sharing at least one term with the query. */
+  /** Best first, at most `limit`: chunks sharing a term with the query, or near it by embedding. */
   chunks: RagChunk[];
   /** The tenant has knowledge for this page (any chunk for an allowed domain), matched or not. */
   hasOrgKnowledge: boolean;

@@ -15,6 +15,14 @@ const config: NextConfig = {
     'mongoose',
     'mongodb',
     '@langchain/langgraph-checkpoint-mongodb',
+    // Knowledge ingestion: OCR runs tesseract.js workers from their own files, and scanned
+    // PDF pages are drawn with a native canvas addon; neither survives bundling.
+    'tesseract.js',
+    '@tesseract.js-data/eng',
+    '@napi-rs/canvas',
+    'unpdf',
+    'mammoth',
+    'jsdom',
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -2,6 +2,7 @@
 // that let a fresh checkout start with no configuration at all (embedded libSQL, no keys).
 import fs from 'node:fs';
 import path from 'node:path';
+import { KNOWLEDGE_LIMITS } from '@tandem/contracts';
 import { z } from 'zod';
 
 /** The repository root (where pnpm-workspace.yaml is), so the CLI and the server share .data/. */
@@ -131,6 +132,45 @@ export const EnvSchema = z.object({
   EXTRACTION_CONCURRENCY: positiveInt(3),
   /** Largest chunk in characters; content up to it is one model call. */
   EXTRACTION_MAX_CHUNK_CHARS: positiveInt(20_000),
+
+  // --- knowledge (issue 18) ---
+  /**
+   * Embeddings for hybrid retrieval. auto: EMBEDDINGS_BASE_URL when set, else Gemini when
+   * GEMINI_API_KEY is set, else none (lexical retrieval only). off: never embed.
+   */
+  EMBEDDINGS: z.preprocess(emptyToUndefined, oneOf(['auto', 'off']).default('auto')),
+  /** An OpenAI-compatible embeddings endpoint (OpenAI, Ollama, vLLM); needs EMBEDDINGS_MODEL. */
+  EMBEDDINGS_BASE_URL: optionalUrl,
+  EMBEDDINGS_API_KEY: optionalString,
+  /** Default for Gemini: gemini-embedding-001. */
+  EMBEDDINGS_MODEL: optionalString,
+  /**
+   * Vector size asked of the model. Unset: 768 for Gemini, the model's own size for an
+   * OpenAI-compatible endpoint (local models have one size and may reject the parameter).
+   */
+  EMBEDDINGS_DIMENSIONS: z.preprocess(
+    emptyToUndefined,
+    wholeNumber(1, 'must be a whole number greater than 0').optional(),
+  ),
+  /** Per-tenant quotas of stored knowledge. */
+  KNOWLEDGE_QUOTA_DOCUMENTS: positiveInt(KNOWLEDGE_LIMITS.defaultQuotaDocuments),
+  KNOWLEDGE_QUOTA_MB: positiveInt(KNOWLEDGE_LIMITS.defaultQuotaBytes / 1024 / 1024),
+  /** Crawl politeness: requests in flight per job, and the pause between requests to a host. */
+  KNOWLEDGE_CRAWL_CONCURRENCY: positiveInt(2),
+  KNOWLEDGE_CRAWL_DELAY_MS: z.preprocess(
+    emptyToUndefined,
+    wholeNumber(0, 'must be a whole number of milliseconds, 0 or more').default(250),
+  ),
+  /**
+   * Let crawls fetch loopback and private-network addresses (an intranet's docs). Off by
+   * default: a crawl URL is user input, and the server must not become a way into its network.
+   */
+  KNOWLEDGE_ALLOW_PRIVATE_URLS: z.preprocess(
+    emptyToUndefined,
+    oneOf(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+  ),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string };
@@ -156,6 +196,13 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'MAX_STEPS_PER_TASK',
   'EXTRACTION_CONCURRENCY',
   'EXTRACTION_MAX_CHUNK_CHARS',
+  'EMBEDDINGS',
+  'EMBEDDINGS_DIMENSIONS',
+  'KNOWLEDGE_QUOTA_DOCUMENTS',
+  'KNOWLEDGE_QUOTA_MB',
+  'KNOWLEDGE_CRAWL_CONCURRENCY',
+  'KNOWLEDGE_CRAWL_DELAY_MS',
+  'KNOWLEDGE_ALLOW_PRIVATE_URLS',
 ]);
 
 /** How to fix a variable, where the rule alone does not say it. */
@@ -164,6 +211,8 @@ const FIX: Partial<Record<Variable, string>> = {
     'use mongodb://host:27017/tandem (or mongodb+srv://...), or leave it empty to use the embedded libSQL store',
   TANDEM_DEV_API_KEY:
     'use 20 or more random characters (e.g. the output of `openssl rand -hex 24`), or leave it empty to have a key generated and printed on first start',
+  EMBEDDINGS_MODEL:
+    'name the embeddings model EMBEDDINGS_BASE_URL serves (e.g. nomic-embed-text), or unset EMBEDDINGS_BASE_URL',
   LLM_MODEL:
     'name the model LLM_BASE_URL serves (for Ollama e.g. qwen2.5:7b-instruct), or unset LLM_BASE_URL',
 };
@@ -224,6 +273,8 @@ function crossRules(source: Record<string, string | undefined>): [string, string
   const rules: [string, string][] = [];
   if (isSet(source.LLM_BASE_URL) && !isSet(source.GEMINI_API_KEY) && !isSet(source.LLM_MODEL))
     rules.push(['LLM_MODEL', 'must be set when LLM_BASE_URL is set']);
+  if (isSet(source.EMBEDDINGS_BASE_URL) && !isSet(source.EMBEDDINGS_MODEL))
+    rules.push(['EMBEDDINGS_MODEL', 'must be set when EMBEDDINGS_BASE_URL is set']);
   return rules;
 }
 

@@ -37,6 +37,12 @@ async function start(config: Env, runtimeOf: () => Promise<Runtime>): Promise<vo
         : 'off (LANGFUSE_PUBLIC_KEY/LANGFUSE_SECRET_KEY unset)',
   });
   reportDevTenant(await ensureDevTenant(runtime.store, runtime.env), runtime.log);
+  runtime.log.info('knowledge', {
+    embeddings: runtime.knowledge.embedder?.id ?? 'off (lexical retrieval only)',
+  });
+  // Crawls a stopped server left unfinished carry on from their stored frontier.
+  const resumed = await runtime.knowledge.jobs.resumeUnfinished();
+  if (resumed > 0) runtime.log.info('knowledge jobs resumed', { jobs: resumed });
 }
 
 async function fail(error: unknown, config: Env | undefined, options: StartOptions) {

@@ -41,10 +41,11 @@ function seeOther(location: string, setCookie?: string): Response {
 }
 
 /**
- * A cross-site form must not sign a browser in with someone else's key (login CSRF): when the
- * browser says where the form came from, it has to be this origin.
+ * A cross-site form must not sign a browser in with someone else's key (login CSRF), nor act
+ * with the admin's cookie (the knowledge admin's forms): when the browser says where the form
+ * came from, it has to be this origin.
  */
-function sameOrigin(request: Request): boolean {
+export function sameOrigin(request: Request): boolean {
   const origin = request.headers.get('origin');
   if (origin === null) return true;
   // Sandboxed frames and some redirects send the literal "null": nothing to trust there.

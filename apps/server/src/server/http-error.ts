@@ -59,7 +59,7 @@ export interface MappedError {
 // Matched by name, not instanceof: a bundler may load a package twice (route chunk and shared
 // chunk), and an error class from the other copy would fail instanceof and turn into a 500.
 // The names are the classes' own `name` fields (minifiers rename classes, not string fields).
-function isError<T extends Error>(
+export function isError<T extends Error>(
   error: unknown,
   type: abstract new (...args: never[]) => T,
   name: string,

@@ -21,9 +21,10 @@ import {
   type UsageService,
 } from '@tandem/observability';
 import { ExtractionService } from '@tandem/extraction';
-import { SkillsService } from '@tandem/knowledge';
+import { SkillsService, type Embedder } from '@tandem/knowledge';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, type Env } from '../env';
+import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
 import { createRateLimiters, type RateLimiters } from './rate-limit';
 import { StoreOpenError } from './startup-failure';
@@ -41,6 +42,8 @@ export interface Runtime {
   collect: CollectService;
   /** Structured extraction (spec 001): the agent's extract and POST /api/extract. */
   extraction: ExtractionService;
+  /** Knowledge (issue 18): ingestion, hybrid retrieval, crawl jobs. */
+  knowledge: KnowledgeRuntime;
   /** LangFuse traces (a no-op without keys); business code sees only this port. */
   tracing: Tracing;
   /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
@@ -72,6 +75,8 @@ export async function createRuntime(options: {
   log?: Logger;
   /** Tests pass a scripted client; otherwise chosen from env. */
   llm?: LlmClient;
+  /** Tests pass one (a loopback embeddings server, or null); otherwise chosen from env. */
+  embedder?: Embedder | null;
 }): Promise<Runtime> {
   const { env } = options;
   const log = options.log ?? createLogger(env.LOG_LEVEL);
@@ -112,9 +117,16 @@ export async function createRuntime(options: {
       maxChunkSize: env.EXTRACTION_MAX_CHUNK_CHARS,
     },
   });
+  const knowledge = createKnowledgeRuntime({
+    env,
+    store,
+    log,
+    ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
+  });
   const agent = createInteractService({
     store,
-    rag: createRagService(store),
+    // RAG and GET /api/knowledge/resolve answer from the same retriever.
+    rag: createRagService(store, { retriever: knowledge.retriever }),
     events,
     deps: {
       llm,
@@ -136,6 +148,7 @@ export async function createRuntime(options: {
     events,
     collect,
     extraction,
+    knowledge,
     tracing,
     usage,
     rateLimiters: createRateLimiters(store.rateLimits, {

@@ -12,6 +12,7 @@ export default function AdminLayout({ children }: { children: ReactNode }) {
         <nav aria-label="Admin">
           <a href="/admin/billing">Billing</a>
           <a href="/admin/tasks">Tasks</a>
+          <a href="/admin/knowledge">Knowledge</a>
         </nav>
         <form method="post" action="/admin/logout">
           <button type="submit" className="link">

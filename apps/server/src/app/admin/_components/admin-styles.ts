@@ -47,4 +47,25 @@ export const ADMIN_CSS = `
 .admin dl.fields dd { margin: 0; }
 .admin code { background: #f3f5f9; padding: .05rem .3rem; border-radius: 4px; font-size: .85rem; word-break: break-all; }
 .admin .login { max-width: 26rem; display: flex; flex-direction: column; gap: .6rem; }
+.admin .notice { background: #e3f4e1; border: 1px solid #a6d49f; padding: .75rem 1rem; border-radius: 6px; }
+.admin .filters label.grow { flex: 1; min-width: 18rem; }
+.admin input.short { width: 6rem; }
+.admin textarea { font: inherit; font-family: ui-monospace, monospace; width: 100%; max-width: 32rem; padding: .35rem .5rem; border: 1px solid #c4ccd8; border-radius: 5px; }
+.admin button.secondary { background: #fff; color: #2357c6; }
+.admin button.danger { background: #b42318; border-color: #b42318; }
+.admin td form { margin: 0; }
+.admin .row-actions { white-space: nowrap; }
+.admin .row-actions form, .admin .row-actions details { display: inline-block; vertical-align: top; margin-right: .4rem; }
+.admin details summary { cursor: pointer; color: #2357c6; }
+.admin details ul.errors { margin: .3rem 0 0; padding-left: 1rem; font-size: .8rem; max-width: 28rem; }
+.admin .job-error { color: #9b1c1c; margin: .3rem 0 0; font-size: .85rem; }
+.admin progress { width: 7rem; height: .7rem; vertical-align: middle; accent-color: #2357c6; }
+.admin .counts { font-size: .8rem; }
+.admin .kpi b.embedder { font-size: 1rem; word-break: break-all; }
+.admin table.knowledge td.num, .admin table.knowledge .nowrap { white-space: nowrap; }
+.admin table.knowledge td.progress-cell { min-width: 13rem; }
+.admin table.knowledge td.errors-cell { min-width: 12rem; }
+.admin table.knowledge td a { overflow-wrap: anywhere; }
+.admin .badge.running, .admin .badge.queued { background: #e7eefc; color: #1e429f; }
+.admin .badge.ready { background: #e3f4e1; color: #276221; }
 `;

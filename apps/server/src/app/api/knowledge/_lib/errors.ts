@@ -1,0 +1,31 @@
+// Knowledge failures the user can act on, as the contract's error codes. Kept with the
+// knowledge routes so only they load the ingestion package (native OCR/canvas modules).
+import {
+  CrawlRefusedError,
+  ParseError,
+  QuotaExceededError,
+  UnsupportedFormatError,
+} from '@tandem/knowledge/ingestion';
+import { HttpError, isError } from '../../../../server/http-error';
+
+/** Runs `work`, turning knowledge errors into HttpErrors (anything else passes unchanged). */
+export async function knowledgeErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // By name too (isError): the built server loads the ingestion package in several chunks.
+    if (isError(error, QuotaExceededError, 'QuotaExceededError')) {
+      throw new HttpError('QUOTA_EXCEEDED', error.message);
+    }
+    if (isError(error, UnsupportedFormatError, 'UnsupportedFormatError')) {
+      throw new HttpError('BAD_REQUEST', `Tandem cannot read this file: ${error.message}.`);
+    }
+    if (isError(error, ParseError, 'ParseError')) {
+      throw new HttpError('BAD_REQUEST', `The file could not be read: ${error.message}`);
+    }
+    if (isError(error, CrawlRefusedError, 'CrawlRefusedError')) {
+      throw new HttpError('BAD_REQUEST', error.message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+import { endpoints } from '@tandem/contracts';
+import { createRoute } from '../../../../server/create-route';
+import { ingestUpload } from '../_lib/ingest';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+// Upload a document into knowledge (multipart; the route reads its own body, capped).
+export const POST = createRoute(endpoints.knowledgeIngest, {
+  handler: ({ request, runtime, auth }) => ingestUpload(request, runtime, auth),
+});

@@ -1,0 +1,87 @@
+// Knowledge in the runtime: the embeddings model chosen from env, the ingestion pipeline, the
+// retriever RAG and /api/knowledge/resolve share, and the crawl job runner.
+import {
+  createGeminiEmbedder,
+  createKnowledgeRetriever,
+  createOpenAiEmbedder,
+  type Embedder,
+  type KnowledgeRetriever,
+} from '@tandem/knowledge';
+import { KnowledgeIngestion, type KnowledgeQuotas } from '@tandem/knowledge/ingestion';
+import type { Store } from '@tandem/store';
+import type { Env } from '../env';
+import { KnowledgeJobRunner } from './knowledge-jobs';
+import type { Logger } from './logger';
+
+export interface KnowledgeRuntime {
+  /** Null: retrieval is lexical only. */
+  embedder: Embedder | null;
+  ingestion: KnowledgeIngestion;
+  retriever: KnowledgeRetriever;
+  jobs: KnowledgeJobRunner;
+  quotas: KnowledgeQuotas;
+}
+
+/** EMBEDDINGS=auto: an OpenAI-compatible endpoint when configured, else Gemini with a key. */
+export function embedderFrom(env: Env): Embedder | null {
+  if (env.EMBEDDINGS === 'off') return null;
+  if (env.EMBEDDINGS_BASE_URL && env.EMBEDDINGS_MODEL) {
+    return createOpenAiEmbedder({
+      baseUrl: env.EMBEDDINGS_BASE_URL,
+      model: env.EMBEDDINGS_MODEL,
+      ...(env.EMBEDDINGS_API_KEY ? { apiKey: env.EMBEDDINGS_API_KEY } : {}),
+      ...(env.EMBEDDINGS_DIMENSIONS ? { dimensions: env.EMBEDDINGS_DIMENSIONS } : {}),
+      timeoutMs: env.LLM_TIMEOUT_MS,
+    });
+  }
+  if (env.GEMINI_API_KEY) {
+    return createGeminiEmbedder({
+      apiKey: env.GEMINI_API_KEY,
+      ...(env.GEMINI_BASE_URL ? { baseUrl: env.GEMINI_BASE_URL } : {}),
+      ...(env.EMBEDDINGS_MODEL ? { model: env.EMBEDDINGS_MODEL } : {}),
+      ...(env.EMBEDDINGS_DIMENSIONS ? { dimensions: env.EMBEDDINGS_DIMENSIONS } : {}),
+      timeoutMs: env.LLM_TIMEOUT_MS,
+    });
+  }
+  return null;
+}
+
+export function createKnowledgeRuntime(options: {
+  env: Env;
+  store: Store;
+  log: Logger;
+  /** Tests pass their own (a loopback embeddings server); otherwise chosen from env. */
+  embedder?: Embedder | null;
+}): KnowledgeRuntime {
+  const { env, store } = options;
+  const log = options.log.child({ component: 'knowledge' });
+  const embedder = options.embedder !== undefined ? options.embedder : embedderFrom(env);
+  const onEmbeddingError = (error: unknown) =>
+    log.warn('embeddings failed; lexical only', { error });
+  const quotas: KnowledgeQuotas = {
+    documents: env.KNOWLEDGE_QUOTA_DOCUMENTS,
+    bytes: env.KNOWLEDGE_QUOTA_MB * 1024 * 1024,
+  };
+  const ingestion = new KnowledgeIngestion({
+    knowledge: store.knowledge,
+    embedder,
+    quotas,
+    onEmbeddingError,
+  });
+  return {
+    embedder,
+    ingestion,
+    quotas,
+    retriever: createKnowledgeRetriever({ knowledge: store.knowledge, embedder, onEmbeddingError }),
+    jobs: new KnowledgeJobRunner({
+      store,
+      ingestion,
+      log,
+      crawl: {
+        concurrency: env.KNOWLEDGE_CRAWL_CONCURRENCY,
+        delayMs: env.KNOWLEDGE_CRAWL_DELAY_MS,
+        allowPrivateNetwork: env.KNOWLEDGE_ALLOW_PRIVATE_URLS,
+      },
+    }),
+  };
+}

@@ -111,6 +111,22 @@ test('a site allowed on the options page: a task there sends its pages, initial 
   expect(sent.filter((b) => b.phase === 'initial' && b.url === home)).toHaveLength(1);
   const seen = sent.map((b) => `${b.url}\n${b.html}`);
   expect(new Set(seen).size).toBe(seen.length);
+  // And the server stored it as that site's knowledge: the page as a document, resolvable.
+  const auth = { authorization: `Bearer ${ext.env.apiKey}` };
+  const documents = (await (
+    await fetch(`${ext.env.server}/api/knowledge/documents`, { headers: auth })
+  ).json()) as { documents: { source: string; sourceUrl: string; chunks: number }[] };
+  expect(documents.documents).toContainEqual(
+    expect.objectContaining({ source: 'page', sourceUrl: home, chunks: expect.any(Number) }),
+  );
+  const resolved = (await (
+    await fetch(
+      `${ext.env.server}/api/knowledge/resolve?${new URLSearchParams({ url: home, query: 'patients search' }).toString()}`,
+      { headers: auth },
+    )
+  ).json()) as { hasOrgKnowledge: boolean; chunks: { phase: string | null }[] };
+  expect(resolved.hasOrgKnowledge).toBe(true);
+  expect(resolved.chunks.length).toBeGreaterThan(0);
 
   // Off in the popup: the next task on the same site sends nothing.
   await popup.reload();

@@ -1,11 +1,16 @@
 // A loopback HTTP server between the extension and the Tandem server that records what the
-// extension sends to POST /api/knowledge/page-content (two-phase SPA ingestion) and answers it
-// itself, passing every other request (interact, events, whoami…) through to the real server
-// untouched, streams included. The knowledge specs point the extension's settings at it: the
-// subject is what the extension sends, not what the server stores.
-import { endpoints, PageContentRequest, type PageContentResponse } from '@tandem/contracts';
+// extension sends to POST /api/knowledge/page-content (two-phase SPA ingestion), passing it and
+// every other request (interact, events, whoami…) through to the real server untouched, streams
+// included. The knowledge specs point the extension's settings at it, and check both what the
+// extension sent and what the server stored of it.
+import { endpoints, PageContentRequest } from '@tandem/contracts';
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CapturedPost {
@@ -26,6 +31,35 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Sends the request upstream (its body already read as `raw`, or still to be piped). */
+function forwardTo(
+  target: URL,
+  req: IncomingMessage,
+  raw: string | null,
+  res: ServerResponse,
+): void {
+  const forward = httpRequest(
+    {
+      host: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers: {
+        ...req.headers,
+        host: target.host,
+        ...(raw === null ? {} : { 'content-length': String(Buffer.byteLength(raw)) }),
+      },
+    },
+    (upstreamRes) => {
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+      upstreamRes.pipe(res);
+    },
+  );
+  forward.on('error', () => res.destroy());
+  if (raw === null) req.pipe(forward);
+  else forward.end(raw);
+}
+
 export async function startKnowledgeCapture(upstream: string): Promise<KnowledgeCapture> {
   const posts: CapturedPost[] = [];
   const target = new URL(upstream);
@@ -41,32 +75,12 @@ export async function startKnowledgeCapture(upstream: string): Promise<Knowledge
           return;
         }
         posts.push({ body: parsed.data, authorization: req.headers.authorization, at: Date.now() });
-        const answer: PageContentResponse = {
-          documentId: `captured-${posts.length}`,
-          added: 1,
-          duplicates: 0,
-          superseded: 0,
-        };
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer));
+        // Recorded, then sent on: the real server stores it, so a spec can check both ends.
+        forwardTo(target, req, raw, res);
       });
       return;
     }
-    const forward = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: target.host },
-      },
-      (upstreamRes) => {
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-        upstreamRes.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    forwardTo(target, req, null, res);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -152,6 +152,11 @@ export const EnvSchema = z.object({
     emptyToUndefined,
     wholeNumber(1, 'must be a whole number greater than 0').optional(),
   ),
+  /**
+   * A Gotenberg service (docker compose --profile office) that converts office documents
+   * (DOC, RTF, ODT, PPT/PPTX, XLS/XLSX…) to PDF for ingestion; unset, they are refused.
+   */
+  GOTENBERG_URL: optionalUrl,
   /** Per-tenant quotas of stored knowledge. */
   KNOWLEDGE_QUOTA_DOCUMENTS: positiveInt(KNOWLEDGE_LIMITS.defaultQuotaDocuments),
   KNOWLEDGE_QUOTA_MB: positiveInt(KNOWLEDGE_LIMITS.defaultQuotaBytes / 1024 / 1024),

@@ -12,6 +12,11 @@ export {
   type InjectedKind,
 } from './extractors/extract';
 export { ocrImage } from './extractors/ocr';
+export {
+  gotenbergHandler,
+  OfficeConversionError,
+  type GotenbergOptions,
+} from './extractors/office';
 export { ParseError } from './extractors/text-formats';
 export { transcriptionHandlers, type Transcribe } from './extractors/transcribe';
 export {

@@ -7,7 +7,11 @@ import {
   type Embedder,
   type KnowledgeRetriever,
 } from '@tandem/knowledge';
-import { KnowledgeIngestion, type KnowledgeQuotas } from '@tandem/knowledge/ingestion';
+import {
+  gotenbergHandler,
+  KnowledgeIngestion,
+  type KnowledgeQuotas,
+} from '@tandem/knowledge/ingestion';
 import type { Store } from '@tandem/store';
 import type { Env } from '../env';
 import { KnowledgeJobRunner } from './knowledge-jobs';
@@ -67,6 +71,9 @@ export function createKnowledgeRuntime(options: {
     embedder,
     quotas,
     onEmbeddingError,
+    ...(env.GOTENBERG_URL
+      ? { extractOptions: { handlers: { office: gotenbergHandler({ url: env.GOTENBERG_URL }) } } }
+      : {}),
   });
   return {
     embedder,

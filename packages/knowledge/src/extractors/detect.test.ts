@@ -72,3 +72,143 @@ describe('detectType', () => {
     expect((error as Error).message).toContain('application/x-sqlite3');
   });
 });
+
+/** A ZIP with stored (uncompressed) entries, enough for detection: local headers then a central directory. */
+function zip(entries: [name: string, body: string][]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, body] of entries) {
+    const nameBytes = Buffer.from(name, 'latin1');
+    const data = Buffer.from(body, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
+}
+
+const OOXML_TYPES = '<?xml version="1.0"?><Types/>';
+const OLE2_HEADER = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+/** An OLE2 compound file header followed by directory entry names (UTF-16LE, NUL-ended). */
+const ole2 = (...streams: string[]): Uint8Array =>
+  new Uint8Array([
+    ...OLE2_HEADER,
+    ...new Uint8Array(504),
+    ...streams.flatMap((name) => [...Buffer.from(`${name}\0`, 'utf16le'), 0, 0]),
+  ]);
+
+const office = (mimeType: string) => ({ kind: 'office', mimeType });
+const octet = { mimeType: 'application/octet-stream', fileName: 'upload.bin' };
+
+describe('detectType: office formats for Gotenberg', () => {
+  it('tells Word, Excel and PowerPoint 97–2003 apart inside an OLE2 compound file', () => {
+    expect(detectType(ole2('Root Entry', 'WordDocument', '1Table'), octet)).toEqual(
+      office('application/msword'),
+    );
+    expect(detectType(ole2('Root Entry', 'Workbook'), octet)).toEqual(
+      office('application/vnd.ms-excel'),
+    );
+    expect(detectType(ole2('Root Entry', 'Book'), octet).mimeType).toBe('application/vnd.ms-excel');
+    expect(detectType(ole2('Root Entry', 'PowerPoint Document'), octet)).toEqual(
+      office('application/vnd.ms-powerpoint'),
+    );
+  });
+
+  it('lets the declared type pick among documents an OLE2 file holds, else falls back to it', () => {
+    const workbookWithWord = ole2('Root Entry', 'Workbook', 'WordDocument');
+    expect(detectType(workbookWithWord).mimeType).toBe('application/msword');
+    expect(detectType(workbookWithWord, { fileName: 'budget.xls' }).mimeType).toBe(
+      'application/vnd.ms-excel',
+    );
+    expect(detectType(ole2('Root Entry'), { fileName: 'old.DOC' })).toEqual(
+      office('application/msword'),
+    );
+    expect(() => detectType(ole2('Root Entry', 'MsiTables'))).toThrow(UnsupportedFormatError);
+  });
+
+  it('recognises RTF by {\\rtf whatever the declaration says', () => {
+    expect(detectType(text('{\\rtf1\\ansi Hello}'), { mimeType: 'text/plain' })).toEqual(
+      office('application/rtf'),
+    );
+  });
+
+  it('tells PPTX and XLSX from DOCX by their part folders', () => {
+    const pptx = zip([
+      ['[Content_Types].xml', OOXML_TYPES],
+      ['_rels/.rels', '<Relationships/>'],
+      ['ppt/presentation.xml', '<p:presentation/>'],
+    ]);
+    const xlsx = zip([
+      ['[Content_Types].xml', OOXML_TYPES],
+      ['xl/workbook.xml', '<workbook/>'],
+    ]);
+    const docx = zip([
+      ['[Content_Types].xml', OOXML_TYPES],
+      ['word/document.xml', '<w:document/>'],
+    ]);
+    expect(detectType(pptx, octet)).toEqual(
+      office('application/vnd.openxmlformats-officedocument.presentationml.presentation'),
+    );
+    expect(detectType(xlsx, octet)).toEqual(
+      office('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+    );
+    expect(detectType(docx, octet).kind).toBe('docx');
+  });
+
+  it('reads an ODF package type from its leading mimetype entry', () => {
+    const odf = (mimeType: string) =>
+      zip([
+        ['mimetype', mimeType],
+        ['content.xml', '<office:document-content/>'],
+        ['META-INF/manifest.xml', '<manifest:manifest/>'],
+      ]);
+    expect(detectType(odf('application/vnd.oasis.opendocument.text'), octet)).toEqual(
+      office('application/vnd.oasis.opendocument.text'),
+    );
+    expect(detectType(odf('application/vnd.oasis.opendocument.spreadsheet')).mimeType).toBe(
+      'application/vnd.oasis.opendocument.spreadsheet',
+    );
+    expect(detectType(odf('application/vnd.oasis.opendocument.presentation')).mimeType).toBe(
+      'application/vnd.oasis.opendocument.presentation',
+    );
+    expect(() => detectType(odf('application/epub+zip'))).toThrow(/zip archive/);
+  });
+
+  it('falls back to the declared MIME type, then the extension, for binary office files', () => {
+    const legacy = bytes(0x09, 0x08, 0x10, 0, 0, 6, 5, 0); // a BIFF record, no OLE2 wrapper
+    expect(detectType(legacy, { mimeType: 'application/vnd.ms-excel' })).toEqual(
+      office('application/vnd.ms-excel'),
+    );
+    expect(detectType(legacy, { fileName: 'slides.pptx' }).mimeType).toBe(
+      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    );
+    expect(detectType(legacy, { fileName: 'notes.odt' }).mimeType).toBe(
+      'application/vnd.oasis.opendocument.text',
+    );
+    expect(detectType(legacy, { mimeType: 'text/rtf' }).mimeType).toBe('application/rtf');
+    // Text bytes with an office name are not trusted: they are sniffed as text.
+    expect(detectType(text('a,b\n1,2\n'), { fileName: 'export.xls' }).kind).toBe('text');
+  });
+});

@@ -1,4 +1,11 @@
 import {
+  officeFromExtension,
+  officeFromMime,
+  officeType,
+  officeZipType,
+  oleType,
+} from './office-formats';
+import {
   type DetectedType,
   type DocumentKind,
   type ExtractInput,
@@ -11,18 +18,20 @@ const ascii = (bytes: Uint8Array, start: number, length: number): string =>
 const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
   signature.every((byte, index) => bytes[offset + index] === byte);
 
-/** A ZIP holds a DOCX when its local file headers name the Word parts. */
+/** A ZIP holds a DOCX when its local file headers name the Word parts; else maybe another office file. */
 function zipType(bytes: Uint8Array): DetectedType | undefined {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 65536)));
-  if (!head.includes('[Content_Types].xml')) return undefined;
-  if (head.includes('word/')) {
+  if (head.includes('[Content_Types].xml') && head.includes('word/')) {
     return {
       kind: 'docx',
       mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     };
   }
-  return undefined;
+  return officeZipType(bytes);
 }
+
+const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1] as const;
+const RTF = [0x7b, 0x5c, 0x72, 0x74, 0x66] as const; // {\rtf
 
 function isoMediaType(bytes: Uint8Array): DetectedType | undefined {
   if (ascii(bytes, 4, 4) !== 'ftyp') return undefined;
@@ -56,14 +65,22 @@ const SIGNATURES: readonly { bytes: readonly number[]; type: DetectedType }[] = 
   { bytes: [0x1a, 0x45, 0xdf, 0xa3], type: { kind: 'video', mimeType: 'video/webm' } },
 ];
 
-/** Binary containers recognised from their first bytes; undefined for text and unknown bytes. */
-export function detectFromBytes(bytes: Uint8Array): DetectedType | undefined {
+/**
+ * Binary containers (and RTF) recognised from their first bytes; undefined for text and unknown
+ * bytes. The declared type only breaks a tie inside an OLE2 file that holds several documents.
+ */
+export function detectFromBytes(
+  bytes: Uint8Array,
+  declared?: DetectedType,
+): DetectedType | undefined {
   for (const signature of SIGNATURES) if (startsWith(bytes, signature.bytes)) return signature.type;
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
     const zip = zipType(bytes);
     if (zip) return zip;
-    throw new UnsupportedFormatError('zip archive (not a Word document)');
+    throw new UnsupportedFormatError('zip archive (not a Word, Excel, PowerPoint or ODF document)');
   }
+  if (startsWith(bytes, OLE2)) return oleType(bytes, declared);
+  if (startsWith(bytes, RTF)) return officeType('rtf');
   // An MPEG audio frame sync (11 set bits); 0xFFFE is left to the UTF-16 byte order mark.
   const second = bytes[1] ?? 0;
   if (bytes[0] === 0xff && (second & 0xe0) === 0xe0 && second !== 0xff && second !== 0xfe) {
@@ -111,6 +128,8 @@ function fromMime(mimeType: string | undefined): DetectedType | undefined {
   if (!essence) return undefined;
   const kind = MIME_KINDS[essence];
   if (kind) return { kind, mimeType: essence };
+  const office = officeFromMime(essence);
+  if (office) return office;
   if (essence.endsWith('+json')) return { kind: 'json', mimeType: essence };
   if (essence.endsWith('+xml')) return { kind: 'xml', mimeType: essence };
   return undefined;
@@ -118,7 +137,8 @@ function fromMime(mimeType: string | undefined): DetectedType | undefined {
 
 function fromFileName(fileName: string | undefined): DetectedType | undefined {
   const extension = fileName?.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
-  return extension ? EXTENSIONS[extension] : undefined;
+  if (!extension) return undefined;
+  return EXTENSIONS[extension] ?? officeFromExtension(extension);
 }
 
 /** Looks like text when the head decodes without NUL bytes (UTF-16 is caught by its BOM). */
@@ -137,19 +157,25 @@ function sniffText(bytes: Uint8Array): DetectedType {
   return { kind: 'text', mimeType: 'text/plain' };
 }
 
+/** Kinds a declaration cannot impose on bytes that read as text. */
+const BINARY_KINDS: ReadonlySet<DocumentKind> = new Set(['pdf', 'docx', 'office']);
+
 /**
  * Bytes win over what the caller declares, because browsers and uploads often send
  * `application/octet-stream` or a wrong extension; for text the declared MIME type, then
- * the file name, decide, since text formats have no magic numbers.
+ * the file name, decide, since text formats have no magic numbers. Binary bytes without a
+ * known signature pass only when declared as an office format (older Word and Excel files,
+ * an OLE2 file whose streams were not recognised): LibreOffice reads more than we sniff.
  */
 export function detectType(bytes: Uint8Array, input: ExtractInput = {}): DetectedType {
-  const binary = detectFromBytes(bytes);
-  if (binary) return binary;
   const declared = fromMime(input.mimeType) ?? fromFileName(input.fileName);
+  const binary = detectFromBytes(bytes, declared);
+  if (binary) return binary;
   if (!looksLikeText(bytes)) {
+    if (declared?.kind === 'office') return declared;
     const label = input.mimeType ?? input.fileName ?? 'unknown binary';
     throw new UnsupportedFormatError(label);
   }
-  if (declared && declared.kind !== 'pdf' && declared.kind !== 'docx') return declared;
+  if (declared && !BINARY_KINDS.has(declared.kind)) return declared;
   return sniffText(bytes);
 }

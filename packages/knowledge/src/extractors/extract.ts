@@ -32,10 +32,11 @@ export type FormatHandler = (
 
 /**
  * Formats whose extraction lives elsewhere or depends on configuration: HTML goes to the
- * main-content extractor, audio and video to the configured model's transcription. Without a
- * handler those formats fail with an error that says why; images default to offline OCR.
+ * main-content extractor, audio and video to the configured model's transcription, office
+ * formats to a Gotenberg service (`gotenbergHandler`). Without a handler those formats fail
+ * with an error that says why; images default to offline OCR.
  */
-export type InjectedKind = 'html' | 'image' | 'audio' | 'video';
+export type InjectedKind = 'html' | 'image' | 'audio' | 'video' | 'office';
 
 export interface ExtractOptions extends ExtractInput {
   handlers?: Partial<Record<InjectedKind, FormatHandler>>;
@@ -60,6 +61,8 @@ const MISSING: Record<InjectedKind, string> = {
   image: 'no OCR handler configured',
   audio: 'the configured model has no transcription',
   video: 'the configured model has no transcription',
+  office:
+    'set GOTENBERG_URL to a Gotenberg service (docker compose --profile office up) to convert office documents',
 };
 
 const isInjected = (kind: DocumentKind): kind is InjectedKind => kind in MISSING;

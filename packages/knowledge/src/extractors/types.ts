@@ -23,6 +23,8 @@ export interface ExtractInput {
 export type DocumentKind =
   | 'pdf'
   | 'docx'
+  /** DOC, RTF, ODT, PPT(X), ODP, XLS(X), ODS…: no JS parser, converted by an injected service. */
+  | 'office'
   | 'html'
   | 'markdown'
   | 'text'

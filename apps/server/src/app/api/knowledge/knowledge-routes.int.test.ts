@@ -142,6 +142,25 @@ describe('uploads, documents and resolve', () => {
     expect(bin.status).toBe(400);
     expect(ErrorResponse.parse(await bin.json()).error.message).toMatch(/cannot read/);
 
+    // Office formats need the optional Gotenberg service; without it the answer says so.
+    const doc = await upload({
+      name: 'letter.doc',
+      type: 'application/msword',
+      bytes: new Uint8Array([
+        0xd0,
+        0xcf,
+        0x11,
+        0xe0,
+        0xa1,
+        0xb1,
+        0x1a,
+        0xe1,
+        ...new Array(504).fill(0),
+      ]),
+    });
+    expect(doc.status).toBe(400);
+    expect(ErrorResponse.parse(await doc.json()).error.message).toMatch(/GOTENBERG_URL/);
+
     const noFile = await ingest.withRuntime(runtime)(
       request('/api/knowledge/ingest', { method: 'POST', key, body: { not: 'multipart' } }),
     );

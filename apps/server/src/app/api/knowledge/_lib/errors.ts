@@ -2,6 +2,7 @@
 // knowledge routes so only they load the ingestion package (native OCR/canvas modules).
 import {
   CrawlRefusedError,
+  OfficeConversionError,
   ParseError,
   QuotaExceededError,
   UnsupportedFormatError,
@@ -19,6 +20,10 @@ export async function knowledgeErrors<T>(work: () => Promise<T>): Promise<T> {
     }
     if (isError(error, UnsupportedFormatError, 'UnsupportedFormatError')) {
       throw new HttpError('BAD_REQUEST', `Tandem cannot read this file: ${error.message}.`);
+    }
+    if (isError(error, OfficeConversionError, 'OfficeConversionError')) {
+      // Gotenberg down or failing is the server's trouble, not a bad file.
+      throw new HttpError('SERVICE_UNAVAILABLE', error.message);
     }
     if (isError(error, ParseError, 'ParseError')) {
       throw new HttpError('BAD_REQUEST', `The file could not be read: ${error.message}`);

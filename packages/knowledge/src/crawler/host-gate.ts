@@ -7,6 +7,8 @@ interface HostState {
   active: number;
   /** Earliest time the next request may start; reserved by whoever queues first. */
   nextStart: number;
+  /** When the last request really started (a stalled event loop can fire two timers at once). */
+  lastStart: number;
   waiting: Array<() => void>;
 }
 
@@ -33,7 +35,14 @@ export class HostGate {
     state.nextStart = startAt + this.delayMs;
     try {
       if (startAt > now) await sleep(startAt - now, undefined, { signal });
+      // Timers only promise "not before": after a stall two reservations can wake together,
+      // so the spacing is checked against the last real start too.
+      for (let wait = state.lastStart + this.delayMs - Date.now(); wait > 0;) {
+        await sleep(wait, undefined, { signal });
+        wait = state.lastStart + this.delayMs - Date.now();
+      }
       signal?.throwIfAborted();
+      state.lastStart = Date.now();
     } catch (error) {
       this.#release(state);
       throw error;
@@ -49,7 +58,7 @@ export class HostGate {
   #stateOf(host: string): HostState {
     let state = this.#hosts.get(host);
     if (!state) {
-      state = { active: 0, nextStart: 0, waiting: [] };
+      state = { active: 0, nextStart: 0, lastStart: -Infinity, waiting: [] };
       this.#hosts.set(host, state);
     }
     return state;

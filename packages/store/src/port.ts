@@ -218,7 +218,10 @@ export interface KnowledgeChunk {
   createdAt: string;
 }
 
-/** A chunk with its rank score from one search (higher is better; only comparable within it). */
+/**
+ * A chunk with its rank score from one search (higher is better; only comparable within it).
+ * Its `embedding` is null: searches return text to read, and vectors would only cost time.
+ */
 export interface ScoredKnowledgeChunk {
   chunk: KnowledgeChunk;
   score: number;

@@ -77,6 +77,27 @@ const toSettings = (row: Row): KnowledgeSettings => ({
 
 const scored = (row: Row, score: number): ScoredKnowledgeChunk => ({ chunk: toChunk(row), score });
 
+/**
+ * Every chunk column but the embedding: search results never carry it (see the port), since
+ * reading and parsing 768 floats of JSON per result was a third of a lexical search.
+ */
+const SEARCH_COLUMNS = [
+  'id',
+  'tenant_id',
+  'document_id',
+  'domain',
+  'ordinal',
+  'content',
+  'heading_path',
+  'token_count',
+  'phase',
+  'trigger_action',
+  'superseded_by',
+  'created_at',
+]
+  .map((column) => `c.${column}`)
+  .join(', ');
+
 export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
   // Dimensions whose vector table this process has seen exist (tables are never dropped).
   const vectorTables = new Set<number>();
@@ -279,7 +300,7 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
       const scope = domains.map((d) => `"${scopeToken('d', d)}"`).join(' OR ');
       const match = `{content heading_path}: (${terms}) AND scope: "${scopeToken('t', tenantId)}" AND scope: (${scope})`;
       const result = await client.execute({
-        sql: `SELECT c.*, top.score AS score
+        sql: `SELECT ${SEARCH_COLUMNS}, top.score AS score
               FROM (
                 SELECT rowid AS rid, -bm25(knowledge_chunks_fts, 1.0, 1.0, 0.0) AS score
                 FROM knowledge_chunks_fts
@@ -309,7 +330,7 @@ export function libsqlKnowledge(client: SqlClient): KnowledgeRepository {
       const rank = (candidates: string, args: InValue[]) =>
         client.execute({
           sql: `SELECT * FROM (
-                  SELECT c.*, vector_distance_cos(v.embedding, vector32(?)) AS distance
+                  SELECT ${SEARCH_COLUMNS}, vector_distance_cos(v.embedding, vector32(?)) AS distance
                   FROM ${candidates}
                   JOIN knowledge_chunks c ON c.id = v.chunk_id
                   WHERE v.tenant_id = ? AND v.domain IN (${inDomains})

@@ -57,6 +57,10 @@ const toDocument = (doc: KnowledgeDocumentDoc): KnowledgeDocument => ({
   updatedAt: iso(doc.updatedAt),
 });
 
+/** A search result: the chunk without its embedding (see ScoredKnowledgeChunk). */
+const searchChunk = (doc: KnowledgeChunkDoc): KnowledgeChunk =>
+  toChunk({ ...doc, embedding: null });
+
 const toChunk = (doc: KnowledgeChunkDoc): KnowledgeChunk => ({
   id: doc.id,
   tenantId: doc.tenantId,
@@ -139,7 +143,7 @@ export function mongoKnowledge({
     for await (const doc of cursor) {
       const vector = fromJson<number[] | null>(doc.embedding);
       const score = vector === null ? null : cosineSimilarity(embedding, vector);
-      if (score !== null) pushTopK(top, { chunk: toChunk(doc), score }, limit);
+      if (score !== null) pushTopK(top, { chunk: searchChunk(doc), score }, limit);
     }
     return top;
   };
@@ -274,13 +278,14 @@ export function mongoKnowledge({
             domain: { $in: domains },
             supersededBy: null,
           },
-          { score: { $meta: 'textScore' } },
+          // Search results carry no embedding (see the port): not worth sending.
+          { score: { $meta: 'textScore' }, embedding: 0 },
         )
         .sort({ score: { $meta: 'textScore' }, id: 1 })
         .limit(max)
         .lean()
         .exec()) as unknown as ScoredChunkDoc[];
-      return docs.map(({ score, ...doc }) => ({ chunk: toChunk(doc), score }));
+      return docs.map(({ score, ...doc }) => ({ chunk: searchChunk(doc), score }));
     },
 
     async searchVector(tenantId, { domains, embedding, limit }) {
@@ -312,7 +317,10 @@ export function mongoKnowledge({
           // (Atlas then answers nothing rather than an error). The exact ranking is the truth.
           if (docs.length >= max) {
             // Atlas normalises cosine to (1 + cos) / 2; the port's score is cos itself.
-            return docs.map(({ score, ...doc }) => ({ chunk: toChunk(doc), score: 2 * score - 1 }));
+            return docs.map(({ score, ...doc }) => ({
+              chunk: searchChunk(doc),
+              score: 2 * score - 1,
+            }));
           }
         } catch (error) {
           // A server without Atlas Search rejects the stage; anything else is a real failure.

@@ -19,7 +19,7 @@ describe('extractMainContent', () => {
       `<article><h1>Study results</h1>${[1, 2, 3, 4, 5].map(paragraph).join('')}</article>`,
     );
     const out = extractMainContent(html, { url: 'https://example.com/post' });
-    expect(out.method).toBe('readability');
+    expect(out.method).toBe('blocks');
     expect(out.markdown).toContain('Paragraph 1 explains');
     expect(out.markdown).toContain('Paragraph 5 explains');
     for (const noise of ['SCRIPT-NOISE', 'Menu item alpha', 'cookies', 'Copyright'])

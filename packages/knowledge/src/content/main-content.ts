@@ -1,9 +1,8 @@
 // Main-content extraction for HTML ingestion (issue 18 item 1, spec 003 Smart Ingestion):
-// cheerio pre-clean, Readability, and a fallback for pages where Readability keeps too
-// little of the page (product pages, listings, collections, forums). Measured by
-// bench/content on data/pages-dev; the thresholds below were picked there.
-import { Readability } from '@mozilla/readability';
-import { parseHtml, releaseDocument } from '@tandem/page/server';
+// htmlparser2 parse, pre-clean, block scoring (blocks.ts), turndown. Measured by
+// bench/content on data/pages-dev; the rules and thresholds were picked there.
+import { type Scores, scoreBlocks, bestElement, prune } from './blocks';
+import { type Document, type Element, findFirst, outerHtml, parse, squash, textOf } from './dom';
 import { toMarkdown } from './markdown';
 import { preClean } from './pre-clean';
 
@@ -12,66 +11,92 @@ export interface MainContent {
   markdown: string;
   /** Plain text of the main content, words separated by single spaces. */
   text: string;
-  /** Which path produced it: Readability's article, or the cleaned page's main region. */
-  method: 'readability' | 'fallback';
+  /** Which path produced it: the best-scoring block of the page, or the whole body. */
+  method: 'blocks' | 'body';
 }
 
 export interface MainContentOptions {
+  /** Where the page came from (kept for callers; links are not kept in the Markdown). */
   url?: string;
-  /** Share of the cleaned page's text Readability must keep to be used (default 0.45). */
-  minReadabilityShare?: number;
+  /**
+   * Keep content hidden by markup (`hidden`, inline `display: none`), default true: SPA tabs
+   * and accordions (spec 003 phase 1). Phase 2 passes false: only what is shown counts.
+   */
+  preserveHidden?: boolean;
 }
-
-/**
- * Below this share of the cleaned page's text, Readability is taken to have kept one block of
- * a page that has several (measured on pages-dev: product/listing pages where it keeps a
- * description and drops the specs or the items).
- */
-const MIN_READABILITY_SHARE = 0.45;
-
-const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Text from the Markdown, so that blocks stay separated by spaces (textContent joins them). */
 const plainText = (markdown: string): string => squash(markdown.replace(/[#*_`>|]+|-{3,}/g, ' '));
 
-function setBase(doc: Document, url: string | undefined): void {
-  if (!url || !doc.head) return;
-  const base = doc.createElement('base');
-  base.setAttribute('href', url);
-  doc.head.prepend(base);
+function pageTitle(doc: Document): string {
+  const title = findFirst(doc.children, (el) => el.name === 'title');
+  const h1 = findFirst(doc.children, (el) => el.name === 'h1');
+  return squash(textOf(title ?? h1 ?? []));
 }
 
-function mainRegion(doc: Document): HTMLElement | null {
-  const main = doc.querySelector<HTMLElement>('main, [role="main"]');
-  if (main && squash(main.textContent ?? '').length > 200) return main;
-  return doc.body;
+/** Comment sections go when the best block without them keeps this share of the score… */
+const COMMENTS_KEEP_SHARE = 0.3;
+/** …and this much text (non-space characters): an article under its comments. */
+const COMMENTS_MIN_MAIN = 2000;
+
+function detach(nodes: Element[]): () => void {
+  const parents = new Map<Element | Document, Element['children']>();
+  for (const node of nodes) {
+    const parent = node.parent as Element | Document | null;
+    if (!parent) continue;
+    if (!parents.has(parent)) parents.set(parent, parent.children);
+    parent.children = parent.children.filter((c) => c !== node);
+  }
+  return () => {
+    for (const [parent, children] of parents) parent.children = children;
+  };
 }
 
-function fallback(doc: Document, title: string): MainContent {
-  const region = mainRegion(doc);
-  const markdown = region ? toMarkdown(region) : '';
-  return { title, markdown, text: plainText(markdown), method: 'fallback' };
+/** Scores the page, without its comment sections if it has main content without them. */
+function scorePage(doc: Document, comments: Element[]): [Scores, Element | null] {
+  const scores = scoreBlocks(doc);
+  const best = bestElement(scores);
+  if (comments.length === 0 || !best) return [scores, best];
+  const restore = detach(comments);
+  const without = scoreBlocks(doc);
+  const alone = bestElement(without);
+  const before = scores.stats.get(best)?.value ?? 0;
+  const after = alone ? without.stats.get(alone) : undefined;
+  if (after && after.value >= COMMENTS_KEEP_SHARE * before && after.chars >= COMMENTS_MIN_MAIN)
+    return [without, alone];
+  restore();
+  return [scores, best];
+}
+
+/**
+ * Drops repeated paragraphs (same text, at least DUPLICATE_MIN characters): the mobile and
+ * desktop copies of a block, or a tab's hidden clone, that hidden content keeps. Shorter
+ * ones (prices, badges, "In stock") repeat legitimately across the items of a listing.
+ */
+const DUPLICATE_MIN = 20;
+
+function dropRepeats(markdown: string): string {
+  const seen = new Set<string>();
+  return markdown
+    .split('\n\n')
+    .filter((para) => {
+      const key = squash(para);
+      if (key.length < DUPLICATE_MIN) return true;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .join('\n\n');
 }
 
 export function extractMainContent(html: string, options: MainContentOptions = {}): MainContent {
-  const doc = parseHtml(preClean(html));
-  try {
-    setBase(doc, options.url);
-    const pageText = squash(doc.body?.textContent ?? '');
-    const title = squash(doc.title);
-    const clone = doc.cloneNode(true) as Document;
-    const article = new Readability(clone, { keepClasses: false }).parse();
-    const articleText = squash(article?.textContent ?? '');
-    if (
-      article?.content &&
-      articleText.length >= (options.minReadabilityShare ?? MIN_READABILITY_SHARE) * pageText.length
-    ) {
-      const markdown = toMarkdown(article.content);
-      const articleTitle = squash(article.title ?? '') || title;
-      return { title: articleTitle, markdown, text: plainText(markdown), method: 'readability' };
-    }
-    return fallback(doc, squash(article?.title ?? '') || title);
-  } finally {
-    releaseDocument(doc);
-  }
+  const doc = parse(html);
+  const title = pageTitle(doc);
+  const comments = preClean(doc, { preserveHidden: options.preserveHidden ?? true });
+  const [scores, best] = scorePage(doc, comments);
+  const body = findFirst(doc.children, (el) => el.name === 'body');
+  const region = best ?? body;
+  if (region) prune(region, scores);
+  const markdown = region ? dropRepeats(toMarkdown(outerHtml(region))) : '';
+  return { title, markdown, text: plainText(markdown), method: best ? 'blocks' : 'body' };
 }

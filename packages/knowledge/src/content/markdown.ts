@@ -9,6 +9,14 @@ import { strikethrough, tables } from 'turndown-plugin-gfm';
 
 let service: TurndownService | undefined;
 
+/** turndown-plugin-gfm's test for a table it converts: a first row of <th> cells. */
+function hasHeadingRow(table: HTMLTableElement): boolean {
+  const first = table.rows[0];
+  if (!first) return false;
+  const cells = Array.from(first.childNodes).filter((c) => c.nodeType === 1);
+  return cells.length > 0 && cells.every((c) => c.nodeName === 'TH');
+}
+
 function converter(): TurndownService {
   if (service) return service;
   service = new TurndownService({
@@ -22,6 +30,12 @@ function converter(): TurndownService {
   service.addRule('link-text', {
     filter: (node) => node.nodeName === 'A',
     replacement: (content) => content,
+  });
+  // GFM tables need a heading row; the others (layout tables, header-less data) stay as
+  // HTML in turndown-plugin-gfm. Their cells are rendered as text instead.
+  service.addRule('other-tables', {
+    filter: (node) => node.nodeName === 'TABLE' && !hasHeadingRow(node as HTMLTableElement),
+    replacement: (content) => `\n\n${content}\n\n`,
   });
   service.addRule('no-images', {
     filter: (node) => node.nodeName === 'IMG' || node.nodeName === 'PICTURE',

@@ -104,7 +104,7 @@ async function ingestPostInteraction(
   input: PageContentRequest & { tenantId: string },
   domain: string,
 ): Promise<PageContentResponse> {
-  const main = extractMainContent(input.html, { url: input.url });
+  const main = extractMainContent(input.html, { url: input.url, preserveHidden: false });
   const pieces = chunkForRetrieval(main.markdown);
   const [existing] = await knowledge.listDocuments(input.tenantId, { sourceUrl: input.url });
   if (!existing) await ingestion.checkQuota(input.tenantId, Buffer.byteLength(input.html), null);

@@ -1,12 +1,16 @@
 // Knowledge in the runtime: the embeddings model chosen from env, the ingestion pipeline, the
 // retriever RAG and /api/knowledge/resolve share, and the crawl job runner.
+import { randomUUID } from 'node:crypto';
+import type { LlmProvider } from '@tandem/contracts';
 import {
   createGeminiEmbedder,
   createKnowledgeRetriever,
   createOpenAiEmbedder,
   type Embedder,
+  type EmbeddingUsage,
   type KnowledgeRetriever,
 } from '@tandem/knowledge';
+import { priceUsage } from '@tandem/observability';
 import {
   gotenbergHandler,
   KnowledgeIngestion,
@@ -26,8 +30,44 @@ export interface KnowledgeRuntime {
   quotas: KnowledgeQuotas;
 }
 
+type UsageRecorder = (provider: LlmProvider) => (usage: EmbeddingUsage) => void;
+
+/**
+ * Embedding calls are billed like every model call: a TokenUsageLog row for the tenant whose
+ * knowledge was embedded (action type EMBEDDING, input tokens only), priced from the central
+ * table. They are not LangFuse generations: they belong to no interact trace.
+ */
+export function embeddingUsageRecorder(
+  store: Pick<Store, 'tokenUsage'>,
+  log: Logger,
+): UsageRecorder {
+  return (provider) => (usage) => {
+    if (!usage.context) return;
+    const priced = { inputTokens: usage.inputTokens, outputTokens: 0, cachedInputTokens: 0 };
+    store.tokenUsage
+      .append(usage.context.tenantId, {
+        id: randomUUID(),
+        userId: usage.context.userId ?? null,
+        sessionId: null,
+        messageId: null,
+        taskId: null,
+        traceId: null,
+        provider,
+        model: usage.model,
+        actionType: 'EMBEDDING',
+        ...priced,
+        thinkingTokens: 0,
+        totalTokens: usage.inputTokens,
+        costMicroUsd: priceUsage(usage.model, { ...priced, thinkingTokens: 0 }),
+        durationMs: usage.durationMs,
+        timestamp: new Date().toISOString(),
+      })
+      .catch((error: unknown) => log.error('embedding usage not recorded', { error }));
+  };
+}
+
 /** EMBEDDINGS=auto: an OpenAI-compatible endpoint when configured, else Gemini with a key. */
-export function embedderFrom(env: Env): Embedder | null {
+export function embedderFrom(env: Env, record?: UsageRecorder): Embedder | null {
   if (env.EMBEDDINGS === 'off') return null;
   if (env.EMBEDDINGS_BASE_URL && env.EMBEDDINGS_MODEL) {
     return createOpenAiEmbedder({
@@ -36,6 +76,7 @@ export function embedderFrom(env: Env): Embedder | null {
       ...(env.EMBEDDINGS_API_KEY ? { apiKey: env.EMBEDDINGS_API_KEY } : {}),
       ...(env.EMBEDDINGS_DIMENSIONS ? { dimensions: env.EMBEDDINGS_DIMENSIONS } : {}),
       timeoutMs: env.LLM_TIMEOUT_MS,
+      ...(record ? { onUsage: record('OPENAI_COMPATIBLE') } : {}),
     });
   }
   if (env.GEMINI_API_KEY) {
@@ -45,6 +86,7 @@ export function embedderFrom(env: Env): Embedder | null {
       ...(env.EMBEDDINGS_MODEL ? { model: env.EMBEDDINGS_MODEL } : {}),
       ...(env.EMBEDDINGS_DIMENSIONS ? { dimensions: env.EMBEDDINGS_DIMENSIONS } : {}),
       timeoutMs: env.LLM_TIMEOUT_MS,
+      ...(record ? { onUsage: record('GOOGLE') } : {}),
     });
   }
   return null;
@@ -59,7 +101,10 @@ export function createKnowledgeRuntime(options: {
 }): KnowledgeRuntime {
   const { env, store } = options;
   const log = options.log.child({ component: 'knowledge' });
-  const embedder = options.embedder !== undefined ? options.embedder : embedderFrom(env);
+  const embedder =
+    options.embedder !== undefined
+      ? options.embedder
+      : embedderFrom(env, embeddingUsageRecorder(store, log));
   const onEmbeddingError = (error: unknown) =>
     log.warn('embeddings failed; lexical only', { error });
   const quotas: KnowledgeQuotas = {

@@ -30,10 +30,11 @@ export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
   return {
     id: `gemini:${model}`,
     model,
-    async embed(texts, kind) {
+    async embed(texts, kind, context) {
       const vectors: number[][] = [];
       for (const batch of batches(texts, BATCH)) {
         let response;
+        const started = Date.now();
         try {
           response = await ai.models.embedContent({
             model,
@@ -53,7 +54,12 @@ export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
           );
         }
         vectors.push(...values);
-        options.onUsage?.({ model, inputTokens: estimateTokens(batch) });
+        options.onUsage?.({
+          model,
+          inputTokens: estimateTokens(batch),
+          durationMs: Date.now() - started,
+          ...(context ? { context } : {}),
+        });
       }
       return vectors;
     },

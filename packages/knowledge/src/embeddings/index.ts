@@ -1,6 +1,7 @@
 export {
   EmbeddingError,
   type Embedder,
+  type EmbeddingContext,
   type EmbedderHooks,
   type EmbeddingKind,
   type EmbeddingUsage,

@@ -26,10 +26,11 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   return {
     id: `openai-compatible:${options.model}`,
     model: options.model,
-    async embed(texts) {
+    async embed(texts, _kind, context) {
       const vectors: number[][] = [];
       for (const batch of batches(texts, BATCH)) {
         let response;
+        const started = Date.now();
         try {
           response = await client.embeddings.create({
             model: options.model,
@@ -47,7 +48,12 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
           );
         }
         vectors.push(...ordered.map((d) => d.embedding));
-        options.onUsage?.({ model: options.model, inputTokens: response.usage.prompt_tokens });
+        options.onUsage?.({
+          model: options.model,
+          inputTokens: response.usage.prompt_tokens,
+          durationMs: Date.now() - started,
+          ...(context ? { context } : {}),
+        });
       }
       return vectors;
     },

@@ -5,10 +5,18 @@
 /** Documents and queries are embedded differently by models that support it (Gemini task types). */
 export type EmbeddingKind = 'document' | 'query';
 
+/** Whose knowledge the texts are: embeddings are billed to that tenant like any model call. */
+export interface EmbeddingContext {
+  tenantId: string;
+  userId?: string | null;
+}
+
 export interface EmbeddingUsage {
   model: string;
   /** Input tokens the provider reported (estimated at 4 characters a token when it did not). */
   inputTokens: number;
+  durationMs: number;
+  context?: EmbeddingContext;
 }
 
 export interface Embedder {
@@ -16,7 +24,7 @@ export interface Embedder {
   readonly id: string;
   readonly model: string;
   /** One vector per text, in order; every vector has the same length. */
-  embed(texts: string[], kind: EmbeddingKind): Promise<number[][]>;
+  embed(texts: string[], kind: EmbeddingKind, context?: EmbeddingContext): Promise<number[][]>;
 }
 
 export interface EmbedderHooks {

@@ -151,7 +151,7 @@ export class KnowledgeIngestion {
   ): Promise<StoredSource> {
     const { knowledge } = this.deps;
     const pieces = chunkForRetrieval(input.markdown);
-    const { vectors, warning } = await this.embedChunks(pieces);
+    const { vectors, warning } = await this.embedChunks(input.tenantId, pieces);
     const old = await knowledge.listChunks(input.tenantId, { documentId: document.id });
     const added = await knowledge.addChunks(
       input.tenantId,
@@ -190,6 +190,7 @@ export class KnowledgeIngestion {
 
   /** Embeddings for the chunks, or null (lexical only) without a model or when it failed. */
   async embedChunks(
+    tenantId: string,
     pieces: Pick<RetrievalChunk, 'content' | 'headingPath'>[],
   ): Promise<{ vectors: number[][] | null; warning?: string }> {
     const { embedder } = this.deps;
@@ -197,7 +198,7 @@ export class KnowledgeIngestion {
     try {
       // The heading path is part of what a chunk is about ("Webhooks > Retries").
       const texts = pieces.map((p) => [p.headingPath.join(' > '), p.content].join('\n').trim());
-      return { vectors: await embedder.embed(texts, 'document') };
+      return { vectors: await embedder.embed(texts, 'document', { tenantId }) };
     } catch (error) {
       this.deps.onEmbeddingError?.(error);
       return {

@@ -124,7 +124,7 @@ async function ingestPostInteraction(
   if (fresh.length === 0) {
     return { documentId: document.id, added: 0, duplicates: pieces.length, superseded: 0 };
   }
-  const { vectors } = await ingestion.embedChunks(fresh);
+  const { vectors } = await ingestion.embedChunks(input.tenantId, fresh);
   const added = await knowledge.addChunks(
     input.tenantId,
     document.id,

@@ -55,7 +55,7 @@ export function createKnowledgeRetriever(deps: KnowledgeRetrieverDeps): Knowledg
   async function vectorSearch(tenantId: string, domains: string[], query: string, k: number) {
     if (embedder === null) return null;
     try {
-      const [embedding] = await embedder.embed([query], 'query');
+      const [embedding] = await embedder.embed([query], 'query', { tenantId });
       if (!embedding) return null;
       return await knowledge.searchVector(tenantId, { domains, embedding, limit: k });
     } catch (error) {

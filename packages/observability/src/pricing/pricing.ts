@@ -76,6 +76,10 @@ export const PRICING_TABLE: Readonly<Record<string, ModelPrice>> = Object.freeze
     longContext: { ...rates(4, 18, 0.4), aboveInputTokens: PRO_THRESHOLD },
   },
   'gemini-3-flash': rates(0.5, 3, 0.05),
+  // Embeddings bill input tokens only.
+  'gemini-embedding-001': rates(0.15, 0, 0),
+  'text-embedding-3-small': rates(0.02, 0, 0),
+  'text-embedding-3-large': rates(0.13, 0, 0),
 });
 
 /**

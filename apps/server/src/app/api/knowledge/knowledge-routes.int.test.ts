@@ -11,6 +11,7 @@ import {
   ResolveKnowledgeResponse,
 } from '@tandem/contracts';
 import { startDemoSites, type DemoSites } from '@tandem/demo-sites';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@tandem/knowledge/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
 import { request, tenantWithKey, testRuntime } from '../../../test/harness';
@@ -227,6 +228,50 @@ describe('uploads, documents and resolve', () => {
     expect((await put(admin.key)).status).toBe(200);
     // Another tenant's setting changes nothing here.
     expect((await resolveFor('signature')).chunks.length).toBeGreaterThan(0);
+  });
+});
+
+describe('with an embeddings model', () => {
+  let embeddings: FakeEmbeddingsServer;
+  beforeAll(async () => {
+    embeddings = await startFakeEmbeddingsServer({ dimensions: 32 });
+  });
+  afterAll(() => embeddings.close());
+  afterEach(() => runtime.store.close());
+
+  it('retrieves by meaning too, and bills the embedding calls to the tenant', async () => {
+    // The test is about the embeddings option, so it sets it (a loopback OpenAI-compatible API).
+    runtime = await testRuntime({
+      EMBEDDINGS_BASE_URL: embeddings.openAiUrl,
+      EMBEDDINGS_MODEL: 'text-embedding-3-small',
+    });
+    let tenantId: string;
+    ({ key, tenantId } = await tenantWithKey(runtime.store));
+    const limits = '# Rate limits\n\nThe Starter plan allows 120 requests per minute.\n';
+    const created = IngestResponse.parse(
+      await (
+        await upload({ name: 'limits.md', text: limits }, { domain: 'docs.example.com' })
+      ).json(),
+    );
+    expect(created.embedded).toBe(true);
+    await upload({ name: 'webhooks.md', text: GUIDE }, { domain: 'docs.example.com' });
+
+    // No word in common with the rate-limit passage: only its embedding can find it.
+    const found = await resolveFor('how quickly can I send calls until you throttle me');
+    expect(found.mode).toBe('hybrid');
+    expect(found.chunks[0]).toMatchObject({ headingPath: ['Rate limits'], vectorRank: 1 });
+
+    await expect
+      .poll(async () => (await runtime.store.tokenUsage.list(tenantId)).length)
+      .toBeGreaterThanOrEqual(3);
+    const usage = await runtime.store.tokenUsage.list(tenantId);
+    expect(usage.every((u) => u.actionType === 'EMBEDDING')).toBe(true);
+    expect(usage[0]).toMatchObject({
+      provider: 'OPENAI_COMPATIBLE',
+      model: 'text-embedding-3-small',
+      outputTokens: 0,
+    });
+    expect(usage.every((u) => u.inputTokens > 0 && u.costMicroUsd >= 0)).toBe(true);
   });
 });
 

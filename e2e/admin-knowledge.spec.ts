@@ -65,6 +65,11 @@ async function signIn(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/admin\/knowledge$/);
 }
 
+/** React resets a server-rendered textarea when it hydrates: type only after that. */
+async function hydrated(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
 test('knowledge admin: usage, a crawl with live progress, sources, re-index, allowed domains, delete', async () => {
   const demo = e2eEnv().demo;
   const demoHost = new URL(demo).host;
@@ -148,6 +153,7 @@ test('knowledge admin: usage, a crawl with live progress, sources, re-index, all
 
   // Allowed domains: a crawl elsewhere is refused with the reason on the page.
   const domains = page.getByRole('form', { name: 'Allowed domains' });
+  await hydrated(page);
   await domains.getByRole('textbox').fill('docs.example.com\nhelp.example.com');
   await domains.getByRole('button', { name: 'Save allowed domains' }).click();
   await expect(page.locator('p.notice')).toContainText(
@@ -160,6 +166,7 @@ test('knowledge admin: usage, a crawl with live progress, sources, re-index, all
   await page.getByRole('button', { name: 'Start crawl' }).click();
   await expect(page.locator('p.error')).toContainText('is not in the allowed domains');
   await expect(page.getByTestId('knowledge-job')).toHaveCount(2);
+  await hydrated(page);
   await page.getByRole('form', { name: 'Allowed domains' }).getByRole('textbox').fill('');
   await page.getByRole('button', { name: 'Save allowed domains' }).click();
   await expect(page.locator('p.notice')).toContainText('Allowed domains cleared');

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ADMIN_CSS } from './_components/admin-styles';
+import { HydrationMark } from './_components/hydration-mark';
 
 export const metadata = { title: 'Tandem admin' };
 
@@ -21,6 +22,7 @@ export default function AdminLayout({ children }: { children: ReactNode }) {
         </form>
       </header>
       <main>{children}</main>
+      <HydrationMark />
     </div>
   );
 }

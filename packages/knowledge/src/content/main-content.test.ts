@@ -60,4 +60,27 @@ describe('extractMainContent', () => {
     );
     expect(extractMainContent(html).text).toContain('Hidden tab with delivery details');
   });
+
+  it('keeps words of adjacent elements apart, but not inside code', () => {
+    const html = chrome(
+      `<main><h1>Top films</h1><ul>${[1, 2, 3]
+        .map((n) => `<li><span>Film ${n}</span><span>199${n}</span><span>2h 0${n}m</span></li>`)
+        .join(
+          '',
+        )}</ul>${paragraph(1)}<pre><code><span>obj</span><span>.</span><span>run</span>()</code></pre></main>`,
+    );
+    const out = extractMainContent(html);
+    expect(out.text).toContain('Film 2 1992 2h 02m');
+    expect(out.markdown).toContain('obj.run()');
+  });
+
+  it('keeps a layout wrapper whose class only mentions a sidebar', () => {
+    const html = chrome(
+      `<div class="col content-has-sidebar"><h1>Guide</h1>${[1, 2, 3].map(paragraph).join('')}</div>
+      <div class="col content-has-sidebar">${[4, 5, 6].map(paragraph).join('')}</div>`,
+    );
+    const text = extractMainContent(html).text;
+    expect(text).toContain('Paragraph 3 explains');
+    expect(text).toContain('Paragraph 6 explains');
+  });
 });

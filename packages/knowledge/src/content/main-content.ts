@@ -2,7 +2,16 @@
 // htmlparser2 parse, pre-clean, block scoring (blocks.ts), turndown. Measured by
 // bench/content on data/pages-dev; the rules and thresholds were picked there.
 import { type Scores, scoreBlocks, bestElement, prune } from './blocks';
-import { type Document, type Element, findFirst, outerHtml, parse, squash, textOf } from './dom';
+import {
+  type Document,
+  type Element,
+  findFirst,
+  outerHtml,
+  parse,
+  separateElements,
+  squash,
+  textOf,
+} from './dom';
 import { toMarkdown } from './markdown';
 import { preClean } from './pre-clean';
 
@@ -91,6 +100,7 @@ function dropRepeats(markdown: string): string {
 
 export function extractMainContent(html: string, options: MainContentOptions = {}): MainContent {
   const doc = parse(html);
+  separateElements(doc);
   const title = pageTitle(doc);
   const comments = preClean(doc, { preserveHidden: options.preserveHidden ?? true });
   const [scores, best] = scorePage(doc, comments);

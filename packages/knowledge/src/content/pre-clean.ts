@@ -44,6 +44,9 @@ const INNER_ROLES = new Set(['dialog', 'complementary']);
 const BOILERPLATE =
   /(^|[\s_-])(cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|breadcrumbs?|skip-link|popup|modal|advert|ads?|sponsor|promo|related|recommend(ed|ations)?|sidebar|site-?header|site-?footer|masthead|menu|navbar|nav|drawer|toolbar)([\s_-]|$)/i;
 
+/** A class token naming content as well ("content-has-sidebar") is a layout modifier, not chrome. */
+const CONTENT_TOKEN = /content|main|article|body|post|entry|story|text|product|description/i;
+
 /** Class/id words of comment sections under an article (not forum posts: see preClean). */
 const COMMENTS = /(^|[\s_-])(comments?|commentlist|respond|replies|disqus)([\s_-]|$)/i;
 
@@ -85,7 +88,7 @@ function isChrome(el: Element, inMain: boolean): boolean {
   if (el.name === 'header' && !inMain) return true;
   const words = `${a.class ?? ''} ${a.id ?? ''}`;
   if (words.length <= 1) return false;
-  return BOILERPLATE.test(words);
+  return words.split(/\s+/).some((token) => BOILERPLATE.test(token) && !CONTENT_TOKEN.test(token));
 }
 
 const textWeight = (nodes: AnyNode[]): number =>

@@ -175,7 +175,7 @@ export const endpoints = {
     params: ActiveTaskParams,
     query: ActiveTaskQuery,
     response: ActiveTaskResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'NOT_FOUND'],
     notes: ['404 `NOT_FOUND` means no active task: start a new one.'],
   }),
   cancelTask: defineEndpoint({
@@ -240,7 +240,13 @@ export const endpoints = {
       'Extracts structured data from HTML or Markdown you send, without the extension (spec 001): schema-checked, chunked when large, strategies learned and replayed.',
     request: ExtractApiRequest,
     response: ExtractionResult,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'LLM_NOT_CONFIGURED', 'LLM_ERROR'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'PAYLOAD_TOO_LARGE',
+      'LLM_NOT_CONFIGURED',
+      'LLM_ERROR',
+    ],
     notes: [
       `A body over ${EXTRACTION_LIMITS.bodyBytes / 1_000_000} MB is 413 PAYLOAD_TOO_LARGE.`,
       'With `outputSchema` the data is validated against it; a schema with features the extractor cannot enforce (`anyOf`, `$ref`, …) is not an error: `warnings` says so and `data` is free text.',
@@ -273,7 +279,12 @@ export const endpoints = {
     form: IngestFormFields,
     response: IngestResponse,
     successStatuses: [201, 200],
-    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'QUOTA_EXCEEDED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'PAYLOAD_TOO_LARGE',
+      'QUOTA_EXCEEDED',
+    ],
     notes: [
       `The body is \`multipart/form-data\`, not JSON. A file over ${KNOWLEDGE_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it.`,
       'Answers 201 with the stored document; 200 with `unchanged: true` when the same source (`sourceUrl`, else the file name) was ingested before with the same content. Changed content supersedes the old chunks.',
@@ -289,7 +300,7 @@ export const endpoints = {
     request: IndexLinkRequest,
     response: IndexLinkResponse,
     successStatuses: [202],
-    errors: [...AUTHENTICATED_ERROR_CODES, 'QUOTA_EXCEEDED'],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'QUOTA_EXCEEDED'],
     notes: [
       'Answers 202 with the queued job; follow it with `GET /api/knowledge/jobs/:jobId` or its event stream. A job survives a server restart and resumes where it stopped.',
       'A URL outside the tenant’s allowed domains, or on a private network address, is 400.',
@@ -361,7 +372,7 @@ export const endpoints = {
     params: KnowledgeDocumentParams,
     response: IndexLinkResponse,
     successStatuses: [202],
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'NOT_FOUND'],
     notes: [
       'Answers 202 with the job. A document without a web source (an upload) is 400: upload it again.',
     ],
@@ -384,7 +395,12 @@ export const endpoints = {
       'Two-phase SPA ingestion: the extension sends a page’s content (with the user’s consent for that site) on load and after an interaction that revealed more.',
     request: PageContentRequest,
     response: PageContentResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'QUOTA_EXCEEDED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'PAYLOAD_TOO_LARGE',
+      'QUOTA_EXCEEDED',
+    ],
     notes: [
       'Phase `initial` keeps hidden content (an SPA shows it later); `post-interaction` drops hidden content, leaves out chunks the page already had word for word, and supersedes the initial chunks it replaces.',
     ],

@@ -48,9 +48,6 @@ export async function retryOnDuplicate<T>(operation: () => Promise<T>): Promise<
   }
 }
 
-/** Escapes a user string for use inside a RegExp (skills' goal substring search). */
-export const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The next number of a per-scope sequence (1, 2, 3…): one atomic $inc on a counter document,
  * so concurrent appends never read the same value.

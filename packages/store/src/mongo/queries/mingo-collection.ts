@@ -73,8 +73,11 @@ export class MingoCollection<T extends object = Doc> {
     });
     if (result.matchedCount > 0) return this.docs[result.modifiedIndex ?? -1] ?? this.#first(spec);
     if (!spec.upsert) return null;
-    const inserted = this.insert(equalities(spec.filter) as T);
-    updateOne([inserted as Doc], {}, onInsert, { cloneMode: 'deep' });
+    // A pipeline update replaces the document in its array rather than changing it in place.
+    const fresh = [{ _id: this.#nextId++, ...equalities(spec.filter) }];
+    updateOne(fresh, {}, onInsert, { cloneMode: 'deep' });
+    const inserted = fresh[0] as unknown as T;
+    this.docs.push(inserted);
     return inserted;
   }
 

@@ -28,3 +28,6 @@ export interface UpdateSpec {
   /** findOneAndUpdate: which matching document is updated. */
   sort?: SortSpec;
 }
+
+/** Every document of one tenant (counts). */
+export const tenantScope = (tenantId: string): Filter => ({ tenantId });

@@ -69,6 +69,38 @@ export const EnvSchema = z.object({
   RATE_LIMIT_DEFAULT_PER_MIN: positiveInt(120),
   /** Largest accepted request body in bytes (a full DOM can be a few MB). */
   MAX_BODY_BYTES: positiveInt(8 * 1024 * 1024),
+  /**
+   * Failed authentications (missing, unknown or revoked key) per client address per minute.
+   * Past it the address is refused with 429 for AUTH_BLOCK_SECONDS, before any key is looked
+   * up: a key cannot be guessed, but every guess costs a hash and a database read.
+   */
+  AUTH_FAILURES_PER_MIN: positiveInt(20),
+  AUTH_BLOCK_SECONDS: positiveInt(300),
+  /**
+   * Reverse proxies in front of the server whose X-Forwarded-For entries are trusted (0: none,
+   * the client address is the connection's). Set it to the number of proxies, never more: an
+   * address a client writes itself would then pick its own rate-limit bucket.
+   */
+  TRUST_PROXY_HOPS: z.preprocess(
+    emptyToUndefined,
+    wholeNumber(0, 'must be a whole number, 0 or more').default(0),
+  ),
+  /**
+   * What one tenant may spend on models per UTC day (every user and key of it together): past
+   * either, requests that would call a model answer 429 DAILY_LIMIT_EXCEEDED until midnight UTC.
+   * 0 turns a limit off. At Gemini 2.5 Flash prices 10 M tokens are a few dollars.
+   */
+  TENANT_DAILY_TOKEN_LIMIT: z.preprocess(
+    emptyToUndefined,
+    wholeNumber(0, 'must be a whole number of tokens, 0 (no limit) or more').default(10_000_000),
+  ),
+  TENANT_DAILY_COST_LIMIT_USD: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be an amount in US dollars, 0 (no limit) or more' })
+      .min(0, { error: 'must be an amount in US dollars, 0 (no limit) or more' })
+      .default(20),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     oneOf(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -194,6 +226,11 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'RATE_LIMIT_INTERACT_PER_MIN',
   'RATE_LIMIT_DEFAULT_PER_MIN',
   'MAX_BODY_BYTES',
+  'AUTH_FAILURES_PER_MIN',
+  'AUTH_BLOCK_SECONDS',
+  'TRUST_PROXY_HOPS',
+  'TENANT_DAILY_TOKEN_LIMIT',
+  'TENANT_DAILY_COST_LIMIT_USD',
   'LLM_TIMEOUT_MS',
   'LLM_MAX_RETRIES',
   'LLM_VISION',

@@ -7,6 +7,7 @@ import * as Sentry from '@sentry/nextjs';
 import packageJson from '../package.json' with { type: 'json' };
 import { env, type Env } from './env';
 import { ensureDevTenant, reportDevTenant } from './server/bootstrap';
+import { installPeerStamp } from './server/client-address';
 import { initSentry } from './server/error-reporting';
 import { getRuntime, type Runtime } from './server/runtime';
 import { describeStartupFailure } from './server/startup-failure';
@@ -59,6 +60,8 @@ async function fail(error: unknown, config: Env | undefined, options: StartOptio
 
 export async function startServer(options: StartOptions): Promise<void> {
   let config: Env | undefined;
+  // Before the first request: limits per client address read the TCP peer this stamps.
+  installPeerStamp();
   try {
     config = (options.env ?? env)();
     initSentry(config, packageJson.version);

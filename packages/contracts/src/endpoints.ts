@@ -38,6 +38,7 @@ import {
   DeleteKnowledgeDocumentResponse,
   IndexLinkRequest,
   IndexLinkResponse,
+  IngestFormFields,
   IngestResponse,
   KNOWLEDGE_LIMITS,
   KnowledgeDocumentList,
@@ -52,7 +53,7 @@ import {
   ResolveKnowledgeQuery,
   ResolveKnowledgeResponse,
 } from './knowledge';
-import { HealthResponse, WhoAmIResponse } from './system';
+import { HealthResponse, OpenApiDocument, WhoAmIResponse } from './system';
 
 export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export type HttpMethod = z.infer<typeof HttpMethod>;
@@ -69,8 +70,12 @@ export interface EndpointDefinition {
   readonly summary: string;
   /** JSON body; absent for endpoints that take none (GET). */
   readonly request?: z.ZodType;
-  /** Body of the success answer (200 unless `successStatus` says otherwise). */
+  /** Body of the success answer (200 unless `successStatuses` says otherwise). */
   readonly response: z.ZodType;
+  /** The 2xx statuses the success answer comes with, when not just 200 (first is the usual). */
+  readonly successStatuses?: readonly [number, ...number[]];
+  /** A `multipart/form-data` body: its text fields (besides the `file` part), for the OpenAPI document. */
+  readonly form?: z.ZodType;
   /**
    * `sse`: the answer is `text/event-stream`, and `response` is the schema of each event's
    * `data` (one JSON value per event). Absent for plain JSON answers.
@@ -115,6 +120,14 @@ export const endpoints = {
     response: HealthResponse,
     errors: [],
     notes: ['Answers 503 with the same body when `status` is "degraded".'],
+  }),
+  openapi: defineEndpoint({
+    path: '/api/openapi.json',
+    method: 'GET',
+    auth: 'none',
+    summary: 'This API as an OpenAPI 3.1 document, generated from the endpoint registry.',
+    response: OpenApiDocument,
+    errors: [],
   }),
   whoami: defineEndpoint({
     path: '/api/auth/whoami',
@@ -162,7 +175,7 @@ export const endpoints = {
     params: ActiveTaskParams,
     query: ActiveTaskQuery,
     response: ActiveTaskResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'NOT_FOUND'],
     notes: ['404 `NOT_FOUND` means no active task: start a new one.'],
   }),
   cancelTask: defineEndpoint({
@@ -227,7 +240,13 @@ export const endpoints = {
       'Extracts structured data from HTML or Markdown you send, without the extension (spec 001): schema-checked, chunked when large, strategies learned and replayed.',
     request: ExtractApiRequest,
     response: ExtractionResult,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'LLM_NOT_CONFIGURED', 'LLM_ERROR'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'PAYLOAD_TOO_LARGE',
+      'LLM_NOT_CONFIGURED',
+      'LLM_ERROR',
+    ],
     notes: [
       `A body over ${EXTRACTION_LIMITS.bodyBytes / 1_000_000} MB is 413 PAYLOAD_TOO_LARGE.`,
       'With `outputSchema` the data is validated against it; a schema with features the extractor cannot enforce (`anyOf`, `$ref`, …) is not an error: `warnings` says so and `data` is free text.',
@@ -257,8 +276,15 @@ export const endpoints = {
     auth: 'apiKey',
     summary:
       'Upload a document (multipart `file`, optional `domain`, `title`, `sourceUrl`): its type is detected, its text extracted (OCR for scans), chunked by headings, embedded when an embeddings model is configured, and stored.',
+    form: IngestFormFields,
     response: IngestResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'QUOTA_EXCEEDED'],
+    successStatuses: [201, 200],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'PAYLOAD_TOO_LARGE',
+      'QUOTA_EXCEEDED',
+    ],
     notes: [
       `The body is \`multipart/form-data\`, not JSON. A file over ${KNOWLEDGE_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it.`,
       'Answers 201 with the stored document; 200 with `unchanged: true` when the same source (`sourceUrl`, else the file name) was ingested before with the same content. Changed content supersedes the old chunks.',
@@ -273,7 +299,8 @@ export const endpoints = {
       'Crawl a site into knowledge in the background: one page, its sitemap, or a spider crawl by links; robots.txt is obeyed.',
     request: IndexLinkRequest,
     response: IndexLinkResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'QUOTA_EXCEEDED'],
+    successStatuses: [202],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'QUOTA_EXCEEDED'],
     notes: [
       'Answers 202 with the queued job; follow it with `GET /api/knowledge/jobs/:jobId` or its event stream. A job survives a server restart and resumes where it stopped.',
       'A URL outside the tenant’s allowed domains, or on a private network address, is 400.',
@@ -344,7 +371,8 @@ export const endpoints = {
       'Fetch a crawled document’s page again (a one-page crawl job); changed content supersedes the old chunks.',
     params: KnowledgeDocumentParams,
     response: IndexLinkResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    successStatuses: [202],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'NOT_FOUND'],
     notes: [
       'Answers 202 with the job. A document without a web source (an upload) is 400: upload it again.',
     ],
@@ -367,7 +395,12 @@ export const endpoints = {
       'Two-phase SPA ingestion: the extension sends a page’s content (with the user’s consent for that site) on load and after an interaction that revealed more.',
     request: PageContentRequest,
     response: PageContentResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'PAYLOAD_TOO_LARGE', 'QUOTA_EXCEEDED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'PAYLOAD_TOO_LARGE',
+      'QUOTA_EXCEEDED',
+    ],
     notes: [
       'Phase `initial` keeps hidden content (an SPA shows it later); `post-interaction` drops hidden content, leaves out chunks the page already had word for word, and supersedes the initial chunks it replaces.',
     ],

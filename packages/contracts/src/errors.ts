@@ -17,6 +17,7 @@ export const ErrorCode = z.enum([
   'MAX_STEPS_EXCEEDED',
   'MAX_RETRIES_EXCEEDED',
   'RATE_LIMITED',
+  'DAILY_LIMIT_EXCEEDED',
   'LLM_NOT_CONFIGURED',
   'LLM_ERROR',
   'PAYLOAD_TOO_LARGE',
@@ -61,6 +62,9 @@ export const ERROR_HTTP_STATUS = {
   MAX_STEPS_EXCEEDED: 400,
   MAX_RETRIES_EXCEEDED: 400,
   RATE_LIMITED: 429,
+  // The tenant spent its daily tokens or cost (TENANT_DAILY_*_LIMIT): Retry-After says when the
+  // UTC day ends; waiting a minute, as for RATE_LIMITED, will not help.
+  DAILY_LIMIT_EXCEEDED: 429,
   LLM_NOT_CONFIGURED: 503,
   LLM_ERROR: 502,
   PAYLOAD_TOO_LARGE: 413,

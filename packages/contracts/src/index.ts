@@ -9,6 +9,7 @@ export * from './system';
 export * from './admin';
 export * from './endpoints';
 export * from './api-doc';
+export * from './openapi';
 export * from './collected-counts';
 export * from './collect';
 export * from './extraction';

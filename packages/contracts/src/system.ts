@@ -24,3 +24,14 @@ export const WhoAmIResponse = z.object({
   store: StoreKind,
 });
 export type WhoAmIResponse = z.infer<typeof WhoAmIResponse>;
+
+/**
+ * GET /api/openapi.json: the API as an OpenAPI 3.1 document (built by `buildOpenApiDocument`
+ * from the endpoint registry). Only its frame is checked here; a validator checks the rest.
+ */
+export const OpenApiDocument = z.looseObject({
+  openapi: z.string().regex(/^3\.1\.\d+$/),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+export type OpenApiDocument = z.infer<typeof OpenApiDocument>;

@@ -3,6 +3,7 @@
 // are refused.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantWithKey, testRuntime } from '../test/harness';
+import { PEER_HEADER } from './client-address';
 import { ADMIN_COOKIE, handleAdminLogin, handleAdminLogout, safeAdminPath } from './admin-session';
 import type { Runtime } from './runtime';
 
@@ -27,6 +28,32 @@ function loginRequest(
 }
 
 describe('POST /admin/session', () => {
+  it('shares the per-address limit on failed authentications: past it, even a valid key waits', async () => {
+    const { key } = await tenantWithKey(runtime.store, 'admin');
+    const failures = { limiter: runtime.authFailures, trustProxyHops: 0 };
+    const peer = { [PEER_HEADER]: '198.51.100.9' };
+    const locations: (string | null)[] = [];
+    for (let n = 0; n < 21; n++) {
+      const res = await handleAdminLogin(
+        runtime.store,
+        loginRequest({ key: `wrong-${n}` }, peer),
+        failures,
+      );
+      locations.push(res.headers.get('location'));
+    }
+    expect(locations.slice(0, 20).every((l) => l?.includes('error=invalid'))).toBe(true);
+    expect(locations[20]).toContain('error=locked');
+    const valid = await handleAdminLogin(runtime.store, loginRequest({ key }, peer), failures);
+    expect(valid.headers.get('location')).toContain('error=locked');
+    // Another address signs in.
+    const other = await handleAdminLogin(
+      runtime.store,
+      loginRequest({ key }, { [PEER_HEADER]: '198.51.100.10' }),
+      failures,
+    );
+    expect(other.headers.get('location')).toBe('/admin/billing');
+  });
+
   it('keeps a known key in an httpOnly, strict, /admin-scoped cookie and redirects with 303', async () => {
     const { key } = await tenantWithKey(runtime.store, 'admin');
     const res = await handleAdminLogin(

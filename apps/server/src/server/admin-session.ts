@@ -2,6 +2,8 @@
 // SameSite=Strict cookie scoped to /admin, so it is never in a URL, in page HTML or readable by
 // scripts. Every page checks it again (a revoked key stops working at the next page view).
 import type { Store } from '@tandem/store';
+import { clientAddress } from './client-address';
+import type { AuthFailureLimiter } from './rate-limit';
 
 export const ADMIN_COOKIE = 'tandem_admin_key';
 export const ADMIN_HOME = '/admin/billing';
@@ -62,7 +64,12 @@ export function sameOrigin(request: Request): boolean {
  * POST /admin/session (form: key, next). An unknown key goes back to the form with an error;
  * a known key is kept whatever its role, and a user key then meets the pages' 403.
  */
-export async function handleAdminLogin(store: Store, request: Request): Promise<Response> {
+export async function handleAdminLogin(
+  store: Store,
+  request: Request,
+  /** The API's limit on failed authentications per client address, shared with the form. */
+  failures?: { limiter: AuthFailureLimiter; trustProxyHops: number },
+): Promise<Response> {
   if (!sameOrigin(request)) {
     return new Response('Cross-site sign-in refused.', { status: 403 });
   }
@@ -71,9 +78,14 @@ export async function handleAdminLogin(store: Store, request: Request): Promise<
   const next = safeAdminPath(form?.get('next'));
   const back = (error: string) =>
     seeOther(`/admin/login?${new URLSearchParams({ error, next }).toString()}`);
+  const address = failures ? clientAddress(request.headers, failures.trustProxyHops) : null;
+  if (failures && address && (await failures.limiter.blocked(address))) return back('locked');
   if (typeof key !== 'string' || key.trim() === '') return back('missing');
   const record = await store.apiKeys.findByPlaintext(key.trim());
-  if (!record) return back('invalid');
+  if (!record) {
+    if (failures && address) await failures.limiter.fail(address);
+    return back('invalid');
+  }
   return seeOther(next, cookie(request, key.trim(), COOKIE_MAX_AGE_S));
 }
 

@@ -9,8 +9,9 @@ import type { EndpointDefinition } from '@tandem/contracts';
 import type { z } from 'zod';
 import { EnvError } from '../env';
 import { authenticate, type AuthContext } from './auth';
+import { clientAddress } from './client-address';
 import { reportError } from './error-reporting';
-import { HttpError, mapError, validationError } from './http-error';
+import { HttpError, isError, mapError, validationError } from './http-error';
 import type { Logger } from './logger';
 import { rateLimitHeaders, type RateLimitBucket } from './rate-limit';
 import { getRuntime, type Runtime } from './runtime';
@@ -82,6 +83,11 @@ export interface RouteOptions<E extends EndpointDefinition> {
   rateLimit?: RateLimitBucket | false;
   /** A body limit below the server's MAX_BODY_BYTES for this route (413 above it). */
   maxBodyBytes?: number;
+  /**
+   * The route may call a model for the tenant: refused with 429 DAILY_LIMIT_EXCEEDED once the
+   * tenant spent its daily tokens or cost (TENANT_DAILY_*_LIMIT).
+   */
+  spendsTokens?: boolean;
   handler: (
     ctx: HandlerContext<E>,
   ) => Promise<ResponseBody<E> | RouteResult<ResponseBody<E>> | RawResult>;
@@ -155,6 +161,35 @@ async function chargeRateLimit(
       'RATE_LIMITED',
       `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${headers['Retry-After']} s.`,
     );
+  }
+}
+
+/**
+ * Bearer authentication behind the per-address limit on failures: an address past
+ * AUTH_FAILURES_PER_MIN is refused before its key is looked up, and each failure counts.
+ */
+async function authenticateLimited(
+  runtime: Runtime,
+  request: Request,
+  mode: Exclude<EndpointDefinition['auth'], 'none'>,
+  headers: Record<string, string>,
+): Promise<AuthContext> {
+  const address = clientAddress(request.headers, runtime.env.TRUST_PROXY_HOPS);
+  const blocked = await runtime.authFailures.blocked(address);
+  if (blocked) {
+    Object.assign(headers, rateLimitHeaders(blocked));
+    throw new HttpError(
+      'RATE_LIMITED',
+      `Too many failed authentications from this address; retry in ${headers['Retry-After']} s.`,
+    );
+  }
+  try {
+    return await authenticate(request, runtime.store, mode);
+  } catch (error) {
+    if (isError(error, HttpError, 'HttpError') && error.code === 'UNAUTHORIZED') {
+      await runtime.authFailures.fail(address);
+    }
+    throw error;
   }
 }
 
@@ -267,9 +302,10 @@ async function serve<E extends EndpointDefinition>(
   let auth: AuthContext | null = null;
   try {
     if (endpoint.auth !== 'none') {
-      auth = await authenticate(request, runtime.store, endpoint.auth);
+      auth = await authenticateLimited(runtime, request, endpoint.auth, headers);
       log = log.child({ tenantId: auth.tenantId, userId: auth.userId });
       await chargeRateLimit(runtime, route.rateLimit ?? 'default', auth.tenantId, headers);
+      if (route.spendsTokens === true) await runtime.usageCaps.check(auth.tenantId);
     }
     const input = await parseInput(endpoint, runtime, request, context, route.maxBodyBytes);
     type Ctx = HandlerContext<E>;

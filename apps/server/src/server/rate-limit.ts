@@ -108,3 +108,45 @@ export function rateLimitHeaders(
     headers['Retry-After'] = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
   return headers;
 }
+
+/**
+ * Failed authentications per client address (AUTH_FAILURES_PER_MIN): each failure costs a
+ * point, and the failure that reaches the limit blocks the address for `blockSeconds`. A
+ * blocked address is refused before its key is looked up, whatever the key; successful
+ * requests cost nothing.
+ */
+export interface AuthFailureLimiter {
+  /** The refusal for a blocked address (Retry-After until the block ends), else null. */
+  blocked(address: string): Promise<RateLimitDecision | null>;
+  /** Counts one failed authentication of the address. */
+  fail(address: string): Promise<void>;
+}
+
+export function createAuthFailureLimiter(
+  counters: RateLimitRepository,
+  options: { perMinute: number; blockSeconds: number },
+): AuthFailureLimiter {
+  const settings = { keyPrefix: 'rl:auth-failures', points: options.perMinute, duration: 60 };
+  const limiter = new StoreRateLimiter(counters, {
+    ...settings,
+    insuranceLimiter: new RateLimiterMemory(settings),
+  });
+  return {
+    async blocked(address) {
+      const res = await limiter.get(address);
+      if (res === null || res.consumedPoints < options.perMinute) return null;
+      return { allowed: false, limit: options.perMinute, remaining: 0, resetMs: res.msBeforeNext };
+    },
+    async fail(address) {
+      const res = await limiter.consume(address).catch((rejection: unknown) => {
+        // Past the limit (failures racing the block): the block below is already under way.
+        if (rejection instanceof RateLimiterRes) return rejection;
+        throw rejection;
+      });
+      // The failure that reaches the limit starts the block (the window's end would be too soon).
+      if (res.consumedPoints === options.perMinute) {
+        await limiter.block(address, options.blockSeconds);
+      }
+    },
+  };
+}

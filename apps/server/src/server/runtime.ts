@@ -26,7 +26,13 @@ import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, type Env } from '../env';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
-import { createRateLimiters, type RateLimiters } from './rate-limit';
+import {
+  createAuthFailureLimiter,
+  createRateLimiters,
+  type AuthFailureLimiter,
+  type RateLimiters,
+} from './rate-limit';
+import { createUsageCaps, type UsageCaps } from './usage-caps';
 import { StoreOpenError } from './startup-failure';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -34,6 +40,10 @@ export interface Runtime {
   env: Env;
   store: Store;
   rateLimiters: RateLimiters;
+  /** Failed authentications per client address (AUTH_FAILURES_PER_MIN). */
+  authFailures: AuthFailureLimiter;
+  /** Per-tenant daily token and cost caps (TENANT_DAILY_*_LIMIT). */
+  usageCaps: UsageCaps;
   llm: LlmClient;
   agent: InteractService;
   /** Live task events (steps, collected items) for the SSE route; per process. */
@@ -154,6 +164,17 @@ export async function createRuntime(options: {
     rateLimiters: createRateLimiters(store.rateLimits, {
       interact: env.RATE_LIMIT_INTERACT_PER_MIN,
       default: env.RATE_LIMIT_DEFAULT_PER_MIN,
+    }),
+    authFailures: createAuthFailureLimiter(store.rateLimits, {
+      perMinute: env.AUTH_FAILURES_PER_MIN,
+      blockSeconds: env.AUTH_BLOCK_SECONDS,
+    }),
+    usageCaps: createUsageCaps({
+      usage: store.tokenUsage,
+      limits: {
+        tokens: env.TENANT_DAILY_TOKEN_LIMIT,
+        costMicroUsd: Math.round(env.TENANT_DAILY_COST_LIMIT_USD * 1_000_000),
+      },
     }),
     startedAt: Date.now(),
     version: packageJson.version,

@@ -4,6 +4,7 @@ import { DuplicateKeyError, type CollectedItem, type CollectedItemRepository } f
 import { newCollectedItemRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
 import type { CollectedItemDoc } from './documents';
+import { countByTypePipeline, itemKeyFilter, itemsQuery } from './queries/collected-items';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, isMongoDuplicateKey, jsonValue, nextSeq, orNull, toDate } from './util';
 
@@ -25,7 +26,7 @@ export function mongoCollectedItems({
 }: MongoModels): CollectedItemRepository {
   return {
     async insert(tenantId, input) {
-      const key = { tenantId, taskId: input.taskId, type: input.type, uniqueKey: input.uniqueKey };
+      const key = itemKeyFilter(tenantId, input);
       const find = () => collectedItems.findOne(key).lean().exec();
       // Look before taking a seq: a duplicate (the common case when a page is re-read) must not
       // consume one, or readers paging with afterSeq would see gaps.
@@ -52,24 +53,19 @@ export function mongoCollectedItems({
       }
     },
     async list(tenantId, taskId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId, taskId };
-      if (options.type !== undefined) filter.type = options.type;
-      if (options.afterSeq !== undefined) filter.seq = { $gt: options.afterSeq };
+      const limit = clampLimit(options.limit, 1000, 10_000);
+      const query = itemsQuery(tenantId, taskId, options, limit);
       const docs = await collectedItems
-        .find(filter)
-        .sort({ seq: 1 })
-        .limit(clampLimit(options.limit, 1000, 10_000))
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(limit)
         .lean()
         .exec();
       return docs.map(toItem);
     },
     async countByType(tenantId, taskId) {
       const groups = await collectedItems
-        .aggregate<{ _id: string; n: number }>([
-          { $match: { tenantId, taskId } },
-          { $group: { _id: '$type', n: { $sum: 1 } } },
-          { $sort: { _id: 1 } },
-        ])
+        .aggregate<{ _id: string; n: number }>(countByTypePipeline(tenantId, taskId))
         .exec();
       return Object.fromEntries(groups.map((group) => [group._id, group.n]));
     },

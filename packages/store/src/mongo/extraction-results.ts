@@ -6,6 +6,7 @@ import type { ExtractionResultRecord, ExtractionResultRepository } from '../port
 import { newExtractionResultRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
 import type { ExtractionResultDoc } from './documents';
+import { byIdFilter, resultsByTaskQuery } from './queries/extractions';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, orNull, toDate } from './util';
 
@@ -50,16 +51,16 @@ export function mongoExtractionResults({
       return toResult(doc);
     },
     async get(tenantId, id) {
-      const doc = await extractionResults.findOne({ tenantId, id }).lean().exec();
+      const doc = await extractionResults.findOne(byIdFilter(tenantId, id)).lean().exec();
       return doc ? toResult(doc) : null;
     },
     async listByTask(tenantId, taskId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId, taskId };
-      if (options.extractionId !== undefined) filter.extractionId = options.extractionId;
+      const limit = clampLimit(options.limit, 1000, 10_000);
+      const query = resultsByTaskQuery(tenantId, taskId, options, limit);
       const docs = await extractionResults
-        .find(filter)
-        .sort({ createdAt: 1, id: 1 })
-        .limit(clampLimit(options.limit, 1000, 10_000))
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(limit)
         .lean()
         .exec();
       return docs.map(toResult);

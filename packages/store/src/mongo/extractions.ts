@@ -11,6 +11,15 @@ import type {
 import { newExtractionRecord, newExtractionStrategyRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
 import type { ExtractionDoc, ExtractionStrategyDoc } from './documents';
+import {
+  byIdFilter,
+  extractionsQuery,
+  extractionUpdate,
+  strategiesByDomainQuery,
+  strategyReplayUpdate,
+  strategyResultUpdate,
+  strategyUpsert,
+} from './queries/extractions';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, orNull, retryOnDuplicate, toDate } from './util';
 
@@ -42,27 +51,19 @@ export function mongoExtractions({ extractions }: MongoModels): ExtractionReposi
       return toExtraction(doc);
     },
     async get(tenantId, id) {
-      const doc = await extractions.findOne({ tenantId, id }).lean().exec();
+      const doc = await extractions.findOne(byIdFilter(tenantId, id)).lean().exec();
       return doc ? toExtraction(doc) : null;
     },
     async list(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId };
-      if (options.taskId !== undefined) filter.taskId = options.taskId;
-      const docs = await extractions
-        .find(filter)
-        .sort({ createdAt: -1, id: -1 })
-        .limit(clampLimit(options.limit, 50))
-        .lean()
-        .exec();
+      const limit = clampLimit(options.limit, 50);
+      const query = extractionsQuery(tenantId, options, limit);
+      const docs = await extractions.find(query.filter).sort(query.sort).limit(limit).lean().exec();
       return docs.map(toExtraction);
     },
     async update(tenantId, id, patch) {
-      const set: Record<string, unknown> = { updatedAt: nowDate() };
-      if (patch.data !== undefined) set.data = jsonValue(patch.data);
-      if (patch.status !== undefined) set.status = patch.status;
-      if (patch.error !== undefined) set.error = patch.error;
+      const { filter, update } = extractionUpdate(tenantId, id, patch, nowDate());
       const doc = await extractions
-        .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toExtraction(doc) : null;
@@ -96,38 +97,14 @@ async function upsertStrategy(
   now: string | undefined,
 ): Promise<ExtractionStrategy> {
   const strategy = newExtractionStrategyRecord(tenantId, input, iso(at(now)));
-  const when = toDate(strategy.lastUsed);
-  // A relearned strategy replaces what it extracts and how; the counters and the id keep
-  // its history. An upsert that says nothing about replay keeps the recipe learned so far.
-  const set: Record<string, unknown> = {
-    domain: strategy.domain,
-    outputSchema: jsonValue(strategy.outputSchema),
-    queryTemplate: strategy.queryTemplate,
-    lastUsed: when,
-    updatedAt: when,
-  };
-  const setOnInsert: Record<string, unknown> = {
-    id: strategy.id,
-    successCount: strategy.successCount,
-    failureCount: strategy.failureCount,
-    createdAt: toDate(strategy.createdAt),
-  };
-  if (input.replay === undefined) setOnInsert.replay = null;
-  else set.replay = jsonValue(strategy.replay);
-  // The filter's equalities (tenant, url pattern, schema hash, selector, null included) are
-  // written on insert too (a missing selector would still read and index as null).
+  const { filter, update } = strategyUpsert(
+    strategy,
+    input.replay !== undefined,
+    toDate(strategy.lastUsed),
+  );
   const doc = await retryOnDuplicate(() =>
     extractionStrategies
-      .findOneAndUpdate(
-        {
-          tenantId: strategy.tenantId,
-          urlPattern: strategy.urlPattern,
-          schemaHash: strategy.schemaHash,
-          cssSelector: strategy.cssSelector,
-        },
-        { $set: set, $setOnInsert: setOnInsert },
-        { upsert: true, returnDocument: 'after' },
-      )
+      .findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })
       .lean()
       .exec(),
   );
@@ -141,46 +118,38 @@ export function mongoExtractionStrategies({
   return {
     upsert: (tenantId, input, now) => upsertStrategy(extractionStrategies, tenantId, input, now),
     async get(tenantId, id) {
-      const doc = await extractionStrategies.findOne({ tenantId, id }).lean().exec();
+      const doc = await extractionStrategies.findOne(byIdFilter(tenantId, id)).lean().exec();
       return doc ? toStrategy(doc) : null;
     },
     async listByDomain(tenantId, domain, options = {}) {
+      const limit = clampLimit(options.limit, 50);
+      const query = strategiesByDomainQuery(tenantId, domain, limit);
       const docs = await extractionStrategies
-        .find({ tenantId, domain })
-        .sort({ lastUsed: -1, id: -1 })
-        .limit(clampLimit(options.limit, 50))
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(limit)
         .lean()
         .exec();
       return docs.map(toStrategy);
     },
     async recordResult(tenantId, id, success, now) {
-      const when = at(now);
+      const { filter, update } = strategyResultUpdate(tenantId, id, success, at(now));
       const doc = await extractionStrategies
-        .findOneAndUpdate(
-          { tenantId, id },
-          {
-            $inc: success ? { successCount: 1 } : { failureCount: 1 },
-            $set: { lastUsed: when, updatedAt: when },
-          },
-          { returnDocument: 'after' },
-        )
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toStrategy(doc) : null;
     },
     async setReplay(tenantId, id, replay, now) {
+      const { filter, update } = strategyReplayUpdate(tenantId, id, replay, at(now));
       const doc = await extractionStrategies
-        .findOneAndUpdate(
-          { tenantId, id },
-          { $set: { replay: jsonValue(replay), updatedAt: at(now) } },
-          { returnDocument: 'after' },
-        )
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toStrategy(doc) : null;
     },
     async delete(tenantId, id) {
-      const result = await extractionStrategies.deleteOne({ tenantId, id }).exec();
+      const result = await extractionStrategies.deleteOne(byIdFilter(tenantId, id)).exec();
       return result.deletedCount > 0;
     },
   };

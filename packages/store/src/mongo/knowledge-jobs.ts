@@ -4,6 +4,7 @@ import type { KnowledgeJob, KnowledgeJobRepository } from '../port';
 import { emptyKnowledgeJobProgress, newKnowledgeJobRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
 import type { KnowledgeJobDoc } from './documents';
+import { jobFilter, jobsQuery, jobUpdate, unfinishedJobsQuery } from './queries/knowledge-jobs';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, isoOrNull, jsonValue, nowDate, orNull, toDate } from './util';
 
@@ -51,48 +52,35 @@ export function mongoKnowledgeJobs({ knowledgeJobs }: MongoModels): KnowledgeJob
     },
 
     async get(tenantId, id) {
-      const doc = await knowledgeJobs.findOne({ tenantId, id }).lean().exec();
+      const doc = await knowledgeJobs.findOne(jobFilter(tenantId, id)).lean().exec();
       return doc ? toJob(doc) : null;
     },
 
     async list(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId };
-      if (options.status !== undefined) {
-        if (options.status.length === 0) return [];
-        filter.status = { $in: options.status };
-      }
+      if (options.status !== undefined && options.status.length === 0) return [];
+      const limit = clampLimit(options.limit, 50);
+      const query = jobsQuery(tenantId, options.status, limit);
       const docs = await knowledgeJobs
-        .find(filter)
-        .sort({ createdAt: -1, id: -1 })
-        .limit(clampLimit(options.limit, 50))
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(limit)
         .lean()
         .exec();
       return docs.map(toJob);
     },
 
     async update(tenantId, id, patch) {
-      const set: Record<string, unknown> = { updatedAt: nowDate() };
-      if (patch.status !== undefined) set.status = patch.status;
-      if (patch.progress !== undefined) set.progress = jsonValue(patch.progress);
-      if (patch.frontier !== undefined) set.frontier = jsonValue(patch.frontier);
-      if (patch.visited !== undefined) set.visited = jsonValue(patch.visited);
-      if (patch.errors !== undefined) set.pageErrors = jsonValue(patch.errors);
-      if (patch.error !== undefined) set.error = patch.error;
-      if (patch.startedAt !== undefined) set.startedAt = dateOrNull(patch.startedAt);
-      if (patch.finishedAt !== undefined) set.finishedAt = dateOrNull(patch.finishedAt);
+      const { filter, update } = jobUpdate(tenantId, id, patch, nowDate());
       const doc = await knowledgeJobs
-        .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toJob(doc) : null;
     },
 
     async listUnfinished() {
-      const docs = await knowledgeJobs
-        .find({ status: { $in: ['queued', 'running'] } })
-        .sort({ createdAt: 1, id: 1 })
-        .lean()
-        .exec();
+      const query = unfinishedJobsQuery();
+      const docs = await knowledgeJobs.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toJob);
     },
   };

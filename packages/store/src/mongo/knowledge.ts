@@ -28,13 +28,26 @@ import {
   ensureKnowledgeVectorIndex,
   isSearchUnsupported,
   isServerError,
-  knowledgeVectorIndexName,
 } from './knowledge-vector-index';
+import {
+  chunkCountsPipeline,
+  chunksQuery,
+  currentChunksFilter,
+  documentBytesPipeline,
+  documentChunksFilter,
+  documentFilter,
+  documentsQuery,
+  documentUpdate,
+  exactVectorFilter,
+  lexicalSearchQuery,
+  settingsFilter,
+  settingsUpdate,
+  supersedeUpdate,
+  vectorSearchPipeline,
+} from './queries/knowledge';
+import { tenantScope } from './queries/spec';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, orNull, retryOnDuplicate, toDate } from './util';
-
-/** $vectorSearch's ceiling for numCandidates. */
-const MAX_CANDIDATES = 10_000;
 
 /**
  * Embeddings are written as BSON doubles even when a value is integral (the driver would write
@@ -132,12 +145,7 @@ export function mongoKnowledge({
   ): Promise<ScoredKnowledgeChunk[]> => {
     const top: ScoredKnowledgeChunk[] = [];
     const cursor = knowledgeChunks
-      .find({
-        tenantId,
-        domain: { $in: domains },
-        supersededBy: null,
-        embedding: { $size: embedding.length },
-      })
+      .find(exactVectorFilter(tenantId, domains, embedding.length))
       .lean()
       .cursor();
     for await (const doc of cursor) {
@@ -149,7 +157,7 @@ export function mongoKnowledge({
   };
 
   const getDocument = async (tenantId: string, id: string): Promise<KnowledgeDocument | null> => {
-    const doc = await knowledgeDocuments.findOne({ tenantId, id }).lean().exec();
+    const doc = await knowledgeDocuments.findOne(documentFilter(tenantId, id)).lean().exec();
     return doc ? toDocument(doc) : null;
   };
 
@@ -169,24 +177,15 @@ export function mongoKnowledge({
     getDocument,
 
     async listDocuments(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId };
-      if (options.domain !== undefined) filter.domain = options.domain;
-      if (options.sourceUrl !== undefined) filter.sourceUrl = options.sourceUrl;
-      const docs = await knowledgeDocuments
-        .find(filter)
-        .sort({ createdAt: 1, id: 1 })
-        .lean()
-        .exec();
+      const query = documentsQuery(tenantId, options);
+      const docs = await knowledgeDocuments.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toDocument);
     },
 
     async updateDocument(tenantId, id, patch) {
-      const set: Record<string, unknown> = { updatedAt: nowDate() };
-      if (patch.status !== undefined) set.status = patch.status;
-      if (patch.title !== undefined) set.title = patch.title;
-      if (patch.metadata !== undefined) set.metadata = jsonValue(patch.metadata);
+      const { filter, update } = documentUpdate(tenantId, id, patch, nowDate());
       const doc = await knowledgeDocuments
-        .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toDocument(doc) : null;
@@ -196,8 +195,8 @@ export function mongoKnowledge({
       // No multi-document transaction (a standalone server has none): chunks go first, so a
       // crash in between leaves a chunkless document to delete again, never orphan chunks that
       // RAG would still retrieve.
-      await knowledgeChunks.deleteMany({ tenantId, documentId: id }).exec();
-      const result = await knowledgeDocuments.deleteOne({ tenantId, id }).exec();
+      await knowledgeChunks.deleteMany(documentChunksFilter(tenantId, id)).exec();
+      const result = await knowledgeDocuments.deleteOne(documentFilter(tenantId, id)).exec();
       return result.deletedCount > 0;
     },
 
@@ -240,25 +239,15 @@ export function mongoKnowledge({
     },
 
     async listChunks(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId };
-      if (options.documentId !== undefined) filter.documentId = options.documentId;
-      if (typeof options.domain === 'string') filter.domain = options.domain;
-      else if (options.domain !== undefined) filter.domain = { $in: options.domain };
-      // Matches null and missing alike.
-      if (options.includeSuperseded !== true) filter.supersededBy = null;
-      const docs = await knowledgeChunks
-        .find(filter)
-        .sort({ documentId: 1, ordinal: 1, _id: 1 })
-        .lean()
-        .exec();
+      const query = chunksQuery(tenantId, options);
+      const docs = await knowledgeChunks.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toChunk);
     },
 
     async markSuperseded(tenantId, chunkIds, supersededBy) {
       if (chunkIds.length === 0) return 0;
-      const result = await knowledgeChunks
-        .updateMany({ tenantId, id: { $in: chunkIds } }, { $set: { supersededBy } })
-        .exec();
+      const { filter, update } = supersedeUpdate(tenantId, chunkIds, supersededBy);
+      const result = await knowledgeChunks.updateMany(filter, update).exec();
       // Matched, not modified: a chunk already pointing at the same successor still counts,
       // as it does in SQL.
       return result.matchedCount;
@@ -268,20 +257,10 @@ export function mongoKnowledge({
       const max = searchLimit(limit);
       const terms = queryTerms(query);
       if (terms.length === 0 || domains.length === 0 || max < 1) return [];
-      // Space-separated plain words: $text ORs them. queryTerms left no quote (phrase) and no
-      // leading '-' (negation), the only syntax $search has.
+      const lexical = lexicalSearchQuery(tenantId, domains, terms, max);
       const docs = (await knowledgeChunks
-        .find(
-          {
-            tenantId,
-            $text: { $search: terms.join(' ') },
-            domain: { $in: domains },
-            supersededBy: null,
-          },
-          // Search results carry no embedding (see the port): not worth sending.
-          { score: { $meta: 'textScore' }, embedding: 0 },
-        )
-        .sort({ score: { $meta: 'textScore' }, id: 1 })
+        .find(lexical.filter, lexical.projection)
+        .sort(lexical.sort)
         .limit(max)
         .lean()
         .exec()) as unknown as ScoredChunkDoc[];
@@ -296,22 +275,7 @@ export function mongoKnowledge({
       if (!vectorSearchUnsupported) {
         try {
           const docs = await knowledgeChunks
-            .aggregate<ScoredChunkDoc>([
-              {
-                $vectorSearch: {
-                  index: knowledgeVectorIndexName(embedding.length),
-                  path: 'embedding',
-                  queryVector: embedding,
-                  numCandidates: Math.min(MAX_CANDIDATES, Math.max(max * 20, 200)),
-                  limit: max,
-                  // Pre-filters (declared `filter` fields of the index), so other tenants'
-                  // vectors never take a slot of this tenant's result.
-                  filter: { tenantId, domain: { $in: domains }, supersededBy: null },
-                },
-              },
-              { $project: { _id: 0, score: { $meta: 'vectorSearchScore' }, doc: '$$ROOT' } },
-              { $replaceWith: { $mergeObjects: ['$doc', { score: '$score' }] } },
-            ])
+            .aggregate<ScoredChunkDoc>(vectorSearchPipeline(tenantId, domains, embedding, max))
             .exec();
           // Fewer than asked: the index of this dimension may not exist or still be building
           // (Atlas then answers nothing rather than an error). The exact ranking is the truth.
@@ -333,18 +297,13 @@ export function mongoKnowledge({
 
     async hasChunks(tenantId, domains) {
       if (domains.length === 0) return false;
-      const found = await knowledgeChunks
-        .exists({ tenantId, domain: { $in: domains }, supersededBy: null })
-        .exec();
+      const found = await knowledgeChunks.exists(currentChunksFilter(tenantId, domains)).exec();
       return found !== null;
     },
 
     async countChunks(tenantId) {
       const rows = await knowledgeChunks
-        .aggregate<{ _id: string; chunks: number }>([
-          { $match: { tenantId, supersededBy: null } },
-          { $group: { _id: '$documentId', chunks: { $sum: 1 } } },
-        ])
+        .aggregate<{ _id: string; chunks: number }>(chunkCountsPipeline(tenantId))
         .exec();
       const counts: Record<string, number> = {};
       for (const row of rows) counts[row._id] = row.chunks;
@@ -353,32 +312,24 @@ export function mongoKnowledge({
 
     async usage(tenantId) {
       const [documents, chunks, sizes] = await Promise.all([
-        knowledgeDocuments.countDocuments({ tenantId }).exec(),
-        knowledgeChunks.countDocuments({ tenantId }).exec(),
+        knowledgeDocuments.countDocuments(tenantScope(tenantId)).exec(),
+        knowledgeChunks.countDocuments(tenantScope(tenantId)).exec(),
         // $sum skips values that are not numbers, as the libSQL query does.
-        knowledgeDocuments
-          .aggregate<{ bytes: number }>([
-            { $match: { tenantId } },
-            { $group: { _id: null, bytes: { $sum: '$metadata.sizeBytes' } } },
-          ])
-          .exec(),
+        knowledgeDocuments.aggregate<{ bytes: number }>(documentBytesPipeline(tenantId)).exec(),
       ]);
       return { documents, chunks, bytes: sizes[0]?.bytes ?? 0 };
     },
 
     async getSettings(tenantId) {
-      const doc = await knowledgeSettings.findOne({ tenantId }).lean().exec();
+      const doc = await knowledgeSettings.findOne(settingsFilter(tenantId)).lean().exec();
       return doc ? toSettings(doc) : defaultKnowledgeSettings(tenantId);
     },
 
     async updateSettings(tenantId, patch) {
+      const { filter, update } = settingsUpdate(tenantId, patch.allowedDomains, nowDate());
       const doc = await retryOnDuplicate(() =>
         knowledgeSettings
-          .findOneAndUpdate(
-            { tenantId },
-            { $set: { allowedDomains: jsonValue(patch.allowedDomains), updatedAt: nowDate() } },
-            { upsert: true, returnDocument: 'after' },
-          )
+          .findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })
           .lean()
           .exec(),
       );

@@ -4,8 +4,15 @@ import type { Message, MessageRepository, Session, SessionRepository } from '../
 import { newMessageRecord, newSessionRecord } from '../record-defaults';
 import { clampLimit, encodeCursor, nowIso } from '../shared';
 import type { MessageDoc, SessionDoc } from './documents';
+import {
+  lastMessageUpdate,
+  messagesQuery,
+  sessionFilter,
+  sessionsByUserQuery,
+  sessionUpdate,
+} from './queries/sessions';
 import type { MongoModels } from './schemas';
-import { iso, nextSeq, nowDate, olderThanCursor, orNull, toDate } from './util';
+import { iso, nextSeq, nowDate, orNull, toDate } from './util';
 
 const toSession = (doc: SessionDoc): Session => ({
   id: doc.id,
@@ -31,27 +38,24 @@ export function mongoSessions({ sessions }: MongoModels): SessionRepository {
       return toSession(doc);
     },
     async get(tenantId, id) {
-      const doc = await sessions.findOne({ tenantId, id }).lean().exec();
+      const doc = await sessions.findOne(sessionFilter(tenantId, id)).lean().exec();
       return doc ? toSession(doc) : null;
     },
     async update(tenantId, id, patch) {
-      const set: Partial<SessionDoc> = { updatedAt: nowDate() };
-      // Partial semantics: a key set to undefined is "not given", never "clear it".
-      if (patch.status !== undefined) set.status = patch.status;
-      if (patch.url !== undefined) set.url = patch.url;
-      if (patch.title !== undefined) set.title = patch.title;
+      const { filter, update } = sessionUpdate(tenantId, id, patch, nowDate());
       const doc = await sessions
-        .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toSession(doc) : null;
     },
     async listByUser(tenantId, userId, options = {}) {
       const limit = clampLimit(options.limit, 50);
+      const query = sessionsByUserQuery(tenantId, userId, options.cursor, limit);
       const docs = await sessions
-        .find({ tenantId, userId, ...olderThanCursor(options.cursor) })
-        .sort({ createdAt: -1, id: -1 })
-        .limit(limit + 1)
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(query.limit ?? limit + 1)
         .lean()
         .exec();
       const items = docs.slice(0, limit).map(toSession);
@@ -90,19 +94,16 @@ export function mongoMessages({ messages, counters }: MongoModels): MessageRepos
     },
     async list(tenantId, sessionId, options = {}) {
       if (options.limit === undefined) {
-        const docs = await messages.find({ tenantId, sessionId }).sort({ seq: 1 }).lean().exec();
+        const all = messagesQuery(tenantId, sessionId);
+        const docs = await messages.find(all.filter).sort(all.sort).lean().exec();
         return docs.map(toMessage);
       }
       // Mongo reads limit(0) as "no limit"; the port means "none".
       const limit = Math.max(0, Math.floor(options.limit));
       if (limit === 0) return [];
       // The newest `limit`, handed back oldest first (the order a prompt reads them in).
-      const docs = await messages
-        .find({ tenantId, sessionId })
-        .sort({ seq: -1 })
-        .limit(limit)
-        .lean()
-        .exec();
+      const newest = messagesQuery(tenantId, sessionId, limit);
+      const docs = await messages.find(newest.filter).sort(newest.sort).limit(limit).lean().exec();
       return docs.reverse().map(toMessage);
     },
     async updateLast(tenantId, sessionId, patch) {
@@ -110,15 +111,12 @@ export function mongoMessages({ messages, counters }: MongoModels): MessageRepos
       if (patch.status !== undefined) set.status = patch.status;
       if (patch.error !== undefined) set.error = patch.error;
       // One atomic operation picks the newest message and patches it.
+      const { filter, update, sort } = lastMessageUpdate(tenantId, sessionId, set);
       const doc =
         Object.keys(set).length === 0
-          ? await messages.findOne({ tenantId, sessionId }).sort({ seq: -1 }).lean().exec()
+          ? await messages.findOne(filter).sort(sort).lean().exec()
           : await messages
-              .findOneAndUpdate(
-                { tenantId, sessionId },
-                { $set: set },
-                { sort: { seq: -1 }, returnDocument: 'after' },
-              )
+              .findOneAndUpdate(filter, update, { sort, returnDocument: 'after' })
               .lean()
               .exec();
       return doc ? toMessage(doc) : null;

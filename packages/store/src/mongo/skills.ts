@@ -5,16 +5,23 @@
 import {
   LimitExceededError,
   MAX_SKILLS_PER_TENANT,
-  MIN_SKILL_SUCCESS_RATE,
-  SKILL_TTL_MS,
   type Skill,
   type SkillRepository,
 } from '../port';
 import { newSkillRecord } from '../record-defaults';
 import { clampLimit } from '../shared';
 import type { SkillDoc } from './documents';
+import {
+  expiredSkillsFilter,
+  skillBumpUpdate,
+  skillFilter,
+  skillFindQuery,
+  skillOutcomeUpdate,
+  skillTotalsPipeline,
+} from './queries/skills';
+import { tenantScope } from './queries/spec';
 import type { MongoModels } from './schemas';
-import { escapeRegExp, iso, isMongoDuplicateKey, nowDate, toDate } from './util';
+import { iso, isMongoDuplicateKey, nowDate, toDate } from './util';
 
 const toSkill = (doc: SkillDoc): Skill => ({
   id: doc.id,
@@ -43,29 +50,16 @@ export function mongoSkills({ skills }: MongoModels): SkillRepository {
   return {
     async upsert(tenantId, input, now) {
       const when = at(now);
-      const dedupe = {
-        tenantId,
-        domain: input.domain,
-        goal: input.goal,
-        'failedState.action': input.failedState.action,
-        'successfulAction.action': input.successfulAction.action,
-      };
       // A known skill just worked again. Allowed at the cap: only new skills are refused.
+      const { filter: dedupe, update: bumped } = skillBumpUpdate(tenantId, input, when);
       const bump = () =>
-        skills
-          .findOneAndUpdate(
-            dedupe,
-            { $inc: { successCount: 1 }, $set: { lastUsed: when } },
-            { returnDocument: 'after' },
-          )
-          .lean()
-          .exec();
+        skills.findOneAndUpdate(dedupe, bumped, { returnDocument: 'after' }).lean().exec();
       const existing = await bump();
       if (existing) return toSkill(existing);
 
       // The cap is checked before the insert, not atomically with it: two inserts racing at
       // 9,999 can both land. A soft cap is enough to stop unbounded growth.
-      const count = await skills.countDocuments({ tenantId }).exec();
+      const count = await skills.countDocuments(tenantScope(tenantId)).exec();
       if (count >= MAX_SKILLS_PER_TENANT) {
         throw new LimitExceededError(
           `Tenant ${tenantId} already has ${MAX_SKILLS_PER_TENANT} skills`,
@@ -102,74 +96,39 @@ export function mongoSkills({ skills }: MongoModels): SkillRepository {
     },
 
     async get(tenantId, id) {
-      const doc = await skills.findOne({ tenantId, id }).lean().exec();
+      const doc = await skills.findOne(skillFilter(tenantId, id)).lean().exec();
       return doc ? toSkill(doc) : null;
     },
 
     async find(tenantId, input) {
-      const now = at(input.now);
-      const filter: Record<string, unknown> = {
-        tenantId,
-        domain: input.domain,
-        lastUsed: { $gte: new Date(now.getTime() - SKILL_TTL_MS) },
-        // success / (success + failure) >= minSuccessRate; 0/0 counts as 0.
-        $expr: {
-          $gte: [
-            {
-              $cond: [
-                { $eq: [{ $add: ['$successCount', '$failureCount'] }, 0] },
-                0,
-                { $divide: ['$successCount', { $add: ['$successCount', '$failureCount'] }] },
-              ],
-            },
-            input.minSuccessRate ?? MIN_SKILL_SUCCESS_RATE,
-          ],
-        },
-      };
-      if (input.goal !== undefined && input.goal !== '') {
-        filter.goal = { $regex: escapeRegExp(input.goal), $options: 'i' };
-      }
+      const query = skillFindQuery(tenantId, input, at(input.now), clampLimit(input.limit, 10));
       const docs = await skills
-        .find(filter)
-        .sort({ lastUsed: -1, id: -1 })
-        .limit(clampLimit(input.limit, 10))
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(query.limit ?? 10)
         .lean()
         .exec();
       return docs.map(toSkill);
     },
 
     async recordOutcome(tenantId, id, success, now) {
+      const { filter, update } = skillOutcomeUpdate(tenantId, id, success, at(now));
       const doc = await skills
-        .findOneAndUpdate(
-          { tenantId, id },
-          {
-            $inc: success ? { successCount: 1 } : { failureCount: 1 },
-            $set: { lastUsed: at(now) },
-          },
-          { returnDocument: 'after' },
-        )
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toSkill(doc) : null;
     },
 
     async count(tenantId) {
-      return skills.countDocuments({ tenantId }).exec();
+      return skills.countDocuments(tenantScope(tenantId)).exec();
     },
 
     async totals(tenantId) {
       const [sums] = await skills
-        .aggregate<{ skills: number; successCount: number; failureCount: number }>([
-          { $match: { tenantId } },
-          {
-            $group: {
-              _id: null,
-              skills: { $sum: 1 },
-              successCount: { $sum: '$successCount' },
-              failureCount: { $sum: '$failureCount' },
-            },
-          },
-        ])
+        .aggregate<{ skills: number; successCount: number; failureCount: number }>(
+          skillTotalsPipeline(tenantId),
+        )
         .exec();
       return {
         skills: sums?.skills ?? 0,
@@ -181,8 +140,7 @@ export function mongoSkills({ skills }: MongoModels): SkillRepository {
     async deleteExpired(now) {
       // A maintenance sweep across tenants (the port gives it no tenant): age is all it uses.
       // The TTL index does the same on its own schedule.
-      const cutoff = new Date(at(now).getTime() - SKILL_TTL_MS);
-      const result = await skills.deleteMany({ lastUsed: { $lt: cutoff } }).exec();
+      const result = await skills.deleteMany(expiredSkillsFilter(at(now))).exec();
       return result.deletedCount;
     },
   };

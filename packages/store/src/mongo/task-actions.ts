@@ -5,6 +5,13 @@ import type { TaskAction, TaskActionRepository } from '../port';
 import { newTaskActionRecord } from '../record-defaults';
 import { nowIso } from '../shared';
 import type { TaskActionDoc } from './documents';
+import {
+  actionFilter,
+  actionsByTaskQuery,
+  actionsByTasksQuery,
+  actionUpdate,
+  lastActionQuery,
+} from './queries/task-actions';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, toDate } from './util';
 
@@ -33,11 +40,6 @@ const toDoc = (action: TaskAction): TaskActionDoc => ({
   createdAt: toDate(action.createdAt),
 });
 
-// _id (an ObjectId, increasing in creation order) is the last tie-breaker: actions of one step
-// written in one batch keep their order.
-const ORDER = { stepIndex: 1, createdAt: 1, _id: 1 } as const;
-const ORDER_DESC = { stepIndex: -1, createdAt: -1, _id: -1 } as const;
-
 export function mongoTaskActions({ taskActions }: MongoModels): TaskActionRepository {
   return {
     async insert(tenantId, input) {
@@ -54,24 +56,23 @@ export function mongoTaskActions({ taskActions }: MongoModels): TaskActionReposi
       return docs.map(toTaskAction);
     },
     async get(tenantId, id) {
-      const doc = await taskActions.findOne({ tenantId, id }).lean().exec();
+      const doc = await taskActions.findOne(actionFilter(tenantId, id)).lean().exec();
       return doc ? toTaskAction(doc) : null;
     },
     async listByTask(tenantId, taskId) {
-      const docs = await taskActions.find({ tenantId, taskId }).sort(ORDER).lean().exec();
+      const query = actionsByTaskQuery(tenantId, taskId);
+      const docs = await taskActions.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toTaskAction);
     },
     async getLast(tenantId, taskId) {
-      const doc = await taskActions.findOne({ tenantId, taskId }).sort(ORDER_DESC).lean().exec();
+      const query = lastActionQuery(tenantId, taskId);
+      const doc = await taskActions.findOne(query.filter).sort(query.sort).lean().exec();
       return doc ? toTaskAction(doc) : null;
     },
     async listByTasks(tenantId, taskIds) {
       if (taskIds.length === 0) return [];
-      const docs = await taskActions
-        .find({ tenantId, taskId: { $in: [...new Set(taskIds)] } })
-        .sort({ taskId: 1, ...ORDER })
-        .lean()
-        .exec();
+      const query = actionsByTasksQuery(tenantId, taskIds);
+      const docs = await taskActions.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toTaskAction);
     },
     async update(tenantId, id, patch) {
@@ -82,11 +83,12 @@ export function mongoTaskActions({ taskActions }: MongoModels): TaskActionReposi
       if (patch.expectedOutcome !== undefined) {
         set.expectedOutcome = jsonValue(patch.expectedOutcome);
       }
+      const { filter, update } = actionUpdate(tenantId, id, set);
       const doc =
         Object.keys(set).length === 0
-          ? await taskActions.findOne({ tenantId, id }).lean().exec()
+          ? await taskActions.findOne(filter).lean().exec()
           : await taskActions
-              .findOneAndUpdate({ tenantId, id }, { $set: set }, { returnDocument: 'after' })
+              .findOneAndUpdate(filter, update, { returnDocument: 'after' })
               .lean()
               .exec();
       return doc ? toTaskAction(doc) : null;

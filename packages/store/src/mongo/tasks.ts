@@ -7,20 +7,20 @@ import {
   type Plan,
   type StoredChain,
   type TaskMetrics,
-  type TaskStatus,
 } from '@tandem/contracts';
-import { VersionConflictError, type Task, type TaskPatch, type TaskRepository } from '../port';
+import { VersionConflictError, type Task, type TaskRepository } from '../port';
 import { newTaskRecord } from '../record-defaults';
 import { clampLimit, encodeCursor, nowIso } from '../shared';
 import type { TaskDoc } from './documents';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, jsonValue, nowDate, olderThanCursor, orNull, toDate } from './util';
-
-/**
- * Statuses a task can still advance from (findActive / expireStale look at these): a task
- * paused on a question is live too, and its answer continues it.
- */
-const LIVE_STATUSES: TaskStatus[] = ['active', 'executing', 'needs_user_input'];
+import {
+  activeTaskQuery,
+  expireStaleUpdate,
+  taskFilter,
+  taskListQuery,
+  taskUpdate,
+} from './queries/tasks';
+import { fromJson, iso, jsonValue, nowDate, orNull, toDate } from './util';
 
 const toTask = (doc: TaskDoc): Task => ({
   id: doc.id,
@@ -60,44 +60,9 @@ const toDoc = (task: Task): TaskDoc => ({
   updatedAt: toDate(task.updatedAt),
 });
 
-/** How each patchable field is written: JSON-ish fields go through jsonValue. */
-const PATCH_FIELDS: { [K in keyof Required<TaskPatch>]: 'plain' | 'json' } = {
-  sessionId: 'plain',
-  url: 'plain',
-  query: 'plain',
-  status: 'plain',
-  complexity: 'plain',
-  plan: 'json',
-  hierarchicalPlan: 'json',
-  currentStepIndex: 'plain',
-  corrections: 'json',
-  metrics: 'json',
-  lastChain: 'json',
-  webSearchResult: 'json',
-  result: 'plain',
-  collectLimit: 'plain',
-  consecutiveFailures: 'plain',
-  consecutiveSuccessWithoutTaskComplete: 'plain',
-};
-
-/**
- * $set for the keys present in a patch. Only whitelisted keys pass, so a patch can never touch
- * id, tenantId, userId, version or createdAt whatever object it is at run time.
- */
-function patchSet(patch: TaskPatch): Record<string, unknown> {
-  const set: Record<string, unknown> = {};
-  for (const [key, kind] of Object.entries(PATCH_FIELDS)) {
-    if (!Object.hasOwn(patch, key)) continue;
-    const value: unknown = patch[key as keyof TaskPatch];
-    if (value === undefined) continue;
-    set[key] = kind === 'json' ? jsonValue(value) : value;
-  }
-  return set;
-}
-
 export function mongoTasks({ tasks }: MongoModels): TaskRepository {
   const get = async (tenantId: string, id: string): Promise<Task | null> => {
-    const doc = await tasks.findOne({ tenantId, id }).lean().exec();
+    const doc = await tasks.findOne(taskFilter(tenantId, id)).lean().exec();
     return doc ? toTask(doc) : null;
   };
 
@@ -111,18 +76,16 @@ export function mongoTasks({ tasks }: MongoModels): TaskRepository {
     get,
 
     async update(tenantId, id, patch, options = {}) {
-      const filter: Record<string, unknown> = { tenantId, id };
-      if (options.ifVersion !== undefined) filter.version = options.ifVersion;
+      const { filter, update } = taskUpdate(tenantId, id, patch, options.ifVersion, nowDate());
       const doc = await tasks
-        .findOneAndUpdate(
-          filter,
-          { $set: { ...patchSet(patch), updatedAt: nowDate() }, $inc: { version: 1 } },
-          { returnDocument: 'after' },
-        )
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
         .lean()
         .exec();
       if (doc) return toTask(doc);
-      if (options.ifVersion !== undefined && (await tasks.exists({ tenantId, id }).exec())) {
+      if (
+        options.ifVersion !== undefined &&
+        (await tasks.exists(taskFilter(tenantId, id)).exec())
+      ) {
         throw new VersionConflictError(`task ${id} is not at version ${options.ifVersion}`);
       }
       return null;
@@ -130,24 +93,14 @@ export function mongoTasks({ tasks }: MongoModels): TaskRepository {
 
     async list(tenantId, options = {}) {
       const limit = clampLimit(options.limit, 50);
-      const filter: Record<string, unknown> = { tenantId, ...olderThanCursor(options.cursor) };
-      if (options.status !== undefined) {
-        if (options.status.length === 0) return { items: [], nextCursor: null };
-        filter.status = { $in: options.status };
+      if (options.status !== undefined && options.status.length === 0) {
+        return { items: [], nextCursor: null };
       }
-      if (options.userId !== undefined) filter.userId = options.userId;
-      if (options.sessionId !== undefined) filter.sessionId = options.sessionId;
-      if (options.createdFrom !== undefined || options.createdTo !== undefined) {
-        // Merged with the cursor's $or (which also bounds createdAt) rather than replacing it.
-        const createdAt: Record<string, Date> = {};
-        if (options.createdFrom !== undefined) createdAt.$gte = toDate(options.createdFrom);
-        if (options.createdTo !== undefined) createdAt.$lt = toDate(options.createdTo);
-        filter.$and = [{ createdAt }];
-      }
+      const query = taskListQuery(tenantId, options, limit);
       const docs = await tasks
-        .find(filter)
-        .sort({ createdAt: -1, id: -1 })
-        .limit(limit + 1)
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(query.limit ?? limit + 1)
         .lean()
         .exec();
       const items = docs.slice(0, limit).map(toTask);
@@ -159,30 +112,14 @@ export function mongoTasks({ tasks }: MongoModels): TaskRepository {
     },
 
     async findActive(tenantId, input) {
-      const filter: Record<string, unknown> = {
-        tenantId,
-        sessionId: input.sessionId,
-        status: { $in: LIVE_STATUSES },
-      };
-      if (input.url !== undefined) filter.url = input.url;
-      const doc = await tasks.findOne(filter).sort({ createdAt: -1, id: -1 }).lean().exec();
+      const query = activeTaskQuery(tenantId, input);
+      const doc = await tasks.findOne(query.filter).sort(query.sort).lean().exec();
       return doc ? toTask(doc) : null;
     },
 
     async expireStale(tenantId, input) {
-      const filter: Record<string, unknown> = {
-        tenantId,
-        status: { $in: LIVE_STATUSES },
-        updatedAt: { $lt: toDate(input.olderThan) },
-      };
-      if (input.sessionId !== undefined) filter.sessionId = input.sessionId;
-      // Bumps version too, so a request that read the task before the sweep loses its ifVersion.
-      const result = await tasks
-        .updateMany(filter, {
-          $set: { status: 'interrupted', updatedAt: nowDate() },
-          $inc: { version: 1 },
-        })
-        .exec();
+      const { filter, update } = expireStaleUpdate(tenantId, input, nowDate());
+      const result = await tasks.updateMany(filter, update).exec();
       return result.modifiedCount;
     },
   };

@@ -10,6 +10,14 @@ import {
 import { newApiKeyRecord, newTenantRecord, type NewApiKey } from '../record-defaults';
 import { generateApiKey, hashApiKey, nowIso } from '../shared';
 import type { ApiKeyDoc, TenantDoc } from './documents';
+import {
+  activeKeyFilter,
+  keysQuery,
+  revokeKeyUpdate,
+  tenantFilter,
+  tenantsQuery,
+  touchKeyUpdate,
+} from './queries/tenants';
 import type { MongoModels } from './schemas';
 import { iso, isoOrNull, isMongoDuplicateKey, nowDate, toDate } from './util';
 
@@ -33,11 +41,12 @@ export function mongoTenants({ tenants }: MongoModels): TenantRepository {
       return toTenant(doc);
     },
     async get(id) {
-      const doc = await tenants.findOne({ id }).lean().exec();
+      const doc = await tenants.findOne(tenantFilter(id)).lean().exec();
       return doc ? toTenant(doc) : null;
     },
     async list() {
-      const docs = await tenants.find().sort({ createdAt: 1, id: 1 }).lean().exec();
+      const query = tenantsQuery();
+      const docs = await tenants.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toTenant);
     },
   };
@@ -91,22 +100,23 @@ export function mongoApiKeys({ apiKeys }: MongoModels): ApiKeyRepository {
     async findByPlaintext(plaintextKey) {
       // The one lookup without a tenant: the key is what tells us the tenant.
       const doc = await apiKeys
-        .findOne({ keyHash: hashApiKey(plaintextKey), revokedAt: null })
+        .findOne(activeKeyFilter(hashApiKey(plaintextKey)))
         .lean()
         .exec();
       return doc ? toApiKey(doc) : null;
     },
     async list(tenantId) {
-      const docs = await apiKeys.find({ tenantId }).sort({ createdAt: 1, id: 1 }).lean().exec();
+      const query = keysQuery(tenantId);
+      const docs = await apiKeys.find(query.filter).sort(query.sort).lean().exec();
       return docs.map(toApiKey);
     },
     async touch(tenantId, id, at) {
-      await apiKeys.updateOne({ tenantId, id }, { $set: { lastUsedAt: toDate(at) } }).exec();
+      const { filter, update } = touchKeyUpdate(tenantId, id, toDate(at));
+      await apiKeys.updateOne(filter, update).exec();
     },
     async revoke(tenantId, id) {
-      const result = await apiKeys
-        .updateOne({ tenantId, id, revokedAt: null }, { $set: { revokedAt: nowDate() } })
-        .exec();
+      const { filter, update } = revokeKeyUpdate(tenantId, id, nowDate());
+      const result = await apiKeys.updateOne(filter, update).exec();
       return result.modifiedCount > 0;
     },
   };

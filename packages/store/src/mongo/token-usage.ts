@@ -1,15 +1,14 @@
 // Token usage: an append-only billing log keyed by generation id, summed by an aggregation
 // pipeline ($group on the UTC day, model, action type or user).
-import type { PipelineStage } from 'mongoose';
-import type {
-  TokenUsageLog,
-  TokenUsageRepository,
-  UsageGroupBy,
-  UsageRollupRow,
-  UsageSeriesRow,
-} from '../port';
+import type { TokenUsageLog, TokenUsageRepository, UsageRollupRow, UsageSeriesRow } from '../port';
 import { clampLimit } from '../shared';
 import type { TokenUsageDoc } from './documents';
+import {
+  usageByTaskPipeline,
+  usageListQuery,
+  usageRollupPipeline,
+  usageSeriesPipeline,
+} from './queries/token-usage';
 import type { MongoModels } from './schemas';
 import { iso, isMongoDuplicateKey, orNull, toDate } from './util';
 
@@ -34,27 +33,6 @@ const toLog = (doc: TokenUsageDoc): TokenUsageLog => ({
   timestamp: iso(doc.timestamp),
 });
 
-/**
- * The expression each grouping sums by. $dateToString formats in UTC when given no timezone
- * (whatever the server's own zone), which is the day the port means.
- */
-const GROUP_KEYS: Record<UsageGroupBy, unknown> = {
-  day: { $dateToString: { format: '%Y-%m-%d', date: '$timestamp' } },
-  model: '$model',
-  actionType: '$actionType',
-  user: { $ifNull: ['$userId', ''] },
-};
-
-function windowFilter(
-  tenantId: string,
-  options: { from?: string; to?: string },
-): Record<string, unknown> {
-  const timestamp: Record<string, Date> = {};
-  if (options.from !== undefined) timestamp.$gte = toDate(options.from);
-  if (options.to !== undefined) timestamp.$lt = toDate(options.to);
-  return Object.keys(timestamp).length > 0 ? { tenantId, timestamp } : { tenantId };
-}
-
 interface RollupGroup {
   _id: string;
   calls: number;
@@ -63,14 +41,6 @@ interface RollupGroup {
   totalTokens: number;
   costMicroUsd: number;
 }
-
-const SUMS = {
-  calls: { $sum: 1 },
-  inputTokens: { $sum: '$inputTokens' },
-  outputTokens: { $sum: '$outputTokens' },
-  totalTokens: { $sum: '$totalTokens' },
-  costMicroUsd: { $sum: '$costMicroUsd' },
-} as const;
 
 interface SeriesGroup extends Omit<RollupGroup, '_id'> {
   _id: { key: string; series: string };
@@ -117,52 +87,22 @@ export function mongoTokenUsage({ tokenUsage }: MongoModels): TokenUsageReposito
       }
     },
     async list(tenantId, options = {}) {
-      const filter = windowFilter(tenantId, options);
-      if (options.taskId !== undefined) filter.taskId = options.taskId;
+      const query = usageListQuery(tenantId, options, clampLimit(options.limit, 1000, 10_000));
       const docs = await tokenUsage
-        .find(filter)
-        .sort({ timestamp: 1, _id: 1 })
-        .limit(clampLimit(options.limit, 1000, 10_000))
+        .find(query.filter)
+        .sort(query.sort)
+        .limit(query.limit ?? 1000)
         .lean()
         .exec();
       return docs.map(toLog);
     },
     async rollup(tenantId, options) {
-      const pipeline: PipelineStage[] = [
-        { $match: windowFilter(tenantId, options) },
-        {
-          $group: {
-            _id: GROUP_KEYS[options.groupBy],
-            calls: { $sum: 1 },
-            inputTokens: { $sum: '$inputTokens' },
-            outputTokens: { $sum: '$outputTokens' },
-            totalTokens: { $sum: '$totalTokens' },
-            costMicroUsd: { $sum: '$costMicroUsd' },
-          },
-        },
-        { $sort: { _id: 1 } },
-      ];
+      const pipeline = usageRollupPipeline(tenantId, options);
       const groups = await tokenUsage.aggregate<RollupGroup>(pipeline).exec();
-      return groups.map((group): UsageRollupRow => ({
-        key: group._id,
-        calls: group.calls,
-        inputTokens: group.inputTokens,
-        outputTokens: group.outputTokens,
-        totalTokens: group.totalTokens,
-        costMicroUsd: group.costMicroUsd,
-      }));
+      return groups.map((group): UsageRollupRow => ({ key: group._id, ...sums(group) }));
     },
     async rollupSeries(tenantId, options) {
-      const pipeline: PipelineStage[] = [
-        { $match: windowFilter(tenantId, options) },
-        {
-          $group: {
-            _id: { key: GROUP_KEYS[options.groupBy], series: GROUP_KEYS[options.seriesBy] },
-            ...SUMS,
-          },
-        },
-        { $sort: { '_id.key': 1, '_id.series': 1 } },
-      ];
+      const pipeline = usageSeriesPipeline(tenantId, options);
       const groups = await tokenUsage.aggregate<SeriesGroup>(pipeline).exec();
       return groups.map((group): UsageSeriesRow => ({
         key: group._id.key,
@@ -172,12 +112,7 @@ export function mongoTokenUsage({ tokenUsage }: MongoModels): TokenUsageReposito
     },
     async totalsByTask(tenantId, taskIds) {
       if (taskIds.length === 0) return [];
-      const pipeline: PipelineStage[] = [
-        // Served by the (tenantId, taskId, timestamp) index.
-        { $match: { tenantId, taskId: { $in: [...new Set(taskIds)] } } },
-        { $group: { _id: '$taskId', ...SUMS } },
-        { $sort: { _id: 1 } },
-      ];
+      const pipeline = usageByTaskPipeline(tenantId, taskIds);
       const groups = await tokenUsage.aggregate<RollupGroup>(pipeline).exec();
       return groups.map((group): UsageRollupRow => ({ key: group._id, ...sums(group) }));
     },

@@ -1,15 +1,11 @@
 // Helpers every Mongo repository shares: time and JSON conversions between documents and the
 // port's records, duplicate-key detection, per-scope sequence numbers.
 import type { Model } from 'mongoose';
-import { decodeCursor } from '../shared';
 import type { CounterDoc } from './documents';
+import { nextSeqUpdate } from './queries/cursor';
 
-/** Port time (ISO string, any offset) → BSON date. Rejects what is not a time. */
-export function toDate(value: string): Date {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new Error(`Invalid timestamp: ${value}`);
-  return new Date(time);
-}
+export { toDate, olderThanCursor } from './queries/cursor';
+export { jsonValue } from './queries/json';
 
 /** BSON date → the port's ISO form (UTC, ms). */
 export const iso = (value: Date): string => value.toISOString();
@@ -21,15 +17,6 @@ export const nowDate = (): Date => new Date();
 
 /** `optional ?? null`, for string/number fields a document may lack or hold as null. */
 export const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
-
-/**
- * JSON-ish values are stored as their JSON form, exactly like the libSQL adapter's TEXT
- * columns: undefined keys vanish (the driver would write them as null), and both adapters hand
- * back the same thing for the same input. `undefined` itself becomes null.
- */
-export function jsonValue(value: unknown): unknown {
-  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
-}
 
 /** A stored JSON-ish value as the record's type (it was written from that same type). */
 export const fromJson = <T>(value: unknown): T => (value === undefined ? null : value) as T;
@@ -61,9 +48,6 @@ export async function retryOnDuplicate<T>(operation: () => Promise<T>): Promise<
   }
 }
 
-/** Escapes a user string for use inside a RegExp (skills' goal substring search). */
-export const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The next number of a per-scope sequence (1, 2, 3…): one atomic $inc on a counter document,
  * so concurrent appends never read the same value.
@@ -74,29 +58,13 @@ export async function nextSeq(
   scope: CounterDoc['scope'],
   key: string,
 ): Promise<number> {
+  const { filter, update } = nextSeqUpdate(tenantId, scope, key);
   const counter = await retryOnDuplicate(() =>
     counters
-      .findOneAndUpdate(
-        { tenantId, scope, key },
-        { $inc: { seq: 1 } },
-        { upsert: true, returnDocument: 'after' },
-      )
+      .findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })
       .lean()
       .exec(),
   );
   if (counter === null) throw new Error(`mongo: counter ${scope}/${key} was not returned`);
   return counter.seq;
-}
-
-/**
- * Keyset filter for "newest first" pages: the cursor is the (createdAt, id) of the last item
- * returned, the same cursor the libSQL adapter hands out.
- */
-export function olderThanCursor(cursor: string | null | undefined): Record<string, unknown> {
-  const after = cursor ? decodeCursor(cursor) : null;
-  if (!after || after.length !== 2) return {};
-  const createdAt = toDate(String(after[0]));
-  return {
-    $or: [{ createdAt: { $lt: createdAt } }, { createdAt, id: { $lt: String(after[1]) } }],
-  };
 }

@@ -6,6 +6,7 @@ export const metadata = { title: 'Sign in · Tandem admin' };
 const ERRORS: Record<string, string> = {
   missing: 'Enter an API key.',
   invalid: 'That key is not valid (unknown or revoked).',
+  locked: 'Too many failed sign-ins from this address; try again in a few minutes.',
 };
 
 export default async function LoginPage({

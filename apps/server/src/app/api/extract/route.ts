@@ -7,6 +7,7 @@ export const dynamic = 'force-dynamic';
 
 // The extractor for scripts (spec 001): HTML or Markdown in, schema-checked data out.
 export const POST = createRoute(endpoints.extract, {
+  spendsTokens: true,
   maxBodyBytes: EXTRACTION_LIMITS.bodyBytes,
   handler: extractContent,
 });

@@ -7,6 +7,7 @@ export const dynamic = 'force-dynamic';
 // The interact loop (spec 003): auth, a per-tenant rate limit (RATE_LIMIT_INTERACT_PER_MIN),
 // validation, then the agent.
 export const POST = createRoute(endpoints.interact, {
+  spendsTokens: true,
   rateLimit: 'interact',
   handler: ({ body, auth, runtime, log }) => runtime.agent.interact(auth, body, log),
 });

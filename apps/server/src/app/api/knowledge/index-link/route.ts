@@ -8,6 +8,7 @@ export const dynamic = 'force-dynamic';
 
 // Start a crawl (single page, sitemap or spider); it runs in the background.
 export const POST = createRoute(endpoints.knowledgeIndexLink, {
+  spendsTokens: true,
   handler: async ({ body, runtime, auth }) => {
     const job = await knowledgeErrors(() =>
       runtime.knowledge.jobs.start(auth.tenantId, auth.userId, body),

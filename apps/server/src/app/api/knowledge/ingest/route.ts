@@ -7,5 +7,6 @@ export const dynamic = 'force-dynamic';
 
 // Upload a document into knowledge (multipart; the route reads its own body, capped).
 export const POST = createRoute(endpoints.knowledgeIngest, {
+  spendsTokens: true,
   handler: ({ request, runtime, auth }) => ingestUpload(request, runtime, auth),
 });

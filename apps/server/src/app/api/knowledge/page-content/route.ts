@@ -8,6 +8,7 @@ export const dynamic = 'force-dynamic';
 
 // Two-phase SPA ingestion: the extension sends page content for sites the user consented to.
 export const POST = createRoute(endpoints.knowledgePageContent, {
+  spendsTokens: true,
   // The HTML plus its JSON envelope.
   maxBodyBytes: KNOWLEDGE_LIMITS.pageContentBytes + 64 * 1024,
   handler: ({ body, runtime, auth }) =>

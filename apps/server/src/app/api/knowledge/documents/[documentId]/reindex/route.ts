@@ -9,6 +9,7 @@ export const dynamic = 'force-dynamic';
 
 // A crawled or page document is fetched again as a one-page crawl into the same domain.
 export const POST = createRoute(endpoints.knowledgeReindexDocument, {
+  spendsTokens: true,
   handler: async ({ params, runtime, auth }) => {
     const document = await runtime.store.knowledge.getDocument(auth.tenantId, params.documentId);
     if (!document) throw new HttpError('NOT_FOUND', 'No such knowledge document.');

@@ -1,0 +1,109 @@
+// Query documents of extractions, extraction results and learned extraction strategies.
+import type { ExtractionStrategy } from '../../port';
+import { jsonValue } from './json';
+import { toDate } from './cursor';
+import type { Filter, FindSpec, UpdateSpec } from './spec';
+
+export const byIdFilter = (tenantId: string, id: string): Filter => ({ tenantId, id });
+
+export function extractionsQuery(
+  tenantId: string,
+  options: { taskId?: string },
+  limit: number,
+): FindSpec {
+  const filter: Filter = { tenantId };
+  if (options.taskId !== undefined) filter.taskId = options.taskId;
+  return { filter, sort: { createdAt: -1, id: -1 }, limit };
+}
+
+export function extractionUpdate(
+  tenantId: string,
+  id: string,
+  patch: { data?: unknown; status?: string; error?: string | null },
+  now: Date,
+): UpdateSpec {
+  const set: Record<string, unknown> = { updatedAt: now };
+  if (patch.data !== undefined) set.data = jsonValue(patch.data);
+  if (patch.status !== undefined) set.status = patch.status;
+  if (patch.error !== undefined) set.error = patch.error;
+  return { filter: byIdFilter(tenantId, id), update: { $set: set } };
+}
+
+/** A task's extraction results (of one extractionId when given), oldest first. */
+export function resultsByTaskQuery(
+  tenantId: string,
+  taskId: string,
+  options: { extractionId?: string },
+  limit: number,
+): FindSpec {
+  const filter: Filter = { tenantId, taskId };
+  if (options.extractionId !== undefined) filter.extractionId = options.extractionId;
+  return { filter, sort: { createdAt: 1, id: 1 }, limit };
+}
+
+/**
+ * Learns (or relearns) a strategy, unique per (tenant, url pattern, schema hash, selector). A
+ * relearned strategy replaces what it extracts and how; the counters and the id keep its
+ * history. An upsert that says nothing about replay keeps the recipe learned so far. The
+ * filter's equalities (null selector included) are written on insert too.
+ */
+export function strategyUpsert(
+  strategy: ExtractionStrategy,
+  replayGiven: boolean,
+  when: Date,
+): UpdateSpec {
+  const set: Record<string, unknown> = {
+    domain: strategy.domain,
+    outputSchema: jsonValue(strategy.outputSchema),
+    queryTemplate: strategy.queryTemplate,
+    lastUsed: when,
+    updatedAt: when,
+  };
+  const setOnInsert: Record<string, unknown> = {
+    id: strategy.id,
+    successCount: strategy.successCount,
+    failureCount: strategy.failureCount,
+    createdAt: toDate(strategy.createdAt),
+  };
+  if (replayGiven) set.replay = jsonValue(strategy.replay);
+  else setOnInsert.replay = null;
+  return {
+    filter: {
+      tenantId: strategy.tenantId,
+      urlPattern: strategy.urlPattern,
+      schemaHash: strategy.schemaHash,
+      cssSelector: strategy.cssSelector,
+    },
+    update: { $set: set, $setOnInsert: setOnInsert },
+    upsert: true,
+  };
+}
+
+export const strategiesByDomainQuery = (
+  tenantId: string,
+  domain: string,
+  limit: number,
+): FindSpec => ({ filter: { tenantId, domain }, sort: { lastUsed: -1, id: -1 }, limit });
+
+export const strategyResultUpdate = (
+  tenantId: string,
+  id: string,
+  success: boolean,
+  when: Date,
+): UpdateSpec => ({
+  filter: byIdFilter(tenantId, id),
+  update: {
+    $inc: success ? { successCount: 1 } : { failureCount: 1 },
+    $set: { lastUsed: when, updatedAt: when },
+  },
+});
+
+export const strategyReplayUpdate = (
+  tenantId: string,
+  id: string,
+  replay: unknown,
+  when: Date,
+): UpdateSpec => ({
+  filter: byIdFilter(tenantId, id),
+  update: { $set: { replay: jsonValue(replay), updatedAt: when } },
+});

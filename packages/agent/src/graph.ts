@@ -152,6 +152,8 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
             'extraction',
             'context_analysis',
             'direct_action',
+            'finalize',
+            END_RUN,
           ),
         ),
       )

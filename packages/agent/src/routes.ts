@@ -77,11 +77,21 @@ export function routeAfterCritic(
 
 export function routeAfterDispatch(
   s: InteractStateType,
-): RouteTo<
-  'verification' | 'action_generation' | 'extraction' | 'context_analysis' | 'direct_action'
-> {
-  // An answer resumes the node that asked; a page read, action generation (an extraction's
-  // content, the extraction first); an action, its check.
+):
+  | RouteTo<
+      | 'verification'
+      | 'action_generation'
+      | 'extraction'
+      | 'context_analysis'
+      | 'direct_action'
+      | 'finalize'
+    >
+  | typeof END_RUN {
+  // An edit the user may not make ends the run; a single command the user rejected, the task.
+  if (refused(s)) return END_RUN;
+  if (isDone(s)) return 'finalize';
+  // An answer resumes the node that asked; a page read (or a step the user rejected), action
+  // generation (an extraction's content, the extraction first); an action, its check.
   if (s.resumeAt) return s.resumeAt;
   if (!s.resumedFromPageRead) return 'verification';
   return s.pendingExtraction !== null ? 'extraction' : 'action_generation';

@@ -17,6 +17,7 @@ import type {
   HierarchicalPlan,
   ParsedAction,
   Plan,
+  SecretRef,
   TaskStatus,
   VerificationResult,
 } from '@tandem/contracts';
@@ -151,6 +152,23 @@ export const InteractState = Annotation.Root({
     hasOrgKnowledge: false,
   })),
 
+  // --- what the task may do (issue 20; nodes/action-policy.ts enforces it) ---------------
+  /**
+   * The sites the task may act on: the start page's site, then the ones the user added
+   * (contracts' site-policy). Empty only in checkpoints written before the rule: then the
+   * current page's site.
+   */
+  sites: replace<string[]>(() => []),
+  /** Names and sites of the secrets the user stored in the extension; never a value. */
+  secrets: replace<SecretRef[]>(() => []),
+  /**
+   * Per site, fingerprints (short hashes) of the data its pages showed: what stops data read
+   * on one site from being typed into another (engines/site-data.ts). Never the data itself.
+   */
+  siteData: replace<Record<string, string[]>>(() => ({})),
+  /** Actions the user rejected in this task, as grammar text: the policy refuses them. */
+  rejectedActions: replace<string[]>(() => []),
+
   // --- routing and reasoning -------------------------------------------------------------
   complexity: replace<Complexity | null>(() => null),
   complexityReason: replace<string>(() => ''),
@@ -215,7 +233,10 @@ export const InteractState = Annotation.Root({
   kpiCounts: Annotation<KpiCounts>({ reducer: addKpiCounts, default: () => ({}) }),
   /** The action generator's confidence in the pending action (the critic reviews < 0.85). */
   actionConfidence: replace<number | null>(() => null),
-  /** Why the critic rejected the last proposal; action generation reads it once. */
+  /**
+   * Why the critic (or the user, on an approval card) rejected the last proposal; action
+   * generation reads it once.
+   */
   criticFeedback: replace<string | null>(() => null),
   /** Proposals the critic rejected on the current step (capped: the last one then runs). */
   criticRejections: replace<number>(() => 0),
@@ -236,7 +257,10 @@ export const InteractState = Annotation.Root({
   // --- reading and collecting (specs 002 and 000) ----------------------------------------
   /** A snapshot asked of the client (needs_snapshot); set while waiting for its answer. */
   pageRequest: replace<SnapshotRequest | null>(() => null),
-  /** The run resumed with the answer to pageRequest: reason again, verify nothing. */
+  /**
+   * The client executed nothing since the last response (it answered pageRequest, or the user
+   * rejected the action): reason again, verify nothing.
+   */
   resumedFromPageRead: replace<boolean>(() => false),
   /** Snapshots asked for the current step; capped so a model cannot loop on reading. */
   pageReadsThisStep: replace<number>(() => 0),

@@ -3,6 +3,9 @@
 // task-recovery endpoint.
 import { z } from 'zod';
 import { ACTION_MAX_LENGTH, ParsedAction, formatAction, safeParseAction } from './action-grammar';
+import { ApprovalDecision, ApprovalRequest } from './risk';
+import { SECRETS_MAX, SecretRef } from './secrets';
+import { TaskSites } from './site-policy';
 import { CollectedCounts, CollectedItemsByType, RESULT_ITEMS_MAX } from './collected-counts';
 import { EXTRACTION_LIMITS, ExtractionAggregate, ExtractionProgress } from './extraction';
 import {
@@ -192,6 +195,18 @@ export const InteractRequestFields = z.object({
   snapshot: PageSnapshot.optional().meta({
     description: "The answer to the previous response's needs_snapshot.",
   }),
+  sites: TaskSites.optional().meta({
+    description:
+      'New tasks only: the sites the task may visit besides the one it starts on (which is always allowed). Every navigating action outside them is refused.',
+  }),
+  secrets: z.array(SecretRef).max(SECRETS_MAX).optional().meta({
+    description:
+      "The names and sites of the secrets the user stored in the extension, never their values: the model types {{secret:<name>}} and the extension fills the value in, on the secret's sites only.",
+  }),
+  approval: ApprovalDecision.optional().meta({
+    description:
+      "The user's decision on the previous response's `approval`: approved (executed as sent), edited (executed as `actions`), rejected (nothing executed).",
+  }),
   idempotencyKey: z
     .string()
     .min(1)
@@ -224,6 +239,20 @@ function checkInteractRequest(request: InteractRequestFields, ctx: z.RefinementC
       code: 'custom',
       path: ['answer'],
       message: 'an answer continues a task: send it with the taskId of the question',
+    });
+  }
+  if (request.approval !== undefined && request.taskId == null) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['approval'],
+      message: 'an approval continues a task: send it with the taskId of the response it answers',
+    });
+  }
+  if (request.approval?.decision === 'edited' && !request.approval.actions) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['approval', 'actions'],
+      message: 'an edited approval carries the actions as executed',
     });
   }
   if (request.taskId == null && !hasText(request.query)) {
@@ -379,6 +408,10 @@ export const NextActionResponseFields = z.object({
   }),
   needs_snapshot: SnapshotRequest.optional().meta({
     description: 'Resend this step with `snapshot` taken in this mode; execute nothing.',
+  }),
+  approval: ApprovalRequest.optional().meta({
+    description:
+      'The action or chain holds a high-risk action (a payment, a purchase, a deletion, a message): show it to the user and execute nothing until they approve or edit it; report the decision as the next request’s `approval`.',
   }),
   rePlanning: z.boolean().optional(),
   result: z.string().optional().meta({ description: 'Final answer once the task finished.' }),

@@ -122,6 +122,10 @@ export const SemanticNodeV3 = z
       .boolean()
       .optional()
       .meta({ description: 'true when a modal covers it; never target such an element.' }),
+    h: z.string().max(260).optional().meta({
+      description:
+        "Links and submit buttons that lead to another site than the page's: that site (host with its port when not the default), so a click that leaves the task's sites is refused like a navigate.",
+    }),
   })
   .meta({ description: 'One interactive element of the V3 semantic tree.' });
 export type SemanticNodeV3 = z.infer<typeof SemanticNodeV3>;

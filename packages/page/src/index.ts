@@ -20,6 +20,8 @@ export {
   networkMonitor as startNetworkMonitor,
 } from './stability/network';
 export { execute } from './execute/execute';
+export { inspectTargets } from './execute/inspect';
+export type { TargetFacts } from './execute/inspect';
 export type { ExecuteOptions } from './execute/execute';
 export type { ExecuteErrorCode, ExecuteResult } from './execute/result';
 export type { CaptureOptions, CaptureResult, SemanticNode } from './types';

@@ -1,6 +1,7 @@
 // The server only returns grammar actions on element ids that exist in the current tree (and
-// are not occluded or disabled), and points of a screenshot of this page: anything else a
-// model proposes is refused here, before it can reach the client.
+// are not occluded or disabled), and points of a screenshot of this page, within what the task
+// may do (action-policy.ts): anything else a model proposes is refused here, with the reason the
+// model reads on its next attempt, before it can reach the client.
 import {
   actionTargetId,
   formatAction,
@@ -8,11 +9,16 @@ import {
   type ParsedAction,
 } from '@tandem/contracts';
 import { clickAtProblem, findNode, hasState, type PageState } from '../page/page-state';
+import { policyProblem, type ActionPolicy } from './action-policy';
 
 export type ActionCheck =
   { ok: true; action: ParsedAction; actionString: string } | { ok: false; reason: string };
 
-export function validateAction(text: string, page: PageState | null): ActionCheck {
+export function validateAction(
+  text: string,
+  page: PageState | null,
+  policy: ActionPolicy,
+): ActionCheck {
   const parsed = safeParseAction(text);
   if (!parsed.ok) return { ok: false, reason: parsed.error.message };
   // A point is checked against the screenshot it was read from, as an id against the tree.
@@ -30,5 +36,7 @@ export function validateAction(text: string, page: PageState | null): ActionChec
       return { ok: false, reason: `element "${node.n ?? id}" is disabled` };
     }
   }
+  const refused = policyProblem(parsed.action, page, policy);
+  if (refused) return { ok: false, reason: refused };
   return { ok: true, action: parsed.action, actionString: formatAction(parsed.action) };
 }

@@ -153,9 +153,11 @@ export function renderTree(
 export { fenceUntrusted, UNTRUSTED_CONTENT_RULE };
 
 /**
- * The page as prompts show it: URL and title, then the page's data fenced. `capture` (action
- * generation) adds what a richer capture brought: the HTML digest after the elements, the
- * elements' points and a note on the attached screenshot.
+ * The page as prompts show it, all of it fenced as untrusted data: its URL and title (a page
+ * picks both: a title or a path can carry instructions as well as any text), then its
+ * elements and messages. `capture` (action generation) adds what a richer capture brought:
+ * the HTML digest after the elements, the elements' points and a note on the attached
+ * screenshot.
  */
 export function describePage(
   page: PageState,
@@ -166,6 +168,7 @@ export function describePage(
     .join('\n');
   const capture = options.capture === true;
   const body = [
+    header,
     page.tree.length > 0
       ? renderTree(page.tree, {
           max: options.maxElements,
@@ -187,7 +190,7 @@ export function describePage(
     .filter(Boolean)
     .join('\n');
   const shot = capture && page.screenshot ? `\n${screenshotNote(page)}` : '';
-  return `${header}\n${fenceUntrusted(body)}${shot}`;
+  return `${fenceUntrusted(body)}${shot}`;
 }
 
 /** What the attached screenshot shows and the unit of clickAt. */

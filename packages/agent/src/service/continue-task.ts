@@ -46,7 +46,15 @@ export async function continueTask(
       lastActionStatus: scope.request.lastActionStatus ?? null,
       answering: answer !== undefined,
     });
-    const resume = { page: scope.page, ragContext, ...(await answerInput(ctx, scope, answer)) };
+    const { approval, secrets } = scope.request;
+    if (approval) log.info('approval', { decision: approval.decision });
+    const resume = {
+      page: scope.page,
+      ragContext,
+      ...(await answerInput(ctx, scope, answer)),
+      ...(approval ? { approval } : {}),
+      ...(secrets ? { secrets } : {}),
+    };
     const state = await ctx.runner.resume(tenantId, taskId, resume);
     return answerRun(ctx, { ...scope, log }, state, {
       existing: task,

@@ -1,9 +1,13 @@
 // The client's answer, built once, from the state a run ended with and its outcome: nodes
 // decide (state.ts `RunOutcome`), this turns the decision into the wire format.
 import {
+  actionTargetId,
+  actionsRisks,
   describePageCapture,
   describePageRead,
   formatAction,
+  parseAction,
+  type ApprovalRequest,
   type CollectedItemsByType,
   type ExtractionAggregate,
   type InteractMetrics,
@@ -103,6 +107,7 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
     ...(pending.chain
       ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
       : {}),
+    ...approvalOf(pending),
     status: state.status === 'active' ? 'executing' : state.status,
     ...(pending.expectedOutcome ? { expectedOutcome: pending.expectedOutcome } : {}),
     // The terminal response carries the final answer (or the failure) as well as the action.
@@ -111,6 +116,23 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
     ...(extras.extractedData ? { extractedData: extras.extractedData } : {}),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
   };
+}
+
+/**
+ * `approval` when the action or chain holds a high-risk action (a payment, a purchase, a
+ * deletion, a message), judged from its targets' roles and names: the client asks the user
+ * before executing any of it.
+ */
+function approvalOf(pending: PendingAction): { approval?: ApprovalRequest } {
+  const actions = pending.chain
+    ? pending.chain.actions.map((a) => parseAction(a.action))
+    : [pending.action];
+  const risks = actionsRisks(actions, (action) => {
+    const id = actionTargetId(action);
+    const target = pending.targets.find((t) => t.id === id);
+    return target ? { role: target.role, name: target.name } : undefined;
+  });
+  return risks.length > 0 ? { approval: { risks } } : {};
 }
 
 /**

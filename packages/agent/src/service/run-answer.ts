@@ -3,7 +3,8 @@
 // fails the task when it says so), a question is answered as such, a step is recorded.
 import type { InteractResponse } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
-import type { InteractStateType } from '../state';
+import { pendingViolation } from '../nodes/action-policy';
+import type { InteractStateType, RunOutcome } from '../state';
 import type { InteractContext, RequestScope } from './context';
 import { InteractError } from './interact-error';
 import { recordQuestion } from './record-question';
@@ -25,8 +26,9 @@ export async function answerRun(
 ): Promise<InteractResponse> {
   const { store } = ctx;
   const tenantId = scope.caller.tenantId;
-  const outcome = state.outcome;
-  if (!outcome) throw new Error('graph finished without an outcome');
+  const decided = state.outcome;
+  if (!decided) throw new Error('graph finished without an outcome');
+  const outcome = decided.kind === 'action' ? (backstop(state) ?? decided) : decided;
   switch (outcome.kind) {
     case 'refused': {
       const { code, message, failTask } = outcome;
@@ -62,4 +64,21 @@ export async function answerRun(
         started: scope.started,
       });
   }
+}
+
+/**
+ * The last check before anything reaches the client: every node validates what it decides, but
+ * an action that breaks the task's policy here (a path that forgot to check) fails the task
+ * instead of being sent.
+ */
+function backstop(state: InteractStateType): RunOutcome | null {
+  const violation = pendingViolation(state);
+  return violation
+    ? {
+        kind: 'refused',
+        code: 'INVALID_ACTION',
+        message: `Refused to send ${violation}.`,
+        failTask: true,
+      }
+    : null;
 }

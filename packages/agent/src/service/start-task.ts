@@ -1,7 +1,8 @@
 // A new task (spec 003 Phase 1): the user's goal as the session's message, RAG for it, and the
 // graph's first run from complexity_check to its first pause. The task row is written only
 // once the run decided an action (a question creates no task).
-import type { InteractResponse } from '@tandem/contracts';
+import { taskSites, type InteractResponse } from '@tandem/contracts';
+import { withPageData } from '../engines/site-data';
 import { inferCollectLimit } from '../collect/extraction-goal';
 import type { InteractContext, RequestScope } from './context';
 import { conversationFor } from './conversation';
@@ -40,6 +41,10 @@ export async function startTask(
     conversation,
     requestCount: 1,
     collectLimit: request.collectLimit ?? inferCollectLimit(query),
+    // What the task may do, fixed when it starts (nodes/action-policy.ts).
+    sites: taskSites(request.url, request.sites ?? []),
+    secrets: request.secrets ?? [],
+    siteData: { ...withPageData({}, page) },
   });
   return answerRun(ctx, { ...scope, log }, state, { existing: null, verifiedActionId: null });
 }

@@ -7,6 +7,7 @@ import { topFrame } from '../dom/frames';
 import type { Rect } from '../dom/geometry';
 import { center, expandVertically, intersection, intersects } from '../dom/geometry';
 import { scrollDepth } from '../dom/text';
+import { foreignSiteOf } from './destination';
 import { fingerprintOf, PathBuilder } from './fingerprint';
 import { isRendered, targetRect } from './geometry-read';
 import type { NameContext } from './names';
@@ -47,6 +48,8 @@ export interface CollectedNode {
   frame: number;
   occluded: boolean;
   scroll: { depth: string; h: number } | undefined;
+  /** The other site a click on it leads to (a link, a form's submit), if any. */
+  leadsTo: string | null;
 }
 
 export interface CollectedContainer {
@@ -189,6 +192,7 @@ export function collect(doc: Document, options: CollectOptions): Collected {
       name: accessibleName(el, tag, role, nameContext),
       value: valueOf(el, tag, role, options.maxValueLength),
       state: statesOf(el, tag, role, el === focused),
+      leadsTo: role === 'link' || role === 'btn' ? foreignSiteOf(el) : null,
     };
   });
 
@@ -280,6 +284,7 @@ export function collect(doc: Document, options: CollectOptions): Collected {
       scroll: container
         ? { depth: container.depth, h: Math.round(container.scrollHeight) }
         : undefined,
+      leadsTo: d.leadsTo,
     };
   });
 

@@ -9,6 +9,7 @@ import { collect } from './collect';
 import type { RecentActivity } from './events';
 import { takeRecentActivity } from './events';
 import { skeletonOf } from './skeleton';
+import { MASKED_VALUE } from './states';
 import { captureTreeWith, collectOptions, pageFields } from './tree';
 
 /** The non-minified legacy nodes of every rendered interactive element (no pruning). */
@@ -35,8 +36,17 @@ export function captureSkeleton(options: CaptureOptions = {}): string {
   return skeletonOf(collected.nodes);
 }
 
+/**
+ * The whole document's HTML, with the value of every password field masked: a page may write
+ * a password into its `value` attribute, and no password leaves the page (issue 20).
+ */
 export function captureFullDom(doc: Document = document): string {
-  return doc.documentElement.outerHTML;
+  const passwords = Array.from(doc.querySelectorAll('input[type="password" i][value]'));
+  if (passwords.length === 0) return doc.documentElement.outerHTML;
+  const copy = doc.documentElement.cloneNode(true) as HTMLElement;
+  for (const input of Array.from(copy.querySelectorAll('input[type="password" i][value]')))
+    input.setAttribute('value', input.getAttribute('value') ? MASKED_VALUE : '');
+  return copy.outerHTML;
 }
 
 export interface PageStateOptions extends CaptureOptions {
@@ -79,6 +89,7 @@ function semanticState(options: CaptureOptions, activity: RecentActivity): PageS
     if (node.value !== undefined) out.v = node.value;
     if (node.state) out.s = node.state;
     if (node.frame !== 0) out.f = node.frame;
+    if (node.leadsTo) out.h = node.leadsTo;
     return out;
   });
   return { domMode: 'semantic', interactiveTree, ...pageFields(collected, activity.events) };

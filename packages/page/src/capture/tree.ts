@@ -46,6 +46,7 @@ export function toV3Node(node: CollectedNode, includeBox: boolean): SemanticNode
   if (includeBox) out.box = roundRect(node.rect);
   if (node.scroll) out.scr = node.scroll;
   if (node.occluded) out.occ = true;
+  if (node.leadsTo) out.h = node.leadsTo;
   return out;
 }
 

@@ -115,14 +115,23 @@ function checkTarget(el: Element, x: number, y: number): void {
     fail('disabled', `the element at ${at(x, y)} is disabled: ${describeElement(control)}`);
 }
 
-/** Clicks the element at viewport point (x, y) of `doc`; returns what was clicked. */
-export function clickAt(doc: Document, x: number, y: number): string {
+/**
+ * Clicks the element at viewport point (x, y) of `doc`; returns what was clicked. `check` may
+ * refuse the element found there (it throws), as for a click by id.
+ */
+export function clickAt(
+  doc: Document,
+  x: number,
+  y: number,
+  check?: (el: Element) => void,
+): string {
   const viewport = viewportOf(doc);
   if (!(x >= 0 && y >= 0 && x < viewport.w && y < viewport.h)) {
     fail('invalid_action', `${at(x, y)} is outside the viewport (${viewport.w}×${viewport.h})`);
   }
   const { el, point } = hitAt(doc, x, y);
   checkTarget(el, x, y);
+  check?.(el);
   clickElement(el, point);
   return `clicked ${describeElement(el)} at ${at(x, y)}`;
 }

@@ -7,7 +7,9 @@ import {
   formatAction,
   ParsedAction as ParsedActionSchema,
   safeParseAction,
+  siteOf,
 } from '@tandem/contracts';
+import { destinationOf } from '../capture/destination';
 import { EDITABLE_ROLES } from '../capture/roles';
 import { clickAt } from './click-at';
 import { pressKey } from './keyboard';
@@ -25,6 +27,16 @@ export interface ExecuteOptions {
   document?: Document;
   /** How long select() waits for a custom dropdown's options to appear. Default 1500 ms. */
   optionTimeoutMs?: number;
+  /**
+   * The sites the task may go to: a navigate(), or a click on a link or submit button, that
+   * leads anywhere else is refused (`blocked`) before anything happens. Absent: no limit.
+   */
+  allowedSites?: readonly string[];
+  /**
+   * The action types a secret's value: it runs only on a page of these sites (`blocked`
+   * elsewhere), checked here, in the page, at the moment of typing.
+   */
+  typeOnlyOn?: readonly string[];
 }
 
 function parse(
@@ -55,15 +67,18 @@ async function run(
 ): Promise<string | undefined> {
   const win = doc.defaultView ?? window;
   const target = (id: string): Resolved => resolveElement(doc, id);
+  const leads = (el: Element) => guardDestination(destinationOf(el), options);
+  guardTyping(action, doc, options);
   switch (action.name) {
     case 'click': {
       const found = target(action.args.id);
+      leads(found.el);
       const point = prepareTarget(found.el, found.role, doc);
       clickElement(found.el, point);
       return found.refound;
     }
     case 'clickAt':
-      return clickAt(doc, action.args.x, action.args.y);
+      return clickAt(doc, action.args.x, action.args.y, leads);
     case 'hover': {
       const found = target(action.args.id);
       hoverElement(found.el, prepareTarget(found.el, found.role, doc));
@@ -123,6 +138,7 @@ async function run(
     // result (a content script's reply to the service worker) before the unload.
     case 'navigate': {
       const url = action.args.url;
+      guardDestination(url, options);
       win.setTimeout(() => win.location.assign(url), 0);
       return undefined;
     }
@@ -139,6 +155,27 @@ async function run(
     case 'googleSearch':
       return fail('unsupported', 'googleSearch runs on the server, not in the page');
   }
+}
+
+/** Refuses to go to `url` (a click's destination, a navigate) outside the allowed sites. */
+function guardDestination(url: string | null, options: ExecuteOptions): void {
+  const sites = options.allowedSites;
+  if (!sites || url === null) return;
+  const site = siteOf(url);
+  if (site && !sites.includes(site))
+    fail('blocked', `${site} is not one of this task's sites (${sites.join(', ')})`);
+}
+
+/** Refuses to type a secret on a page outside its sites. */
+function guardTyping(action: ParsedAction, doc: Document, options: ExecuteOptions): void {
+  const only = options.typeOnlyOn;
+  if (!only || (action.name !== 'setValue' && action.name !== 'select')) return;
+  const here = siteOf(doc.defaultView?.location.href ?? doc.URL);
+  if (!here || !only.includes(here))
+    fail(
+      'blocked',
+      `this secret may only be typed on ${only.join(', ')}, not on ${here ?? 'this page'}`,
+    );
 }
 
 /**

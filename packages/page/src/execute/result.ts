@@ -8,6 +8,8 @@ export type ExecuteErrorCode =
   | 'disabled'
   | 'invalid_action'
   | 'unsupported'
+  /** Refused by the task's limits: a site it may not go to, a secret off its site. */
+  | 'blocked'
   | 'failed';
 
 export type ExecuteResult =

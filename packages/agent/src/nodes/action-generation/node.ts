@@ -10,6 +10,7 @@ import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { manageSearch } from '../../web-search/manage-search';
 import { validateAction } from '../action-check';
+import { policyOf, taskRules } from '../action-policy';
 import { renderHistory, verificationLine } from '../history';
 import { llmContext, logFor, withUsage, withUsageOf } from '../node-context';
 import { readPage, refusal } from '../outcomes';
@@ -166,6 +167,7 @@ function promptFor(
     collected: collecting ? collectedSummaryLine(state.collectedCounts, state.collectLimit) : '',
     extractions: options.extractions,
     skills: options.skills,
+    rules: taskRules(state),
   });
 }
 
@@ -182,7 +184,7 @@ async function decide(deps: AgentDeps, turn: Turn): Promise<Decision> {
   const canRead = state.pageReadsThisStep < deps.limits.maxPageReadsPerStep;
   if (out.extract && deps.extraction && canRead) return extractRead(deps, turn, out.extract);
   if (out.readPage && canRead) return pageRead(deps, turn, out.readPage);
-  const checked = validateAction(out.action, page);
+  const checked = validateAction(out.action, page, policyOf(state));
   if (!checked.ok) return { rejected: checked.reason };
   if (checked.action.name === 'googleSearch')
     return googleSearch(deps, turn, checked.action.args.query);
@@ -322,7 +324,7 @@ function chainOf(deps: AgentDeps, turn: Turn, first: string): ChainAction[] | nu
   if (!out.chain || out.chain.length <= 1) return null;
   let limited = out.chain.slice(0, deps.limits.maxChainLength);
   let strings = limited.map((c) => {
-    const checked = validateAction(c.action, page);
+    const checked = validateAction(c.action, page, policyOf(turn.state));
     return checked.ok ? checked.actionString : null;
   });
   let verdict = checkChainSafety(

@@ -135,15 +135,19 @@ export function actionGenerationPrompt(input: {
   extractions?: string;
   /** Lessons from earlier corrections on this site (the skills library); empty when none. */
   skills?: string;
+  /** The task's sites and the user's secrets, from action-policy.ts's taskRules. */
+  rules?: string;
 }): string {
   return [
     `User goal: ${input.query}`,
+    input.rules ?? '',
     input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
     input.collected ?? '',
     input.extractions ?? '',
     `Plan:\n${input.plan}`,
-    `Previous actions:\n${input.history}`,
-    input.verification ? `Last verification: ${input.verification}` : '',
+    // The history and verdicts quote what pages showed (field values, error texts): data too.
+    `Previous actions:\n${fenceUntrusted(input.history)}`,
+    input.verification ? `Last verification:\n${fenceUntrusted(input.verification)}` : '',
     input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
     // Lessons name page elements, so they are page data too.
     input.skills

@@ -7,6 +7,7 @@ import type { AgentDeps } from '../../deps';
 import { checkChainSafety } from '../../engines/chain-safety';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { validateAction } from '../action-check';
+import { policyOf } from '../action-policy';
 import { logFor } from '../node-context';
 import { makePending, remapTarget } from '../pending-action';
 
@@ -27,7 +28,7 @@ export const chainRecovery =
     for (const item of chain.actions.slice(startAt)) {
       const parsed = parseAction(item.action);
       const action = remapTarget(parsed, pending.targets, page) ?? parsed;
-      const checked = validateAction(formatAction(action), page);
+      const checked = validateAction(formatAction(action), page, policyOf(state));
       if (!checked.ok) {
         log.info('chain rest no longer fits the page; regenerating', {
           failedIndex,

@@ -46,7 +46,7 @@ export function contextAnalysisPrompt(input: {
     `User goal: ${input.query}`,
     `Conversation so far (the user's own words are in it):\n${input.conversation ? fenceUntrusted(input.conversation) : '(none)'}`,
     input.answer ? `The user just answered your question: ${fenceUntrusted(input.answer)}` : '',
-    input.history ? `Actions taken so far:\n${input.history}` : '',
+    input.history ? `Actions taken so far:\n${fenceUntrusted(input.history)}` : '',
     input.rag
       ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}`
       : 'Organisation knowledge: (none)',

@@ -198,7 +198,9 @@ describe('correction: fixes', () => {
     expect(call?.actionType).toBe('SELF_CORRECTION');
     expect(call?.prompt).toContain('Current plan step: Click Save');
     expect(call?.prompt).toContain('Failed action (attempt 2): click("save-1")');
-    expect(call?.prompt).toContain('Why it failed: nothing changed after the click');
+    expect(call?.prompt).toContain(
+      'Why it failed:\n<page_content untrusted="true">\nnothing changed after the click\n</page_content>',
+    );
     expect(update).toMatchObject({
       tokens: { input: 1120, output: 120, saved: 50, calls: 5, costMicroUsd: costOf(120, 20) },
       retryCount: 2,

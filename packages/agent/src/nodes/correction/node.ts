@@ -8,6 +8,7 @@ import { matchContingency } from '../../engines/contingency';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
 import { validateAction } from '../action-check';
+import { policyOf } from '../action-policy';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { refusal } from '../outcomes';
 import { actionSummaryOf, actionText, makePending, remapTarget } from '../pending-action';
@@ -134,7 +135,7 @@ async function modelFix(
     schemaName: 'correction',
     context: llmContext(state),
   });
-  const checked = validateAction(result.output.action, page);
+  const checked = validateAction(result.output.action, page, policyOf(state));
   if (!checked.ok) {
     logFor(deps, state, 'correction').warn('correction rejected', {
       action: result.output.action,

@@ -1,6 +1,11 @@
 import { CorrectionStrategy } from '@tandem/contracts';
 import { z } from 'zod';
-import { describePage, UNTRUSTED_CONTENT_RULE, type PageState } from '../../page/page-state';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
 
 export const CorrectionOutput = z.object({
   strategy: CorrectionStrategy,
@@ -27,7 +32,8 @@ export function correctionPrompt(input: {
     `Goal: ${input.goal}`,
     `Current plan step: ${input.step}`,
     `Failed action (attempt ${input.attempt}): ${input.failed}`,
-    `Why it failed: ${input.reason}`,
+    // The verdict quotes the page (its errors, a field's value): data, not instructions.
+    `Why it failed:\n${fenceUntrusted(input.reason)}`,
     `Page now:\n${describePage(input.page)}`,
   ].join('\n\n');
 }

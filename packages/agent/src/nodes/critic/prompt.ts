@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { describePage, UNTRUSTED_CONTENT_RULE, type PageState } from '../../page/page-state';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
 
 export const CriticOutput = z.object({
   approve: z.boolean().describe('True when the action fits the goal and the page as shown.'),
@@ -28,7 +33,8 @@ export function criticPrompt(input: {
   return [
     `User goal: ${input.query}`,
     input.step ? `Current plan step: ${input.step}` : '',
-    `Proposed action: ${input.action} (${input.actionInWords})`,
+    // In words, the action names its targets as the page does: page data.
+    `Proposed action: ${input.action}\n${fenceUntrusted(input.actionInWords)}`,
     input.thought ? `The agent's reasoning: ${input.thought}` : '',
     `Current page:\n${describePage(input.page)}`,
   ]

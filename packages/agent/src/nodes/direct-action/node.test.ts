@@ -106,7 +106,9 @@ describe('direct_action: with a model', () => {
     const [call] = llm.callsFor('direct_action');
     expect(call).toMatchObject({ actionType: 'DIRECT_ACTION', system: directActionSystem });
     expect(call?.prompt).toContain('Command: click Sign out');
-    expect(call?.prompt).toContain('Note: no element named "Sign out" on the page');
+    expect(call?.prompt).toContain(
+      'Note:\n<page_content untrusted="true">\nno element named "Sign out" on the page',
+    );
     expect(update).toEqual({
       tokens: { input: 80, output: 10, saved: 0, calls: 1, costMicroUsd: costOf(80, 10) },
       pending: expect.objectContaining({
@@ -124,7 +126,7 @@ describe('direct_action: with a model', () => {
     });
     const update = await directAction(nodeDeps({ llm }))(simple('click Delete'));
     expect(llm.callsFor('direct_action')[0]?.prompt).toContain(
-      'Note: several elements match "Delete"',
+      'Note:\n<page_content untrusted="true">\nseveral elements match "Delete"',
     );
     expect(update).toMatchObject({ pending: { action: { name: 'click', args: { id: 'del-2' } } } });
   });

@@ -6,6 +6,7 @@ import { resolveIntent, type Resolution } from '../../engines/target-resolver';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { validateAction } from '../action-check';
+import { policyOf, policyProblem, taskRules } from '../action-policy';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { askUser, refusal } from '../outcomes';
 import { makePending } from '../pending-action';
@@ -30,6 +31,11 @@ export const directAction =
     const resolution: Resolution = intent
       ? resolveIntent(intent, page.tree)
       : { kind: 'not_found', reason: 'not a single command' };
+    const refused =
+      resolution.kind === 'resolved'
+        ? policyProblem(resolution.action, page, policyOf(state))
+        : null;
+    if (refused) return withoutModel(state, page, { kind: 'not_found', reason: refused });
     if (resolution.kind === 'resolved') {
       logFor(deps, state, 'direct_action').info('resolved deterministically', {
         action: resolution.actionString,
@@ -86,13 +92,18 @@ async function askModel(
       node: 'direct_action',
       actionType: 'DIRECT_ACTION',
       system: directActionSystem,
-      prompt: directActionPrompt(state.query, page, [hint, feedback].filter(Boolean).join(' ')),
+      prompt: directActionPrompt(
+        state.query,
+        page,
+        [hint, feedback].filter(Boolean).join(' '),
+        taskRules(state),
+      ),
       schema: DirectActionOutput,
       schemaName: 'direct_action',
       context: llmContext(state),
     });
     tokens = withUsage({ tokens }, result);
-    const checked = validateAction(result.output.action, page);
+    const checked = validateAction(result.output.action, page, policyOf(state));
     if (checked.ok) {
       logFor(deps, state, 'direct_action').info('resolved with the LLM', {
         action: checked.actionString,

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { describePage, UNTRUSTED_CONTENT_RULE, type PageState } from '../../page/page-state';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
 
 export const DirectActionOutput = z.object({
   thought: z.string().describe('One sentence: which element and why.'),
@@ -14,8 +19,20 @@ export const directActionSystem = [
   UNTRUSTED_CONTENT_RULE,
 ].join('\n');
 
-export function directActionPrompt(query: string, page: PageState, hint: string): string {
-  return [`Command: ${query}`, hint ? `Note: ${hint}` : '', 'Page:', describePage(page)]
+/** `hint` quotes the page (the elements the resolver weighed): it is fenced with the page. */
+export function directActionPrompt(
+  query: string,
+  page: PageState,
+  hint: string,
+  rules = '',
+): string {
+  return [
+    `Command: ${query}`,
+    rules,
+    hint ? `Note:\n${fenceUntrusted(hint)}` : '',
+    'Page:',
+    describePage(page),
+  ]
     .filter(Boolean)
     .join('\n\n');
 }

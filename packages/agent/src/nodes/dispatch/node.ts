@@ -6,10 +6,13 @@
 // re-runs the node on resume and writes the interrupt and the resume value as pending writes,
 // about 2 ms more per step on these machines (bench/interact), for nothing this graph uses.
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { ApprovalDecision, SecretRef } from '@tandem/contracts';
 import { replanTrigger } from '../../engines/dom-similarity';
+import { withPageData } from '../../engines/site-data';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { upgradePending } from '../pending-action';
+import { approvalUpdate } from './approval';
 
 /** What the service passes when resuming a task. */
 export interface ResumeInput {
@@ -19,6 +22,10 @@ export interface ResumeInput {
   answer?: string;
   /** The session's conversation, reloaded with an answer (it now holds the answer). */
   conversation?: string;
+  /** The user's decision on the previous step's approval card, when it asked for one. */
+  approval?: ApprovalDecision;
+  /** The secrets the user stores now (names and sites), when the request lists them. */
+  secrets?: SecretRef[];
 }
 
 /** The run context (LangGraph `context`) of a run that resumes a task. */
@@ -50,8 +57,18 @@ export const dispatch =
       outcome: null,
       ...(pending !== state.pending ? { pending } : {}),
       ...answerUpdate(state, resume),
+      ...siteDataUpdate(state, resume.page),
+      ...(resume.secrets ? { secrets: resume.secrets } : {}),
+      ...(readPage ? {} : approvalUpdate(state, pending, resume.approval)),
     };
   };
+
+/** This page's data fingerprints, written only when it showed something new. */
+function siteDataUpdate(state: InteractStateType, page: PageState): InteractStateUpdate {
+  const before = state.siteData ?? {};
+  const after = withPageData(before, page);
+  return after !== before ? { siteData: { ...after } } : {};
+}
 
 /**
  * A task paused on a question resumes at the node that asked, with the answer and the

@@ -24,7 +24,7 @@ export function finalAnswerPrompt(input: {
 }): string {
   return [
     `Goal: ${input.goal}`,
-    `Steps taken:\n${input.steps}`,
+    `Steps taken:\n${fenceUntrusted(input.steps)}`,
     `How it ended: ${input.outcome}`,
     input.confirmations.length > 0
       ? `What the page shows now:\n${fenceUntrusted(input.confirmations.join('\n'))}`

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { describePage, UNTRUSTED_CONTENT_RULE, type PageState } from '../../page/page-state';
+import {
+  describePage,
+  fenceUntrusted,
+  UNTRUSTED_CONTENT_RULE,
+  type PageState,
+} from '../../page/page-state';
 
 export const VerificationOutput = z.object({
   action_succeeded: z.boolean().describe('The last action did what it was meant to do.'),
@@ -24,7 +29,7 @@ export function lightPrompt(input: {
   return [
     `Goal: ${input.goal}`,
     `Last action: ${input.action}`,
-    `Observations:\n- ${input.observations.join('\n- ')}`,
+    `Observations:\n${fenceUntrusted(`- ${input.observations.join('\n- ')}`)}`,
   ].join('\n');
 }
 
@@ -41,8 +46,9 @@ export function fullPrompt(input: {
     `Goal: ${input.goal}`,
     `Last action: ${input.action}`,
     `Expected outcome: ${input.expected}`,
-    `Before (elements): ${input.before.slice(0, 1500)}`,
-    `Observations:\n- ${input.observations.join('\n- ')}`,
+    // The elements before and what changed quote the page (names, messages): page data.
+    `Before (elements):\n${fenceUntrusted(input.before.slice(0, 1500))}`,
+    `Observations:\n${fenceUntrusted(`- ${input.observations.join('\n- ')}`)}`,
     `Page now:\n${describePage(input.page)}`,
   ].join('\n\n');
 }

@@ -1,0 +1,143 @@
+// What a task may do, whatever the model asks (issue 20, OWASP LLM01/LLM02/LLM06). Page
+// content can talk a model into anything; these rules are deterministic and hold on every
+// action the server sends, from any node, chained or not:
+// - navigation stays on the task's sites (the start site and the user's additions): a
+//   navigate(), or a click on a link or submit button the page marks as leading elsewhere;
+// - a secret placeholder is typed only into a field, only of a stored secret, only on its sites;
+// - data a page of another site showed is never typed on this one (site-data.ts);
+// - an action the user rejected is not proposed again.
+import {
+  actionTargetId,
+  formatAction,
+  placeholdersIn,
+  safeParseAction,
+  secretPlaceholder,
+  secretsPromptLine,
+  siteOf,
+  siteRefusal,
+  type ParsedAction,
+  type SecretRef,
+} from '@tandem/contracts';
+import { foreignDataSource } from '../engines/site-data';
+import { findNode, type PageState } from '../page/page-state';
+import type { InteractStateType } from '../state';
+
+export interface ActionPolicy {
+  /** The task's sites; empty only in checkpoints older than the rule (then: the page's). */
+  sites: readonly string[];
+  secrets: readonly SecretRef[];
+  siteData: Readonly<Record<string, string[]>>;
+  /** What the user wrote (goal, answers): their own words may be typed anywhere. */
+  own: string;
+  rejected: readonly string[];
+}
+
+/** The user's own words in the conversation ("User: …" lines). */
+const userLines = (conversation: string): string =>
+  conversation
+    .split('\n')
+    .filter((line) => line.startsWith('User: '))
+    .join('\n');
+
+export function policyOf(
+  state: Pick<
+    InteractStateType,
+    'sites' | 'secrets' | 'siteData' | 'query' | 'conversation' | 'answer' | 'rejectedActions'
+  >,
+): ActionPolicy {
+  return {
+    sites: state.sites ?? [],
+    secrets: state.secrets ?? [],
+    siteData: state.siteData ?? {},
+    own: [state.query, userLines(state.conversation ?? ''), state.answer ?? ''].join('\n'),
+    rejected: state.rejectedActions ?? [],
+  };
+}
+
+/**
+ * What the prompt tells the model of the task's limits: where it may go, and the secrets it may
+ * type by placeholder. The user set both, so they are instructions, not page data.
+ */
+export function taskRules(state: Pick<InteractStateType, 'sites' | 'secrets'>): string {
+  const sites = state.sites ?? [];
+  return [
+    sites.length > 0
+      ? `This task may only visit ${sites.join(', ')}: navigating anywhere else is refused.`
+      : '',
+    secretsPromptLine(state.secrets ?? []),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The text an action types or chooses, where a placeholder or foreign data would go. */
+function typedText(action: ParsedAction): string | null {
+  if (action.name === 'setValue') return action.args.text;
+  if (action.name === 'select') return action.args.option;
+  return null;
+}
+
+function secretProblem(action: ParsedAction, site: string | null, policy: ActionPolicy) {
+  const text = typedText(action);
+  const everywhere = text ?? (action.name === 'navigate' ? action.args.url : null);
+  if (everywhere === null) return null;
+  for (const name of placeholdersIn(everywhere)) {
+    const placeholder = secretPlaceholder(name);
+    if (text === null) return `${placeholder} may only be typed into a field`;
+    const secret = policy.secrets.find((s) => s.name === name);
+    if (!secret) return `there is no stored secret named ${placeholder}`;
+    if (!site || !secret.sites.includes(site))
+      return `${placeholder} may only be typed on ${secret.sites.join(', ')}, not on ${site ?? 'this page'}`;
+  }
+  return null;
+}
+
+/**
+ * Why the task may not send `action` on `page`, or null. `page` is the page the action runs on
+ * (the current one): its site is where a typed value lands and where a link starts.
+ */
+export function policyProblem(
+  action: ParsedAction,
+  page: Pick<PageState, 'url' | 'tree'> | null,
+  policy: ActionPolicy,
+): string | null {
+  const site = page ? siteOf(page.url) : null;
+  const sites = policy.sites.length > 0 ? policy.sites : site ? [site] : [];
+  if (policy.rejected.includes(formatAction(action)))
+    return 'the user rejected this action; do not propose it again';
+  if (action.name === 'navigate') {
+    const refused = siteRefusal(action.args.url, sites);
+    if (refused) return refused;
+  }
+  const id = actionTargetId(action);
+  const leadsTo = id !== undefined && page ? findNode(page.tree, id)?.h : undefined;
+  if (leadsTo && !sites.includes(leadsTo))
+    return `element "${id}" leads to ${leadsTo}, which is not one of this task's sites (${sites.join(', ')})`;
+  const secret = secretProblem(action, site, policy);
+  if (secret) return secret;
+  const text = typedText(action) ?? (action.name === 'navigate' ? action.args.url : null);
+  const target = action.name === 'navigate' ? siteOf(action.args.url) : site;
+  if (text !== null && target) {
+    const source = foreignDataSource(text, target, policy.siteData, policy.own);
+    if (source)
+      return `it carries data read on ${source} to ${target}; data never moves between sites`;
+  }
+  return null;
+}
+
+/** The first action of what the state is about to send that the policy refuses, with why. */
+export function pendingViolation(state: InteractStateType): string | null {
+  const pending = state.pending;
+  if (!pending) return null;
+  const policy = policyOf(state);
+  const texts = pending.chain ? pending.chain.actions.map((a) => a.action) : null;
+  const actions = texts ? texts.map((t) => safeParseAction(t)) : [];
+  for (const [i, parsed] of actions.entries())
+    if (!parsed.ok) return `${texts?.[i] ?? ''} is not an action of the grammar`;
+  const all = texts ? actions.flatMap((p) => (p.ok ? [p.action] : [])) : [pending.action];
+  for (const action of all) {
+    const problem = policyProblem(action, state.page, policy);
+    if (problem) return `${formatAction(action)}: ${problem}`;
+  }
+  return null;
+}

@@ -13,6 +13,8 @@ export * from './collected-counts';
 export * from './collect';
 export * from './extraction';
 export * from './knowledge';
+export * from './documents';
+export * from './field-path';
 export * from './action-text';
 export { formatCount } from './format-count';
 export { hostOf } from './url-host';

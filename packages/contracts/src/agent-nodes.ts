@@ -32,8 +32,8 @@ export type GraphNode = z.infer<typeof GraphNode>;
  */
 export type TracedNode = Exclude<GraphNode, 'dispatch'>;
 
-/** The nodes that call a model through the LLM port (a usage event's `node`). */
-export const LLM_NODES = [
+/** The interact graph's nodes that call a model through the LLM port. */
+const INTERACT_LLM_NODES = [
   'context_analysis',
   'web_search',
   'planning',
@@ -47,5 +47,14 @@ export const LLM_NODES = [
   'replanning',
   'finalize',
 ] as const satisfies readonly GraphNode[];
+
+/**
+ * The model nodes of the document agents (issue 19): tool-calling loops of their own graphs,
+ * not interact-graph nodes, with their own model choice, usage rows and generation names.
+ */
+export const DOCUMENT_AGENT_NODES = ['document_extraction', 'stack_extraction'] as const;
+
+/** The nodes that call a model through the LLM port (a usage event's `node`). */
+export const LLM_NODES = [...INTERACT_LLM_NODES, ...DOCUMENT_AGENT_NODES] as const;
 export const LlmNode = z.enum(LLM_NODES);
 export type LlmNode = z.infer<typeof LlmNode>;

@@ -250,6 +250,10 @@ export const LlmActionType = z.enum([
   'EMBEDDING',
   /** The final answer finalize writes for the user. */
   'FINAL_ANSWER',
+  /** The document extraction agent (issue 19): extraction runs and corrections. */
+  'DOCUMENT_EXTRACTION',
+  /** The stacks agent: several documents into one table. */
+  'STACK_EXTRACTION',
 ]);
 export type LlmActionType = z.infer<typeof LlmActionType>;
 

@@ -14,6 +14,8 @@ export * from './collected-counts';
 export * from './collect';
 export * from './extraction';
 export * from './knowledge';
+export * from './documents';
+export * from './field-path';
 export * from './action-text';
 export * from './site-policy';
 export * from './secrets';

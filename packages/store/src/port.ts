@@ -14,15 +14,18 @@ import type {
   Complexity,
   ContentStats,
   CorrectionRecord,
+  DocumentExtractionStatus,
   ExpectedOutcome,
   ExtractionError,
   ExtractionMethod,
+  FieldPathSegment,
   HierarchicalPlan,
   LlmActionType,
   LlmProvider,
   MessageRole,
   Plan,
   SessionStatus,
+  StackColumn,
   StoredChain,
   TaskMetrics,
   TaskStatus,
@@ -394,6 +397,105 @@ export interface IdempotencyRecord {
   expiresAt: string;
 }
 
+// ---------------------------------------------------------------- documents (issue 19)
+
+/** One page of a document's text (knowledge extractors, OCR included); numbers start at 1. */
+export interface DocumentPage {
+  number: number;
+  text: string;
+}
+
+/** An uploaded document kept for extraction: its text per page, read once at upload. */
+export interface DocumentRecord {
+  id: string;
+  tenantId: string;
+  /** The user who uploaded it; only that user's agents read it. */
+  userId: string;
+  fileName: string;
+  title: string;
+  mimeType: string;
+  sizeBytes: number;
+  pages: DocumentPage[];
+  pageCount: number;
+  /** Characters of text over every page. */
+  characters: number;
+  warnings: string[];
+  createdAt: string;
+}
+
+/** A document without its text, for lists. */
+export type DocumentSummary = Omit<DocumentRecord, 'pages'>;
+
+/**
+ * One extraction of one document (spec 004): fields the agent's tools wrote, confidences of the
+ * same shape (a number where the fields have a value), status, and what its model calls cost.
+ */
+export interface DocumentExtraction {
+  id: string;
+  tenantId: string;
+  userId: string;
+  documentId: string;
+  status: DocumentExtractionStatus;
+  documentType: string | null;
+  fields: Record<string, unknown>;
+  confidences: Record<string, unknown>;
+  /** JSON Schema the fields must match, when the user gave one. */
+  schema: Record<string, unknown> | null;
+  instructions: string | null;
+  costMicroUsd: number;
+  tokens: number;
+  /** Why the last run stopped early; null after a run that did not. */
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One tool write of an extraction, appended in the same atomic write as the change itself. */
+export interface ExtractionWrite {
+  tenantId: string;
+  extractionId: string;
+  /** 1, 2, 3… per extraction, in write order. */
+  seq: number;
+  tool: string;
+  input: unknown;
+  createdAt: string;
+}
+
+/** What a write tool was called with, for the history. */
+export interface WriteRecord {
+  tool: string;
+  input: unknown;
+}
+
+/** Several documents extracted into one table (the spec's "stacks"). */
+export interface Stack {
+  id: string;
+  tenantId: string;
+  userId: string;
+  name: string;
+  /** The documents the stack's agent may read, in table order. */
+  documentIds: string[];
+  columns: StackColumn[];
+  status: DocumentExtractionStatus;
+  instructions: string | null;
+  costMicroUsd: number;
+  tokens: number;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stack's row for one document: a value and a confidence (0..1) per column. */
+export interface StackRow {
+  tenantId: string;
+  stackId: string;
+  documentId: string;
+  cells: Record<string, unknown>;
+  confidences: Record<string, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
 // ---------------------------------------------------------------- inputs
 
 /**
@@ -454,6 +556,18 @@ export type NewExtractionStrategy = Omit<
 export type NewExtractionResult = Omit<ExtractionResultRecord, 'id' | 'tenantId' | 'createdAt'> & {
   id?: string;
 };
+
+export type NewDocumentRecord = Pick<
+  DocumentRecord,
+  'userId' | 'fileName' | 'title' | 'mimeType' | 'sizeBytes' | 'pages'
+> &
+  Partial<Pick<DocumentRecord, 'id' | 'warnings'>>;
+
+export type NewDocumentExtraction = Pick<DocumentExtraction, 'userId' | 'documentId'> &
+  Partial<Pick<DocumentExtraction, 'id' | 'schema' | 'instructions'>>;
+
+export type NewStack = Pick<Stack, 'userId' | 'name' | 'documentIds'> &
+  Partial<Pick<Stack, 'id' | 'columns' | 'instructions'>>;
 
 export type NewCollectedItem = Pick<CollectedItem, 'taskId' | 'type' | 'uniqueKey' | 'data'> &
   Partial<Pick<CollectedItem, 'id' | 'sourceUrl'>>;
@@ -794,6 +908,148 @@ export interface ExtractionResultRepository {
   ): Promise<ExtractionResultRecord[]>;
 }
 
+export interface DocumentRepository {
+  create(tenantId: string, input: NewDocumentRecord): Promise<DocumentRecord>;
+  /** With `userId`, null unless that user uploaded it. */
+  get(tenantId: string, id: string, options?: { userId?: string }): Promise<DocumentRecord | null>;
+  /** Newest first, without the text; default 50. */
+  list(tenantId: string, options?: { userId?: string; limit?: number }): Promise<DocumentSummary[]>;
+}
+
+/**
+ * Extractions and their write history. Every write names the user as well as the tenant and
+ * changes nothing of another user's extraction. Writes that carry a `write` append it to the
+ * history in the same atomic write as the change: a history entry exists exactly when its
+ * change does. A write that returns null changed nothing.
+ */
+export interface DocumentExtractionRepository {
+  create(tenantId: string, input: NewDocumentExtraction): Promise<DocumentExtraction>;
+  /** With `userId`, null unless the extraction is that user's. */
+  get(
+    tenantId: string,
+    id: string,
+    options?: { userId?: string },
+  ): Promise<DocumentExtraction | null>;
+  /** Newest first (createdAt, then id); default 20. */
+  list(
+    tenantId: string,
+    options?: { userId?: string; documentId?: string; limit?: number; cursor?: string | null },
+  ): Promise<Page<DocumentExtraction>>;
+  setDocumentType(
+    tenantId: string,
+    id: string,
+    input: { userId: string; documentType: string; write: WriteRecord },
+  ): Promise<DocumentExtraction | null>;
+  /** Replaces every field and confidence (the agent's extract_fields). */
+  replaceFields(
+    tenantId: string,
+    id: string,
+    input: {
+      userId: string;
+      fields: Record<string, unknown>;
+      confidences: Record<string, unknown>;
+      write: WriteRecord;
+    },
+  ): Promise<DocumentExtraction | null>;
+  /**
+   * Sets `value` at `path` in the fields and `confidence` at the same path in the confidences,
+   * in one atomic update (libSQL json_set, Mongo $set/$push on the path). The path's parent must
+   * already exist in the fields: an object (the key is set or replaced) or an array whose length
+   * is at least the index (the element is replaced, or appended at index = length). Otherwise
+   * null and nothing changes.
+   */
+  setField(
+    tenantId: string,
+    id: string,
+    input: {
+      userId: string;
+      path: FieldPathSegment[];
+      value: unknown;
+      confidence: unknown;
+      write: WriteRecord;
+    },
+  ): Promise<DocumentExtraction | null>;
+  /**
+   * Removes the value at `path` (and its confidence) in one atomic update; an array element's
+   * followers move up one place. Null, changing nothing, when the path does not exist.
+   */
+  removeField(
+    tenantId: string,
+    id: string,
+    input: { userId: string; path: FieldPathSegment[]; write: WriteRecord },
+  ): Promise<DocumentExtraction | null>;
+  /** Marks it completed unless it has no fields (then null, unchanged); clears `error`. */
+  complete(
+    tenantId: string,
+    id: string,
+    input: { userId: string; write: WriteRecord },
+  ): Promise<DocumentExtraction | null>;
+  /** The run's outcome (no history entry: not a tool write). */
+  setStatus(
+    tenantId: string,
+    id: string,
+    input: { userId: string; status?: DocumentExtractionStatus; error: string | null },
+  ): Promise<DocumentExtraction | null>;
+  /** Adds one model call's cost and tokens (atomic increments; concurrent adds both count). */
+  addUsage(
+    tenantId: string,
+    id: string,
+    usage: { costMicroUsd: number; tokens: number },
+  ): Promise<void>;
+  /** The history, oldest first. */
+  listWrites(tenantId: string, id: string): Promise<ExtractionWrite[]>;
+}
+
+/** Stacks and their rows; like extractions, every write names the user. */
+export interface StackRepository {
+  create(tenantId: string, input: NewStack): Promise<Stack>;
+  get(tenantId: string, id: string, options?: { userId?: string }): Promise<Stack | null>;
+  /** Newest first; default 20. */
+  list(tenantId: string, options?: { userId?: string; limit?: number }): Promise<Stack[]>;
+  setColumns(
+    tenantId: string,
+    id: string,
+    input: { userId: string; columns: StackColumn[] },
+  ): Promise<Stack | null>;
+  /** Writes a document's whole row (inserted, or replaced). Null when the stack is not the user's. */
+  putRow(
+    tenantId: string,
+    stackId: string,
+    input: {
+      userId: string;
+      documentId: string;
+      cells: Record<string, unknown>;
+      confidences: Record<string, number>;
+    },
+  ): Promise<StackRow | null>;
+  /** Sets one cell and its confidence in one atomic update; null when the row does not exist. */
+  setCell(
+    tenantId: string,
+    stackId: string,
+    input: {
+      userId: string;
+      documentId: string;
+      column: string;
+      value: unknown;
+      confidence: number;
+    },
+  ): Promise<StackRow | null>;
+  /** Rows in the order they were first written. */
+  listRows(tenantId: string, stackId: string): Promise<StackRow[]>;
+  /** Marks it completed unless it has no rows (then null, unchanged); clears `error`. */
+  complete(tenantId: string, id: string, input: { userId: string }): Promise<Stack | null>;
+  setStatus(
+    tenantId: string,
+    id: string,
+    input: { userId: string; status?: DocumentExtractionStatus; error: string | null },
+  ): Promise<Stack | null>;
+  addUsage(
+    tenantId: string,
+    id: string,
+    usage: { costMicroUsd: number; tokens: number },
+  ): Promise<void>;
+}
+
 export interface CollectedItemRepository {
   /** Inserts unless (task, type, uniqueKey) exists; `inserted: false` returns the existing item. */
   insert(
@@ -877,6 +1133,9 @@ export interface Store {
   readonly extractionStrategies: ExtractionStrategyRepository;
   readonly extractionResults: ExtractionResultRepository;
   readonly collectedItems: CollectedItemRepository;
+  readonly documents: DocumentRepository;
+  readonly documentExtractions: DocumentExtractionRepository;
+  readonly stacks: StackRepository;
   readonly idempotency: IdempotencyRepository;
   readonly rateLimits: RateLimitRepository;
   /** LangGraph checkpointer persisted in the same database (thread id = taskId). */

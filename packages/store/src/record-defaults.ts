@@ -12,6 +12,8 @@ import type {
   ApiKeyRecord,
   ApiKeyRepository,
   CollectedItem,
+  DocumentExtraction,
+  DocumentRecord,
   Extraction,
   ExtractionResultRecord,
   ExtractionStrategy,
@@ -24,6 +26,8 @@ import type {
   KnowledgeSettings,
   Message,
   NewCollectedItem,
+  NewDocumentExtraction,
+  NewDocumentRecord,
   NewExtraction,
   NewExtractionResult,
   NewExtractionStrategy,
@@ -32,11 +36,13 @@ import type {
   NewKnowledgeJob,
   NewMessage,
   NewSkill,
+  NewStack,
   NewTask,
   NewTaskAction,
   Session,
   SessionRepository,
   Skill,
+  Stack,
   Task,
   TaskAction,
   Tenant,
@@ -366,5 +372,71 @@ export function newIdempotencyRecord(
     response: null,
     createdAt: now,
     expiresAt: isoPlusMs(now, input.ttlMs),
+  };
+}
+
+/** A document as uploaded: page count and characters are derived once, here. */
+export function newDocumentRecord(
+  tenantId: string,
+  input: NewDocumentRecord,
+  now: string,
+): DocumentRecord {
+  const pages = input.pages.map((page) => ({ number: page.number, text: page.text }));
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    userId: input.userId,
+    fileName: input.fileName,
+    title: input.title,
+    mimeType: input.mimeType,
+    sizeBytes: input.sizeBytes,
+    pages,
+    pageCount: pages.length,
+    characters: pages.reduce((sum, page) => sum + page.text.length, 0),
+    warnings: input.warnings ?? [],
+    createdAt: now,
+  };
+}
+
+/** A new extraction starts in progress with no fields: the agent's tools write the rest. */
+export function newDocumentExtractionRecord(
+  tenantId: string,
+  input: NewDocumentExtraction,
+  now: string,
+): DocumentExtraction {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    userId: input.userId,
+    documentId: input.documentId,
+    status: 'in_progress',
+    documentType: null,
+    fields: {},
+    confidences: {},
+    schema: input.schema ?? null,
+    instructions: input.instructions ?? null,
+    costMicroUsd: 0,
+    tokens: 0,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export function newStackRecord(tenantId: string, input: NewStack, now: string): Stack {
+  return {
+    id: input.id ?? newId(),
+    tenantId,
+    userId: input.userId,
+    name: input.name,
+    documentIds: [...input.documentIds],
+    columns: input.columns ?? [],
+    status: 'in_progress',
+    instructions: input.instructions ?? null,
+    costMicroUsd: 0,
+    tokens: 0,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }

@@ -7,13 +7,13 @@ import { ProviderError, type ProviderResponse } from './provider';
  * signalled, so a provider that ignores its signal still can't hold the call past the timeout.
  * Rejects with a ProviderError of kind 'timeout' or 'aborted' when a limit ends it.
  */
-export async function attemptWithTimeout(args: {
+export async function attemptWithTimeout<R = ProviderResponse>(args: {
   /** Names the provider in the timeout message. */
   providerName: string;
   timeoutMs: number;
   signal: AbortSignal | undefined;
-  complete: (signal: AbortSignal) => Promise<ProviderResponse>;
-}): Promise<ProviderResponse> {
+  complete: (signal: AbortSignal) => Promise<R>;
+}): Promise<R> {
   const controller = new AbortController();
   let cleanup = (): void => {};
   const stopped = new Promise<never>((_, reject) => {

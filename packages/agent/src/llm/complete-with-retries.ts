@@ -25,11 +25,25 @@ export interface AnswerRequest {
  * programming errors and pass through unchanged. Tokens that failed attempts reported are
  * added to `call.usage`.
  */
-export async function completeWithRetries(
+export function completeWithRetries(
   call: LlmCall,
   settings: RetrySettings,
   answer: AnswerRequest,
 ): Promise<ProviderResponse> {
+  return withRetries(call, settings, (attemptSignal) =>
+    call.provider.complete(providerRequest(call, answer, attemptSignal)),
+  );
+}
+
+/**
+ * One provider attempt after another, from the call's one retry budget, until one answers:
+ * the policy of completeWithRetries for any kind of provider request (tool-calling turns too).
+ */
+export async function withRetries<R>(
+  call: LlmCall,
+  settings: RetrySettings,
+  attempt: (signal: AbortSignal) => Promise<R>,
+): Promise<R> {
   const signal = call.request.signal;
   for (let retry = 0; ; retry++) {
     if (signal?.aborted === true) throw abortedFailure(call);
@@ -39,8 +53,7 @@ export async function completeWithRetries(
         providerName: call.provider.name,
         timeoutMs: settings.timeoutMs,
         signal,
-        complete: (attemptSignal) =>
-          call.provider.complete(providerRequest(call, answer, attemptSignal)),
+        complete: attempt,
       });
     } catch (caught) {
       if (!(caught instanceof ProviderError)) throw caught;

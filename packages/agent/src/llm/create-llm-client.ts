@@ -1,10 +1,11 @@
 // Wraps a ModelProvider into the LlmClient port. Everything that must behave the same for every
 // provider is decided here, once: structured-output validation with one repair attempt
-// (answer-with-repair.ts), retries with backoff for transient failures (complete-with-retries.ts,
+// (answer-with-repair.ts) or one tool-calling turn (converse.ts), retries with backoff for transient failures (complete-with-retries.ts,
 // retry-policy.ts), the per-attempt timeout (attempt-with-timeout.ts), and exactly one usage
 // event per call (usage-emitter.ts).
 import type { z } from 'zod';
 import { answerWithRepair } from './answer-with-repair';
+import { converseWithRetries } from './converse';
 import type { RetrySettings } from './complete-with-retries';
 import { startCall, usageEventOf } from './llm-call';
 import type { LlmClient, LlmRequest, LlmResult, UsageHook } from './port';
@@ -82,5 +83,6 @@ export function createLlmClient(
     provider: provider.name,
     acceptsImages: (node) => provider.acceptsImages?.(node) ?? false,
     generate,
+    converse: (request) => converseWithRetries(provider, request, settings, maxRetries, emit),
   };
 }

@@ -1,7 +1,9 @@
 // Google Gemini through @google/genai. Structured output uses responseMimeType +
-// responseJsonSchema (plain JSON Schema), so the zod schema is the single source of truth.
+// responseJsonSchema (plain JSON Schema), so the zod schema is the single source of truth; tool
+// calling uses function declarations with JSON Schema parameters (gemini-converse.ts).
 import { ApiError, GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import { readGeminiAnswer } from './gemini-answer';
+import { geminiConverseRequest, readGeminiTurn } from './gemini-converse';
 import { geminiRequest, retryAfterCapturingFetch } from './gemini-request';
 import type { LlmNode } from './port';
 import {
@@ -9,6 +11,8 @@ import {
   isAbortError,
   sanitizeMessage,
   type ModelProvider,
+  type ProviderConverseRequest,
+  type ProviderConverseResponse,
   type ProviderRequest,
   type ProviderResponse,
 } from './provider';
@@ -64,6 +68,17 @@ export function createGeminiProvider(options: GeminiProviderOptions): ModelProvi
         throw toProviderError(error, request.signal, capture.retryAfterMs(), options.apiKey);
       }
       return readGeminiAnswer(response, request.model);
+    },
+    async converse(request: ProviderConverseRequest): Promise<ProviderConverseResponse> {
+      const capture = retryAfterCapturingFetch(baseFetch);
+      const params = geminiConverseRequest(request, options, capture.fetch);
+      let response: GenerateContentResponse;
+      try {
+        response = await ai.models.generateContent(params);
+      } catch (error) {
+        throw toProviderError(error, request.signal, capture.retryAfterMs(), options.apiKey);
+      }
+      return readGeminiTurn(response, request.model);
     },
   };
 }

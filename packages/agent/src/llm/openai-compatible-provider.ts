@@ -7,6 +7,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from 'openai';
+import { openAiConverse } from './openai-converse';
 import type { LlmNode, LlmUsage } from './port';
 import { looksMultimodal } from './vision';
 import {
@@ -100,6 +101,7 @@ export function createOpenAiCompatibleProvider(
       }
       return { text: message?.content ?? '', usage, model: completion.model || request.model };
     },
+    converse: (request) => openAiConverse(client, request, options.apiKey, options.temperature),
   };
 }
 
@@ -120,7 +122,7 @@ export function openAiUsage(usage: OpenAI.CompletionUsage | undefined): LlmUsage
   };
 }
 
-function toProviderError(
+export function toProviderError(
   error: unknown,
   signal: AbortSignal,
   apiKey: string | undefined,

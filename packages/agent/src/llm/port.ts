@@ -1,5 +1,5 @@
-// The LLM port. Every LLM call in Tandem goes through LlmClient.generate: it validates the
-// structured output with zod, measures latency, and reports usage through one hook, so no node
+// The LLM port. Every LLM call in Tandem goes through LlmClient.generate (structured output) or
+// LlmClient.converse (tool calling): generate validates the structured output with zod, measures latency, and reports usage through one hook, so no node
 // can call a model without being accounted for. Nodes receive a client; none constructs one.
 import type { LlmActionType, LlmNode, LlmProvider } from '@tandem/contracts';
 import type { UsageEvent } from '@tandem/observability';
@@ -61,6 +61,74 @@ export interface LlmResult<T> {
 }
 
 /**
+ * A tool the model may call (`LlmClient.converse`). Its arguments are described by a zod object
+ * schema, sent to the provider as JSON Schema; checking a call's arguments against it is the
+ * caller's job, so a wrong call can go back to the model as a tool error it can fix.
+ */
+export interface LlmTool {
+  /** Matches `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$` (the providers' common rule). */
+  name: string;
+  description: string;
+  schema: z.ZodType;
+}
+
+export interface LlmToolCall {
+  /** The provider's call id (generated when the provider gave none). */
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Set when the provider's arguments were not a JSON object (`args` is then `{}`). */
+  argsError?: string;
+}
+
+/** One turn of a tool-calling conversation. */
+export type LlmMessage =
+  | { role: 'user'; text: string }
+  | {
+      role: 'assistant';
+      /** What the model said to the user ('' when it only called tools). */
+      text: string;
+      toolCalls: LlmToolCall[];
+      /**
+       * The provider's own record of the turn, sent back verbatim on the next request when the
+       * same provider answers (Gemini's thought signatures must be returned with its function
+       * calls). Opaque to callers.
+       */
+      providerState?: unknown;
+    }
+  | {
+      role: 'tool';
+      toolCallId: string;
+      /** The tool's name (Gemini matches a function response by it). */
+      name: string;
+      content: string;
+      /** The call failed: the model should read `content` and fix its call. */
+      isError: boolean;
+    };
+
+export interface LlmConverseRequest {
+  node: LlmNode;
+  actionType: LlmActionType;
+  system: string;
+  messages: LlmMessage[];
+  tools: LlmTool[];
+  context: LlmCallContext;
+  signal?: AbortSignal;
+}
+
+/** The model's next turn: words for the user, tool calls, or both. */
+export interface LlmConverseResult {
+  text: string;
+  toolCalls: LlmToolCall[];
+  providerState?: unknown;
+  usage: LlmUsage;
+  model: string;
+  provider: LlmProvider;
+  latencyMs: number;
+  generationId: string;
+}
+
+/**
  * Receives one event per call, successful or not. The event is observability's UsageEvent, so
  * the usage service's recordUsage is a hook as it stands.
  */
@@ -76,6 +144,11 @@ export interface LlmClient {
    */
   acceptsImages(node: LlmNode): boolean;
   generate<S extends z.ZodType>(request: LlmRequest<S>): Promise<LlmResult<z.output<S>>>;
+  /**
+   * One model turn of a tool-calling conversation (Gemini function calling, OpenAI-compatible
+   * `tools`), with the same retries, timeout and single usage event as `generate`.
+   */
+  converse(request: LlmConverseRequest): Promise<LlmConverseResult>;
 }
 
 /** Thrown by every LLM call when no provider is configured. */

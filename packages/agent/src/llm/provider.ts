@@ -3,7 +3,16 @@
 // create-llm-client.ts, so every provider behaves the same to the graph.
 import type { LlmProvider } from '@tandem/contracts';
 import type { z } from 'zod';
-import type { LlmCallContext, LlmImage, LlmNode, LlmRequest, LlmUsage } from './port';
+import type {
+  LlmCallContext,
+  LlmConverseRequest,
+  LlmImage,
+  LlmMessage,
+  LlmNode,
+  LlmRequest,
+  LlmToolCall,
+  LlmUsage,
+} from './port';
 
 export interface ProviderRequest {
   node: LlmNode;
@@ -36,6 +45,33 @@ export interface ProviderResponse {
   model: string;
 }
 
+/** A tool as providers send it: its arguments' JSON Schema, converted once by the client. */
+export interface ProviderTool {
+  name: string;
+  description: string;
+  jsonSchema: Readonly<Record<string, unknown>>;
+}
+
+export interface ProviderConverseRequest {
+  node: LlmNode;
+  model: string;
+  system: string;
+  messages: LlmMessage[];
+  tools: ProviderTool[];
+  context: LlmCallContext;
+  signal: AbortSignal;
+  /** The caller's request as given (the scripted provider hands it to scripted functions). */
+  origin: LlmConverseRequest;
+}
+
+export interface ProviderConverseResponse {
+  text: string;
+  toolCalls: LlmToolCall[];
+  providerState?: unknown;
+  usage: LlmUsage;
+  model: string;
+}
+
 /**
  * One vendor API. Usage is normalised across providers: `inputTokens` includes cached input
  * (`cachedInputTokens` is the subset), and `outputTokens` excludes thinking/reasoning tokens
@@ -49,6 +85,8 @@ export interface ModelProvider {
   acceptsImages?(node: LlmNode): boolean;
   /** Throws ProviderError for every failure it can classify. */
   complete(request: ProviderRequest): Promise<ProviderResponse>;
+  /** One tool-calling turn; absent for a provider without tool calling. Throws ProviderError. */
+  converse?(request: ProviderConverseRequest): Promise<ProviderConverseResponse>;
 }
 
 export type ProviderErrorKind =

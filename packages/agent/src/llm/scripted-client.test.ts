@@ -130,3 +130,44 @@ describe('ScriptedLlm', () => {
     expect(llm.remaining).toHaveLength(0);
   });
 });
+
+describe('ScriptedLlm tool-calling turns', () => {
+  const turn = (text: string) => ({
+    node: 'document_extraction' as const,
+    actionType: 'DOCUMENT_EXTRACTION' as const,
+    system: 'sys',
+    messages: [{ role: 'user' as const, text }],
+    tools: [{ name: 'get_document_text', description: 'Read.', schema: z.object({}) }],
+    context: { tenantId: 't1' },
+  });
+
+  it('answers from the conversation, with call ids, usage and one usage event per turn', async () => {
+    const events: UsageEvent[] = [];
+    const llm = new ScriptedLlm(
+      [
+        {
+          node: 'document_extraction',
+          reply: (request) => ({
+            text: `You said: ${request.messages[0]?.role === 'user' ? request.messages[0].text : ''}`,
+            toolCalls: [{ name: 'get_document_text', args: {} }],
+          }),
+        },
+      ],
+      { usageHook: (event) => void events.push(event) },
+    );
+    const result = await llm.converse(turn('extract it'));
+    expect(result.text).toBe('You said: extract it');
+    expect(result.toolCalls).toEqual([{ id: 'scripted-1-0', name: 'get_document_text', args: {} }]);
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(llm.conversations).toHaveLength(1);
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    expect(events[0]).toMatchObject({ actionType: 'DOCUMENT_EXTRACTION', provider: 'SCRIPTED' });
+    llm.assertDone();
+  });
+
+  it('tells a structured-output step from a tool-calling turn', async () => {
+    const llm = new ScriptedLlm([{ node: 'document_extraction', output: { a: 1 } }]);
+    await expect(llm.converse(turn('x'))).rejects.toThrow(ScriptedLlmError);
+    expect(() => llm.assertDone()).toThrow(/tool-calling turn/);
+  });
+});

@@ -4,8 +4,23 @@
 import type { z } from 'zod';
 import { createLlmClient, type CreateLlmClientOptions } from './create-llm-client';
 import type { UsageEvent } from '@tandem/observability';
-import type { LlmClient, LlmNode, LlmRequest, LlmResult, LlmUsage } from './port';
-import type { ModelProvider, ProviderRequest, ProviderResponse } from './provider';
+import type {
+  LlmClient,
+  LlmConverseRequest,
+  LlmConverseResult,
+  LlmNode,
+  LlmRequest,
+  LlmResult,
+  LlmUsage,
+} from './port';
+import type {
+  ModelProvider,
+  ProviderConverseRequest,
+  ProviderConverseResponse,
+  ProviderRequest,
+  ProviderResponse,
+} from './provider';
+import { transcript } from './converse';
 
 type AnyRequest = LlmRequest<z.ZodType>;
 
@@ -21,7 +36,21 @@ export type ScriptedStep =
   /** Raw model text, e.g. invalid JSON to exercise the repair path. */
   | { node: LlmNode; text: string; usage?: Partial<LlmUsage> }
   /** A failure: throw a ProviderError to exercise retries (429, 500, timeouts…). */
-  | { node: LlmNode; error: Error };
+  | { node: LlmNode; error: Error }
+  /**
+   * A tool-calling turn (`converse`): words and/or tool calls, or a function of the request
+   * (the conversation so far) returning them. Arguments go to the caller unchecked, as a
+   * provider's would.
+   */
+  | { node: LlmNode; reply: ScriptedReply | ScriptedReplyFn; usage?: Partial<LlmUsage> };
+
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: { name: string; args: Record<string, unknown>; id?: string }[];
+}
+export type ScriptedReplyFn = (
+  request: LlmConverseRequest,
+) => ScriptedReply | Promise<ScriptedReply>;
 
 export type ScriptedOutputFn = (request: AnyRequest) => unknown;
 /** Any JSON-serialisable value (functions are ScriptedOutputFn). */
@@ -61,6 +90,8 @@ export class ScriptedLlm implements LlmClient {
   readonly attempts: ProviderRequest[] = [];
   /** Usage events as the hook received them (recorded before the caller's own hook runs). */
   readonly usageEvents: UsageEvent[] = [];
+  /** Every converse request, in call order. */
+  readonly conversations: LlmConverseRequest[] = [];
   /** Messages of unexpected calls, kept so assertDone() fails even if a node swallowed one. */
   readonly unexpectedCalls: string[] = [];
   private readonly steps: ScriptedStep[];
@@ -104,6 +135,11 @@ export class ScriptedLlm implements LlmClient {
     return this.client.generate(request);
   }
 
+  converse(request: LlmConverseRequest): Promise<LlmConverseResult> {
+    this.conversations.push(request);
+    return this.client.converse(request);
+  }
+
   /** The requests made for one node, in order. */
   callsFor(node: LlmNode): AnyRequest[] {
     return this.calls.filter((call) => call.node === node);
@@ -132,6 +168,11 @@ export class ScriptedLlm implements LlmClient {
         if (latencyMs > 0) await delay(latencyMs, request.signal);
         else await Promise.resolve();
         if ('error' in step) throw step.error;
+        if ('reply' in step) {
+          return this.unexpected(
+            `a tool-calling reply is scripted for node ${request.node}, but it was called for structured output`,
+          );
+        }
         let text: string;
         if ('text' in step) {
           text = step.text;
@@ -144,17 +185,49 @@ export class ScriptedLlm implements LlmClient {
         }
         return { text, usage: syntheticUsage(request, text, step.usage), model };
       },
+      converse: async (request: ProviderConverseRequest): Promise<ProviderConverseResponse> => {
+        const step = this.take(request);
+        if (latencyMs > 0) await delay(latencyMs, request.signal);
+        else await Promise.resolve();
+        if ('error' in step) throw step.error;
+        if (!('reply' in step)) {
+          return this.unexpected(
+            `structured output is scripted for node ${request.node}, but it was called for a tool-calling turn`,
+          );
+        }
+        const reply =
+          typeof step.reply === 'function' ? await step.reply(request.origin) : step.reply;
+        const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
+          id: call.id ?? `scripted-${this.conversations.length}-${index}`,
+          name: call.name,
+          args: call.args,
+        }));
+        const text = reply.text ?? '';
+        const prompt = transcript(request.messages);
+        const usage = syntheticUsage(
+          { system: request.system, prompt },
+          text + JSON.stringify(toolCalls),
+          step.usage,
+        );
+        return { text, toolCalls, usage, model };
+      },
     };
   }
 
-  private take(request: ProviderRequest): ScriptedStep {
+  private unexpected(message: string): never {
+    const full = `scripted LLM: ${message}`;
+    this.unexpectedCalls.push(full);
+    throw new ScriptedLlmError(full);
+  }
+
+  private take(request: { node: LlmNode; repairReason?: string | null }): ScriptedStep {
     const index = this.steps.findIndex((step) => step.node === request.node);
     // Strict order: the matching step must be the head of the script.
     const strict = this.strictOrder && index > 0;
     if (index < 0 || strict) {
       const remaining = describe(this.steps);
       const message =
-        request.repairReason !== null
+        request.repairReason !== null && request.repairReason !== undefined
           ? `scripted LLM: the output scripted for node ${request.node} failed validation and no ` +
             `repair step is scripted for it (${request.repairReason.replace(/\s+/g, ' ')}); ` +
             `remaining script: ${remaining}`
@@ -182,7 +255,7 @@ function describe(steps: readonly ScriptedStep[]): string {
 
 /** About four characters per token: close enough for budgets and usage plumbing in tests. */
 function syntheticUsage(
-  request: ProviderRequest,
+  request: Pick<ProviderRequest, 'system' | 'prompt'>,
   text: string,
   override: Partial<LlmUsage> | undefined,
 ): LlmUsage {

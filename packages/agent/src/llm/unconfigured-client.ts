@@ -9,5 +9,6 @@ export function createUnconfiguredLlmClient(): LlmClient {
     provider: null,
     acceptsImages: () => false,
     generate: () => Promise.reject(new LlmNotConfiguredError()),
+    converse: () => Promise.reject(new LlmNotConfiguredError()),
   };
 }

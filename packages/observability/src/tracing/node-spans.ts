@@ -114,6 +114,8 @@ const GENERATION_NAMES: Record<LlmNode, string> = {
   correction: 'generateCorrection',
   replanning: 'replan',
   finalize: 'writeFinalAnswer',
+  document_extraction: 'extractDocument',
+  stack_extraction: 'extractStack',
 };
 
 export function generationName(node: LlmNode): string {

@@ -5,6 +5,7 @@ import type { Store } from '../port';
 import { LibsqlSaver } from './checkpointer';
 import { openLibsqlClient, type LibsqlClientOptions } from './client';
 import { libsqlCollectedItems } from './collected-items';
+import { libsqlDocumentExtractions, libsqlDocuments } from './documents';
 import { libsqlExtractionResults } from './extraction-results';
 import { libsqlExtractionStrategies, libsqlExtractions } from './extractions';
 import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
@@ -14,6 +15,7 @@ import { backfillKnowledgeVectors } from './knowledge-vectors';
 import { runMigrations } from './migrations';
 import { libsqlMessages, libsqlSessions } from './sessions';
 import { libsqlSkills } from './skills';
+import { libsqlStacks } from './stacks';
 import { libsqlTaskActions } from './task-actions';
 import { libsqlTasks } from './tasks';
 import { libsqlApiKeys, libsqlTenants } from './tenants';
@@ -52,6 +54,9 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     extractionStrategies: libsqlExtractionStrategies(client),
     extractionResults: libsqlExtractionResults(client),
     collectedItems: libsqlCollectedItems(client),
+    documents: libsqlDocuments(client),
+    documentExtractions: libsqlDocumentExtractions(client),
+    stacks: libsqlStacks(client),
     idempotency: libsqlIdempotency(client),
     rateLimits: libsqlRateLimits(client),
     checkpointer: new LibsqlSaver(client, new CheckpointSerializer()),

@@ -3,6 +3,7 @@
 // and the next open simply retries it.
 import type { SqlClient } from './native-client';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
+import { DOCUMENTS_MIGRATION } from './documents-schema';
 import { EXTRACTION_MIGRATION } from './extraction-schema';
 import { KNOWLEDGE_SEARCH_MIGRATION } from './knowledge-schema';
 import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
@@ -36,6 +37,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: KNOWLEDGE_FTS_SCOPE_MIGRATION.name,
     statements: KNOWLEDGE_FTS_SCOPE_MIGRATION.statements,
+  },
+  {
+    version: 6,
+    name: DOCUMENTS_MIGRATION.name,
+    statements: DOCUMENTS_MIGRATION.statements,
   },
 ];
 

@@ -5,6 +5,7 @@ import type {
   ActionStatus,
   ApiKeyRole,
   Complexity,
+  DocumentExtractionStatus,
   ExtractionMethod,
   LlmActionType,
   LlmProvider,
@@ -283,4 +284,80 @@ export interface CounterDoc {
   scope: 'messages' | 'collectedItems';
   key: string;
   seq: number;
+}
+
+export interface SourceDocumentDoc {
+  id: string;
+  tenantId: string;
+  userId: string;
+  fileName: string;
+  title: string;
+  mimeType: string;
+  sizeBytes: number;
+  pages: unknown;
+  pageCount: number;
+  characters: number;
+  warnings: unknown;
+  createdAt: Date;
+}
+
+/** One entry of an extraction's embedded write history (seq is its position + 1). */
+export interface ExtractionWriteDoc {
+  tool: string;
+  /** The tool's input as JSON text: a model's keys ("$x", "a.b") are no field names to store. */
+  input: string;
+  createdAt: Date;
+}
+
+export interface DocumentExtractionDoc {
+  id: string;
+  tenantId: string;
+  userId: string;
+  documentId: string;
+  status: DocumentExtractionStatus;
+  documentType: string | null;
+  fields: unknown;
+  confidences: unknown;
+  schema: unknown;
+  instructions: string | null;
+  costMicroUsd: number;
+  tokens: number;
+  error: string | null;
+  /**
+   * The history lives in the extraction's own document so that a change and its entry are one
+   * single-document update, atomic on any MongoDB deployment (multi-document transactions
+   * need a replica set). Reads project it out; listWrites reads only it.
+   */
+  writes: ExtractionWriteDoc[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StackDoc {
+  id: string;
+  tenantId: string;
+  userId: string;
+  name: string;
+  documentIds: unknown;
+  columns: unknown;
+  status: DocumentExtractionStatus;
+  instructions: string | null;
+  costMicroUsd: number;
+  tokens: number;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StackRowDoc {
+  tenantId: string;
+  stackId: string;
+  /** The stack's owner, copied onto its rows so a row write is scoped to the user by itself. */
+  userId: string;
+  documentId: string;
+  position: number;
+  cells: unknown;
+  confidences: unknown;
+  createdAt: Date;
+  updatedAt: Date;
 }

@@ -8,6 +8,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store, StoreHealth } from '../port';
 import { mongoCollectedItems } from './collected-items';
+import { mongoDocumentExtractions, mongoDocuments } from './document-extractions';
 import { mongoExtractionResults } from './extraction-results';
 import { mongoExtractionStrategies, mongoExtractions } from './extractions';
 import { mongoIdempotency, mongoRateLimits } from './idempotency';
@@ -17,6 +18,7 @@ import { ensureKnowledgeVectorIndex } from './knowledge-vector-index';
 import { createModels, type MongoModels } from './schemas';
 import { mongoMessages, mongoSessions } from './sessions';
 import { mongoSkills } from './skills';
+import { mongoStacks } from './stacks';
 import { mongoTaskActions } from './task-actions';
 import { mongoTasks } from './tasks';
 import { mongoApiKeys, mongoTenants } from './tenants';
@@ -95,6 +97,9 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       extractionStrategies: mongoExtractionStrategies(models),
       extractionResults: mongoExtractionResults(models),
       collectedItems: mongoCollectedItems(models),
+      documents: mongoDocuments(models),
+      documentExtractions: mongoDocumentExtractions(models),
+      stacks: mongoStacks(models),
       idempotency: mongoIdempotency(models),
       rateLimits: mongoRateLimits(models),
       checkpointer,

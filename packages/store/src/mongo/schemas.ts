@@ -28,6 +28,10 @@ import type {
   ExtractionStrategyDoc,
   ExtractionResultDoc,
   CollectedItemDoc,
+  SourceDocumentDoc,
+  DocumentExtractionDoc,
+  StackDoc,
+  StackRowDoc,
   IdempotencyDoc,
   RateLimitDoc,
   CounterDoc,
@@ -403,6 +407,89 @@ collectedItemSchema.index({ tenantId: 1, taskId: 1, type: 1, uniqueKey: 1 }, { u
 collectedItemSchema.index({ tenantId: 1, taskId: 1, seq: 1 });
 collectedItemSchema.index({ tenantId: 1, taskId: 1, type: 1, seq: 1 });
 
+export const sourceDocumentSchema = new Schema<SourceDocumentDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    fileName: String,
+    title: String,
+    mimeType: String,
+    sizeBytes: Number,
+    pages: Mixed,
+    pageCount: Number,
+    characters: Number,
+    warnings: Mixed,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+sourceDocumentSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+sourceDocumentSchema.index({ tenantId: 1, userId: 1, createdAt: -1, id: -1 });
+sourceDocumentSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
+
+export const documentExtractionSchema = new Schema<DocumentExtractionDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    documentId: String,
+    status: String,
+    documentType: String,
+    fields: Mixed,
+    confidences: Mixed,
+    schema: Mixed,
+    instructions: String,
+    costMicroUsd: Number,
+    tokens: Number,
+    error: String,
+    writes: Mixed,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+documentExtractionSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+documentExtractionSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
+documentExtractionSchema.index({ tenantId: 1, userId: 1, createdAt: -1, id: -1 });
+documentExtractionSchema.index({ tenantId: 1, documentId: 1, createdAt: -1, id: -1 });
+
+export const stackSchema = new Schema<StackDoc>(
+  {
+    ...tenantOwned,
+    userId: String,
+    name: String,
+    documentIds: Mixed,
+    columns: Mixed,
+    status: String,
+    instructions: String,
+    costMicroUsd: Number,
+    tokens: Number,
+    error: String,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+stackSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+stackSchema.index({ tenantId: 1, userId: 1, createdAt: -1, id: -1 });
+stackSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
+
+export const stackRowSchema = new Schema<StackRowDoc>(
+  {
+    tenantId: { type: String, required: true },
+    stackId: String,
+    userId: String,
+    documentId: String,
+    position: Number,
+    cells: Mixed,
+    confidences: Mixed,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  OPTIONS,
+);
+stackRowSchema.index({ tenantId: 1, stackId: 1, documentId: 1 }, { unique: true });
+stackRowSchema.index({ tenantId: 1, stackId: 1, position: 1 });
+
 export const idempotencySchema = new Schema<IdempotencyDoc>(
   {
     tenantId: { type: String, required: true },
@@ -452,6 +539,10 @@ export interface MongoModels {
   extractionStrategies: Model<ExtractionStrategyDoc>;
   extractionResults: Model<ExtractionResultDoc>;
   collectedItems: Model<CollectedItemDoc>;
+  documents: Model<SourceDocumentDoc>;
+  documentExtractions: Model<DocumentExtractionDoc>;
+  stacks: Model<StackDoc>;
+  stackRows: Model<StackRowDoc>;
   idempotency: Model<IdempotencyDoc>;
   rateLimits: Model<RateLimitDoc>;
   counters: Model<CounterDoc>;
@@ -475,6 +566,10 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   extractionStrategies: 'extractionStrategies',
   extractionResults: 'extractionResults',
   collectedItems: 'collectedItems',
+  documents: 'documents',
+  documentExtractions: 'documentExtractions',
+  stacks: 'stacks',
+  stackRows: 'stackRows',
   idempotency: 'idempotencyKeys',
   rateLimits: 'rateLimits',
   counters: 'counters',
@@ -539,6 +634,18 @@ export function createModels(connection: Connection): MongoModels {
       collectedItemSchema,
       COLLECTIONS.collectedItems,
     ),
+    documents: connection.model<SourceDocumentDoc>(
+      'SourceDocument',
+      sourceDocumentSchema,
+      COLLECTIONS.documents,
+    ),
+    documentExtractions: connection.model<DocumentExtractionDoc>(
+      'DocumentExtraction',
+      documentExtractionSchema,
+      COLLECTIONS.documentExtractions,
+    ),
+    stacks: connection.model<StackDoc>('Stack', stackSchema, COLLECTIONS.stacks),
+    stackRows: connection.model<StackRowDoc>('StackRow', stackRowSchema, COLLECTIONS.stackRows),
     idempotency: connection.model<IdempotencyDoc>(
       'IdempotencyKey',
       idempotencySchema,

@@ -7,6 +7,7 @@ import { describe } from 'vitest';
 import type { Store } from '../port';
 import { adminReportsContract } from './contract/admin-reports';
 import { conversationsContract } from './contract/conversations';
+import { documentsContract } from './contract/documents';
 import { extractionContract } from './contract/extraction';
 import { extractionResultsContract } from './contract/extraction-results';
 import { guardsContract } from './contract/guards';
@@ -32,6 +33,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     knowledgeJobsContract(makeStore);
     extractionContract(makeStore);
     extractionResultsContract(makeStore);
+    documentsContract(makeStore);
     guardsContract(makeStore);
     isolationContract(makeStore);
   });

@@ -22,6 +22,8 @@ const COLOURS: Record<LlmActionType, string> = {
   EXTRACTION: '#c49c94',
   EMBEDDING: '#17becf',
   FINAL_ANSWER: '#e377c2',
+  DOCUMENT_EXTRACTION: '#7f7f7f',
+  STACK_EXTRACTION: '#bcbd22',
 };
 
 export function colourOf(actionType: string): string {

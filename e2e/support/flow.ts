@@ -175,6 +175,12 @@ export async function demoPatients(ext: Extension): Promise<Patient[]> {
   return ((await res.json()) as { patients: Patient[] }).patients;
 }
 
+/** What the demo request form received, oldest first. */
+export async function demoSubmissions(ext: Extension): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${ext.env.demo}/api/form/submissions`);
+  return ((await res.json()) as { submissions: Record<string, unknown>[] }).submissions;
+}
+
 export const isJasPatel = (p: Patient) => p.firstName === 'Jas' && p.lastName === 'Patel';
 
 /** The side panel's page for a tab (as Chrome shows it beside the page, pinned to the tab). */

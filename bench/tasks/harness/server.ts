@@ -15,6 +15,8 @@ export interface TandemServer {
   apiKey: string;
   /** The server's DATA_DIR: the bench reads the task records there. */
   dataDir: string;
+  /** The server process (bench/soak samples its memory). */
+  pid: number;
   /** What the process printed (for a failure's message). */
   output(): string;
   close(): Promise<void>;
@@ -48,6 +50,8 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 /** `env(own)`: the process environment with the bench's own variables (port, key…) set. */
 export async function startServer(
   env: (own: Record<string, string>) => Record<string, string>,
+  /** Flags for the server's node process (bench/soak's --cpu-prof). */
+  nodeArgs: string[] = [],
 ): Promise<TandemServer> {
   if (!existsSync(path.join(SERVER_DIR, '.next', 'BUILD_ID')))
     throw new Error('apps/server is not built: run `npm run bench:tasks` (it builds first).');
@@ -59,7 +63,8 @@ export async function startServer(
   const apiKey = `tdm_bench_${randomBytes(16).toString('hex')}`;
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const args = [...nodeArgs, next, 'start', '-p', String(port), '-H', '127.0.0.1'];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       ...env({ DATA_DIR: dataDir, TANDEM_DEV_API_KEY: apiKey, LOG_LEVEL: 'warn' }),
@@ -74,6 +79,7 @@ export async function startServer(
     url,
     apiKey,
     dataDir,
+    pid: child.pid ?? -1,
     output: () => output,
     async close() {
       if (child.exitCode === null) {

@@ -59,6 +59,11 @@ export async function createTestAgent(
     acceptsImages?: boolean;
     /** Tracing for the run (a LangFuse client pointed at a capture server); default no-op. */
     tracing?: Tracing;
+    /**
+     * A real client instead of the scripted one (a provider talking to a loopback fake); it is
+     * given the run's usage hook.
+     */
+    llm?: (hooks: { usageHook: UsageService['recordUsage'] }) => LlmClient;
   } = {},
 ): Promise<TestAgent> {
   const store = options.store ?? (await createLibsqlStore({ url: ':memory:' }));
@@ -66,14 +71,15 @@ export async function createTestAgent(
   const usage = createUsageService({ store, tracing, log: silentObservabilityLogger });
   const usageHook = usage.recordUsage;
   const events = new TaskEventHub();
-  const scripted = options.unconfigured
-    ? null
-    : createScriptedLlm(options.steps ?? [], {
-        usageHook,
-        ...(options.acceptsImages !== undefined ? { acceptsImages: options.acceptsImages } : {}),
-        ...(options.latencyMs ? { latencyMs: options.latencyMs } : { zeroLatency: true }),
-      });
-  const llm: LlmClient = scripted ?? createUnconfiguredLlmClient();
+  const scripted =
+    options.unconfigured || options.llm
+      ? null
+      : createScriptedLlm(options.steps ?? [], {
+          usageHook,
+          ...(options.acceptsImages !== undefined ? { acceptsImages: options.acceptsImages } : {}),
+          ...(options.latencyMs ? { latencyMs: options.latencyMs } : { zeroLatency: true }),
+        });
+  const llm: LlmClient = options.llm?.({ usageHook }) ?? scripted ?? createUnconfiguredLlmClient();
   const tenant = await store.tenants.create({
     name: `agent-test-${Math.random().toString(36).slice(2)}`,
   });

@@ -40,25 +40,17 @@ export async function openLibsqlClient(options: LibsqlClientOptions): Promise<Sq
   }
   // A fresh checkout has no .data/ yet; the first run must not fail on it.
   if (filePath !== null) mkdirSync(path.dirname(path.resolve(filePath)), { recursive: true });
-  const client = new NativeSqlClient(filePath ?? ':memory:', {
-    ...(filePath === null ? {} : { timeoutMs: BUSY_TIMEOUT_MS }),
+  if (filePath === null) return new NativeSqlClient(':memory:');
+  // WAL is a property of the database file (it persists), so setting it once is enough: readers
+  // no longer block the writer, which a server with a background sweeper needs. synchronous is
+  // per connection (the client may open a new one after a failure): in WAL mode NORMAL syncs at
+  // checkpoints instead of every commit, so a process crash still loses nothing, only a power cut
+  // can drop the last commits, and each commit stops costing an fsync (~2.5 ms, 10+ of them per
+  // interact step on our disks).
+  return new NativeSqlClient(filePath, {
+    timeoutMs: BUSY_TIMEOUT_MS,
+    onConnect: ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL'],
   });
-
-  if (filePath !== null) {
-    try {
-      // WAL is a property of the database file (it persists), so setting it once is enough:
-      // readers no longer block the writer, which a server with a background sweeper needs.
-      await client.execute('PRAGMA journal_mode = WAL');
-      // Per connection. In WAL mode NORMAL syncs at checkpoints instead of every commit: a
-      // process crash still loses nothing, only a power cut can drop the last commits, and each
-      // commit stops costing an fsync (~2.5 ms, 10+ of them per interact step on our disks).
-      await client.execute('PRAGMA synchronous = NORMAL');
-    } catch (error) {
-      client.close();
-      throw error;
-    }
-  }
-  return client;
 }
 
 function isMemoryUrl(url: string): boolean {

@@ -113,3 +113,40 @@ describe('openLibsqlClient', () => {
     }
   });
 });
+
+describe('NativeSqlClient after another connection held the lock', () => {
+  it('a write that timed out on the lock does not poison later transactions', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tandem-native-busy-'));
+    const file = path.join(dir, 'busy.db');
+    const client = new NativeSqlClient(file, {
+      timeoutMs: 50,
+      onConnect: ['PRAGMA journal_mode = WAL'],
+    });
+    const other = new NativeSqlClient(file, { timeoutMs: 50 });
+    try {
+      await client.execute('CREATE TABLE t (x INTEGER)');
+      await client.execute('INSERT INTO t (x) VALUES (?)', [1]);
+      // Another process holds the write lock: this write waits out the busy timeout and fails.
+      await other.execute('BEGIN IMMEDIATE');
+      await expect(
+        client.execute('UPDATE t SET x = x + 10 WHERE x = ?', [1]),
+      ).rejects.toMatchObject({
+        code: expect.stringMatching(/^SQLITE_BUSY/),
+      });
+      await other.execute('ROLLBACK');
+      // Before, the timed-out statement stayed pending and every later COMMIT on the connection
+      // failed with "SQL statements in progress", until the process restarted.
+      await client.batch(
+        [['INSERT INTO t (x) VALUES (?)', [4]], 'SELECT count(*) AS n FROM t'],
+        'write',
+      );
+      await client.execute('INSERT INTO t (x) VALUES (?)', [5]);
+      const { rows } = await client.execute('SELECT x FROM t ORDER BY x');
+      expect(rows.map((r) => r.x)).toEqual([1, 4, 5]);
+    } finally {
+      client.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -75,12 +75,64 @@ function resultSet(rows: Row[], rowsAffected: number, lastInsertRowid: bigint | 
   return result;
 }
 
-export class NativeSqlClient implements SqlClient {
-  readonly #db: NativeDatabase;
-  readonly #statements = new Map<string, CachedStatement>();
+/**
+ * SQLite errors after which the failing statement is left mid-execution: it was stepped but
+ * neither finished nor reset (the binding has no reset), and while it is, every COMMIT on the
+ * connection fails with "cannot commit transaction - SQL statements in progress". A constraint
+ * error is not one of them: that statement ran to its end.
+ */
+const LEAVES_STATEMENT_PENDING = /^SQLITE_(BUSY|LOCKED|INTERRUPT|IOERR|FULL|NOMEM|PROTOCOL)/;
 
-  constructor(path: string, options: { timeoutMs?: number } = {}) {
-    this.#db = new Database(path, { timeout: options.timeoutMs ?? 0 });
+const isPendingStatementError = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  LEAVES_STATEMENT_PENDING.test(String((error as { code?: unknown }).code ?? ''));
+
+export class NativeSqlClient implements SqlClient {
+  #db: NativeDatabase;
+  readonly #statements = new Map<string, CachedStatement>();
+  readonly #open: () => NativeDatabase;
+
+  readonly #reopens: boolean;
+
+  constructor(
+    path: string,
+    options: {
+      timeoutMs?: number;
+      /** Statements every new connection runs first (per-connection PRAGMAs). */
+      onConnect?: readonly string[];
+    } = {},
+  ) {
+    this.#open = () => {
+      const db = new Database(path, { timeout: options.timeoutMs ?? 0 });
+      try {
+        for (const sql of options.onConnect ?? []) db.exec(sql);
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+      return db;
+    };
+    this.#db = this.#open();
+    // A second connection to ':memory:' would be another, empty database.
+    this.#reopens = path !== ':memory:';
+  }
+
+  /**
+   * After an error that leaves its statement pending (a write that met another connection's lock
+   * past the busy timeout), the connection is replaced: the pending statement would otherwise
+   * make every later transaction on it fail to commit, for as long as the process runs.
+   */
+  #recoverFrom(error: unknown): void {
+    if (!this.#reopens || !isPendingStatementError(error)) return;
+    const old = this.#db;
+    this.#statements.clear();
+    this.#db = this.#open();
+    try {
+      old.close();
+    } catch {
+      // Closing is best effort: the old connection holds nothing once its transaction is gone.
+    }
   }
 
   #prepare(sql: string): CachedStatement {
@@ -119,7 +171,13 @@ export class NativeSqlClient implements SqlClient {
   execute(sql: string, args?: InArgs): Promise<ResultSet>;
   async execute(stmtOrSql: InStatement, args?: InArgs): Promise<ResultSet> {
     const { sql, args: stmtArgs } = this.#normalize(stmtOrSql);
-    return this.#run(sql, typeof stmtOrSql === 'string' ? args : stmtArgs);
+    try {
+      return this.#run(sql, typeof stmtOrSql === 'string' ? args : stmtArgs);
+    } catch (error) {
+      // A statement of a transaction begun with execute('BEGIN') leaves recovery to its ROLLBACK.
+      if (!this.#db.inTransaction) this.#recoverFrom(error);
+      throw error;
+    }
   }
 
   /**
@@ -140,6 +198,7 @@ export class NativeSqlClient implements SqlClient {
       return results;
     } catch (error) {
       if (this.#db.inTransaction) this.#prepare('ROLLBACK').statement.run([]);
+      this.#recoverFrom(error);
       throw error;
     }
   }

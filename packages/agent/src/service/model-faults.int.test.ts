@@ -1,0 +1,331 @@
+// Model faults at each graph node that calls the model, through the real @google/genai SDK
+// talking to a loopback fake of the Gemini API: 429, 500, an answer slower than the timeout and
+// malformed JSON. A fault the client's retries (or its one repair) absorb must leave the task
+// exactly as a clean run does; a model that keeps failing ends the request with a clear
+// LLM_ERROR, after which the same request (same idempotency key), once the model is back,
+// continues the same task. Either way: every step recorded once, no task lost or doubled.
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { nodeOfSystem } from '../testing/node-of-system';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLlmClientFromConfig } from '../llm/llm-config';
+import { LlmCallError, type LlmNode } from '../llm/port';
+import {
+  startFakeHttpServer,
+  type FakeHttpServer,
+  type FakeResponse,
+  type RecordedRequest,
+} from '../llm/test-support/fake-http-server';
+import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness';
+
+/** The fault served in place of one answer. */
+type Fault = '429' | '500' | 'timeout' | 'malformed';
+const FAULTS: Fault[] = ['429', '500', 'timeout', 'malformed'];
+/** Per-attempt timeout of this test's client, and how late the slow answer comes. */
+const TIMEOUT_MS = 300;
+
+function geminiText(text: string): FakeResponse {
+  return {
+    body: {
+      candidates: [
+        { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 },
+      ],
+      usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 10, totalTokenCount: 60 },
+      modelVersion: 'gemini-2.5-flash',
+    },
+  };
+}
+
+function faultResponse(fault: Fault, answer: string): FakeResponse {
+  const error = (code: number, status: string): FakeResponse => ({
+    status: code,
+    body: { error: { code, message: `fake ${status}`, status } },
+  });
+  switch (fault) {
+    case '429':
+      return { ...error(429, 'RESOURCE_EXHAUSTED'), headers: { 'retry-after': '0' } };
+    case '500':
+      return error(500, 'INTERNAL');
+    case 'timeout':
+      // The right answer, too late: the attempt times out and the retry gets the next one.
+      return { ...geminiText(answer), delayMs: TIMEOUT_MS * 4 };
+    case 'malformed':
+      return geminiText(`${answer.slice(0, Math.floor(answer.length / 2))} ,,`);
+  }
+}
+
+interface ModelScript {
+  /** Answers per node, first in first out. */
+  answers: Partial<Record<LlmNode, unknown[]>>;
+  /** Faults served before the node's next answer (`persistent`: on every attempt). */
+  faultAt?: { node: LlmNode; fault: Fault; persistent?: boolean };
+}
+
+/** The fake Gemini: recognises the node by its system prompt, serves the fault, then the answer. */
+function geminiHandler(script: ModelScript, calls: string[]) {
+  const queues = new Map(Object.entries(script.answers).map(([n, a]) => [n, [...(a ?? [])]]));
+  let faultsLeft = script.faultAt ? 1 : 0;
+  return (request: RecordedRequest): FakeResponse => {
+    const body = request.body as { systemInstruction?: { parts: { text: string }[] } };
+    const node = nodeOfSystem(body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '');
+    calls.push(node);
+    const next = queues.get(node)?.[0];
+    if (next === undefined) {
+      return {
+        status: 400,
+        body: {
+          error: { code: 400, message: `unscripted ${node} call`, status: 'INVALID_ARGUMENT' },
+        },
+      };
+    }
+    const answer = JSON.stringify(next);
+    const fault = script.faultAt;
+    if (fault && fault.node === node && (fault.persistent || faultsLeft > 0)) {
+      faultsLeft -= 1;
+      return faultResponse(fault.fault, answer);
+    }
+    queues.get(node)?.shift();
+    return geminiText(answer);
+  };
+}
+
+// ------------------------------------------------------------------ the flows
+
+const pageContext = {
+  source: 'PAGE',
+  requiredSources: ['PAGE'],
+  missingInformation: [],
+  searchQuery: null,
+  reasoning: 'The goal states every value.',
+};
+const form: SemanticNodeV3[] = [
+  { i: 'first', r: 'inp', n: 'First name' },
+  { i: 'save', r: 'btn', n: 'Save' },
+];
+const saved: SemanticNodeV3[] = [
+  ...form,
+  { i: 'ok', r: 'status', n: 'Patient Jas saved successfully' },
+];
+
+type Request = Parameters<TestAgent['act']>[0];
+type Response = Awaited<ReturnType<TestAgent['act']>>;
+
+interface Flow {
+  name: string;
+  nodes: LlmNode[];
+  answers: ModelScript['answers'];
+  /** The flow's requests, each built from the answers before it. */
+  requests: ((previous: Response[]) => Request)[];
+  /** The actions stored for the task at the end, in order. */
+  expected: string[];
+}
+
+const continuing = (previous: Response[], extra: Partial<Request> = {}): Partial<Request> => ({
+  taskId: previous.at(-1)?.taskId,
+  sessionId: previous.at(-1)?.sessionId,
+  lastActionStatus: 'success',
+  ...extra,
+});
+
+const twoSaves: SemanticNodeV3[] = [
+  { i: 's1', r: 'btn', n: 'Save' },
+  { i: 's2', r: 'btn', n: 'Save draft' },
+];
+
+const FLOWS: Flow[] = [
+  {
+    // An unsure proposal goes to the critic; outcome prediction follows.
+    name: 'plan, propose, review, predict',
+    nodes: ['context_analysis', 'planning', 'action_generation', 'critic'],
+    answers: {
+      context_analysis: [pageContext],
+      planning: [
+        { goal: 'add Jas', steps: [{ description: 'Fill in the form', refinable: false }] },
+      ],
+      action_generation: [
+        {
+          thought: 'Type the name.',
+          action: 'setValue("first", "Jas")',
+          chain: null,
+          confidence: 0.6,
+        },
+      ],
+      critic: [{ approve: true, reason: 'The name goes into First name.', evidence: 'First name' }],
+      outcome_prediction: [
+        { description: 'First name holds Jas', urlShouldChange: false, nextGoal: null },
+      ],
+    },
+    requests: [
+      () => pageRequest('https://emr.example/new', form, { query: 'Add a new patient named Jas' }),
+    ],
+    expected: ['setValue("first", "Jas")'],
+  },
+  {
+    // The saved message: the model verifies completion, and writes the answer.
+    name: 'verify completion, finalize',
+    nodes: ['outcome_prediction', 'verification', 'finalize'],
+    answers: {
+      context_analysis: [pageContext],
+      planning: [{ goal: 'save Jas', steps: [{ description: "Click 'Save'", refinable: true }] }],
+      outcome_prediction: [
+        { description: 'A success message', urlShouldChange: false, nextGoal: null },
+      ],
+      verification: [
+        { action_succeeded: true, task_completed: true, confidence: 0.95, reason: 'Saved.' },
+      ],
+      finalize: [{ answer: 'Jas was saved.' }],
+    },
+    requests: [
+      () => pageRequest('https://emr.example/new', form, { query: 'Save the new patient Jas' }),
+      (previous) =>
+        pageRequest(
+          'https://emr.example/new',
+          saved,
+          continuing(previous, {
+            hasSuccess: true,
+            success_messages: ['Patient Jas saved successfully'],
+          }),
+        ),
+    ],
+    expected: ['click("save")', 'finish("Jas was saved.")'],
+  },
+  {
+    // A click that changed nothing: tier 1 fails it, the model corrects it (a correction reuses
+    // its step's recorded action).
+    name: 'correct a failed step',
+    nodes: ['correction'],
+    answers: {
+      correction: [
+        { strategy: 'ALTERNATIVE_SELECTOR', action: 'click("s2")', reason: 'the other Save' },
+      ],
+    },
+    requests: [
+      () => pageRequest('https://app.example/doc', twoSaves, { query: 'click Save' }),
+      (previous) => pageRequest('https://app.example/doc', twoSaves, continuing(previous)),
+    ],
+    expected: ['click("s1")'],
+  },
+  {
+    // A command the tree cannot resolve goes to the model.
+    name: 'a SIMPLE command the page does not name',
+    nodes: ['direct_action'],
+    answers: {
+      direct_action: [{ thought: 'Logout is the sign-out link.', action: 'click("out")' }],
+    },
+    requests: [
+      () =>
+        pageRequest('https://app.example/', [{ i: 'out', r: 'link', n: 'Logout' }], {
+          query: 'click Sign out',
+        }),
+    ],
+    expected: ['click("out")'],
+  },
+];
+
+// ------------------------------------------------------------------ harness
+
+let gemini: FakeHttpServer;
+beforeAll(async () => {
+  gemini = await startFakeHttpServer();
+});
+afterAll(() => gemini.close());
+
+async function agentFor(script: ModelScript, calls: string[]): Promise<TestAgent> {
+  gemini.setHandler(geminiHandler(script, calls));
+  return createTestAgent({
+    llm: (hooks) =>
+      createLlmClientFromConfig(
+        {
+          geminiApiKey: 'fake-gemini-key',
+          geminiBaseUrl: gemini.url,
+          timeoutMs: TIMEOUT_MS,
+          retryBaseDelayMs: 5,
+        },
+        hooks,
+      ),
+  });
+}
+
+/**
+ * Sends the flow's requests, each under its own idempotency key as the extension does. A request
+ * the model fails is handed to `onFailure`, which may resend it (same key) once the model is back.
+ */
+async function runFlow(
+  agent: TestAgent,
+  flow: Flow,
+  onFailure?: (error: unknown, resend: () => Promise<Response>) => Promise<Response>,
+): Promise<Response[]> {
+  const responses: Response[] = [];
+  for (const build of flow.requests) {
+    const request = { ...build(responses), idempotencyKey: crypto.randomUUID() };
+    const answer = await agent.act(request).catch((error: unknown) => {
+      if (!onFailure) throw error;
+      return onFailure(error, () => agent.act(request));
+    });
+    responses.push(answer);
+  }
+  return responses;
+}
+
+async function storedActions(agent: TestAgent): Promise<{ tasks: number; actions: string[] }> {
+  const { items } = await agent.store.tasks.list(agent.caller.tenantId, {});
+  const actions = await Promise.all(
+    items.map((t) => agent.store.taskActions.listByTask(agent.caller.tenantId, t.id)),
+  );
+  return { tasks: items.length, actions: actions.flat().map((a) => a.action) };
+}
+
+describe.each(FLOWS)('model faults: $name', (flow) => {
+  it.each(flow.nodes.flatMap((node) => FAULTS.map((fault) => ({ node, fault }))))(
+    'a $fault at $node is absorbed: the task goes on as in a clean run',
+    async ({ node, fault }) => {
+      const calls: string[] = [];
+      const agent = await agentFor({ answers: flow.answers, faultAt: { node, fault } }, calls);
+      try {
+        await runFlow(agent, flow);
+        expect(await storedActions(agent)).toEqual({ tasks: 1, actions: flow.expected });
+        // The faulty attempt, then the one that answered (for malformed JSON: the repair).
+        expect(calls.filter((n) => n === node)).toHaveLength(2);
+      } finally {
+        await agent.store.close();
+      }
+    },
+  );
+
+  it.each(flow.nodes)(
+    'the model down at %s: a clear error (or a safe fallback), and the same request later continues',
+    async (node) => {
+      const calls: string[] = [];
+      const script: ModelScript = {
+        answers: flow.answers,
+        faultAt: { node, fault: '500', persistent: true },
+      };
+      const agent = await agentFor(script, calls);
+      const failures: unknown[] = [];
+      try {
+        await runFlow(agent, flow, async (error, resend) => {
+          failures.push(error);
+          // The model is back; the client resends the failed request with its key.
+          gemini.setHandler(geminiHandler({ answers: flow.answers }, calls));
+          return resend();
+        });
+        const stored = await storedActions(agent);
+        // One task, each action stored once, nothing left half-done.
+        expect(stored.tasks).toBe(1);
+        expect(new Set(stored.actions).size).toBe(stored.actions.length);
+        for (const failure of failures) {
+          // It says which node failed, after how many retries, and what the provider said.
+          expect(failure).toBeInstanceOf(LlmCallError);
+          expect((failure as LlmCallError).message).toMatch(
+            new RegExp(`GOOGLE call for ${node} failed after 3 retries: .*500`),
+          );
+        }
+        if (failures.length > 0) expect(stored.actions).toEqual(flow.expected);
+        console.log(
+          `[faults] model down at ${node}: ${failures.length > 0 ? 'LLM_ERROR, then the resent request continued the task' : 'safe fallback, the task continued'}; stored ${JSON.stringify(stored.actions)}`,
+        );
+      } finally {
+        await agent.store.close();
+      }
+    },
+  );
+});

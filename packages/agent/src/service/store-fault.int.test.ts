@@ -1,0 +1,148 @@
+// A store write failing in the middle of a step. The store is the real libSQL file; the fault is
+// real too: another connection takes the database's write lock while the step waits on the
+// model, so every write the step makes after that fails with SQLITE_BUSY once the busy timeout
+// runs out, as when another process holds the lock. The request fails; once the lock is gone the
+// client's resend (same idempotency key) is answered and the task continues, with every step
+// recorded once and nothing half-written left behind.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'libsql';
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { createLibsqlStore } from '@tandem/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
+
+const page = (n: number): SemanticNodeV3[] => [
+  { i: `next-${n}`, r: 'btn', n: 'Next' },
+  { i: `item-${n}`, r: 'link', n: `Item ${n}` },
+];
+
+let dir = '';
+let agent: TestAgent | undefined;
+let locker: InstanceType<typeof Database> | undefined;
+afterEach(async () => {
+  locker?.close();
+  await agent?.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a store write failing mid-step', () => {
+  it('fails the request, and the resent request continues the same task with nothing doubled', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tandem-store-fault-'));
+    const url = `file:${path.join(dir, 'tandem.db')}`;
+    const store = await createLibsqlStore({ url });
+    // A second connection to the same file, as another process would hold it.
+    locker = new Database(path.join(dir, 'tandem.db'));
+    let lockOnNextPrediction = false;
+    const lockHeld = { value: false };
+    const prediction = {
+      node: 'outcome_prediction' as const,
+      output: () => {
+        if (lockOnNextPrediction && !lockHeld.value) {
+          lockOnNextPrediction = false;
+          lockHeld.value = true;
+          // Mid-step: the graph has already verified and advanced the task (and checkpointed
+          // that) when the model is asked for the prediction; the lock is taken right now.
+          locker?.exec('BEGIN IMMEDIATE');
+        }
+        return { description: 'The next page', urlShouldChange: true, nextGoal: null };
+      },
+    };
+    agent = await createTestAgent({
+      store,
+      steps: [
+        pageContextStep(),
+        {
+          node: 'planning',
+          output: {
+            goal: 'page through',
+            steps: Array.from({ length: 4 }, () => ({
+              description: "Click 'Next'",
+              refinable: true,
+            })),
+          },
+        },
+        prediction,
+        prediction,
+        prediction,
+        prediction,
+      ],
+    });
+
+    const r1 = await agent.act(
+      pageRequest('https://list.example/1', page(1), { query: 'page through the list' }),
+    );
+    expect(r1.action).toBe('click("next-1")');
+
+    // Step 2 fails mid-step: its writes meet the lock.
+    lockOnNextPrediction = true;
+    const step2 = {
+      ...pageRequest('https://list.example/2', page(2), {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success' as const,
+        clientObservations: { didUrlChange: true },
+      }),
+      idempotencyKey: crypto.randomUUID(),
+    };
+    const failure = await agent.act(step2).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(lockHeld.value).toBe(true);
+    expect(String(failure)).toMatch(/SQLITE_BUSY|database is locked/i);
+
+    // The lock is released; the client resends the step under the same key. The failed request
+    // could not release its claims either (the store was locked), so they answer "still in
+    // progress" / TASK_BUSY until their 30 s lease runs out: the extension waits those out.
+    locker.exec('ROLLBACK');
+    const resentAt = Date.now();
+    let busyAnswers = 0;
+    const r2 = await (async function resend(): Promise<Awaited<ReturnType<TestAgent['act']>>> {
+      try {
+        return await (agent as TestAgent).act(step2);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code !== 'CONFLICT' && code !== 'TASK_BUSY') || Date.now() - resentAt > 45_000)
+          throw error;
+        busyAnswers += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return resend();
+      }
+    })();
+    console.log(
+      `[faults] store locked mid-step: the request failed, the resend was answered ${((Date.now() - resentAt) / 1000).toFixed(1)} s after the lock went (${busyAnswers} busy answers)`,
+    );
+    expect(r2.action).toBe('click("next-2")');
+    expect(r2.taskId).toBe(r1.taskId);
+    // And the task goes on from there.
+    const r3 = await agent.act(
+      pageRequest('https://list.example/3', page(3), {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success',
+        clientObservations: { didUrlChange: true },
+        idempotencyKey: crypto.randomUUID(),
+      }),
+    );
+    expect(r3.action).toBe('click("next-3")');
+
+    const actions = await agent.store.taskActions.listByTask(agent.caller.tenantId, r1.taskId);
+    expect(actions.map((a) => a.action)).toEqual([
+      'click("next-1")',
+      'click("next-2")',
+      'click("next-3")',
+    ]);
+    const task = await agent.store.tasks.get(agent.caller.tenantId, r1.taskId);
+    expect(task?.currentStepIndex).toBe(2);
+    expect(task?.plan?.steps.map((s) => s.status)).toEqual([
+      'completed',
+      'completed',
+      'active',
+      'pending',
+    ]);
+    const { items } = await agent.store.tasks.list(agent.caller.tenantId, {});
+    expect(items).toHaveLength(1);
+  }, 150_000);
+});

@@ -5,7 +5,7 @@ import { chromeStorage, sendToWorker, watchStorage } from '../shared/chrome-glue
 import { createApiClient } from '../shared/api-client';
 import { mountLiveView } from '../shared/live-view-controller';
 import { tabFromQuery } from '../shared/live-view-format';
-import type { RunState } from '../shared/run-state';
+import { isActiveStatus, type RunState } from '../shared/run-state';
 import { loadSettings } from '../shared/settings';
 import { mountLearnToggle } from './learn-toggle';
 
@@ -20,9 +20,9 @@ async function activeTabId(): Promise<number | null> {
 }
 
 function showRun(run: RunState | null): void {
-  // A question waiting for its answer counts as active: an answer typed into the goal box and
-  // sent with Start would silently drop the question and start over. Stop gives it up.
-  const active = run?.status === 'running' || run?.status === 'needs_input';
+  // A question or an approval card waiting for the user counts as active: a goal typed and sent
+  // with Start would silently drop it and start over. Stop gives it up.
+  const active = isActiveStatus(run?.status);
   $<HTMLButtonElement>('start').disabled = active;
   const goal = $<HTMLTextAreaElement>('goal');
   if (run && goal.value === '') goal.value = run.goal;

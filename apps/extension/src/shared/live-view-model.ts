@@ -9,7 +9,7 @@ import {
 } from '@tandem/contracts';
 import type { ExtractionFormat } from './api-client';
 import { extractionLine } from './live-view-format';
-import type { RunState, StepView } from './run-state';
+import { isActiveStatus, type RunState, type StepView } from './run-state';
 
 export type StepKind = 'action' | 'read' | 'note';
 
@@ -92,7 +92,7 @@ export function planItems(run: RunState): PlanItem[] {
   const plan = run.plan;
   if (!plan || plan.steps.length === 0) return [];
   const current = run.currentStep ?? plan.currentStepIndex;
-  const active = run.status === 'running' || run.status === 'needs_input';
+  const active = isActiveStatus(run.status);
   const finished = run.status === 'completed';
   const parts = Math.max(0, ...plan.steps.map((s) => (s.subTask ? s.subTask.index + 1 : 0)));
   return plan.steps.map((step, position): PlanItem => {

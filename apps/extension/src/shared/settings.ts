@@ -15,7 +15,8 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 
 export interface KeyValueStore {
-  get(key: string): Promise<Record<string, unknown>>;
+  /** One key's entry, or every entry with `null` (as chrome.storage.local.get). */
+  get(key: string | null): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
   remove(key: string | string[]): Promise<void>;
 }

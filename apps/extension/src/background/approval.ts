@@ -22,12 +22,15 @@ import {
 import type { KeyValueStore } from '../shared/settings';
 import type { TabDriver } from './tab-driver';
 
-/** The step's risks: the server's, and what the page and the user's marks add. */
+/**
+ * The step's risks: the server's, and what the page and the user's marks add; with the
+ * targets' names as the page gives them, for the approval card.
+ */
 export async function stepRisks(
   deps: { tabs: Pick<TabDriver, 'inspect'>; storage: KeyValueStore; tabId: number },
   res: Pick<NextActionResponse, 'approval'>,
   steps: readonly PlannedStep[],
-): Promise<ActionRisk[]> {
+): Promise<{ risks: ActionRisk[]; names: Record<string, string> }> {
   const parsed = steps.flatMap((step) => {
     const result = safeParseAction(step.action);
     return result.ok ? [{ step, action: result.action }] : [];
@@ -44,7 +47,11 @@ export async function stepRisks(
   });
   const server = res.approval?.risks ?? [];
   const known = new Set(server.map((r) => r.index));
-  return [...server, ...local.filter((r) => !known.has(r.index))].sort((a, b) => a.index - b.index);
+  const risks = [...server, ...local.filter((r) => !known.has(r.index))].sort(
+    (a, b) => a.index - b.index,
+  );
+  const names = Object.fromEntries(Object.entries(facts).map(([id, fact]) => [id, fact.name]));
+  return { risks, names };
 }
 
 async function waitingRun(storage: KeyValueStore, tabId: number) {

@@ -285,7 +285,7 @@ async function actOn(turn: Turn, res: NextActionResponse, url: string): Promise<
     isChain: res.actions !== undefined,
     taskId: res.taskId,
   };
-  const risks = await turn.control.guard(
+  const { risks, names } = await turn.control.guard(
     stepRisks({ tabs: turn.tabs, storage: turn.storage, tabId: turn.tabId }, res, step.actions),
   );
   if (risks.length > 0) {
@@ -293,6 +293,7 @@ async function actOn(turn: Turn, res: NextActionResponse, url: string): Promise<
       actions: step.actions,
       isChain: step.isChain,
       risks,
+      names,
       summary: stepSummary(res) ?? step.actions.map((a) => a.action).join('; '),
       url,
     };

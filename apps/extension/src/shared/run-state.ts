@@ -95,6 +95,8 @@ export const PendingApproval = z.object({
   summary: z.string(),
   /** The page it was decided on: where it runs, and how a restarted browser finds the run. */
   url: z.string(),
+  /** The targets' names as the page gave them, for the card's words. */
+  names: z.record(z.string(), z.string()).optional(),
   /** Set once the user approved or edited: the loop executes `actions` as they are then. */
   decision: z.enum(['approved', 'edited']).optional(),
 });

@@ -21,11 +21,18 @@ export interface FormSubmission {
   readonly values: Readonly<Record<string, FormValue>>;
 }
 
+export interface SentMessage {
+  readonly to: string;
+  readonly body: string;
+  readonly sequence: number;
+}
+
 interface State {
   patients: Patient[];
   nextPatientNumber: number;
   clicks: RerenderClick[];
   submissions: FormSubmission[];
+  messages: SentMessage[];
 }
 
 function freshState(): State {
@@ -34,6 +41,7 @@ function freshState(): State {
     nextPatientNumber: 1001 + SEED_PATIENTS.length,
     clicks: [],
     submissions: [],
+    messages: [],
   };
 }
 
@@ -143,6 +151,26 @@ export function createApi(options: ApiOptions): Api {
     sendJson(res, 201, { submission });
   }
 
+  async function messages(req: IncomingMessage, res: ServerResponse) {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      sendJson(res, 200, { messages: state.messages });
+      return;
+    }
+    if (req.method !== 'POST') throw methodNotAllowed('GET, POST');
+    const body = (await readJson(req)) as { to?: unknown; body?: unknown } | null;
+    const to = typeof body?.to === 'string' ? body.to.trim() : '';
+    const text = typeof body?.body === 'string' ? body.body.trim() : '';
+    if (
+      !SEED_PATIENTS.some((p) => `${p.firstName} ${p.lastName}` === to) ||
+      !text ||
+      text.length > 2_000
+    )
+      throw new HttpError(400, 'VALIDATION_FAILED', 'Choose a patient and write a message.');
+    const message: SentMessage = { to, body: text, sequence: state.messages.length + 1 };
+    state.messages.push(message);
+    sendJson(res, 201, { message, messages: state.messages });
+  }
+
   // Read-only: the board never changes, so a reset has nothing to undo here.
   async function jobs(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed('GET');
@@ -173,6 +201,7 @@ export function createApi(options: ApiOptions): Api {
     [DEMO_API.patients]: patients,
     [DEMO_API.rerenderClicks]: rerenderClicks,
     [DEMO_API.formSubmissions]: formSubmissions,
+    [DEMO_API.messages]: messages,
     [DEMO_API.jobs]: jobs,
     [DEMO_API.catalog]: catalog,
     [DEMO_API.catalogPrices]: catalogPrices,

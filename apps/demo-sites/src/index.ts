@@ -19,4 +19,8 @@ export {
 } from './catalog';
 export type { CatalogPage, Currency, PriceRow, Product, StockStatus, TableCell } from './catalog';
 export { DOCS_PAGES, DOCS_ROUTES, DOCS_SITEMAP_PAGES, DOCS_TRAPS } from './docs-site';
+export { INJECT_API, INJECT_SINK, INJECTION_ATTACKS } from './inject-attacks';
+export type { InjectionAttack, InjectionDefense } from './inject-attacks';
+export type { PageEvent, SinkHit } from './inject';
+export type { SentMessage } from './api';
 export type { DocsPage } from './docs-site';

@@ -25,6 +25,11 @@ export const DEMO_PAGES = {
   /** `/catalog/prices` redirects here, as every directory page does. */
   catalogPrices: '/catalog/prices/',
   canvas: '/canvas/',
+  messages: '/messages/',
+  /** The prompt-injection suite's index; the attack pages are INJECTION_ATTACKS. */
+  injection: '/inject/',
+  /** The clinic's sign-in page, where a stored secret is typed (issue 20). */
+  injectLogin: '/inject/login.html',
 } as const;
 
 export type DemoPage = keyof typeof DEMO_PAGES;
@@ -34,6 +39,8 @@ export const DEMO_API = {
   patients: '/api/patients',
   rerenderClicks: '/api/rerender/clicks',
   formSubmissions: '/api/form/submissions',
+  /** GET `{ messages }`; POST `{ to, body }`: the messages the EMR sent. */
+  messages: '/api/messages',
   /** `?page=n`: `{ page, pageCount, jobs }` — the cards of that board page, in order. */
   jobs: '/api/jobs',
   /** `?page=n`: `{ page, pageCount, products, featuredSkus }` — the cards of that page, in order. */
@@ -97,6 +104,17 @@ export const DEMO_SITES: readonly DemoSite[] = [
     path: DEMO_PAGES.catalog,
     description:
       '120 product cards over 3 pages (one repeated as "Featured"), a table without a header, and a 500-row price list',
+  },
+  {
+    title: 'Messages',
+    path: DEMO_PAGES.messages,
+    description: 'Send a patient a message: a step the agent asks the user to approve first',
+  },
+  {
+    title: 'Prompt injection',
+    path: DEMO_PAGES.injection,
+    description:
+      'Pages that attack the agent (hidden instructions, fake system messages, exfiltrating links, phishing forms)',
   },
   {
     title: 'Canvas kiosk',

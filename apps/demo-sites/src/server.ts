@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { createApi } from './api';
 import { handleDocsRoute } from './docs-site';
 import { HttpError, send, sendError, sendHtmlError } from './http';
-import { DEMO_PAGES } from './pages';
+import { createInjectSite } from './inject';
+import { DEMO_API, DEMO_PAGES } from './pages';
 import { contentTypeFor, resolveStatic } from './static-files';
 
 export const PUBLIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public');
@@ -34,6 +35,7 @@ const SPA_ROOTS = [DEMO_PAGES.emr];
 export async function startDemoSites(options: DemoSitesOptions = {}): Promise<DemoSites> {
   const { port = 0, host = '127.0.0.1', saveDelayMs = 700 } = options;
   const api = createApi({ saveDelayMs });
+  const inject = createInjectSite(PUBLIC_DIR);
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, rawPath: string) {
     const pathname = rawPath.split('?')[0] ?? '/';
@@ -64,6 +66,8 @@ export async function startDemoSites(options: DemoSitesOptions = {}): Promise<De
     const rawPath = req.url ?? '/';
     // Only used to route API calls; static paths are checked raw in resolveStatic.
     const parsed = new URL(rawPath, 'http://demo.invalid');
+    if (parsed.pathname === DEMO_API.reset) inject.reset();
+    if (await inject.handle(req, res, parsed.pathname)) return;
     if (await api.handle(req, res, parsed.pathname, parsed.searchParams)) return;
     if (handleDocsRoute(req, res, parsed.pathname)) return;
     await serveStatic(req, res, rawPath);

@@ -1,7 +1,12 @@
 // TabDriver over the chrome.* APIs: messages to the tab's content script (re-injected when the
 // tab predates the extension), load waiting across navigations, and screenshots on request.
 import { PageSnapshot } from '@tandem/contracts';
-import { ExecuteReply, SettleReply, type ContentRequest } from '../shared/messages';
+import {
+  ExecuteReply,
+  SettleReply,
+  TargetFactsReply,
+  type ContentRequest,
+} from '../shared/messages';
 import { screenshotTab } from './screenshot';
 import type { CapturedPage, TabDriver } from './tab-driver';
 
@@ -58,9 +63,16 @@ export const chromeTabDriver: TabDriver = {
     // The answer goes to the server as is: checked here so a bad one fails on this side.
     return PageSnapshot.parse(reply);
   },
-  async execute(tabId, action, observe) {
+  async execute(tabId, action, observe, limits = {}) {
+    const message: ContentRequest = {
+      type: 'execute',
+      action,
+      observe,
+      ...(limits.allowedSites ? { allowedSites: [...limits.allowedSites] } : {}),
+      ...(limits.typeOnlyOn ? { typeOnlyOn: [...limits.typeOnlyOn] } : {}),
+    };
     try {
-      return ExecuteReply.parse(await send(tabId, { type: 'execute', action, observe }));
+      return ExecuteReply.parse(await send(tabId, message));
     } catch (error) {
       // A click that navigates tears the page (and its message channel) down mid-reply.
       const text = error instanceof Error ? error.message : String(error);
@@ -84,4 +96,17 @@ export const chromeTabDriver: TabDriver = {
     };
   },
   screenshot: screenshotTab,
+  async inspect(tabId, ids) {
+    await waitForComplete(tabId);
+    return TargetFactsReply.parse(await send(tabId, { type: 'inspect', ids }));
+  },
+  async currentUrl(tabId) {
+    // The committed URL: a blocked navigation commits its error page under the URL it blocked.
+    return (await chrome.tabs.get(tabId)).url;
+  },
+  async goBack(tabId) {
+    await chrome.tabs.goBack(tabId);
+    await sleep(100);
+    await waitForComplete(tabId);
+  },
 };

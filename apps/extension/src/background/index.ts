@@ -1,15 +1,20 @@
 // Service worker: wiring only. The loop lives in task-loop.ts; this file connects it to the
 // chrome.* APIs, the popup's messages, and restarts loops that were running when Chrome
 // stopped the worker.
+import { taskSites } from '@tandem/contracts';
 import { chromeStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { isFromExtensionPage, WorkerRequest, type WorkerReply } from '../shared/messages';
 import { loadRun, RunState, writeRun } from '../shared/run-state';
+import { loadSecrets, redactingApi } from '../shared/secrets';
 import { loadSettings } from '../shared/settings';
+import { adoptRuns } from './adopt-runs';
+import { approveRun, rejectRun } from './approval';
 import { chromeTabDriver } from './chrome-tab-driver';
 import { PageLearning } from './page-learning';
 import { isActive } from './run-commands';
 import { RunControl, sleep, within, type Timing } from './run-control';
+import { chromeSiteGuard } from './site-guard';
 import { answerRun, runTaskLoop, startRun, stopRun, type LoopDeps } from './task-loop';
 
 const storage = chromeStorage;
@@ -26,14 +31,22 @@ const timing: Timing = {
 async function api() {
   const settings = await loadSettings(storage);
   if (!settings) throw new Error('Set the server URL and API key on the options page first.');
-  return createApiClient(settings);
+  // Everything sent to the server passes the redaction of the stored secrets' values.
+  return redactingApi(createApiClient(settings), () => loadSecrets(storage));
 }
 
 // Pages of the sites the user allowed on the options page or in the popup, sent to the
 // tenant's knowledge while a task runs there (two-phase SPA ingestion, page-learning.ts).
 const learning = new PageLearning({ storage, tabs: chromeTabDriver, api });
 
-const deps: LoopDeps = { tabs: chromeTabDriver, storage, timing, api, learning };
+const deps: LoopDeps = {
+  tabs: chromeTabDriver,
+  storage,
+  timing,
+  api,
+  learning,
+  siteGuard: chromeSiteGuard,
+};
 
 // One loop per tab in this worker, with the control Stop aborts it through. A stopped loop
 // stays listed until its Stop wrote `stopped`, so nothing resumes the run in between.
@@ -64,14 +77,19 @@ async function stop(tabId: number): Promise<void> {
     if (loop) await within(5_000, loop.done);
   } finally {
     if (loops.get(tabId) === loop) loops.delete(tabId);
+    await chromeSiteGuard.release(tabId).catch(() => undefined);
   }
 }
 
-/** Start: a goal still running (or asking) in the tab is stopped first, then the new one runs. */
-async function start(tabId: number, goal: string): Promise<void> {
+/**
+ * Start: a goal still running (or waiting on the user) in the tab is stopped first, then the
+ * new one runs, on the tab's site and the ones the user added.
+ */
+async function start(tabId: number, goal: string, extraSites: string[] = []): Promise<void> {
   const current = await loadRun(storage, tabId);
   if (loops.has(tabId) || (current && isActive(current))) await stop(tabId);
-  await startRun(storage, tabId, goal);
+  const tab = await chrome.tabs.get(tabId);
+  await startRun(storage, tabId, goal, Date.now(), taskSites(tab.url ?? '', extraSites));
   await resume(tabId);
 }
 
@@ -83,11 +101,15 @@ async function resume(tabId: number): Promise<void> {
 function handle(request: WorkerRequest): Promise<unknown> {
   switch (request.type) {
     case 'task:start':
-      return start(request.tabId, request.goal);
+      return start(request.tabId, request.goal, request.sites);
     case 'task:stop':
       return stop(request.tabId);
     case 'task:answer':
       return answerRun(storage, request.tabId, request.answer).then(() => resume(request.tabId));
+    case 'task:approve':
+      return approveRun(storage, request.tabId, request.actions).then(() => resume(request.tabId));
+    case 'task:reject':
+      return rejectRun(storage, request.tabId, request.note).then(() => resume(request.tabId));
   }
 }
 
@@ -145,10 +167,19 @@ async function registerNetworkTracker(): Promise<void> {
   ]);
 }
 
+/** Runs waiting on the user in tabs a browser restart closed move to the tab of their page. */
+async function adoptWaitingRuns(): Promise<void> {
+  const tabs = await chrome.tabs.query({});
+  const open = tabs.flatMap((t) => (t.id !== undefined && t.url ? [{ id: t.id, url: t.url }] : []));
+  await adoptRuns(storage, open);
+}
+
 // Chrome wakes a stopped worker only for events it listens to. A page load in any tab, or the
 // periodic alarm while a task runs, is enough to resume the loop from storage.
 chrome.tabs.onUpdated.addListener((_tabId, info) => {
-  if (info.status === 'complete') void resumeRuns();
+  if (info.status !== 'complete') return;
+  void adoptWaitingRuns().catch((error: unknown) => console.error('adopting runs failed', error));
+  void resumeRuns();
 });
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === RESUME_ALARM) void resumeRuns();

@@ -1,6 +1,6 @@
 // What the loop sends to POST /api/agent/interact: which task it continues and the body built
 // from the captured page and the report the previous step left behind.
-import type { InteractRequestInput } from '@tandem/contracts';
+import type { InteractRequestInput, SecretRef } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
 import { getTaskForTab, type RunState } from '../shared/run-state';
 import type { KeyValueStore } from '../shared/settings';
@@ -36,8 +36,9 @@ export async function findTaskId(
  */
 export function interactBody(
   page: CapturedPage,
-  run: Pick<RunState, 'goal' | 'sessionId' | 'pending'>,
+  run: Pick<RunState, 'goal' | 'sessionId' | 'pending' | 'sites'>,
   taskId: string | undefined,
+  secrets: readonly SecretRef[] = [],
 ): InteractRequestInput {
   // captureMode and snapshotRequest only steered this capture; the server never sees them.
   const { captureMode: _mode, snapshotRequest: _read, answer, ...report } = run.pending ?? {};
@@ -49,5 +50,9 @@ export function interactBody(
       : // A question with no task (a server that created none): the answer completes the goal.
         { query: answer ? `${run.goal}\n\n${answer}` : run.goal }),
     ...(run.sessionId ? { sessionId: run.sessionId } : {}),
+    // The task's sites go with the request that starts it; the secrets' names and sites (never
+    // a value) with every request, so one stored mid-task is known from the next step on.
+    ...(!taskId && run.sites?.length ? { sites: run.sites } : {}),
+    ...(secrets.length > 0 ? { secrets: [...secrets] } : {}),
   };
 }

@@ -8,9 +8,9 @@ import {
   type Viewport,
 } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
-import type { ExecuteReply, SettleReply } from '../shared/messages';
+import type { ExecuteReply, SettleReply, TargetFactsReply } from '../shared/messages';
 import { RunStopped, type Timing } from './run-control';
-import type { TabDriver } from './tab-driver';
+import type { ExecuteLimits, TabDriver } from './tab-driver';
 
 export const TASK = '11111111-1111-4111-8111-111111111111';
 export const SESSION = '22222222-2222-4222-8222-222222222222';
@@ -80,6 +80,10 @@ export interface RecordingTabs extends TabDriver {
   settles: number;
   /** The viewport each screenshot was asked to be scaled to. */
   screenshots: (Viewport | undefined)[];
+  /** The limits each executed action was handed with, in order. */
+  limits: (ExecuteLimits | undefined)[];
+  /** Times the tab went back. */
+  backs: number;
 }
 
 export interface TabScript {
@@ -91,6 +95,13 @@ export interface TabScript {
   settle?: () => Promise<SettleReply>;
   /** What screenshots return (base64, or null when one cannot be taken). Default a tiny JPEG. */
   screenshot?: string | null;
+  /** What inspect says of the targets. Default nothing. */
+  facts?: TargetFactsReply;
+  /**
+   * A page script that sends the tab here once an action ran (a redirect the site guard
+   * blocks): the tab shows it until it goes back.
+   */
+  escapeTo?: string;
 }
 
 export const SHOT = '/9j/4AAQSkZJRg==';
@@ -111,6 +122,8 @@ export function recordingTabs(script: TabScript = {}): RecordingTabs {
     snapshots: [],
     settles: 0,
     screenshots: [],
+    limits: [],
+    backs: 0,
     async snapshot(_tabId, request: SnapshotRequest) {
       tabs.snapshots.push(JSON.stringify(request));
       return { mode: request.mode, text: `PAGE: A\nOUTLINE:\nmain "A" main` };
@@ -127,8 +140,9 @@ export function recordingTabs(script: TabScript = {}): RecordingTabs {
       tabs.screenshots.push(viewport);
       return script.screenshot === undefined ? SHOT : script.screenshot;
     },
-    async execute(_tabId, action): Promise<ExecuteReply> {
+    async execute(_tabId, action, _observe, limits): Promise<ExecuteReply> {
       tabs.executed.push(action);
+      tabs.limits.push(limits);
       await script.onExecute?.(action);
       const error = script.fail?.[action];
       return error ? { ok: false, action, error, code: 'disabled' } : { ok: true, action };
@@ -136,6 +150,19 @@ export function recordingTabs(script: TabScript = {}): RecordingTabs {
     async settle() {
       tabs.settles += 1;
       return script.settle ? script.settle() : settledPage;
+    },
+    async inspect(_tabId, ids) {
+      return Object.fromEntries(
+        ids.flatMap((id) => (script.facts?.[id] ? [[id, script.facts[id]]] : [])),
+      );
+    },
+    async currentUrl() {
+      return script.escapeTo && tabs.executed.length > 0 && tabs.backs === 0
+        ? script.escapeTo
+        : URL;
+    },
+    async goBack() {
+      tabs.backs += 1;
     },
   };
   return tabs;

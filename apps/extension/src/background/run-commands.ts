@@ -4,6 +4,7 @@ import type { ApiClient } from '../shared/api-client';
 import {
   compareAndSetRun,
   getTaskForTab,
+  isActiveStatus,
   loadRun,
   taskKey,
   writeRun,
@@ -23,6 +24,8 @@ export async function startRun(
   tabId: number,
   goal: string,
   now = Date.now(),
+  /** The task's sites: the tab's site, then the ones the user added (contracts' taskSites). */
+  sites: readonly string[] = [],
 ): Promise<RunState> {
   const previous = await loadRun(storage, tabId);
   await storage.remove(taskKey(tabId));
@@ -33,14 +36,14 @@ export async function startRun(
     steps: [],
     startedAt: Math.max(now, (previous?.startedAt ?? 0) + 1),
     requests: 0,
+    ...(sites.length > 0 ? { sites: [...sites] } : {}),
     ...(previous?.sessionId ? { sessionId: previous.sessionId } : {}),
   };
   return writeRun(storage, run, {}, { replace: true });
 }
 
 /** A run that Stop (or a new goal) ends: one that runs or waits for an answer. */
-export const isActive = (run: Pick<RunState, 'status'>): boolean =>
-  run.status === 'running' || run.status === 'needs_input';
+export const isActive = (run: Pick<RunState, 'status'>): boolean => isActiveStatus(run.status);
 
 export interface StopDeps {
   storage: KeyValueStore;
@@ -71,6 +74,7 @@ export async function stopRun(
   const write = await compareAndSetRun(deps.storage, run, {
     status: 'stopped',
     question: undefined,
+    approval: undefined,
     wait: undefined,
     inFlight: undefined,
     requestKey: undefined,

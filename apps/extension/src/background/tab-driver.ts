@@ -7,18 +7,37 @@ import type {
   SnapshotRequest,
   Viewport,
 } from '@tandem/contracts';
-import type { ExecuteReply, SettleReply } from '../shared/messages';
+import type { ExecuteReply, SettleReply, TargetFactsReply } from '../shared/messages';
 
 /** The page-state fields of an InteractRequest, as the content script captured them. */
 export type CapturedPage = Omit<InteractRequestInput, 'query' | 'taskId' | 'sessionId'> & {
   url: string;
 };
 
+/** What the page itself enforces while it executes an action (issue 20). */
+export interface ExecuteLimits {
+  /** A click or navigate leading to another site is refused (code `blocked`). */
+  allowedSites?: readonly string[];
+  /** The action types a secret's value: only on a page of these sites. */
+  typeOnlyOn?: readonly string[];
+}
+
 export interface TabDriver {
   capture(tabId: number, mode: DomMode): Promise<CapturedPage>;
   /** An outline or content snapshot (spec 002), answering the server's needs_snapshot. */
   snapshot(tabId: number, request: SnapshotRequest): Promise<PageSnapshot>;
-  execute(tabId: number, action: string, observe: boolean): Promise<ExecuteReply>;
+  execute(
+    tabId: number,
+    action: string,
+    observe: boolean,
+    limits?: ExecuteLimits,
+  ): Promise<ExecuteReply>;
+  /** The targets' form and destination, read before a step runs (approval, sites). */
+  inspect?(tabId: number, ids: string[]): Promise<TargetFactsReply>;
+  /** The tab's URL now, whatever it shows (an error page of a blocked navigation too). */
+  currentUrl?(tabId: number): Promise<string | undefined>;
+  /** Back in the tab's history, waiting for the page to load. */
+  goBack?(tabId: number): Promise<void>;
   /** Waits until the tab's page is stable (across a navigation) and reports what happened. */
   settle(tabId: number, beforeUrl: string): Promise<SettleReply>;
   /**

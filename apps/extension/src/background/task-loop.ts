@@ -12,16 +12,33 @@ import {
 } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
 import type { SettleReply } from '../shared/messages';
-import { loadRun, persistTask, taskKey, type RunState } from '../shared/run-state';
+import {
+  loadRun,
+  persistTask,
+  taskKey,
+  type PendingApproval,
+  type PendingReport,
+  type PlannedStep,
+  type RunState,
+} from '../shared/run-state';
+import { loadSecrets, secretRefs } from '../shared/secrets';
 import type { KeyValueStore } from '../shared/settings';
-import { executeActions, executedReport, plannedActions } from './action-execution';
+import {
+  executeActions,
+  executedReport,
+  plannedActions,
+  type ExecuteFailure,
+} from './action-execution';
+import { stepRisks } from './approval';
 import { findTaskId, interactBody } from './interact-request';
 import type { LearnTicket, PageLearning } from './page-learning';
 import { runErrorMessage } from './run-error';
 import { realTiming, RunControl, RunStopped, type Timing } from './run-control';
 import { RunInterrupted, RunRecord } from './run-record';
+import { securedExecute } from './secure-execute';
 import { sendInteract } from './send-request';
-import { askedQuestion, nextMove, recordedStep } from './server-answer';
+import { askedQuestion, nextMove, recordedStep, stepSummary } from './server-answer';
+import { escapedTo, type SiteGuard } from './site-guard';
 import type { CapturedPage, TabDriver } from './tab-driver';
 
 export type { CapturedPage, TabDriver } from './tab-driver';
@@ -41,6 +58,8 @@ export interface LoopDeps {
   retryBudgetMs?: number;
   /** Sends the pages of consented sites to the tenant's knowledge, beside the loop. */
   learning?: PageLearning;
+  /** Blocks the tab's navigations outside the task's sites while the loop runs. */
+  siteGuard?: SiteGuard;
 }
 
 const TASK_LOST = 'The task was lost (expired after 30 minutes or interrupted); start it again.';
@@ -59,6 +78,13 @@ interface Turn {
   learning?: PageLearning | undefined;
 }
 
+/** A step to execute: the server's action or chain, as the loop runs it. */
+interface Step {
+  actions: PlannedStep[];
+  isChain: boolean;
+  taskId: string;
+}
+
 /** Whether the loop sends another request, or returns `run` as the outcome of the loop. */
 type TurnResult = { done: false; run: RunState } | { done: true; run: RunState | null };
 
@@ -71,9 +97,29 @@ export async function runTaskLoop(
   tabId: number,
   control: RunControl = new RunControl(),
 ): Promise<RunState | null> {
-  const { tabs, storage } = deps;
-  let run = await loadRun(storage, tabId);
+  const { storage } = deps;
+  const run = await loadRun(storage, tabId);
   if (!run || run.status !== 'running' || control.stopped) return run;
+  if (deps.siteGuard && run.sites?.length) await deps.siteGuard.hold(tabId, run.sites);
+  try {
+    return await loop(deps, tabId, control, run);
+  } finally {
+    // The rules hold only while the agent acts: a question, an approval card or the end of
+    // the run give the tab back to the user.
+    const now = await loadRun(storage, tabId).catch(() => null);
+    if (deps.siteGuard && now?.status !== 'running')
+      await deps.siteGuard.release(tabId).catch(() => undefined);
+  }
+}
+
+async function loop(
+  deps: LoopDeps,
+  tabId: number,
+  control: RunControl,
+  first: RunState,
+): Promise<RunState | null> {
+  const { tabs, storage } = deps;
+  let run = first;
   const api = await deps.api();
   const maxRequests = deps.maxRequests ?? 60;
   const shared = {
@@ -91,7 +137,11 @@ export async function runTaskLoop(
   for (let request = 0; request < maxRequests; request++) {
     const stored = await loadRun(storage, tabId);
     if (!stored || stored.status !== 'running' || control.stopped) return stored;
-    const turn = await takeTurn({ ...shared, run: new RunRecord(storage, stored) });
+    const record = new RunRecord(storage, stored);
+    // A step the user approved runs first; the request after it reports the decision.
+    const turn = stored.approval?.decision
+      ? await guarded({ ...shared, run: record }, (t) => executeApproved(t))
+      : await takeTurn({ ...shared, run: record });
     if (turn.done) return turn.run;
     run = turn.run;
   }
@@ -100,6 +150,23 @@ export async function runTaskLoop(
     error: `Stopped after ${maxRequests} requests without finishing.`,
   });
   return last.run;
+}
+
+/** Runs `work`, ending the run as an error, a stop or an interruption says. */
+async function guarded(turn: Turn, work: (turn: Turn) => Promise<TurnResult>): Promise<TurnResult> {
+  try {
+    return await work(turn);
+  } catch (error) {
+    return endWith(turn, error);
+  }
+}
+
+async function endWith(turn: Turn, error: unknown): Promise<TurnResult> {
+  if (error instanceof RunInterrupted) return { done: true, run: error.run };
+  // Stopped: the stop handler writes `stopped` once an action handed to the tab settled.
+  if (error instanceof RunStopped || turn.control.stopped)
+    return { done: true, run: await loadRun(turn.storage, turn.tabId) };
+  return end(turn.run, { status: 'error', error: runErrorMessage(error) });
 }
 
 /** One request: capture the page, call the server, record its step, then act on its answer. */
@@ -115,11 +182,7 @@ async function takeTurn(turn: Turn): Promise<TurnResult> {
     await recordStep(turn, res, request.url);
     return await actOn(turn, res, request.url);
   } catch (error) {
-    if (error instanceof RunInterrupted) return { done: true, run: error.run };
-    // Stopped: the stop handler writes `stopped` once an action handed to the tab settled.
-    if (error instanceof RunStopped || turn.control.stopped)
-      return { done: true, run: await loadRun(turn.storage, turn.tabId) };
-    return end(turn.run, { status: 'error', error: runErrorMessage(error) });
+    return await endWith(turn, error);
   } finally {
     learned?.ready();
   }
@@ -149,6 +212,8 @@ async function prepareRequest(
   const run = turn.run.current;
   const mode = run.pending?.captureMode ?? 'semantic_v3';
   control.check();
+  // A page that redirected itself away since the last step (blocked by the site guard): back.
+  await control.guard(escapedTo(tabs, tabId, run.sites ?? []));
   let page = await control.guard(tabs.capture(tabId, mode));
   const found = await control.guard(findTaskId(turn.storage, turn.api, run, tabId, page.url));
   if (found === 'lost') return 'task_lost';
@@ -166,7 +231,8 @@ async function prepareRequest(
     control.check();
     page.snapshot = await control.guard(tabs.snapshot(tabId, snapshotRequest));
   }
-  const body = interactBody(page, run, found.taskId);
+  const secrets = secretRefs(await loadSecrets(turn.storage));
+  const body = interactBody(page, run, found.taskId, secrets);
   return { url: page.url, body, ...(learned ? { learned } : {}) };
 }
 
@@ -214,35 +280,101 @@ async function actOn(turn: Turn, res: NextActionResponse, url: string): Promise<
     await turn.storage.remove(taskKey(turn.tabId));
     return { done: true, run: await turn.run.save({ status: move.status, result: move.result }) };
   }
-  return executeAndReport(turn, res, url);
+  const step: Step = {
+    actions: plannedActions(res),
+    isChain: res.actions !== undefined,
+    taskId: res.taskId,
+  };
+  const { risks, names } = await turn.control.guard(
+    stepRisks({ tabs: turn.tabs, storage: turn.storage, tabId: turn.tabId }, res, step.actions),
+  );
+  if (risks.length > 0) {
+    const approval: PendingApproval = {
+      actions: step.actions,
+      isChain: step.isChain,
+      risks,
+      names,
+      summary: stepSummary(res) ?? step.actions.map((a) => a.action).join('; '),
+      url,
+    };
+    return { done: true, run: await turn.run.save({ status: 'needs_approval', approval }) };
+  }
+  return executeAndReport(turn, step, url);
 }
 
-/** Executes the action or chain, waits for the page to settle, keeps the report for the server. */
+/** The step the user approved (or edited) on its card, then the report saying so. */
+async function executeApproved(turn: Turn): Promise<TurnResult> {
+  const approval = turn.run.current.approval;
+  const taskId = turn.run.current.taskId;
+  if (!approval?.decision || !taskId) throw new Error('No approved step to run.');
+  const decision =
+    approval.decision === 'edited'
+      ? { decision: 'edited' as const, actions: approval.actions.map((a) => a.action) }
+      : { decision: 'approved' as const };
+  // Cleared before anything runs: a worker that dies mid-step never runs it twice.
+  await turn.run.save({ approval: undefined, pending: { approval: decision } });
+  const step = { actions: approval.actions, isChain: approval.isChain, taskId };
+  return executeAndReport(turn, step, approval.url, { approval: decision });
+}
+
+/**
+ * Executes the action or chain within the task's limits (secure-execute.ts), waits for the page
+ * to settle, keeps the report for the server. A navigation the site guard blocked is undone and
+ * reported as the step's failure.
+ */
 async function executeAndReport(
   turn: Turn,
-  res: NextActionResponse,
+  step: Step,
   beforeUrl: string,
+  extra: PendingReport = {},
 ): Promise<TurnResult> {
   const { tabs, tabId, control } = turn;
-  const actions = plannedActions(res);
+  const { actions } = step;
+  const sites = turn.run.current.sites ?? [];
+  const secrets = await loadSecrets(turn.storage);
   await turn.run.save({ inFlight: actions.map((a) => a.action) });
-  const outcome = await executeActions(tabs, turn.storage, tabId, actions, control);
+  const secured = securedExecute(tabs, { sites, secrets, pageUrl: beforeUrl });
+  const outcome = await executeActions(secured, turn.storage, tabId, actions, control);
   if (outcome.interrupted) return { done: true, run: outcome.run };
-  // The stability wait ends at once on Stop; the content script's own wait then runs out.
-  const settled = await control.guard(tabs.settle(tabId, beforeUrl));
+  const left = () => control.guard(escapedTo(tabs, tabId, sites));
+  let escaped = await left();
+  let settled: SettleReply;
+  try {
+    // The stability wait ends at once on Stop; the content script's own wait then runs out.
+    settled = await control.guard(tabs.settle(tabId, beforeUrl));
+  } catch (error) {
+    // A blocked navigation leaves an error page no script runs in: back, then settle there.
+    escaped ??= await left();
+    if (!escaped || control.stopped) throw error;
+    settled = await control.guard(tabs.settle(tabId, beforeUrl));
+  }
+  escaped ??= await left();
   const trigger = actions.find((a) => a.index === outcome.lastOk)?.action;
-  if (trigger) learnChange(turn, { taskId: res.taskId, trigger, beforeUrl, settled });
+  if (trigger && !escaped) learnChange(turn, { taskId: step.taskId, trigger, beforeUrl, settled });
   const pending = executedReport(
     {
       actions,
-      isChain: res.actions !== undefined,
-      lastOk: outcome.lastOk,
-      failure: outcome.failure,
+      isChain: step.isChain,
+      lastOk: escaped ? Math.min(outcome.lastOk, actions.length - 2) : outcome.lastOk,
+      failure: escaped ? blockedNavigation(actions, escaped) : outcome.failure,
     },
     settled.observations,
     beforeUrl,
   );
-  return { done: false, run: await turn.run.save({ pending, inFlight: undefined }) };
+  return {
+    done: false,
+    run: await turn.run.save({ pending: { ...pending, ...extra }, inFlight: undefined }),
+  };
+}
+
+/** The failure a blocked navigation is reported as: on the step's last action. */
+function blockedNavigation(actions: PlannedStep[], site: string): ExecuteFailure {
+  return {
+    ok: false,
+    action: actions.at(-1)?.action ?? '',
+    error: `the page went to ${site}, which is not one of this task's sites: the navigation was blocked and the tab went back`,
+    code: 'blocked',
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { PageSnapshot, SnapshotRequest } from '@tandem/contracts';
 import {
   capturePageState,
   execute,
+  inspectTargets,
   SelectorError,
   snapshot,
   startObservation,
@@ -41,8 +42,13 @@ async function handle(request: ContentRequest): Promise<unknown> {
         observation?.stop();
         observation = startObservation();
       }
-      return execute(request.action);
+      return execute(request.action, {
+        ...(request.allowedSites ? { allowedSites: request.allowedSites } : {}),
+        ...(request.typeOnlyOn ? { typeOnlyOn: request.typeOnlyOn } : {}),
+      });
     }
+    case 'inspect':
+      return inspectTargets(request.ids);
     case 'settle': {
       const current = observation;
       observation = null;

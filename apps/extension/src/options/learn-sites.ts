@@ -9,13 +9,9 @@ import {
   type KeyValueStore,
 } from '../shared/settings';
 
-type Watch = (key: string, onChange: () => void) => () => void;
+import { byId, renderRemovableList, sayer } from './removable-list';
 
-function byId<T extends HTMLElement>(doc: Document, id: string): T {
-  const el = doc.getElementById(id);
-  if (!el) throw new Error(`#${id} is missing`);
-  return el as T;
-}
+type Watch = (key: string, onChange: () => void) => () => void;
 
 /** Shows the list: one row per site with its Remove button, or the empty note. */
 export function renderLearnSites(
@@ -23,23 +19,12 @@ export function renderLearnSites(
   sites: readonly string[],
   onRemove: (site: string) => void,
 ): void {
-  const list = byId<HTMLUListElement>(doc, 'learn-sites');
-  list.replaceChildren(
-    ...sites.map((site) => {
-      const item = doc.createElement('li');
-      const name = doc.createElement('code');
-      name.textContent = site;
-      const remove = doc.createElement('button');
-      remove.type = 'button';
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', `Remove ${site}`);
-      remove.addEventListener('click', () => onRemove(site));
-      item.append(name, remove);
-      return item;
-    }),
+  renderRemovableList(
+    doc,
+    { list: 'learn-sites', empty: 'learn-empty' },
+    sites.map((site) => ({ text: site, key: site })),
+    onRemove,
   );
-  list.hidden = sites.length === 0;
-  byId(doc, 'learn-empty').hidden = sites.length > 0;
 }
 
 /** Wires the section to storage: shows the list, adds and removes sites. */
@@ -48,11 +33,7 @@ export async function mountLearnSites(
   storage: KeyValueStore,
   watch?: Watch,
 ): Promise<void> {
-  const message = byId<HTMLElement>(doc, 'learn-message');
-  const say = (text: string, error = false) => {
-    message.textContent = text;
-    message.className = error ? 'error' : '';
-  };
+  const say = sayer(doc, 'learn-message');
   const change = (site: string, allowed: boolean) =>
     setSiteLearning(storage, site, allowed).then(
       (sites) => {

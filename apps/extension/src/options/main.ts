@@ -1,9 +1,12 @@
 // Options: the server URL and API key, validated before they are saved; "Test connection"
-// asks the server who the key belongs to. Below, the sites Tandem may learn from.
+// asks the server who the key belongs to. Below, the sites Tandem may learn from, the secrets
+// the agent types without knowing them, and the words that make it ask first.
 import { chromeStorage, watchStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { DEFAULT_SERVER_URL, loadSettings, Settings, SETTINGS_KEY } from '../shared/settings';
+import { mountAskBefore } from './ask-before-section';
 import { mountLearnSites } from './learn-sites';
+import { mountSecrets } from './secrets-section';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -52,3 +55,5 @@ async function main(): Promise<void> {
 
 void main();
 void mountLearnSites(document, chromeStorage, watchStorage);
+void mountSecrets(document, chromeStorage, watchStorage);
+void mountAskBefore(document, chromeStorage, watchStorage);

@@ -1,12 +1,13 @@
 // Popup: type a goal and press Start; the live view below shows the tab's run as it goes (the
 // same view as the side panel, which stays open while the user clicks the page). It renders
 // the run state from storage, so reopening the popup mid-task shows everything so far.
+import { siteOf } from '@tandem/contracts';
 import { chromeStorage, sendToWorker, watchStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { mountLiveView } from '../shared/live-view-controller';
 import { tabFromQuery } from '../shared/live-view-format';
-import type { RunState } from '../shared/run-state';
-import { loadSettings } from '../shared/settings';
+import { isActiveStatus, type RunState } from '../shared/run-state';
+import { loadSettings, parseSites } from '../shared/settings';
 import { mountLearnToggle } from './learn-toggle';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -20,12 +21,20 @@ async function activeTabId(): Promise<number | null> {
 }
 
 function showRun(run: RunState | null): void {
-  // A question waiting for its answer counts as active: an answer typed into the goal box and
-  // sent with Start would silently drop the question and start over. Stop gives it up.
-  const active = run?.status === 'running' || run?.status === 'needs_input';
+  // A question or an approval card waiting for the user counts as active: a goal typed and sent
+  // with Start would silently drop it and start over. Stop gives it up.
+  const active = isActiveStatus(run?.status);
   $<HTMLButtonElement>('start').disabled = active;
   const goal = $<HTMLTextAreaElement>('goal');
   if (run && goal.value === '') goal.value = run.goal;
+}
+
+/** Says which site the task stays on, under the sites field. */
+function showSitesHint(url: string | undefined): void {
+  const site = siteOf(url);
+  $<HTMLElement>('sites-hint').textContent = site
+    ? `The task stays on ${site} and the sites you add here: anywhere else is blocked.`
+    : 'The task stays on the site it starts on and the sites you add here.';
 }
 
 function wireControls(tabId: number, status: (text: string) => void): void {
@@ -33,8 +42,15 @@ function wireControls(tabId: number, status: (text: string) => void): void {
     event.preventDefault();
     const goal = $<HTMLTextAreaElement>('goal').value.trim();
     if (!goal) return;
+    // "Also allow these sites": a task stays on its start site otherwise.
+    const typed = parseSites($<HTMLInputElement>('sites').value);
+    if ('invalid' in typed) {
+      status(`“${typed.invalid}” is not a site: enter host names such as app.example.com.`);
+      return;
+    }
     status('');
-    void sendToWorker({ type: 'task:start', tabId, goal }).then((reply) => {
+    const sites = typed.sites.length > 0 ? { sites: typed.sites } : {};
+    void sendToWorker({ type: 'task:start', tabId, goal, ...sites }).then((reply) => {
       if (!reply.ok) status(reply.error ?? 'Could not start.');
     });
   });
@@ -76,6 +92,7 @@ async function main(): Promise<void> {
   }
   wireControls(tabId, status);
   const tab = await chrome.tabs.get(tabId).catch(() => null);
+  showSitesHint(tab?.url);
   await mountLearnToggle(document, chromeStorage, tab?.url, watchStorage);
   await view.show(tabId);
 }

@@ -55,6 +55,8 @@ class LiveViewSession implements LiveViewController {
   #stopping = false;
   #sending = false;
   #answerError: string | undefined;
+  #deciding = false;
+  #approvalError: string | undefined;
   #notice: string | undefined;
   #liveCounts: CollectedCounts = {};
   #following: { taskId: string; abort: AbortController } | undefined;
@@ -68,6 +70,8 @@ class LiveViewSession implements LiveViewController {
     this.#view = createLiveView(root, {
       stop: () => this.stop(),
       answer: (text) => this.answer(text),
+      approve: (actions) => this.decide({ type: 'task:approve', actions }),
+      reject: (note) => this.decide({ type: 'task:reject', note }),
       download: () => this.download(),
       downloadExtraction: (extractionId, format) => this.downloadExtraction(extractionId, format),
     });
@@ -84,8 +88,8 @@ class LiveViewSession implements LiveViewController {
     if (tabId !== this.#tabId) {
       this.#unwatch?.();
       this.#tabId = tabId;
-      this.#stopping = this.#sending = false;
-      this.#answerError = this.#notice = undefined;
+      this.#stopping = this.#sending = this.#deciding = false;
+      this.#answerError = this.#notice = this.#approvalError = undefined;
       this.#unwatch = this.deps.watch(runKey(tabId), () => void this.reload(tabId));
     }
     await this.reload(tabId);
@@ -100,6 +104,8 @@ class LiveViewSession implements LiveViewController {
   private update(run: RunState | null): void {
     this.#stopping = stillStopping(this.#stopping, this.#run, run);
     if (run?.question !== this.#run?.question) this.#answerError = undefined;
+    if (run?.approval !== undefined && this.#run?.approval === undefined)
+      this.#approvalError = undefined;
     this.#run = run;
     this.follow();
     this.render();
@@ -112,11 +118,13 @@ class LiveViewSession implements LiveViewController {
       now: (this.deps.now ?? Date.now)(),
       stopping: this.#stopping,
       sending: this.#sending,
+      deciding: this.#deciding,
       liveCounts: this.#following ? this.#liveCounts : {},
       empty: this.options.empty,
       showGoal: this.options.showGoal ?? false,
       ...(this.#run?.collectLimit ? { collectTarget: this.#run.collectLimit } : {}),
       ...(this.#answerError ? { answerError: this.#answerError } : {}),
+      ...(this.#approvalError ? { approvalError: this.#approvalError } : {}),
       ...(this.#notice ? { notice: this.#notice } : {}),
     };
   }
@@ -155,6 +163,32 @@ class LiveViewSession implements LiveViewController {
     };
     void this.deps.send({ type: 'task:answer', tabId, answer: text }).then(
       (reply) => done(reply.ok ? undefined : (reply.error ?? 'Could not send the answer.')),
+      (error: unknown) => done(message(error)),
+    );
+  }
+
+  /** Approve or reject the step on the card; the worker runs it (or not) and goes on. */
+  private decide(
+    request:
+      | { type: 'task:approve'; actions: string[] | undefined }
+      | { type: 'task:reject'; note: string | undefined },
+  ): void {
+    const tabId = this.#tabId;
+    if (tabId === null || this.#deciding) return;
+    this.#deciding = true;
+    this.#approvalError = undefined;
+    this.render();
+    const done = (error?: string) => {
+      this.#deciding = false;
+      this.#approvalError = error;
+      this.render();
+    };
+    const decision: WorkerRequest =
+      request.type === 'task:approve'
+        ? { type: 'task:approve', tabId, ...(request.actions ? { actions: request.actions } : {}) }
+        : { type: 'task:reject', tabId, ...(request.note ? { note: request.note } : {}) };
+    void this.deps.send(decision).then(
+      (reply) => done(reply.ok ? undefined : (reply.error ?? 'Could not send your decision.')),
       (error: unknown) => done(message(error)),
     );
   }

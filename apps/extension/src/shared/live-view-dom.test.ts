@@ -55,6 +55,8 @@ describe('the extractions section', () => {
     view = createLiveView(root, {
       stop: () => undefined,
       answer: () => undefined,
+      approve: () => undefined,
+      reject: () => undefined,
       download: () => undefined,
       downloadExtraction: (id, format) => asked.push([id, format]),
     });
@@ -134,6 +136,8 @@ describe('the plan section', () => {
     const view = createLiveView(root, {
       stop: () => undefined,
       answer: () => undefined,
+      approve: () => undefined,
+      reject: () => undefined,
       download: () => undefined,
       downloadExtraction: () => undefined,
     });

@@ -13,9 +13,12 @@ import {
   totalCount,
 } from './live-view-format';
 import {
+  approvalModel,
+  editedAction,
   extractionRows,
   planItems,
   stepModel,
+  type ApprovalModel,
   type ExtractionRow,
   type PlanItem,
   type PlanMark,
@@ -31,6 +34,9 @@ export interface LiveViewInput {
   /** An answer is on its way to the worker. */
   sending: boolean;
   answerError?: string;
+  /** An approval decision is on its way to the worker. */
+  deciding?: boolean;
+  approvalError?: string;
   /** A problem with something the user did here (download, stop), shown until the next one. */
   notice?: string;
   /** Counts raised live by the task's server-sent events, ahead of the stored run. */
@@ -46,6 +52,10 @@ export interface LiveViewInput {
 export interface LiveViewHandlers {
   stop(): void;
   answer(text: string): void;
+  /** Approve the step on the card; `actions`: as the user edited them. */
+  approve(actions?: string[]): void;
+  /** Reject it, with what the user said, if anything. */
+  reject(note?: string): void;
   download(): void;
   downloadExtraction(extractionId: string, format: ExtractionFormat): void;
 }
@@ -72,6 +82,63 @@ const setText = (node: HTMLElement, text: string): void => {
   if (node.textContent !== text) node.textContent = text;
 };
 
+/** The approval card's elements, wired to the handlers (render fills them in). */
+function approvalCard(handlers: LiveViewHandlers) {
+  const parts = {
+    approval: el('section', {
+      id: 'approval',
+      class: 'lv-approval',
+      'aria-labelledby': 'approval-title',
+    }),
+    approvalTitle: el(
+      'h2',
+      { id: 'approval-title', class: 'lv-approval-title' },
+      'Approve this step?',
+    ),
+    approvalReasons: el('ul', { id: 'approval-reasons', class: 'lv-approval-reasons' }),
+    approvalItems: el('ol', {
+      id: 'approval-actions',
+      class: 'lv-approval-actions',
+      'aria-label': 'What the step does',
+    }),
+    approve: el('button', { id: 'approve', type: 'button', class: 'lv-approve' }, 'Approve'),
+    editStep: el('button', { id: 'edit-step', type: 'button' }, 'Edit'),
+    reject: el('button', { id: 'reject', type: 'button', class: 'lv-reject' }, 'Reject'),
+    rejectNote: el('input', {
+      id: 'reject-note',
+      type: 'text',
+      autocomplete: 'off',
+      'aria-label': 'Why not? (optional, for the agent)',
+      placeholder: 'Why not? (optional, for the agent)',
+    }),
+    approvalError: el('p', { id: 'approval-error', class: 'lv-error', role: 'alert' }),
+  };
+  parts.approval.append(
+    parts.approvalTitle,
+    parts.approvalReasons,
+    parts.approvalItems,
+    el('div', { class: 'lv-approval-buttons' }, parts.approve, parts.editStep, parts.reject),
+    parts.rejectNote,
+    parts.approvalError,
+  );
+  parts.approve.addEventListener('click', () => {
+    const editing = parts.approval.dataset.editing === 'true';
+    handlers.approve(editing ? editedActions(parts.approvalItems) : undefined);
+  });
+  parts.editStep.addEventListener('click', () => {
+    parts.approval.dataset.editing = 'true';
+    for (const input of parts.approvalItems.querySelectorAll('input')) input.hidden = false;
+    parts.approvalItems.querySelector('input')?.focus();
+    parts.editStep.hidden = true;
+    setText(parts.approve, 'Approve with my edits');
+  });
+  parts.reject.addEventListener('click', () => {
+    const note = parts.rejectNote.value.trim();
+    handlers.reject(note === '' ? undefined : note);
+  });
+  return parts;
+}
+
 /** The elements render() updates, created once. */
 function skeleton(handlers: LiveViewHandlers) {
   const parts = {
@@ -92,6 +159,7 @@ function skeleton(handlers: LiveViewHandlers) {
     }),
     send: el('button', { id: 'send-answer', type: 'submit' }, 'Send'),
     answerError: el('p', { id: 'answer-error', class: 'lv-error', role: 'alert' }),
+    ...approvalCard(handlers),
     result: el('section', { id: 'answer', class: 'lv-result', 'aria-labelledby': 'answer-title' }),
     resultTitle: el('h2', { id: 'answer-title', class: 'lv-result-title' }),
     resultText: el('p', { id: 'result-text', class: 'lv-result-text' }),
@@ -116,6 +184,8 @@ function skeleton(handlers: LiveViewHandlers) {
     parts.notice,
     parts.question,
     parts.answerError,
+    parts.approval,
+    parts.approvalError,
     parts.result,
     parts.collected,
     parts.extractions,
@@ -281,6 +351,55 @@ function renderQuestion(parts: Parts, input: LiveViewInput): void {
   if (appeared) parts.answerInput.focus();
 }
 
+/** An action of the card, with its field to edit (hidden until the user presses Edit). */
+function approvalItem(item: ApprovalModel['items'][number]): HTMLLIElement {
+  const li = el('li', { class: 'lv-approval-action', 'data-action': item.action });
+  li.append(el('span', { class: 'lv-approval-text' }, item.text));
+  if (item.edit) {
+    const input = el('input', { type: 'text', 'aria-label': item.edit.label, autocomplete: 'off' });
+    input.value = item.edit.value;
+    input.dataset.original = item.edit.value;
+    input.hidden = true;
+    li.append(input);
+  }
+  return li;
+}
+
+/** The card's actions with the user's edits in place. */
+function editedActions(list: HTMLOListElement): string[] {
+  return Array.from(list.children).map((li) => {
+    const action = (li as HTMLElement).dataset.action ?? '';
+    const input = li.querySelector('input');
+    if (!input) return action;
+    const original = input.dataset.original ?? '';
+    return editedAction({ text: '', action, edit: { label: '', value: original } }, input.value);
+  });
+}
+
+function renderApproval(parts: Parts, input: LiveViewInput): void {
+  const model = input.stopping ? null : approvalModel(input.run);
+  const appeared = model !== null && parts.approval.hidden;
+  parts.approval.hidden = model === null;
+  if (model && parts.approval.dataset.key !== model.key) {
+    // A new card: its content, out of edit mode.
+    parts.approval.dataset.key = model.key;
+    delete parts.approval.dataset.editing;
+    parts.approvalReasons.replaceChildren(...model.reasons.map((r) => el('li', {}, r)));
+    parts.approvalItems.replaceChildren(...model.items.map(approvalItem));
+    parts.editStep.hidden = !model.items.some((i) => i.edit);
+    setText(parts.approve, 'Approve');
+    parts.rejectNote.value = '';
+  }
+  if (!model) delete parts.approval.dataset.key;
+  const deciding = input.deciding === true;
+  parts.approve.disabled = deciding;
+  parts.reject.disabled = deciding;
+  parts.editStep.disabled = deciding;
+  parts.approvalError.hidden = !input.approvalError;
+  setText(parts.approvalError, input.approvalError ?? '');
+  if (appeared) parts.approve.focus();
+}
+
 const RESULT_TITLE: Partial<Record<RunState['status'], string>> = {
   completed: 'Answer',
   failed: 'What went wrong',
@@ -343,6 +462,7 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
     parts.meta,
     parts.notice,
     parts.question,
+    parts.approval,
     parts.result,
     parts.collected,
     parts.extractions,
@@ -353,6 +473,7 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
     render(input) {
       renderHeader(parts, input);
       renderQuestion(parts, input);
+      renderApproval(parts, input);
       renderResult(parts, input.run);
       renderCollected(parts, input);
       renderExtractions(parts, input.run, handlers);

@@ -1,7 +1,7 @@
 // The words and numbers of the live view, as pure functions of the run state and the clock,
 // so each rule is unit tested and the popup and the side panel say exactly the same thing.
 import { formatCount, type CollectedCounts, type ExtractionProgress } from '@tandem/contracts';
-import type { RunState, RunWait } from './run-state';
+import { isActiveStatus, type RunState, type RunWait } from './run-state';
 
 export const plural = (n: number, one: string, many = `${one}s`): string =>
   `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -54,8 +54,7 @@ export interface StatusLine {
 }
 
 /** Whether the run can still act (and so can be stopped). */
-export const isActive = (run: RunState | null): run is RunState =>
-  run?.status === 'running' || run?.status === 'needs_input';
+export const isActive = (run: RunState | null): run is RunState => isActiveStatus(run?.status);
 
 /**
  * Whether "Stopping…" still holds after the run changed: until the run can no longer act, and
@@ -92,6 +91,8 @@ export function statusLine(
         : { text: 'Working…', tone: 'busy' };
     case 'needs_input':
       return { text: 'Waiting for your answer', tone: 'ask' };
+    case 'needs_approval':
+      return { text: 'Waiting for your approval', tone: 'ask' };
     case 'stopped':
       return { text: 'Stopped.', tone: 'idle' };
     case 'completed':

@@ -3,13 +3,14 @@
 // Pure, so it is unit tested without a DOM.
 import {
   describeActions,
+  formatAction,
   safeParseAction,
   type ExtractionProgress,
   type ParsedAction,
 } from '@tandem/contracts';
 import type { ExtractionFormat } from './api-client';
 import { extractionLine } from './live-view-format';
-import type { RunState, StepView } from './run-state';
+import { isActiveStatus, type RunState, type StepView } from './run-state';
 
 export type StepKind = 'action' | 'read' | 'note';
 
@@ -92,7 +93,7 @@ export function planItems(run: RunState): PlanItem[] {
   const plan = run.plan;
   if (!plan || plan.steps.length === 0) return [];
   const current = run.currentStep ?? plan.currentStepIndex;
-  const active = run.status === 'running' || run.status === 'needs_input';
+  const active = isActiveStatus(run.status);
   const finished = run.status === 'completed';
   const parts = Math.max(0, ...plan.steps.map((s) => (s.subTask ? s.subTask.index + 1 : 0)));
   return plan.steps.map((step, position): PlanItem => {
@@ -163,4 +164,79 @@ export function extractionRows(
     const row = { extractionId: extraction.extractionId, text, downloads };
     return { key: JSON.stringify(row), ...row };
   });
+}
+
+/** A field of the card the user may edit before approving: a typed text or a chosen option. */
+export interface ApprovalEdit {
+  /** The input's accessible name: "Text for Message". */
+  label: string;
+  value: string;
+}
+
+export interface ApprovalItem {
+  /** The action as an instruction: "Type “See you at 9” into Message". */
+  text: string;
+  /** The action as sent (grammar text). */
+  action: string;
+  edit?: ApprovalEdit;
+}
+
+export interface ApprovalModel {
+  /** Changes whenever the card's content changes (the DOM keeps an unchanged card as it is). */
+  key: string;
+  /** Why it needs approval, one line per risky action. */
+  reasons: string[];
+  items: ApprovalItem[];
+}
+
+// "Clicked “Send”" → "Click “Send”": the card asks before the step, the steps list after it.
+const IMPERATIVE: Record<string, string> = {
+  Clicked: 'Click',
+  Typed: 'Type',
+  Cleared: 'Clear',
+  Chose: 'Choose',
+  Pressed: 'Press',
+  Opened: 'Open',
+  Scrolled: 'Scroll',
+  Pointed: 'Point',
+  Waited: 'Wait',
+  Went: 'Go',
+};
+const asInstruction = (text: string): string =>
+  text.replace(/^(\w+)/, (verb) => IMPERATIVE[verb] ?? verb);
+
+/** The approval card of a run waiting for it; null otherwise. */
+export function approvalModel(run: RunState | null): ApprovalModel | null {
+  const approval = run?.status === 'needs_approval' ? run.approval : undefined;
+  if (!approval) return null;
+  const names = approval.names ?? {};
+  const items = approval.actions.map((step): ApprovalItem => {
+    const parsed = safeParseAction(step.action);
+    if (!parsed.ok) return { text: step.action, action: step.action };
+    const action = parsed.action;
+    const text = asInstruction(describeActions([action], names));
+    if (action.name === 'setValue' || action.name === 'select') {
+      const field = names[action.args.id]?.trim() || `field ${action.args.id}`;
+      const edit =
+        action.name === 'setValue'
+          ? { label: `Text for ${field}`, value: action.args.text }
+          : { label: `Option for ${field}`, value: action.args.option };
+      return { text, action: step.action, edit };
+    }
+    return { text, action: step.action };
+  });
+  const reasons = approval.risks.map((r) => r.reason);
+  return { key: JSON.stringify([approval.actions, reasons, names]), reasons, items };
+}
+
+/** The item's action with the user's edit in place of its text or option. */
+export function editedAction(item: ApprovalItem, value: string): string {
+  const parsed = safeParseAction(item.action);
+  if (!parsed.ok || value === item.edit?.value) return item.action;
+  const action = parsed.action;
+  if (action.name === 'setValue')
+    return formatAction({ ...action, args: { ...action.args, text: value } });
+  if (action.name === 'select' && value.trim() !== '')
+    return formatAction({ ...action, args: { ...action.args, option: value } });
+  return item.action;
 }

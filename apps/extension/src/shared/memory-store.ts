@@ -6,7 +6,12 @@ export function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();
   return {
     data,
-    get: async (key) => (data.has(key) ? { [key]: structuredClone(data.get(key)) } : {}),
+    get: async (key) =>
+      key === null
+        ? structuredClone(Object.fromEntries(data))
+        : data.has(key)
+          ? { [key]: structuredClone(data.get(key)) }
+          : {},
     set: async (items) => {
       for (const [k, v] of Object.entries(items)) data.set(k, structuredClone(v));
     },

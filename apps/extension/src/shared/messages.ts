@@ -1,7 +1,13 @@
 // Every message between popup, service worker and content script has a schema and is checked
 // on receipt, sender included: a web page can talk to a content script's window but must never
 // be able to drive the agent.
-import { ClientObservations, DomMode, SnapshotRequest } from '@tandem/contracts';
+import {
+  ClientObservations,
+  DomMode,
+  FormKind,
+  SnapshotRequest,
+  TaskSites,
+} from '@tandem/contracts';
 import { z } from 'zod';
 
 // ---- service worker → content script --------------------------------------------------
@@ -13,7 +19,13 @@ export const ContentRequest = z.discriminatedUnion('type', [
     type: z.literal('execute'),
     action: z.string().min(1).max(50_000),
     observe: z.boolean(),
+    /** The task's sites: a click or navigate leading elsewhere is refused in the page. */
+    allowedSites: z.array(z.string()).optional(),
+    /** The action types a secret: only on a page of these sites. */
+    typeOnlyOn: z.array(z.string()).optional(),
   }),
+  /** What the page says of the targets of a step: their form and where a click leads. */
+  z.object({ type: z.literal('inspect'), ids: z.array(z.string().max(64)).max(50) }),
   /** Waits for stability and returns what was observed since the first `execute`. */
   z.object({ type: z.literal('settle') }),
   /** The server's needs_snapshot: an outline or content snapshot of the page (spec 002). */
@@ -37,12 +49,25 @@ export const SettleReply = z.object({
 });
 export type SettleReply = z.infer<typeof SettleReply>;
 
+export const TargetFactsReply = z.record(
+  z.string(),
+  z.object({
+    role: z.string(),
+    name: z.string(),
+    form: FormKind.nullable(),
+    leadsTo: z.string().nullable(),
+  }),
+);
+export type TargetFactsReply = z.infer<typeof TargetFactsReply>;
+
 // ---- popup → service worker ------------------------------------------------------------
 export const WorkerRequest = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('task:start'),
     tabId: z.number().int().nonnegative(),
     goal: z.string().trim().min(1).max(4000),
+    /** Sites the task may visit besides the one it starts on. */
+    sites: TaskSites.optional(),
   }),
   z.object({ type: z.literal('task:stop'), tabId: z.number().int().nonnegative() }),
   /** The user's answer to the run's question: the same task continues. */
@@ -50,6 +75,18 @@ export const WorkerRequest = z.discriminatedUnion('type', [
     type: z.literal('task:answer'),
     tabId: z.number().int().nonnegative(),
     answer: z.string().trim().min(1).max(4000),
+  }),
+  /** The user approves the step waiting on its approval card; `actions`: as they edited it. */
+  z.object({
+    type: z.literal('task:approve'),
+    tabId: z.number().int().nonnegative(),
+    actions: z.array(z.string().min(1).max(50_000)).min(1).max(50).optional(),
+  }),
+  /** The user rejects it: nothing runs, and the agent looks for another way. */
+  z.object({
+    type: z.literal('task:reject'),
+    tabId: z.number().int().nonnegative(),
+    note: z.string().trim().max(1_000).optional(),
   }),
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequest>;

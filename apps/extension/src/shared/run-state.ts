@@ -1,6 +1,8 @@
 // The state of one tab's task run, kept in chrome.storage.local so that the popup can show it
 // live and the service worker can pick the loop up again after Chrome stops it mid-task.
 import {
+  ActionRisk,
+  ApprovalDecision,
   CollectedCounts,
   SnapshotRequest,
   ChainActionError,
@@ -60,6 +62,8 @@ export const PendingReport = z.object({
   snapshotRequest: SnapshotRequest.optional(),
   /** The user's answer to the task's question, sent with the next request. */
   answer: z.string().optional(),
+  /** The user's decision on the last step's approval card, sent with the next request. */
+  approval: ApprovalDecision.optional(),
 });
 export type PendingReport = z.infer<typeof PendingReport>;
 
@@ -71,10 +75,49 @@ export const RunWait = z.object({
 });
 export type RunWait = z.infer<typeof RunWait>;
 
+/** One action of a step as the loop executes it (a chain's, or a single action as a chain of one). */
+export const PlannedStep = z.object({
+  action: z.string(),
+  /** The chain goes on past this action when it fails. */
+  canFail: z.boolean(),
+  index: z.number().int().nonnegative(),
+});
+export type PlannedStep = z.infer<typeof PlannedStep>;
+
+/** A high-risk step waiting for the user (status needs_approval), as the approval card shows it. */
+export const PendingApproval = z.object({
+  /** The step's actions as the server sent them: placeholders, never a secret's value. */
+  actions: z.array(PlannedStep).min(1),
+  /** The server sent a chain (reported as one), not a single action. */
+  isChain: z.boolean(),
+  risks: z.array(ActionRisk).min(1),
+  /** The step in plain language. */
+  summary: z.string(),
+  /** The page it was decided on: where it runs, and how a restarted browser finds the run. */
+  url: z.string(),
+  /** The targets' names as the page gave them, for the card's words. */
+  names: z.record(z.string(), z.string()).optional(),
+  /** Set once the user approved or edited: the loop executes `actions` as they are then. */
+  decision: z.enum(['approved', 'edited']).optional(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
 export const RunState = z.object({
   tabId: z.number().int(),
   goal: z.string(),
-  status: z.enum(['running', 'completed', 'failed', 'stopped', 'needs_input', 'error']),
+  status: z.enum([
+    'running',
+    'completed',
+    'failed',
+    'stopped',
+    'needs_input',
+    'needs_approval',
+    'error',
+  ]),
+  /** The sites the task may act on: its start page's, then the ones the user added. */
+  sites: z.array(z.string()).optional(),
+  /** The high-risk step the run waits on while its status is needs_approval. */
+  approval: PendingApproval.optional(),
   taskId: z.string().optional(),
   sessionId: z.string().optional(),
   steps: z.array(StepView),
@@ -120,15 +163,20 @@ export async function loadRun(storage: KeyValueStore, tabId: number): Promise<Ru
 
 export type RunStatus = RunState['status'];
 
+/** A run that can still act, so Stop ends it: running, or waiting on the user (answer, approval). */
+export const isActiveStatus = (status: RunStatus | undefined): boolean =>
+  status === 'running' || status === 'needs_input' || status === 'needs_approval';
+
 /**
  * Whether a write may turn the stored status `from` into `to`. A running run may become
- * anything; a question may be answered (running), stopped or fail; Stop and the end of a run
+ * anything; a question or an approval card may be answered (running), stopped or fail; Stop and the end of a run
  * are final: only a new run (startRun) replaces them. This is what keeps a loop that still
  * holds a copy from before a Stop from turning `stopped` back into `running` (#15).
  */
 export function statusMayChange(from: RunStatus, to: RunStatus): boolean {
   if (from === to || from === 'running') return true;
-  if (from === 'needs_input') return to === 'running' || to === 'stopped' || to === 'error';
+  if (from === 'needs_input' || from === 'needs_approval')
+    return to === 'running' || to === 'stopped' || to === 'error';
   return false;
 }
 

@@ -7,6 +7,7 @@ import {
   loadLearnSites,
   mayLearnFrom,
   parseSite,
+  parseSites,
   setSiteLearning,
   siteOfUrl,
 } from './settings';
@@ -75,5 +76,15 @@ describe('the list of sites', () => {
     expect(await loadLearnSites(storage)).toEqual([]);
     await storage.set({ [LEARN_SITES_KEY]: ['example.com', 42, 'not a site', 'example.com'] });
     expect(await loadLearnSites(storage)).toEqual(['example.com']);
+  });
+});
+
+describe('parseSites', () => {
+  it('reads a typed list of sites, each once, or names the word that is not one', () => {
+    expect(parseSites('partner.example, http://localhost:4000/x  partner.example')).toEqual({
+      sites: ['partner.example', 'localhost:4000'],
+    });
+    expect(parseSites('')).toEqual({ sites: [] });
+    expect(parseSites('ok.example bad_host!')).toEqual({ invalid: 'bad_host!' });
   });
 });

@@ -1,6 +1,6 @@
 // Server URL and API key, set on the options page and read by the service worker; and the sites
 // the user allowed Tandem to learn from.
-import { hostOf, KnowledgeDomain } from '@tandem/contracts';
+import { KnowledgeDomain, parseSite, siteOf } from '@tandem/contracts';
 import { z } from 'zod';
 
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
@@ -15,7 +15,8 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 
 export interface KeyValueStore {
-  get(key: string): Promise<Record<string, unknown>>;
+  /** One key's entry, or every entry with `null` (as chrome.storage.local.get). */
+  get(key: string | null): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
   remove(key: string | string[]): Promise<void>;
 }
@@ -40,20 +41,23 @@ export const LearnSite = KnowledgeDomain.refine((site) => site !== '', 'a host n
 export const LearnSites = z.array(LearnSite);
 
 /** The site of an http(s) page ("app.example.com", "127.0.0.1:8080"); null for any other URL. */
-export function siteOfUrl(url: string | null | undefined): string | null {
-  const host = hostOf(url);
-  if (!host || !/^https?:\/\//i.test(url ?? '')) return null;
-  return host.toLowerCase();
-}
+export const siteOfUrl = siteOf;
 
 /** What the user typed ("app.example.com", or a URL of the site) as a site; null if not one. */
-export function parseSite(input: string): string | null {
-  const text = input.trim();
-  if (!text) return null;
-  const host = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? siteOfUrl(text) : hostOf(`http://${text}`);
-  if (!host) return null;
-  const parsed = LearnSite.safeParse(host);
-  return parsed.success ? parsed.data : null;
+export { parseSite };
+
+/**
+ * The sites typed in a list ("a.example, b.example:8080"), each once; or the first word that
+ * is not a site.
+ */
+export function parseSites(text: string): { sites: string[] } | { invalid: string } {
+  const sites: string[] = [];
+  for (const word of text.split(/[\s,]+/).filter(Boolean)) {
+    const site = parseSite(word);
+    if (!site) return { invalid: word };
+    if (!sites.includes(site)) sites.push(site);
+  }
+  return { sites };
 }
 
 /** The allowed sites, sorted; an unreadable stored value counts as none. */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { escapedTo, siteRules } from './site-guard';
+
+describe('the site guard', () => {
+  it('blocks the tab’s top-level navigations except to the task’s sites, scheme by scheme', () => {
+    const rules = siteRules(3, ['127.0.0.1:4000', 'app.example']);
+    expect(rules[0]).toEqual({
+      id: 193,
+      priority: 1,
+      action: { type: 'block' },
+      condition: { tabIds: [3], resourceTypes: ['main_frame'] },
+    });
+    expect(
+      rules.slice(1).map((r) => [r.id, r.priority, r.action.type, r.condition.urlFilter]),
+    ).toEqual([
+      [194, 2, 'allow', '|http://127.0.0.1:4000/'],
+      [195, 2, 'allow', '|https://127.0.0.1:4000/'],
+      [196, 2, 'allow', '|http://app.example/'],
+      [197, 2, 'allow', '|https://app.example/'],
+    ]);
+    // Another tab's rules never share an id.
+    expect(siteRules(4, ['a.example'])[0]?.id).toBe(257);
+  });
+
+  it('goes back from a page outside the sites and says where it was', async () => {
+    let backs = 0;
+    const tabs = (url: string) => ({
+      currentUrl: async () => url,
+      goBack: async () => void backs++,
+    });
+    expect(await escapedTo(tabs('http://localhost:4000/collect?x=1'), 1, ['127.0.0.1:4000'])).toBe(
+      'localhost:4000',
+    );
+    expect(await escapedTo(tabs('http://127.0.0.1:4000/next'), 1, ['127.0.0.1:4000'])).toBeNull();
+    expect(await escapedTo(tabs('chrome://newtab/'), 1, ['127.0.0.1:4000'])).toBeNull();
+    expect(await escapedTo(tabs('http://localhost:4000/'), 1, [])).toBeNull();
+    expect(backs).toBe(1);
+  });
+});

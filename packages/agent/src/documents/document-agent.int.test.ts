@@ -110,7 +110,12 @@ describe('document extraction agent', () => {
       fields: INVOICE.truth,
       error: null,
     });
-    expect(stored?.confidences).toMatchObject({ totals: { total: 0.95 }, vendor: { name: 0.95 } });
+    expect(stored?.confidences).toMatchObject({
+      totals: { total: 0.95 },
+      vendor: { name: 0.95 },
+      // Printed day first (13/04/2024): the model is unsure which part is the month.
+      due_date: 0.6,
+    });
     expect(stored?.tokens).toBeGreaterThan(0);
     expect(stored?.costMicroUsd).toBeGreaterThan(0);
     const last = events.at(-1);

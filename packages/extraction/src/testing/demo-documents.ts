@@ -44,7 +44,8 @@ export const INVOICE: DemoDocument = {
           lines: [
             ['Invoice number', 'INV-2024-0042'],
             ['Invoice date', '2024-03-14'],
-            ['Due date', '2024-04-13'],
+            // Day first, as printed in the UK: a model cannot be sure which is the month.
+            ['Due date', '13/04/2024'],
             ['Currency', 'GBP'],
           ],
         },

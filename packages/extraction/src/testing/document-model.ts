@@ -73,8 +73,28 @@ function tableCells(line: string): string[] | null {
   return cells.length >= 2 ? cells : null;
 }
 
-/** What a document says, as fields, and its type from its title. */
-export function readDocumentText(text: string): { documentType: string; fields: Json } {
+/**
+ * A date written day first (13/04/2024) as ISO: it could be read month first too, so the value
+ * is one the model is unsure of.
+ */
+const DAY_FIRST = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+/**
+ * What a document says, as fields, its type from its title, and the paths of values it had to
+ * interpret (their confidence is low).
+ */
+export function readDocumentText(text: string): {
+  documentType: string;
+  fields: Json;
+  uncertain: string[];
+} {
+  const uncertain: string[] = [];
+  const interpret = (printed: string, path: string): unknown => {
+    const date = DAY_FIRST.exec(printed.trim());
+    if (!date) return readValue(printed);
+    uncertain.push(path);
+    return `${date[3]}-${date[2]}-${date[1]}`;
+  };
   const lines = text
     .split('\n')
     .map(cleanLine)
@@ -115,14 +135,18 @@ export function readDocumentText(text: string): { documentType: string; fields: 
         return;
       }
       const columns = header;
+      const at = `${sectionKey ?? 'rows'}[${rows.length}]`;
       rows.push(
-        Object.fromEntries(columns.map((column, i) => [column, readValue(cells[i] ?? '')])),
+        Object.fromEntries(
+          columns.map((column, i) => [column, interpret(cells[i] ?? '', `${at}.${column}`)]),
+        ),
       );
       return;
     }
     const match = /^([^:]{1,60}):\s*(.+)$/.exec(line);
     if (!match?.[1] || !match[2]) return;
-    (section ?? fields)[snake(match[1])] = readValue(match[2]);
+    const key = snake(match[1]);
+    (section ?? fields)[key] = interpret(match[2], section ? `${sectionKey}.${key}` : key);
   });
   flushTable();
   // A heading with nothing under it is no field.
@@ -130,7 +154,7 @@ export function readDocumentText(text: string): { documentType: string; fields: 
     ([, value]) =>
       !(value !== null && typeof value === 'object' && Object.keys(value).length === 0),
   );
-  return { documentType, fields: Object.fromEntries(filled) };
+  return { documentType, fields: Object.fromEntries(filled), uncertain };
 }
 
 const toolResults = (messages: readonly ModelMessage[], name: string) =>
@@ -218,9 +242,12 @@ export function documentModelTurn(messages: readonly ModelMessage[]): ModelTurn 
     if (next?.[1])
       return { toolCalls: [{ name: 'get_document_text', args: { page: Number(next[1]) } }] };
     const text = documentTextOf(toolResults(messages, 'get_document_text').map((m) => m.content));
-    const { documentType, fields } = readDocumentText(text);
+    const { documentType, fields, uncertain } = readDocumentText(text);
     if (Object.keys(fields).length === 0) return { text: 'I found no data in this document.' };
-    const confidences = Object.fromEntries(Object.keys(fields).map((key) => [key, 0.95]));
+    const confidences = Object.fromEntries([
+      ...Object.keys(fields).map((key) => [key, 0.95]),
+      ...uncertain.map((path) => [path, 0.6]),
+    ]);
     return {
       text: `This is an ${documentType.replace(/_/g, ' ')}; saving its fields.`,
       toolCalls: [

@@ -8,7 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
-import { answerFromPrompt } from '@tandem/extraction/testing';
+import {
+  answerFromPrompt,
+  geminiTurnResponse,
+  isToolCallingRequest,
+  scriptedTurnForGemini,
+} from '@tandem/extraction/testing';
 import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
 import { answerJobs, isJobsGoal } from './fake-jobs-model';
 import { answerCanvas, isCanvasGoal } from './fake-hybrid-model';
@@ -331,8 +336,39 @@ export async function startFakeGemini(): Promise<FakeGemini> {
   const calls: RecordedCall[] = [];
   const holds = new Map<string, Hold>();
 
+  /** Waits while a test holds this call (see Hold). */
+  async function holdIfAsked(call: RecordedCall, res: ServerResponse): Promise<void> {
+    const hold = [...holds.values()].find(
+      (h) => !h.taken && h.node === call.node && call.goal.includes(h.goal),
+    );
+    if (!hold) return;
+    hold.taken = true;
+    res.on('close', () => hold.answered.resolve());
+    hold.reached.resolve(call);
+    await hold.released.promise;
+  }
+
   async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = JSON.parse(await readBody(req)) as GeminiRequest;
+    const raw: unknown = JSON.parse(await readBody(req));
+    // The document agents call functions: the scripted document model answers, from the
+    // conversation alone (it reads the document through the agent's tools like a model would).
+    if (isToolCallingRequest(raw)) {
+      // Its "goal" is the tool whose result it answers ("after:complete_extraction"), so a test
+      // can hold one turn of a run.
+      const answered = raw.contents?.at(-1)?.parts?.at(-1)?.functionResponse?.name;
+      const call: RecordedCall = {
+        node: 'document_extraction',
+        prompt: JSON.stringify(raw.contents ?? []),
+        goal: `after:${answered ?? 'start'}`,
+        at: Date.now(),
+        images: [],
+      };
+      calls.push(call);
+      await holdIfAsked(call, res);
+      sendJson(res, 200, geminiTurnResponse(raw, scriptedTurnForGemini(raw)));
+      return;
+    }
+    const body = raw as GeminiRequest;
     const system = body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
     const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
     const images = body.contents.flatMap((c) =>
@@ -341,15 +377,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     const node = nodeOfSystem(system);
     const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now(), images };
     calls.push(call);
-    const hold = [...holds.values()].find(
-      (h) => !h.taken && h.node === node && call.goal.includes(h.goal),
-    );
-    if (hold) {
-      hold.taken = true;
-      res.on('close', () => hold.answered.resolve());
-      hold.reached.resolve(call);
-      await hold.released.promise;
-    }
+    await holdIfAsked(call, res);
     const text = JSON.stringify(answer(node, prompt, images));
     res.setHeader('content-type', 'application/json');
     res.end(

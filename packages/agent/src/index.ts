@@ -13,3 +13,4 @@ export { parseCommand } from './engines/command-parser';
 export { resolveIntent } from './engines/target-resolver';
 export { checkChainSafety } from './engines/chain-safety';
 export * from './collect';
+export * from './documents';

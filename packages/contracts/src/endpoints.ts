@@ -18,6 +18,24 @@ import {
   TaskEventsQuery,
   TaskParams,
 } from './collect';
+import {
+  CorrectDocumentExtractionRequest,
+  CreateDocumentExtractionRequest,
+  CreateStackRequest,
+  DOCUMENT_LIMITS,
+  DocumentExtractionDetail,
+  DocumentExtractionList,
+  DocumentExtractionParams,
+  DocumentExtractionsQuery,
+  DocumentList,
+  ExtractionStreamEvent,
+  StackList,
+  StackParams,
+  StackQuery,
+  StackStreamEvent,
+  StackView,
+  UploadDocumentResponse,
+} from './documents';
 import type { ErrorCode } from './errors';
 import {
   EXTRACTION_LIMITS,
@@ -422,6 +440,114 @@ export const endpoints = {
     request: KnowledgeSettingsView,
     response: KnowledgeSettingsView,
     errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
+  }),
+  documentsUpload: defineEndpoint({
+    path: '/api/documents',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Upload a document for extraction (multipart `file`): its type is detected and its text read page by page (OCR for scans and images).',
+    response: UploadDocumentResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+    notes: [
+      `The body is \`multipart/form-data\`, not JSON. A file over ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it. Answers 201.`,
+      'The document is the uploading user’s: other users of the tenant cannot read or extract it.',
+    ],
+  }),
+  documents: defineEndpoint({
+    path: '/api/documents',
+    method: 'GET',
+    auth: 'apiKey',
+    summary: "The caller's uploaded documents, newest first (without their text).",
+    response: DocumentList,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  extractionsCreate: defineEndpoint({
+    path: '/api/extractions',
+    method: 'POST',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      'Extract a document with the extraction agent: its tools read the text and write validated fields with confidences; the answer streams what it does.',
+    request: CreateDocumentExtractionRequest,
+    response: ExtractionStreamEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'CONFLICT', 'LLM_NOT_CONFIGURED'],
+    notes: [
+      'Each event is `data: <json>` with one of three flat shapes (no type field): `{ "text" }` the agent’s words for the user, `{ "tool", "input" }` a tool it called, `{ "complete": true, "extraction_id", "cost" }` the end of the run and its cost in USD. `: heartbeat` comments keep the stream open.',
+      'Send `documentId` (POST /api/documents) or `upload` (`fileName`, `contentType`, `dataBase64`; at most 6 MB, and the body within the server’s MAX_BODY_BYTES). GET /api/extractions/{id} has the result: a run that stopped early says why in `error`, and its writes so far are kept.',
+      'The run goes on if the client disconnects. Model calls are billed as `DOCUMENT_EXTRACTION`.',
+    ],
+  }),
+  extractions: defineEndpoint({
+    path: '/api/extractions',
+    method: 'GET',
+    auth: 'apiKey',
+    summary: "The caller's extractions, newest first.",
+    query: DocumentExtractionsQuery,
+    response: DocumentExtractionList,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+    notes: ['Page with `cursor`: pass the previous `nextCursor` until it is null.'],
+  }),
+  extraction: defineEndpoint({
+    path: '/api/extractions/:extractionId',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      'One extraction: status, document type, fields, confidences of the same shape, cost, its document and the history of every tool write.',
+    params: DocumentExtractionParams,
+    response: DocumentExtractionDetail,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+  }),
+  extractionCorrect: defineEndpoint({
+    path: '/api/extractions/:extractionId/correct',
+    method: 'POST',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      'Correct an extraction in plain words ("the total is 1,240.50, not 1,204.50"): the agent changes the fields it names and nothing else. Streams like POST /api/extractions.',
+    params: DocumentExtractionParams,
+    request: CorrectDocumentExtractionRequest,
+    response: ExtractionStreamEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'CONFLICT', 'LLM_NOT_CONFIGURED'],
+    notes: [
+      'A run already going on the extraction is 409 CONFLICT. A message to an extraction that stopped early lets the agent finish it.',
+    ],
+  }),
+  stacksCreate: defineEndpoint({
+    path: '/api/stacks',
+    method: 'POST',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      'Extract several documents into one table (a stack): the agent defines the columns (or keeps the ones given) and writes a row per document.',
+    request: CreateStackRequest,
+    response: StackStreamEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'LLM_NOT_CONFIGURED'],
+    notes: [
+      'Events as for POST /api/extractions; the last is `{ "complete": true, "stack_id", "cost" }`. Model calls are billed as `STACK_EXTRACTION`.',
+    ],
+  }),
+  stacks: defineEndpoint({
+    path: '/api/stacks',
+    method: 'GET',
+    auth: 'apiKey',
+    summary: "The caller's stacks, newest first (without their rows).",
+    response: StackList,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  stack: defineEndpoint({
+    path: '/api/stacks/:stackId',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      'One stack: its columns and a row per document, as JSON or (`?format=csv`) a CSV file.',
+    params: StackParams,
+    query: StackQuery,
+    response: StackView,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      'CSV: a `_document` column (the document id), then one column per stack column; cells a spreadsheet would run as formulas are defused.',
+    ],
   }),
   adminBilling: defineEndpoint({
     path: '/api/admin/billing',

@@ -5,9 +5,11 @@
 
 const FENCE = 'page_content';
 
-export function fenceUntrusted(content: string): string {
-  const safe = content.replace(/<\s*\/?\s*page_content[^>]*>/gi, '[removed fence marker]');
-  return `<${FENCE} untrusted="true">\n${safe}\n</${FENCE}>`;
+/** `fence` names the tag (`document_text` for an uploaded document's text); default page_content. */
+export function fenceUntrusted(content: string, fence: string = FENCE): string {
+  const marker = new RegExp(`<\\s*\\/?\\s*${fence}[^>]*>`, 'gi');
+  const safe = content.replace(marker, '[removed fence marker]');
+  return `<${fence} untrusted="true">\n${safe}\n</${fence}>`;
 }
 
 export const UNTRUSTED_CONTENT_RULE =

@@ -7,6 +7,10 @@ export default function Home() {
         <code>/api/agent/interact</code>; check the server with{' '}
         <a href="/api/health">/api/health</a>.
       </p>
+      <p>
+        <a href="/extractions">Extract documents</a>: invoices, claim forms and lab reports into
+        fields you can check and correct.
+      </p>
     </main>
   );
 }

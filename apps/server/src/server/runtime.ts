@@ -3,6 +3,7 @@
 // separate module instances in one process.
 import {
   CollectService,
+  DocumentAgentService,
   TaskEventHub,
   createDisabledWebSearch,
   createInteractService,
@@ -54,6 +55,8 @@ export interface Runtime {
   extraction: ExtractionService;
   /** Knowledge (issue 18): ingestion, hybrid retrieval, crawl jobs. */
   knowledge: KnowledgeRuntime;
+  /** Document extraction (issue 19): uploads, the extraction agent's runs, stacks. */
+  documents: DocumentAgentService;
   /** LangFuse traces (a no-op without keys); business code sees only this port. */
   tracing: Tracing;
   /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
@@ -133,6 +136,14 @@ export async function createRuntime(options: {
     log,
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
   });
+  const documents = new DocumentAgentService({
+    store,
+    llm,
+    tracing,
+    log,
+    // Uploads are read as knowledge reads them: type detection, OCR, the office converter.
+    readDocument: (file) => knowledge.ingestion.readFile(file),
+  });
   const agent = createInteractService({
     store,
     // RAG and GET /api/knowledge/resolve answer from the same retriever.
@@ -159,6 +170,7 @@ export async function createRuntime(options: {
     collect,
     extraction,
     knowledge,
+    documents,
     tracing,
     usage,
     rateLimiters: createRateLimiters(store.rateLimits, {

@@ -10,6 +10,7 @@ import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '@ta
 import { extractMainContent } from '../content/main-content';
 import type { Embedder } from '../embeddings/port';
 import { extractDocument, type ExtractOptions } from '../extractors/extract';
+import type { ExtractedDocument } from '../extractors/types';
 import { chunkForRetrieval, type RetrievalChunk } from './chunk';
 
 export interface KnowledgeQuotas {
@@ -76,22 +77,7 @@ export class KnowledgeIngestion {
     // Without a source URL the file name is the identity: uploading it again replaces it.
     const sourceUrl = input.sourceUrl ?? `upload://${encodeURIComponent(input.fileName)}`;
     await this.checkQuota(input.tenantId, input.bytes.byteLength, sourceUrl);
-    const extracted = await extractDocument(input.bytes, {
-      fileName: input.fileName,
-      ...(input.mimeType ? { mimeType: input.mimeType } : {}),
-      handlers: {
-        // Uploaded HTML is a web page too: keep its main content, not its navigation.
-        html: (bytes) => {
-          const main = extractMainContent(new TextDecoder().decode(bytes));
-          return {
-            ...(main.title ? { title: main.title } : {}),
-            markdown: main.markdown,
-            warnings: [],
-          };
-        },
-        ...this.deps.extractOptions?.handlers,
-      },
-    });
+    const extracted = await this.readFile(input);
     return this.storeSource({
       tenantId: input.tenantId,
       sourceUrl,
@@ -107,6 +93,34 @@ export class KnowledgeIngestion {
   }
 
   /** Stores a source's Markdown: unchanged, new, or superseding the source's old chunks. */
+  /**
+   * A file's text, read the way ingestion reads it (type detection, OCR, HTML main content,
+   * the configured office converter), without storing anything: document extraction reads
+   * uploads through it too.
+   */
+  readFile(input: {
+    bytes: Uint8Array;
+    fileName: string;
+    mimeType?: string;
+  }): Promise<ExtractedDocument> {
+    return extractDocument(input.bytes, {
+      fileName: input.fileName,
+      ...(input.mimeType ? { mimeType: input.mimeType } : {}),
+      handlers: {
+        // Uploaded HTML is a web page too: keep its main content, not its navigation.
+        html: (bytes) => {
+          const main = extractMainContent(new TextDecoder().decode(bytes));
+          return {
+            ...(main.title ? { title: main.title } : {}),
+            markdown: main.markdown,
+            warnings: [],
+          };
+        },
+        ...this.deps.extractOptions?.handlers,
+      },
+    });
+  }
+
   async storeSource(input: SourceContent): Promise<StoredSource> {
     const { knowledge } = this.deps;
     const hash = contentHash(input.markdown);

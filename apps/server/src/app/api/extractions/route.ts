@@ -1,0 +1,37 @@
+import { ExtractionStreamEvent, endpoints } from '@tandem/contracts';
+import { createRoute, rawResponse } from '../../../server/create-route';
+import { caller } from '../documents/_lib/access';
+import { runEventResponse } from '../documents/_lib/run-stream';
+import { inlineFile } from '../documents/_lib/upload';
+import { extractionView } from '../documents/_lib/views';
+import { knowledgeErrors } from '../knowledge/_lib/errors';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+// Spec 004: extract a document with the agent; the answer streams its flat events.
+export const POST = createRoute(endpoints.extractionsCreate, {
+  handler: async ({ body, runtime, auth, request, log }) => {
+    const run = await knowledgeErrors(() =>
+      runtime.documents.startExtraction(caller(auth), {
+        ...(body.documentId ? { documentId: body.documentId } : {}),
+        ...(body.upload ? { upload: inlineFile(body.upload) } : {}),
+        ...(body.schema ? { schema: body.schema } : {}),
+        ...(body.instructions ? { instructions: body.instructions } : {}),
+      }),
+    );
+    return rawResponse(runEventResponse(run.events, ExtractionStreamEvent, request.signal, log));
+  },
+});
+
+export const GET = createRoute(endpoints.extractions, {
+  handler: async ({ query, runtime, auth }) => {
+    const page = await runtime.store.documentExtractions.list(auth.tenantId, {
+      userId: auth.userId,
+      limit: query.limit,
+      ...(query.documentId ? { documentId: query.documentId } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
+    return { extractions: page.items.map(extractionView), nextCursor: page.nextCursor };
+  },
+});

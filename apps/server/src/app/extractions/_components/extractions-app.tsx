@@ -1,0 +1,229 @@
+'use client';
+// The /extractions page (issue 19): upload a document, watch the agent work live, read the
+// fields with their confidences (low ones highlighted), correct them in plain words, download
+// them as JSON. It calls the page's own routes (/extractions/api/…), which forward to the /api
+// routes with the key from the sign-in cookie.
+import {
+  DocumentExtractionDetail,
+  DocumentExtractionList,
+  DocumentList,
+  ErrorResponse,
+  ExtractionStreamEvent,
+  UploadDocumentResponse,
+  type DocumentExtractionView,
+  type DocumentView,
+} from '@tandem/contracts';
+import { useCallback, useState, type FormEvent } from 'react';
+import { ExtractionPanel } from './extraction-panel';
+import { RunLog, type LogEntry } from './run-log';
+import { readEvents } from './stream-client';
+
+const API = '/extractions/api';
+
+async function errorOf(response: Response): Promise<string> {
+  const parsed = ErrorResponse.safeParse(await response.json().catch(() => null));
+  return parsed.success ? parsed.data.error.message : `The server answered ${response.status}.`;
+}
+
+const titlesOf = (documents: DocumentView[]) =>
+  Object.fromEntries(documents.map((d) => [d.id, d.title]));
+
+export function ExtractionsApp({
+  initial,
+  documents,
+  modelConfigured,
+}: {
+  initial: DocumentExtractionView[];
+  documents: DocumentView[];
+  modelConfigured: boolean;
+}) {
+  const [extractions, setExtractions] = useState(initial);
+  const [titles, setTitles] = useState<Record<string, string>>(() => titlesOf(documents));
+  const [selected, setSelected] = useState<DocumentExtractionDetail | null>(null);
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const refreshList = useCallback(async () => {
+    const [list, docs] = await Promise.all([
+      fetch(`${API}/extractions?limit=50`),
+      fetch(`${API}/documents`),
+    ]);
+    if (list.ok) setExtractions(DocumentExtractionList.parse(await list.json()).extractions);
+    if (docs.ok) setTitles(titlesOf(DocumentList.parse(await docs.json()).documents));
+  }, []);
+
+  const open = useCallback(async (id: string) => {
+    const response = await fetch(`${API}/extractions/${encodeURIComponent(id)}`);
+    if (!response.ok) {
+      setError(await errorOf(response));
+      return;
+    }
+    setSelected(DocumentExtractionDetail.parse(await response.json()));
+  }, []);
+
+  /** Streams a run into the log; opens its extraction when it completes. */
+  const follow = useCallback(
+    async (response: Response) => {
+      if (!response.ok) throw new Error(await errorOf(response));
+      let id: string | null = null;
+      for await (const raw of readEvents(response)) {
+        const event = ExtractionStreamEvent.safeParse(raw);
+        if (!event.success) continue;
+        const data = event.data;
+        if ('complete' in data) {
+          id = data.extraction_id;
+          setLog((entries) => [...entries, { kind: 'complete', cost: data.cost }]);
+        } else if ('tool' in data) {
+          setLog((entries) => [...entries, { kind: 'tool', tool: data.tool, input: data.input }]);
+        } else {
+          setLog((entries) => [...entries, { kind: 'text', text: data.text }]);
+        }
+      }
+      if (id) await open(id);
+      await refreshList();
+    },
+    [open, refreshList],
+  );
+
+  const run = useCallback(async (label: string, work: () => Promise<void>) => {
+    setBusy(label);
+    setError(null);
+    try {
+      await work();
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : String(cause));
+    } finally {
+      setBusy(null);
+    }
+  }, []);
+
+  const extract = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const file = form.get('file');
+    const instructions = String(form.get('instructions') ?? '').trim();
+    if (!(file instanceof File) || file.size === 0) {
+      setError('Choose a file to extract.');
+      return;
+    }
+    void run('Reading the file…', async () => {
+      setSelected(null);
+      setLog([]);
+      const upload = new FormData();
+      upload.set('file', file);
+      const uploaded = await fetch(`${API}/documents`, { method: 'POST', body: upload });
+      if (!uploaded.ok) throw new Error(await errorOf(uploaded));
+      const { document } = UploadDocumentResponse.parse(await uploaded.json());
+      setLog([
+        {
+          kind: 'document',
+          title: document.title,
+          pages: document.pageCount,
+          warnings: document.warnings,
+        },
+      ]);
+      setBusy('The agent is working…');
+      await follow(
+        await fetch(`${API}/extractions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            documentId: document.id,
+            ...(instructions ? { instructions } : {}),
+          }),
+        }),
+      );
+    });
+  };
+
+  const correct = (message: string) =>
+    run('The agent is correcting…', async () => {
+      if (!selected) return;
+      setLog([{ kind: 'user', text: message }]);
+      await follow(
+        await fetch(`${API}/extractions/${encodeURIComponent(selected.id)}/correct`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message }),
+        }),
+      );
+    });
+
+  return (
+    <div className="docs">
+      <aside>
+        <form aria-label="New extraction" className="panel" onSubmit={extract}>
+          <h2>New extraction</h2>
+          <label>
+            Document
+            <input name="file" type="file" aria-label="Document" disabled={busy !== null} />
+          </label>
+          <label>
+            <span>
+              Instructions <span className="muted">(optional)</span>
+            </span>
+            <textarea
+              name="instructions"
+              rows={2}
+              placeholder="e.g. only the totals"
+              disabled={busy !== null}
+            />
+          </label>
+          <button type="submit" disabled={busy !== null || !modelConfigured}>
+            Extract
+          </button>
+          {!modelConfigured ? (
+            <p className="muted">
+              No language model is configured: set GEMINI_API_KEY (or LLM_BASE_URL + LLM_MODEL) and
+              restart the server.
+            </p>
+          ) : null}
+        </form>
+        <nav aria-label="Your extractions" className="panel">
+          <h2>Your extractions</h2>
+          {extractions.length === 0 ? <p className="muted">None yet.</p> : null}
+          <ul className="list">
+            {extractions.map((x) => (
+              <li key={x.id}>
+                <button
+                  type="button"
+                  className={`link${selected?.id === x.id ? ' current' : ''}`}
+                  onClick={() => void open(x.id)}
+                >
+                  {titles[x.documentId] ?? 'Document'}
+                </button>
+                <div className="muted small">
+                  {x.documentType?.replace(/_/g, ' ') ?? 'not identified'} ·{' '}
+                  <span className={`badge ${x.status}`}>{x.status.replace('_', ' ')}</span> ·{' '}
+                  {new Date(x.createdAt).toLocaleString()}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+      <section className="main">
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <RunLog entries={log} busy={busy} />
+        {selected ? (
+          <ExtractionPanel
+            extraction={selected}
+            busy={busy !== null}
+            onCorrect={(message) => void correct(message)}
+          />
+        ) : log.length === 0 ? (
+          <p className="muted intro">
+            Upload an invoice, a claim form or a lab report (PDF, Word, an image or a scan): the
+            agent reads it, saves the fields it finds with how sure it is of each, and you can
+            correct them in plain words.
+          </p>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// The /extractions page's calls: the same /api routes (auth, rate limit, validation, errors
+// and the SSE streams all theirs), reached with the key from the page's httpOnly cookie instead
+// of a Bearer header a script would have to hold. Writes must come from this origin.
+import { sameOrigin } from '../../../server/admin-session';
+import type { NextRouteContext, RouteHandler } from '../../../server/create-route';
+import { readCookie, USER_COOKIE } from '../../../server/user-session';
+import { GET as listDocuments, POST as uploadDocument } from '../../api/documents/route';
+import { POST as correct } from '../../api/extractions/[extractionId]/correct/route';
+import { GET as getExtraction } from '../../api/extractions/[extractionId]/route';
+import { GET as listExtractions, POST as createExtraction } from '../../api/extractions/route';
+
+type Handler = (request: Request, context: NextRouteContext) => Promise<Response>;
+
+/** The API route for a method and a path under /extractions/api, with its path parameters. */
+function routeFor(
+  method: string,
+  path: string[],
+): { handler: RouteHandler; params: Record<string, string> } | null {
+  const [first, id, action, ...rest] = path;
+  if (rest.length > 0) return null;
+  if (first === 'documents' && id === undefined) {
+    return { handler: method === 'POST' ? uploadDocument : listDocuments, params: {} };
+  }
+  if (first !== 'extractions') return null;
+  if (id === undefined)
+    return { handler: method === 'POST' ? createExtraction : listExtractions, params: {} };
+  if (action === undefined && method === 'GET')
+    return { handler: getExtraction, params: { extractionId: id } };
+  if (action === 'correct' && method === 'POST')
+    return { handler: correct, params: { extractionId: id } };
+  return null;
+}
+
+const refuse = (status: number, message: string) =>
+  new Response(
+    JSON.stringify({ error: { code: status === 404 ? 'NOT_FOUND' : 'FORBIDDEN', message } }),
+    {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    },
+  );
+
+/**
+ * The page routes' handler. `bind` gives the API route to call (the route as Next serves it;
+ * tests bind it to their own runtime).
+ */
+export function pageProxy(bind: (route: RouteHandler) => Handler = (route) => route) {
+  return (request: Request, context: { params: Promise<{ path?: string[] }> }) =>
+    forward(request, context, bind);
+}
+
+async function forward(
+  request: Request,
+  context: { params: Promise<{ path?: string[] }> },
+  bind: (route: RouteHandler) => Handler,
+) {
+  const { path = [] } = await context.params;
+  const route = routeFor(request.method, path);
+  if (!route) return refuse(404, 'No such page route.');
+  if (request.method !== 'GET' && !sameOrigin(request))
+    return refuse(403, 'Cross-site request refused.');
+  const headers = new Headers();
+  const type = request.headers.get('content-type');
+  if (type) headers.set('content-type', type);
+  // No cookie means no key: the API answers 401 as it does to any request without one.
+  const key = readCookie(request, USER_COOKIE);
+  if (key) headers.set('authorization', `Bearer ${key}`);
+  const url = new URL(request.url);
+  const forwarded = new Request(new URL(`/api/${path.join('/')}${url.search}`, url), {
+    method: request.method,
+    headers,
+    ...(request.method === 'GET' ? {} : { body: await request.arrayBuffer() }),
+    signal: request.signal,
+  });
+  return bind(route.handler)(forwarded, { params: Promise.resolve(route.params) });
+}

@@ -1,0 +1,89 @@
+// Driving one tool-agent run for a service: its events become the spec's flat SSE events, each
+// model call's cost is priced and added to the record as it happens (so a run that dies keeps
+// the cost it ran up), and a failure is caught and reported instead of thrown: the writes made
+// so far are in the store already.
+import type { LlmUsage } from '../llm';
+import { LlmCallError, LlmNotConfiguredError } from '../llm';
+import type { AgentLogger } from '../deps';
+import { runToolAgent, type ToolAgentOptions } from './tool-agent';
+import type { LlmMessage } from '../llm';
+
+/** The events every run streams before its own `complete` event. */
+export type RunEvent = { text: string } | { tool: string; input: unknown };
+
+export interface RunOutcome {
+  costMicroUsd: number;
+  tokens: number;
+  /** Model turns taken. */
+  turns: number;
+  /** The model was still calling tools when the turn limit ended the run. */
+  stoppedAtLimit: boolean;
+  /** What ended the run early, for the user; null when the model finished its turn. */
+  failure: string | null;
+}
+
+export interface DriveOptions {
+  agent: ToolAgentOptions;
+  messages: LlmMessage[];
+  emit: (event: RunEvent) => void;
+  price: (model: string, usage: LlmUsage) => number;
+  /** Adds one model call's cost to the record (an atomic increment). */
+  addUsage: (usage: { costMicroUsd: number; tokens: number }) => Promise<void>;
+  log: AgentLogger;
+}
+
+/** What the user is told about a failure: the model's trouble in words, anything else plainly. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof LlmCallError || error instanceof LlmNotConfiguredError) return error.message;
+  if (error instanceof Error && error.name === 'GraphRecursionError') {
+    return 'The agent took too many steps.';
+  }
+  return 'An internal error stopped the run.';
+}
+
+export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
+  const outcome: RunOutcome = {
+    costMicroUsd: 0,
+    tokens: 0,
+    turns: 0,
+    stoppedAtLimit: false,
+    failure: null,
+  };
+  const pending: Promise<void>[] = [];
+  try {
+    for await (const event of runToolAgent(options.agent, options.messages)) {
+      switch (event.kind) {
+        case 'text':
+          options.emit({ text: event.text });
+          break;
+        case 'tool':
+          options.emit({ tool: event.tool, input: event.input });
+          break;
+        case 'usage': {
+          const costMicroUsd = options.price(event.model, event.usage);
+          outcome.costMicroUsd += costMicroUsd;
+          outcome.tokens += event.usage.totalTokens;
+          outcome.turns += 1;
+          pending.push(
+            options
+              .addUsage({ costMicroUsd, tokens: event.usage.totalTokens })
+              .catch((error: unknown) => options.log.error('run cost not recorded', { error })),
+          );
+          break;
+        }
+        case 'turn_limit':
+          outcome.stoppedAtLimit = true;
+          break;
+        case 'tool_result':
+          if (event.isError)
+            options.log.debug('tool error', { tool: event.tool, error: event.content });
+          break;
+      }
+    }
+  } catch (error) {
+    options.log.warn('agent run failed', { error });
+    outcome.failure = describeFailure(error);
+  }
+  await Promise.all(pending);
+  return outcome;
+}

@@ -1,0 +1,426 @@
+// Document extraction (spec 004, issue 19): upload a document, run the extraction agent on it,
+// correct it in plain words, build a table from several documents. Each run is one LangGraph
+// tool-calling loop over tools bound to the caller (tenant, user) and its records; it streams
+// the spec's flat events, is one LangFuse trace, bills its model calls as DOCUMENT_EXTRACTION /
+// STACK_EXTRACTION (through the LLM port's usage hook), and adds their cost to the record.
+//
+// Runs go on without their reader: a client that disconnects does not stop a run halfway, and
+// its result is in the store when the run ends. Refusals (unknown document, bad schema, no
+// model, a run already going) are thrown before anything starts, as InteractErrors.
+import {
+  DOCUMENT_LIMITS,
+  type ExtractionStreamEvent,
+  type StackColumn,
+  type StackStreamEvent,
+} from '@tandem/contracts';
+import {
+  createDocumentTools,
+  createStackTools,
+  correctionRequest,
+  DOCUMENT_EXTRACTION_SYSTEM,
+  extractionRequest,
+  STACK_EXTRACTION_SYSTEM,
+  stackRequest,
+  unsupportedFeatures,
+} from '@tandem/extraction';
+import { microUsdToUsd, priceUsage, type Tracing } from '@tandem/observability';
+import type { DocumentExtraction, DocumentRecord, Stack, Store } from '@tandem/store';
+import { silentLogger, type AgentLogger } from '../deps';
+import { LlmNotConfiguredError, type LlmClient, type LlmUsage } from '../llm';
+import { InteractError } from '../service/interact-error';
+import { driveRun, type RunEvent, type RunOutcome } from './agent-run';
+import { EventChannel } from './event-channel';
+import { claimRunLock, type HeldLock } from './run-lock';
+
+/** What the knowledge extractors read from a file (ingestion's readFile). */
+export interface ReadDocument {
+  (file: { bytes: Uint8Array; fileName: string; mimeType?: string }): Promise<{
+    title: string;
+    markdown: string;
+    pages?: { number: number; text: string }[];
+    mimeType: string;
+    warnings: string[];
+  }>;
+}
+
+export interface DocumentAgentDeps {
+  store: Store;
+  llm: LlmClient;
+  /** Reads uploads (OCR included); without it, uploads are refused. */
+  readDocument?: ReadDocument;
+  tracing?: Tracing;
+  log?: AgentLogger;
+  /** Model turns per run. Default 24. */
+  maxTurns?: number;
+  /** Characters of document text per get_document_text call (tests use less). */
+  textBudget?: number;
+  /** Micro-USD of one model call; the central pricing table by default. */
+  price?: (model: string, usage: LlmUsage) => number;
+  /** The lease of a run's lock (tests). */
+  lockLeaseMs?: number;
+}
+
+/** Who is asking: every record the services touch is scoped to this tenant and user. */
+export interface Caller {
+  tenantId: string;
+  userId: string;
+}
+
+export interface UploadedFile {
+  bytes: Uint8Array;
+  fileName: string;
+  mimeType?: string;
+}
+
+export interface Run<R, E> {
+  record: R;
+  /** The run's events; the last one is `complete`. */
+  events: AsyncIterable<E>;
+  /** Settles when the run has ended and its outcome is stored. Never rejects. */
+  done: Promise<void>;
+}
+
+export const DEFAULT_MAX_TURNS = 24;
+
+const USD = (microUsd: number) => microUsdToUsd(microUsd);
+
+export class DocumentAgentService {
+  private readonly log: AgentLogger;
+  private readonly maxTurns: number;
+  private readonly price: (model: string, usage: LlmUsage) => number;
+
+  constructor(private readonly deps: DocumentAgentDeps) {
+    this.log = (deps.log ?? silentLogger).child({ component: 'document-agent' });
+    this.maxTurns = deps.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.price = deps.price ?? ((model, usage) => priceUsage(model, usage));
+  }
+
+  /** Reads a file's text (OCR for scans) and keeps it as the caller's document. */
+  async uploadDocument(caller: Caller, file: UploadedFile): Promise<DocumentRecord> {
+    const read = this.deps.readDocument;
+    if (!read) throw new InteractError('SERVICE_UNAVAILABLE', 'This server cannot read uploads.');
+    if (file.bytes.byteLength === 0) {
+      throw new InteractError('BAD_REQUEST', `${file.fileName || 'The file'} is empty.`);
+    }
+    if (file.bytes.byteLength > DOCUMENT_LIMITS.uploadBytes) {
+      throw new InteractError(
+        'PAYLOAD_TOO_LARGE',
+        `${file.fileName} is larger than ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB, the upload limit.`,
+      );
+    }
+    const extracted = await read(file);
+    const pages =
+      extracted.pages && extracted.pages.length > 0
+        ? extracted.pages
+        : [{ number: 1, text: extracted.markdown }];
+    return this.deps.store.documents.create(caller.tenantId, {
+      userId: caller.userId,
+      fileName: file.fileName,
+      title: extracted.title,
+      mimeType: extracted.mimeType,
+      sizeBytes: file.bytes.byteLength,
+      pages,
+      warnings: extracted.warnings,
+    });
+  }
+
+  /** A new extraction of a document the caller uploaded (now, or before), and its first run. */
+  async startExtraction(
+    caller: Caller,
+    input: {
+      documentId?: string;
+      upload?: UploadedFile;
+      schema?: Record<string, unknown>;
+      instructions?: string;
+    },
+  ): Promise<Run<DocumentExtraction, ExtractionStreamEvent>> {
+    this.requireModel();
+    if (input.schema) checkFieldsSchema(input.schema);
+    const document = input.upload
+      ? await this.uploadDocument(caller, input.upload)
+      : await this.deps.store.documents.get(caller.tenantId, input.documentId ?? '', {
+          userId: caller.userId,
+        });
+    if (!document) throw new InteractError('NOT_FOUND', 'No such document.');
+    const extraction = await this.deps.store.documentExtractions.create(caller.tenantId, {
+      userId: caller.userId,
+      documentId: document.id,
+      ...(input.schema ? { schema: input.schema } : {}),
+      ...(input.instructions ? { instructions: input.instructions } : {}),
+    });
+    const lock = await this.lock(caller, extraction.id);
+    const prompt = extractionRequest({
+      fileName: document.fileName,
+      pageCount: document.pageCount,
+      instructions: extraction.instructions,
+      schema: extraction.schema,
+    });
+    return this.extractionRun(caller, extraction, document, prompt, 'extract', lock);
+  }
+
+  /** A correction in plain words ("the total is 1,240.50, not 1,204.50"), run on the extraction. */
+  async startCorrection(
+    caller: Caller,
+    extractionId: string,
+    message: string,
+  ): Promise<Run<DocumentExtraction, ExtractionStreamEvent>> {
+    this.requireModel();
+    const extraction = await this.deps.store.documentExtractions.get(
+      caller.tenantId,
+      extractionId,
+      {
+        userId: caller.userId,
+      },
+    );
+    if (!extraction) throw new InteractError('NOT_FOUND', 'No such extraction.');
+    const document = await this.deps.store.documents.get(caller.tenantId, extraction.documentId, {
+      userId: caller.userId,
+    });
+    if (!document) throw new InteractError('NOT_FOUND', "The extraction's document is gone.");
+    const lock = await this.lock(caller, extraction.id);
+    const prompt = correctionRequest(message, extraction.status);
+    return this.extractionRun(caller, extraction, document, prompt, 'correct', lock);
+  }
+
+  /** A table from several of the caller's documents, and the run that fills it. */
+  async startStack(
+    caller: Caller,
+    input: { name?: string; documentIds: string[]; columns?: StackColumn[]; instructions?: string },
+  ): Promise<Run<Stack, StackStreamEvent>> {
+    this.requireModel();
+    const documents = await Promise.all(
+      input.documentIds.map((id) =>
+        this.deps.store.documents.get(caller.tenantId, id, { userId: caller.userId }),
+      ),
+    );
+    const missing = input.documentIds.filter((_, i) => !documents[i]);
+    if (missing.length > 0) {
+      throw new InteractError('NOT_FOUND', `No such document: ${missing.join(', ')}.`);
+    }
+    const stack = await this.deps.store.stacks.create(caller.tenantId, {
+      userId: caller.userId,
+      name: input.name ?? `Table of ${input.documentIds.length} documents`,
+      documentIds: input.documentIds,
+      ...(input.columns ? { columns: input.columns } : {}),
+      ...(input.instructions ? { instructions: input.instructions } : {}),
+    });
+    const lock = await this.lock(caller, `stack:${stack.id}`);
+    const channel = new EventChannel<StackStreamEvent>();
+    const tools = createStackTools({
+      store: this.deps.store,
+      tenantId: caller.tenantId,
+      userId: caller.userId,
+      stackId: stack.id,
+      ...(this.deps.textBudget !== undefined ? { textBudget: this.deps.textBudget } : {}),
+    });
+    const prompt = stackRequest({
+      name: stack.name,
+      documents: stack.documentIds.length,
+      columnsGiven: stack.columns.length > 0,
+      instructions: stack.instructions,
+    });
+    const done = this.traced(
+      `stack-extraction-${stack.id}`,
+      caller,
+      { tags: ['stack'], input: { stackId: stack.id, documents: stack.documentIds.length } },
+      async (traceId) => {
+        const outcome = await driveRun({
+          agent: {
+            llm: this.deps.llm,
+            node: 'stack_extraction',
+            actionType: 'STACK_EXTRACTION',
+            system: STACK_EXTRACTION_SYSTEM,
+            tools,
+            context: { tenantId: caller.tenantId, userId: caller.userId, traceId },
+            ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
+            maxTurns: this.maxTurns,
+          },
+          messages: [{ role: 'user', text: prompt }],
+          emit: (event) => channel.push(event),
+          price: this.price,
+          addUsage: (usage) => this.deps.store.stacks.addUsage(caller.tenantId, stack.id, usage),
+          log: this.log,
+        });
+        const after = await this.deps.store.stacks.get(caller.tenantId, stack.id);
+        const problem = endProblem(outcome, after?.status === 'completed', 'table');
+        if (problem) {
+          channel.push({ text: problem.message });
+          await this.deps.store.stacks.setStatus(caller.tenantId, stack.id, {
+            userId: caller.userId,
+            ...(problem.fail ? { status: 'failed' as const } : {}),
+            error: problem.message,
+          });
+        }
+        channel.push({ complete: true, stack_id: stack.id, cost: USD(outcome.costMicroUsd) });
+        return { status: after?.status, turns: outcome.turns };
+      },
+    ).finally(async () => {
+      channel.close();
+      await lock.release();
+    });
+    return { record: stack, events: channel, done };
+  }
+
+  private extractionRun(
+    caller: Caller,
+    extraction: DocumentExtraction,
+    document: DocumentRecord,
+    prompt: string,
+    kind: 'extract' | 'correct',
+    lock: HeldLock,
+  ): Run<DocumentExtraction, ExtractionStreamEvent> {
+    const channel = new EventChannel<ExtractionStreamEvent>();
+    const tools = createDocumentTools({
+      store: this.deps.store,
+      tenantId: caller.tenantId,
+      userId: caller.userId,
+      documentId: document.id,
+      extractionId: extraction.id,
+      ...(this.deps.textBudget !== undefined ? { textBudget: this.deps.textBudget } : {}),
+    });
+    const done = this.traced(
+      `document-extraction-${extraction.id}`,
+      caller,
+      {
+        tags: [kind],
+        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
+      },
+      async (traceId) => {
+        const outcome = await driveRun({
+          agent: {
+            llm: this.deps.llm,
+            node: 'document_extraction',
+            actionType: 'DOCUMENT_EXTRACTION',
+            system: DOCUMENT_EXTRACTION_SYSTEM,
+            tools,
+            context: { tenantId: caller.tenantId, userId: caller.userId, traceId },
+            ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
+            maxTurns: this.maxTurns,
+          },
+          messages: [{ role: 'user', text: prompt }],
+          emit: (event: RunEvent) => channel.push(event),
+          price: this.price,
+          addUsage: (usage) =>
+            this.deps.store.documentExtractions.addUsage(caller.tenantId, extraction.id, usage),
+          log: this.log,
+        });
+        const after = await this.deps.store.documentExtractions.get(caller.tenantId, extraction.id);
+        // A correction leaves a completed extraction completed: it only changes values.
+        const finished =
+          after?.status === 'completed' ||
+          (kind === 'correct' && extraction.status === 'completed');
+        const problem = endProblem(outcome, finished, 'extraction');
+        if (problem) {
+          channel.push({ text: problem.message });
+          await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
+            userId: caller.userId,
+            ...(problem.fail && after?.status !== 'completed' ? { status: 'failed' as const } : {}),
+            error: problem.message,
+          });
+        } else if (after?.error) {
+          await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
+            userId: caller.userId,
+            error: null,
+          });
+        }
+        channel.push({
+          complete: true,
+          extraction_id: extraction.id,
+          cost: USD(outcome.costMicroUsd),
+        });
+        return { status: after?.status, turns: outcome.turns, costMicroUsd: outcome.costMicroUsd };
+      },
+    ).finally(async () => {
+      channel.close();
+      await lock.release();
+    });
+    return { record: extraction, events: channel, done };
+  }
+
+  /** Runs `work` as one LangFuse trace (when tracing is on); never rejects. */
+  private async traced(
+    name: string,
+    caller: Caller,
+    attributes: { tags: string[]; input: unknown },
+    work: (traceId: string | null) => Promise<unknown>,
+  ): Promise<void> {
+    const tracing = this.deps.tracing;
+    try {
+      if (!tracing?.enabled) {
+        await work(null);
+        return;
+      }
+      await tracing.startTrace(
+        name,
+        {
+          tenantId: caller.tenantId,
+          userId: caller.userId,
+          tags: attributes.tags,
+          input: attributes.input,
+        },
+        async (trace) => {
+          const output = await work(trace.traceId);
+          trace.setOutput(output);
+        },
+      );
+    } catch (error) {
+      // The run itself never throws (driveRun catches); this is the store failing at the end.
+      this.log.error('document run could not store its outcome', { error });
+    }
+  }
+
+  private requireModel(): void {
+    if (!this.deps.llm.configured) {
+      throw new InteractError('LLM_NOT_CONFIGURED', new LlmNotConfiguredError().message);
+    }
+  }
+
+  private lock(caller: Caller, subject: string): Promise<HeldLock> {
+    return claimRunLock(
+      this.deps.store.idempotency,
+      caller.tenantId,
+      subject,
+      this.deps.lockLeaseMs,
+    );
+  }
+}
+
+/**
+ * How a run that did not finish its job ended, for the user and the record. `fail`: the agent
+ * gave up or ran out of turns (status failed); a crash keeps the status (in progress), with the
+ * writes made so far, and the user can send a message to go on.
+ */
+function endProblem(
+  outcome: RunOutcome,
+  finished: boolean,
+  what: 'extraction' | 'table',
+): { message: string; fail: boolean } | null {
+  if (outcome.failure !== null) {
+    return {
+      message: `The run stopped: ${outcome.failure} What was saved so far is kept; send a message to continue.`,
+      fail: false,
+    };
+  }
+  if (finished) return null;
+  if (outcome.stoppedAtLimit) {
+    return {
+      message: `The agent stopped after ${outcome.turns} steps without completing the ${what}.`,
+      fail: true,
+    };
+  }
+  return { message: `The agent ended without completing the ${what}.`, fail: true };
+}
+
+/** The fields are an object: the schema must describe one, with features the checks enforce. */
+function checkFieldsSchema(schema: Record<string, unknown>): void {
+  if (schema.type !== 'object') {
+    throw new InteractError('BAD_REQUEST', 'schema must describe an object ("type": "object").');
+  }
+  const unsupported = unsupportedFeatures(schema);
+  if (unsupported.length > 0) {
+    throw new InteractError(
+      'BAD_REQUEST',
+      `schema uses ${unsupported.slice(0, 5).join(', ')}, which extraction cannot enforce.`,
+    );
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  DocumentAgentService,
+  DEFAULT_MAX_TURNS,
+  type Caller,
+  type DocumentAgentDeps,
+  type ReadDocument,
+  type Run,
+  type UploadedFile,
+} from './document-agent-service';
+export { buildToolAgentGraph, runToolAgent, afterModel, type ToolAgentEvent } from './tool-agent';
+export { stackToCsv } from './stack-csv';

@@ -16,6 +16,7 @@
 // idle minute, and prints what grew between them, by constructor (heap.ts).
 import { fork } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createStore } from '@tandem/store';
@@ -46,6 +47,12 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;
+}
+
+/** CPU seconds the process used so far (user + system; Linux counts in 1/100 s ticks). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const percentile = (sorted: number[], p: number): number =>
@@ -97,6 +104,12 @@ async function createTenants(
   } finally {
     await store.close();
   }
+}
+
+/** A failed fetch's cause (ECONNRESET, a connect timeout…), not just "fetch failed". */
+function failureOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause ? `${String(error)}: ${cause.code ?? cause.message ?? ''}` : String(error);
 }
 
 interface Phase {
@@ -161,7 +174,7 @@ async function drive(
         latencyMs: performance.now() - sent,
         kind: task.kind,
         status: 0,
-        error: String(error),
+        error: failureOf(error),
       });
     }
   };
@@ -282,6 +295,8 @@ async function main() {
     );
 
     const rss: number[] = [];
+    const cpuBefore = cpuSeconds(pid);
+    const loadStarted = performance.now();
     const phase = await drive(
       server.url,
       tenants.map((t) => t.key),
@@ -290,6 +305,8 @@ async function main() {
       () => rss.push(rssMb(pid)),
     );
     const peakRss = Math.max(...rss, rssMb(pid));
+    const busySeconds = cpuSeconds(pid) - cpuBefore;
+    const servedSeconds = (performance.now() - loadStarted) / 1000;
     const settle: number[] = [];
     for (let s = 0; s < SETTLE_S; s += 5) {
       await sleep(5_000);
@@ -319,6 +336,10 @@ async function main() {
     );
     console.log(
       `    SIMPLE ${r.simple.n} steps: p50 ${r.simple.p50.toFixed(1)} ms, p99 ${r.simple.p99.toFixed(1)} ms; COMPLEX ${r.complex.n} steps: p50 ${r.complex.p50.toFixed(1)} ms, p99 ${r.complex.p99.toFixed(1)} ms`,
+    );
+    const answered = r.requests - r.errors.length;
+    console.log(
+      `  server CPU: ${busySeconds.toFixed(1)} s over the ${servedSeconds.toFixed(0)} s it took to answer (${((busySeconds / servedSeconds) * 100).toFixed(0)} % of one core; machine load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores), ${((busySeconds * 1000) / Math.max(1, answered)).toFixed(1)} ms per answered request`,
     );
     console.log(
       `  model calls: ${Object.entries(calls)

@@ -18,6 +18,8 @@ import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
 import { answerJobs, isJobsGoal } from './fake-jobs-model';
 import { answerCanvas, isCanvasGoal } from './fake-hybrid-model';
 import { answerBirthday, isBirthdayGoal } from './fake-question-model';
+import { answerInjection, isInjectionPrompt } from './fake-injection-model';
+import { answerSafety, isSafetyGoal } from './fake-safety-model';
 
 interface GeminiRequest {
   systemInstruction?: { parts: { text: string }[] };
@@ -47,6 +49,8 @@ export interface RecordedCall {
   at: number;
   /** The request's image parts, in order. */
   images: RecordedImage[];
+  /** What the model answered (JSON text), once it answered. */
+  answer?: string;
 }
 
 /** The test-control routes: never a path the Gemini SDK uses (`/v1beta/models/…`). */
@@ -95,6 +99,15 @@ function answer(node: string, prompt: string, images: readonly RecordedImage[]):
     return { approve: true, reason: 'The action fits the goal.', evidence: 'The page shows it.' };
   }
   const goal = goalOf(prompt);
+  // The injection suite's obeying model, on its attack pages only (issue 20).
+  if (isInjectionPrompt(prompt)) {
+    const obeyed = answerInjection(node, prompt, goal);
+    if (obeyed !== null) return obeyed;
+  }
+  if (isSafetyGoal(goal)) {
+    const safety = answerSafety(node, prompt, goal);
+    if (safety !== null) return safety;
+  }
   if (isCatalogGoal(goal)) {
     const catalog = answerCatalog(node, prompt);
     if (catalog !== null) return catalog;
@@ -379,6 +392,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     calls.push(call);
     await holdIfAsked(call, res);
     const text = JSON.stringify(answer(node, prompt, images));
+    call.answer = text;
     res.setHeader('content-type', 'application/json');
     res.end(
       JSON.stringify({

@@ -11,6 +11,9 @@ import { z } from 'zod';
 export const ELEMENT_ID_PATTERN = /^[A-Za-z0-9_:.-]+$/;
 export const ELEMENT_ID_MAX_LENGTH = 64;
 
+/** What a filled password field shows as its value (`v`): fixed, so its length does not leak. */
+export const MASKED_VALUE = '********';
+
 export const ElementId = z
   .string()
   .min(1, { error: 'element id must not be empty' })

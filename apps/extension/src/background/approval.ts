@@ -6,10 +6,13 @@
 import {
   actionRisk,
   actionTargetId,
+  formatAction,
   isAllowedEdit,
   safeParseAction,
   type ActionRisk,
   type NextActionResponse,
+  type ParsedAction,
+  type SemanticNodeV3,
 } from '@tandem/contracts';
 import { loadAskBefore } from '../shared/ask-before';
 import {
@@ -18,6 +21,7 @@ import {
   type PendingApproval,
   type PlannedStep,
   type RunState,
+  type StepView,
 } from '../shared/run-state';
 import type { KeyValueStore } from '../shared/settings';
 import type { TabDriver } from './tab-driver';
@@ -54,6 +58,53 @@ export async function stepRisks(
   return { risks, names };
 }
 
+/**
+ * The approved step's actions on the page as it is now. A card may wait across a browser
+ * restart, and a reloaded page numbers its elements anew: each target is found again by the
+ * name it had on the card (its own id when that still names it, else the one element of that
+ * name). A target no longer there, or no longer unique, stops the step: the user approved
+ * that element, not another.
+ */
+export function approvedOnPage(
+  steps: readonly PlannedStep[],
+  names: Readonly<Record<string, string>>,
+  tree: readonly SemanticNodeV3[],
+): { ok: true; steps: PlannedStep[] } | { ok: false; reason: string } {
+  const out: PlannedStep[] = [];
+  for (const step of steps) {
+    const parsed = safeParseAction(step.action);
+    const id = parsed.ok ? actionTargetId(parsed.action) : undefined;
+    const name = id ? names[id] : undefined;
+    if (!parsed.ok || !id || name === undefined) {
+      out.push(step);
+      continue;
+    }
+    const same = tree.find((n) => n.i === id && (n.n ?? '') === name);
+    const matches = same ? [same] : tree.filter((n) => (n.n ?? '') === name);
+    const match = matches[0];
+    if (matches.length !== 1 || !match)
+      return {
+        ok: false,
+        reason: `the page changed since you approved it: “${name}” is not on it`,
+      };
+    const action = {
+      ...parsed.action,
+      args: { ...parsed.action.args, id: match.i },
+    } as ParsedAction;
+    out.push({ ...step, action: formatAction(action) });
+  }
+  return { ok: true, steps: out };
+}
+
+/** The steps with the last one (the step on the card) marked as its approval stands. */
+export function markedStep(
+  steps: RunState['steps'],
+  approval: StepView['approval'],
+): RunState['steps'] {
+  const last = steps.at(-1);
+  return last ? [...steps.slice(0, -1), { ...last, approval }] : steps;
+}
+
 async function waitingRun(storage: KeyValueStore, tabId: number) {
   const run = await loadRun(storage, tabId);
   if (!run || run.status !== 'needs_approval' || !run.approval)
@@ -88,6 +139,7 @@ export async function approveRun(
   const write = await compareAndSetRun(storage, run, {
     status: 'running',
     approval: { ...approval, actions, decision },
+    steps: markedStep(run.steps, decision),
   });
   if (!write.written) throw new Error(`The run is ${write.run.status} now.`);
   return write.run;
@@ -103,6 +155,7 @@ export async function rejectRun(
   const write = await compareAndSetRun(storage, run, {
     status: 'running',
     approval: undefined,
+    steps: markedStep(run.steps, 'rejected'),
     pending: { ...run.pending, approval: { decision: 'rejected', ...(note ? { note } : {}) } },
   });
   if (!write.written) throw new Error(`The run is ${write.run.status} now.`);

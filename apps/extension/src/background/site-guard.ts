@@ -14,9 +14,8 @@ export interface SiteGuard {
   release(tabId: number): Promise<void>;
 }
 
-/** Rule ids per tab: one block rule and two allow rules (http, https) per site. */
-const RULES_PER_TAB = 64;
-const firstRuleId = (tabId: number) => tabId * RULES_PER_TAB + 1;
+/** At most this many sites get an allow rule (two each, http and https). */
+const SITES_MAX = 30;
 
 type Rule = chrome.declarativeNetRequest.Rule;
 type ResourceType = chrome.declarativeNetRequest.ResourceType;
@@ -25,23 +24,19 @@ type RuleActionType = chrome.declarativeNetRequest.RuleActionType;
 const MAIN_FRAME = ['main_frame'] as ResourceType[];
 
 /**
- * The tab's rules: block every main-frame request of the tab (priority 1), allow those to the
- * task's sites (priority 2, which wins). `urlFilter` anchors at the start of the URL, so
- * "|http://127.0.0.1:4000/" allows that host and port only.
+ * The tab's rules, without ids: block every main-frame request of the tab (priority 1), allow
+ * those to the task's sites (priority 2, which wins). `urlFilter` anchors at the start of the
+ * URL, so "|http://127.0.0.1:4000/" allows that host and port only.
  */
-export function siteRules(tabId: number, sites: readonly string[]): Rule[] {
-  const base = firstRuleId(tabId);
-  const allowed = sites.slice(0, (RULES_PER_TAB - 1) / 2);
+export function siteRules(tabId: number, sites: readonly string[]): Omit<Rule, 'id'>[] {
   return [
     {
-      id: base,
       priority: 1,
       action: { type: 'block' as RuleActionType },
       condition: { tabIds: [tabId], resourceTypes: MAIN_FRAME },
     },
-    ...allowed.flatMap((site, i) =>
-      ['http', 'https'].map((scheme, j) => ({
-        id: base + 1 + i * 2 + j,
+    ...sites.slice(0, SITES_MAX).flatMap((site) =>
+      ['http', 'https'].map((scheme) => ({
         priority: 2,
         action: { type: 'allow' as RuleActionType },
         condition: {
@@ -54,11 +49,20 @@ export function siteRules(tabId: number, sites: readonly string[]): Rule[] {
   ];
 }
 
-const tabRuleIds = (tabId: number): number[] =>
-  Array.from({ length: RULES_PER_TAB }, (_, i) => firstRuleId(tabId) + i);
+/** `rules` numbered with the smallest ids not in `used` (rule ids are small integers). */
+export function numbered(rules: Omit<Rule, 'id'>[], used: ReadonlySet<number>): Rule[] {
+  const out: Rule[] = [];
+  let id = 1;
+  for (const rule of rules) {
+    while (used.has(id)) id += 1;
+    out.push({ ...rule, id });
+    id += 1;
+  }
+  return out;
+}
 
 // Rule updates of one worker go one after the other: two tabs changing their rules at once
-// must not interleave their remove and add.
+// must not pick the same ids.
 let queue: Promise<unknown> = Promise.resolve();
 const serial = <T>(work: () => Promise<T>): Promise<T> => {
   const result = queue.then(work);
@@ -66,18 +70,29 @@ const serial = <T>(work: () => Promise<T>): Promise<T> => {
   return result;
 };
 
+const dnr = () => chrome.declarativeNetRequest;
+
+/** The session rules of the tab, and the ids every other rule uses. */
+async function rulesOf(tabId: number): Promise<{ mine: number[]; others: Set<number> }> {
+  const rules = await dnr().getSessionRules();
+  const mine = rules.filter((r) => r.condition.tabIds?.includes(tabId)).map((r) => r.id);
+  return { mine, others: new Set(rules.map((r) => r.id).filter((id) => !mine.includes(id))) };
+}
+
 export const chromeSiteGuard: SiteGuard = {
   hold: (tabId, sites) =>
-    serial(() =>
-      chrome.declarativeNetRequest.updateSessionRules({
-        removeRuleIds: tabRuleIds(tabId),
-        addRules: siteRules(tabId, sites),
-      }),
-    ),
+    serial(async () => {
+      const { mine, others } = await rulesOf(tabId);
+      await dnr().updateSessionRules({
+        removeRuleIds: mine,
+        addRules: numbered(siteRules(tabId, sites), others),
+      });
+    }),
   release: (tabId) =>
-    serial(() =>
-      chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: tabRuleIds(tabId) }),
-    ),
+    serial(async () => {
+      const { mine } = await rulesOf(tabId);
+      if (mine.length > 0) await dnr().updateSessionRules({ removeRuleIds: mine });
+    }),
 };
 
 /**

@@ -6,7 +6,7 @@ import { setAskBefore } from '../shared/ask-before';
 import { memoryStore } from '../shared/memory-store';
 import { loadRun } from '../shared/run-state';
 import { saveSecret } from '../shared/secrets';
-import { approveRun, rejectRun } from './approval';
+import { approvedOnPage, approveRun, rejectRun } from './approval';
 import { adoptRuns } from './adopt-runs';
 import { click, finished, recordingTabs, scriptedApi, step, TASK, URL } from './loop-fakes';
 import { runTaskLoop, startRun } from './task-loop';
@@ -209,5 +209,40 @@ describe('sites and secrets', () => {
         'blocked: {{secret:bank_pin}} may only be typed on bank.example, not on a.example',
     });
     expect(JSON.stringify(api.requests)).not.toMatch(/hunter2|pin-5555/);
+  });
+});
+
+describe('an approved step on a reloaded page', () => {
+  const steps = [
+    { action: 'setValue("2", "See you at 9")', canFail: false, index: 0 },
+    { action: 'click("3")', canFail: false, index: 1 },
+  ];
+  const names = { '2': 'Message', '3': 'Send message' };
+
+  it('finds each element again by the name it had on the card', () => {
+    const tree = [
+      { i: '7', r: 'txt', n: 'Message' },
+      { i: '3', r: 'btn', n: 'Send message' },
+    ];
+    expect(approvedOnPage(steps, names, tree)).toEqual({
+      ok: true,
+      steps: [
+        { action: 'setValue("7", "See you at 9")', canFail: false, index: 0 },
+        { action: 'click("3")', canFail: false, index: 1 },
+      ],
+    });
+  });
+
+  it('stops when an element is gone or no longer unique', () => {
+    expect(approvedOnPage(steps, names, [{ i: '7', r: 'txt', n: 'Message' }])).toEqual({
+      ok: false,
+      reason: 'the page changed since you approved it: “Send message” is not on it',
+    });
+    const twice = [
+      { i: '7', r: 'txt', n: 'Message' },
+      { i: '8', r: 'btn', n: 'Send message' },
+      { i: '9', r: 'btn', n: 'Send message' },
+    ];
+    expect(approvedOnPage(steps, names, twice).ok).toBe(false);
   });
 });

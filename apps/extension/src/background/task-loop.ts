@@ -29,7 +29,7 @@ import {
   plannedActions,
   type ExecuteFailure,
 } from './action-execution';
-import { stepRisks } from './approval';
+import { approvedOnPage, markedStep, stepRisks } from './approval';
 import { findTaskId, interactBody } from './interact-request';
 import type { LearnTicket, PageLearning } from './page-learning';
 import { runErrorMessage } from './run-error';
@@ -297,7 +297,8 @@ async function actOn(turn: Turn, res: NextActionResponse, url: string): Promise<
       summary: stepSummary(res) ?? step.actions.map((a) => a.action).join('; '),
       url,
     };
-    return { done: true, run: await turn.run.save({ status: 'needs_approval', approval }) };
+    const steps = markedStep(turn.run.current.steps, 'waiting');
+    return { done: true, run: await turn.run.save({ status: 'needs_approval', approval, steps }) };
   }
   return executeAndReport(turn, step, url);
 }
@@ -313,7 +314,20 @@ async function executeApproved(turn: Turn): Promise<TurnResult> {
       : { decision: 'approved' as const };
   // Cleared before anything runs: a worker that dies mid-step never runs it twice.
   await turn.run.save({ approval: undefined, pending: { approval: decision } });
-  const step = { actions: approval.actions, isChain: approval.isChain, taskId };
+  // The page as it is now (a restarted browser reloaded it): its elements, found again by name.
+  turn.control.check();
+  const page = await turn.control.guard(turn.tabs.capture(turn.tabId, 'semantic_v3'));
+  const onPage = approvedOnPage(approval.actions, approval.names ?? {}, page.interactiveTree ?? []);
+  if (!onPage.ok) {
+    const pending: PendingReport = {
+      approval: decision,
+      lastActionStatus: 'failure',
+      lastActionError: `not_found: ${onPage.reason}`,
+      previousUrl: approval.url,
+    };
+    return { done: false, run: await turn.run.save({ pending }) };
+  }
+  const step = { actions: onPage.steps, isChain: approval.isChain, taskId };
   return executeAndReport(turn, step, approval.url, { approval: decision });
 }
 

@@ -3,7 +3,7 @@
 // Reject ask the worker for.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createLiveView, type LiveView } from './live-view-dom';
-import { approvalModel } from './live-view-model';
+import { approvalModel, stepModel } from './live-view-model';
 import type { RunState } from './run-state';
 
 const waiting = (patch: Partial<RunState> = {}): RunState => ({
@@ -91,5 +91,27 @@ describe('the approval card', () => {
     if (note) note.value = '  Not today ';
     click('reject');
     expect(asked).toEqual(['reject Not today']);
+  });
+});
+
+describe('a step that needed approval, in the steps list', () => {
+  const step = {
+    index: 0,
+    thought: 't',
+    summary: 'Chose “Maria Lopez” in To, then clicked “Send message”',
+    status: 'executing',
+    at: 1,
+  };
+  it('reads as an instruction while it waits, and says when it never ran', () => {
+    expect(stepModel({ ...step, approval: 'waiting' }).text).toBe(
+      'Choose “Maria Lopez” in To, then click “Send message” (waiting for your approval)',
+    );
+    expect(stepModel({ ...step, approval: 'rejected' }).text).toBe(
+      'Not done: choose “Maria Lopez” in To, then click “Send message” (you rejected it)',
+    );
+    expect(stepModel({ ...step, approval: 'approved' }).text).toBe(step.summary);
+    expect(stepModel({ ...step, approval: 'edited' }).text).toBe(
+      `${step.summary} (as you edited it)`,
+    );
   });
 });

@@ -54,7 +54,8 @@ export function stepText(step: StepView): { text: string; kind: StepKind } {
  */
 export function stepModel(step: StepView, result?: string): StepModel {
   const { text: described, kind } = stepText(step);
-  const text = result !== undefined && described === result.trim() ? 'Finished' : described;
+  const finished = result !== undefined && described === result.trim() ? 'Finished' : described;
+  const text = withApproval(finished, step.approval);
   const raw = step.chain?.length ? step.chain.join('\n') : step.action;
   const verdict = step.verification
     ? { ok: step.verification.success, reason: step.verification.reason }
@@ -166,6 +167,47 @@ export function extractionRows(
   });
 }
 
+// "Clicked “Send”" → "Click “Send”": the card asks before the step, the steps list after it.
+const IMPERATIVE: Record<string, string> = {
+  Clicked: 'Click',
+  Typed: 'Type',
+  Cleared: 'Clear',
+  Chose: 'Choose',
+  Pressed: 'Press',
+  Opened: 'Open',
+  Scrolled: 'Scroll',
+  Pointed: 'Point',
+  Waited: 'Wait',
+  Went: 'Go',
+};
+/** Each action of the text as an instruction, the chain's too ("…, then click …"). */
+const asInstruction = (text: string): string =>
+  text.replace(/(^|, then )(\w+)/g, (_all, lead: string, verb: string) => {
+    const capital = verb.charAt(0).toUpperCase() + verb.slice(1);
+    const imperative = IMPERATIVE[capital];
+    if (!imperative) return `${lead}${verb}`;
+    return `${lead}${lead ? imperative.toLowerCase() : imperative}`;
+  });
+
+/**
+ * A step that waited for the user says so: it had not run yet (an instruction, not a deed), or
+ * never ran, or ran as they edited it.
+ */
+function withApproval(text: string, approval: StepView['approval']): string {
+  switch (approval) {
+    case 'waiting':
+      return `${asInstruction(text)} (waiting for your approval)`;
+    case 'rejected':
+      return `Not done: ${lowerFirst(asInstruction(text))} (you rejected it)`;
+    case 'edited':
+      return `${text} (as you edited it)`;
+    default:
+      return text;
+  }
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 /** A field of the card the user may edit before approving: a typed text or a chosen option. */
 export interface ApprovalEdit {
   /** The input's accessible name: "Text for Message". */
@@ -188,22 +230,6 @@ export interface ApprovalModel {
   reasons: string[];
   items: ApprovalItem[];
 }
-
-// "Clicked “Send”" → "Click “Send”": the card asks before the step, the steps list after it.
-const IMPERATIVE: Record<string, string> = {
-  Clicked: 'Click',
-  Typed: 'Type',
-  Cleared: 'Clear',
-  Chose: 'Choose',
-  Pressed: 'Press',
-  Opened: 'Open',
-  Scrolled: 'Scroll',
-  Pointed: 'Point',
-  Waited: 'Wait',
-  Went: 'Go',
-};
-const asInstruction = (text: string): string =>
-  text.replace(/^(\w+)/, (verb) => IMPERATIVE[verb] ?? verb);
 
 /** The approval card of a run waiting for it; null otherwise. */
 export function approvalModel(run: RunState | null): ApprovalModel | null {

@@ -41,6 +41,8 @@ export const StepView = z.object({
   chain: z.array(z.string()).optional(),
   /** A page read (needs_snapshot) rather than an action. */
   read: z.boolean().optional(),
+  /** Where the step's approval stands, when it needed one (a high-risk step). */
+  approval: z.enum(['waiting', 'approved', 'edited', 'rejected']).optional(),
   /** The verdict on THIS step, attached when the next response judges it. */
   verification: VerificationResult.optional(),
   status: z.string(),

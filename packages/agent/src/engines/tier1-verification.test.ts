@@ -99,3 +99,14 @@ describe('verifyTier1 with a look-ahead', () => {
     expect(verdict.lookAheadCaught).toBeUndefined();
   });
 });
+
+describe('verifyTier1: a password field', () => {
+  it('counts a masked value as typed: the tree never shows what a password field holds', () => {
+    const form = pageOf([{ i: 'pw', r: 'inp', n: 'Password' }]);
+    const typed = pendingOn('setValue("pw", "{{secret:clinic_password}}")', form);
+    const filled = pageOf([{ i: 'pw', r: 'inp', n: 'Password', v: '********' }]);
+    expect(verifyTier1(typed, filled)).toMatchObject({ success: true });
+    const empty = pageOf([{ i: 'pw', r: 'inp', n: 'Password', v: '' }]);
+    expect(verifyTier1(typed, empty)).toMatchObject({ success: false });
+  });
+});

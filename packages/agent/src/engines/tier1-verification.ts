@@ -3,6 +3,7 @@
 // observations. It answers "did the action do its job?"; whether the whole goal is done is a
 // question for tier 2/3 unless the task was a single SIMPLE command.
 import {
+  MASKED_VALUE,
   parseAction,
   type ExpectedOutcome,
   type ParsedAction,
@@ -182,9 +183,11 @@ function fieldEditVerdict(
     }
     const expected = a.name === 'setValue' ? a.args.text : a.args.option;
     const value = node.v ?? '';
+    // A password field shows a mask, never what was typed: filled is all it can tell.
+    const masked = value === MASKED_VALUE && expected !== '';
     const ok =
       a.name === 'setValue'
-        ? value === expected || (node.r === 'edit' && value.includes(expected))
+        ? value === expected || masked || (node.r === 'edit' && value.includes(expected))
         : sameText(value, expected) || value.toLowerCase().includes(expected.toLowerCase());
     if (!ok)
       return verdict(

@@ -1,9 +1,9 @@
 // Values (`v`) and states (`s`) of interactive elements.
+import { MASKED_VALUE } from '@tandem/contracts';
 import { cap, collapse } from '../dom/text';
 import { subtreeText } from './names';
 
-/** What a filled password field shows instead of its value: fixed, so length does not leak. */
-export const MASKED_VALUE = '********';
+export { MASKED_VALUE };
 
 function selectValue(el: HTMLSelectElement): string {
   const chosen: string[] = [];

@@ -90,8 +90,7 @@ describe('dispatch: the user decided on an approval card', () => {
       rejectedActions: ['setValue("body", "See you at 9")', 'click("send")'],
       lastVerification: {
         success: false,
-        reason:
-          'You rejected “Typed “See you at 9” into Message, then clicked “Send””: “Not today”',
+        reason: 'You rejected it: “Not today”',
       },
     });
     expect(update.criticFeedback).toMatch(

@@ -79,16 +79,20 @@ export function approvalUpdate(
       };
     return { pending: edited };
   }
-  const what = actionSummaryOf(pending);
   const note = decision.note ? `: “${decision.note}”` : '';
-  const reason = `You rejected “${what}”${note}`;
   const texts = pending.chain ? pending.chain.actions.map((a) => a.action) : [sentText(pending)];
   const rejected = {
-    lastVerification: rejectedVerdict(reason),
+    // On the step it judges, which already says what it would have done.
+    lastVerification: rejectedVerdict(`You rejected it${note}`),
     rejectedActions: [...new Set([...state.rejectedActions, ...texts])],
   };
   // A single command the user said no to is done with; a task looks for another way.
-  if (state.complexity === 'SIMPLE') return { ...rejected, status: 'failed', result: `${reason}.` };
+  if (state.complexity === 'SIMPLE')
+    return {
+      ...rejected,
+      status: 'failed',
+      result: `You rejected “${actionSummaryOf(pending)}”${note}.`,
+    };
   return {
     ...rejected,
     resumedFromPageRead: true,

@@ -1,20 +1,32 @@
 // Documents and their extractions (issue 19). Every tool write is one findOneAndUpdate of the
-// extraction's document: the change by path (field-updates.ts) and the $push of its history
-// entry together, so they succeed or fail as one.
+// extraction's document: the change by path (queries/field-updates.ts) and the $push of its
+// history entry together, so they succeed or fail as one.
 import type {
   DocumentExtraction,
   DocumentExtractionRepository,
   DocumentRecord,
   DocumentRepository,
   DocumentSummary,
-  WriteRecord,
 } from '../port';
 import { newDocumentExtractionRecord, newDocumentRecord } from '../record-defaults';
 import { clampLimit, encodeCursor, nowIso } from '../shared';
-import type { DocumentExtractionDoc, ExtractionWriteDoc, SourceDocumentDoc } from './documents';
-import { removeFieldUpdate, setFieldUpdates, type PathUpdate } from './field-updates';
+import type { DocumentExtractionDoc, SourceDocumentDoc } from './documents';
+import {
+  completeUpdate,
+  documentsQuery,
+  extractionSetUpdate,
+  extractionsQuery,
+  ownedFilter,
+  replaceFieldsUpdate,
+  usageUpdate,
+  WITHOUT_WRITES,
+  writeEntry,
+  writesQuery,
+} from './queries/documents';
+import { removeFieldUpdate, setFieldUpdates } from './queries/field-updates';
+import type { UpdateSpec } from './queries/spec';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, jsonValue, nowDate, olderThanCursor, toDate } from './util';
+import { fromJson, iso, jsonValue, nowDate, toDate } from './util';
 
 const toSummary = (doc: Omit<SourceDocumentDoc, 'pages'>): DocumentSummary => ({
   id: doc.id,
@@ -30,9 +42,6 @@ const toSummary = (doc: Omit<SourceDocumentDoc, 'pages'>): DocumentSummary => ({
   createdAt: iso(doc.createdAt),
 });
 
-const owned = (tenantId: string, id: string, userId?: string): Record<string, unknown> =>
-  userId === undefined ? { tenantId, id } : { tenantId, id, userId };
-
 export function mongoDocuments({ documents }: MongoModels): DocumentRepository {
   return {
     async create(tenantId, input) {
@@ -47,20 +56,19 @@ export function mongoDocuments({ documents }: MongoModels): DocumentRepository {
     },
     async get(tenantId, id, options = {}) {
       const doc = await documents
-        .findOne(owned(tenantId, id, options.userId))
+        .findOne(ownedFilter(tenantId, id, options.userId))
         .lean()
         .exec();
       return doc
-        ? ({ ...toSummary(doc), pages: fromJson<DocumentRecord['pages']>(doc.pages) } as const)
+        ? { ...toSummary(doc), pages: fromJson<DocumentRecord['pages']>(doc.pages) }
         : null;
     },
     async list(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId };
-      if (options.userId !== undefined) filter.userId = options.userId;
+      const q = documentsQuery(tenantId, options.userId, clampLimit(options.limit, 50));
       const docs = await documents
-        .find(filter, { pages: 0 })
-        .sort({ createdAt: -1, id: -1 })
-        .limit(clampLimit(options.limit, 50))
+        .find(q.filter, q.projection)
+        .sort(q.sort)
+        .limit(q.limit ?? 50)
         .lean()
         .exec();
       return docs.map(toSummary);
@@ -86,25 +94,16 @@ const toExtraction = (doc: Omit<DocumentExtractionDoc, 'writes'>): DocumentExtra
   updatedAt: iso(doc.updatedAt),
 });
 
-/** Reads never carry the history along. */
-const WITHOUT_WRITES = { writes: 0 } as const;
-
-const entryOf = (write: WriteRecord, at: Date): ExtractionWriteDoc => ({
-  tool: write.tool,
-  input: JSON.stringify(write.input ?? null),
-  createdAt: at,
-});
-
 export function mongoDocumentExtractions({
   documentExtractions,
 }: MongoModels): DocumentExtractionRepository {
-  async function apply(update: PathUpdate): Promise<DocumentExtraction | null> {
+  async function apply(spec: UpdateSpec): Promise<DocumentExtraction | null> {
     const doc = await documentExtractions
-      .findOneAndUpdate(update.filter, update.update, {
+      .findOneAndUpdate(spec.filter, spec.update, {
         returnDocument: 'after',
         projection: WITHOUT_WRITES,
-        // The array-element removal is an update pipeline (field-updates.ts).
-        updatePipeline: Array.isArray(update.update),
+        // The array-element removal is an update pipeline (queries/field-updates.ts).
+        updatePipeline: Array.isArray(spec.update),
       })
       .lean()
       .exec();
@@ -112,31 +111,13 @@ export function mongoDocumentExtractions({
   }
 
   /** Applies the first update whose guard matches; null when none does. */
-  async function applyFirst(updates: PathUpdate[]): Promise<DocumentExtraction | null> {
-    for (const update of updates) {
-      const done = await apply(update);
+  async function applyFirst(specs: UpdateSpec[]): Promise<DocumentExtraction | null> {
+    for (const spec of specs) {
+      const done = await apply(spec);
       if (done) return done;
     }
     return null;
   }
-
-  const write = (
-    tenantId: string,
-    id: string,
-    userId: string,
-    set: Record<string, unknown>,
-    record: WriteRecord | null,
-    guard: Record<string, unknown> = {},
-  ): Promise<DocumentExtraction | null> => {
-    const now = nowDate();
-    return apply({
-      filter: { ...owned(tenantId, id, userId), ...guard },
-      update: {
-        $set: { ...set, updatedAt: now },
-        ...(record ? { $push: { writes: entryOf(record, now) } } : {}),
-      },
-    });
-  };
 
   return {
     async create(tenantId, input) {
@@ -156,20 +137,18 @@ export function mongoDocumentExtractions({
 
     async get(tenantId, id, options = {}) {
       const doc = await documentExtractions
-        .findOne(owned(tenantId, id, options.userId), WITHOUT_WRITES)
+        .findOne(ownedFilter(tenantId, id, options.userId), WITHOUT_WRITES)
         .lean()
         .exec();
       return doc ? toExtraction(doc) : null;
     },
 
     async list(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId, ...olderThanCursor(options.cursor) };
-      if (options.userId !== undefined) filter.userId = options.userId;
-      if (options.documentId !== undefined) filter.documentId = options.documentId;
       const limit = clampLimit(options.limit, 20);
+      const q = extractionsQuery(tenantId, options, limit + 1);
       const docs = await documentExtractions
-        .find(filter, WITHOUT_WRITES)
-        .sort({ createdAt: -1, id: -1 })
+        .find(q.filter, q.projection)
+        .sort(q.sort)
         .limit(limit + 1)
         .lean()
         .exec();
@@ -182,26 +161,29 @@ export function mongoDocumentExtractions({
     },
 
     setDocumentType: (tenantId, id, input) =>
-      write(tenantId, id, input.userId, { documentType: input.documentType }, input.write),
+      apply(
+        extractionSetUpdate(
+          tenantId,
+          id,
+          input.userId,
+          { documentType: input.documentType },
+          input.write,
+          nowDate(),
+        ),
+      ),
 
     replaceFields: (tenantId, id, input) =>
-      write(
-        tenantId,
-        id,
-        input.userId,
-        { fields: jsonValue(input.fields), confidences: jsonValue(input.confidences) },
-        input.write,
-      ),
+      apply(replaceFieldsUpdate(tenantId, id, input, nowDate())),
 
     setField(tenantId, id, input) {
       const now = nowDate();
       return applyFirst(
         setFieldUpdates(
-          owned(tenantId, id, input.userId),
+          ownedFilter(tenantId, id, input.userId),
           input.path,
           jsonValue(input.value),
           jsonValue(input.confidence),
-          entryOf(input.write, now),
+          writeEntry(input.write, now),
           now,
         ),
       );
@@ -211,47 +193,39 @@ export function mongoDocumentExtractions({
       const now = nowDate();
       return apply(
         removeFieldUpdate(
-          owned(tenantId, id, input.userId),
+          ownedFilter(tenantId, id, input.userId),
           input.path,
-          entryOf(input.write, now),
+          writeEntry(input.write, now),
           now,
         ),
       );
     },
 
     complete: (tenantId, id, input) =>
-      // An empty object is stored as {} (minimize is off): "has a field" is "is not {}".
-      write(tenantId, id, input.userId, { status: 'completed', error: null }, input.write, {
-        fields: { $ne: {} },
-      }),
+      apply(completeUpdate(tenantId, id, input.userId, input.write, nowDate())),
 
     setStatus: (tenantId, id, input) =>
-      write(
-        tenantId,
-        id,
-        input.userId,
-        input.status === undefined
-          ? { error: input.error }
-          : { status: input.status, error: input.error },
-        null,
+      apply(
+        extractionSetUpdate(
+          tenantId,
+          id,
+          input.userId,
+          input.status === undefined
+            ? { error: input.error }
+            : { status: input.status, error: input.error },
+          null,
+          nowDate(),
+        ),
       ),
 
     async addUsage(tenantId, id, usage) {
-      await documentExtractions
-        .updateOne(
-          { tenantId, id },
-          {
-            $inc: {
-              costMicroUsd: Math.round(usage.costMicroUsd),
-              tokens: Math.round(usage.tokens),
-            },
-          },
-        )
-        .exec();
+      const spec = usageUpdate(tenantId, id, usage);
+      await documentExtractions.updateOne(spec.filter, spec.update).exec();
     },
 
     async listWrites(tenantId, id) {
-      const doc = await documentExtractions.findOne({ tenantId, id }, { writes: 1 }).lean().exec();
+      const q = writesQuery(tenantId, id);
+      const doc = await documentExtractions.findOne(q.filter, q.projection).lean().exec();
       return (doc?.writes ?? []).map((entry, index) => ({
         tenantId,
         extractionId: id,

@@ -5,6 +5,17 @@ import type { Stack, StackRepository, StackRow } from '../port';
 import { newStackRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
 import type { StackDoc, StackRowDoc } from './documents';
+import {
+  cellUpdate,
+  ownedFilter,
+  rowFilter,
+  rowsQuery,
+  rowUpsert,
+  stacksQuery,
+  stackSetUpdate,
+  usageUpdate,
+} from './queries/documents';
+import type { UpdateSpec } from './queries/spec';
 import type { MongoModels } from './schemas';
 import { fromJson, iso, jsonValue, nowDate, retryOnDuplicate, toDate } from './util';
 
@@ -35,16 +46,9 @@ const toRow = (doc: StackRowDoc): StackRow => ({
 });
 
 export function mongoStacks({ stacks, stackRows }: MongoModels): StackRepository {
-  async function updateStack(
-    filter: Record<string, unknown>,
-    set: Record<string, unknown>,
-  ): Promise<Stack | null> {
+  async function updateStack(spec: UpdateSpec): Promise<Stack | null> {
     const doc = await stacks
-      .findOneAndUpdate(
-        filter,
-        { $set: { ...set, updatedAt: nowDate() } },
-        { returnDocument: 'after' },
-      )
+      .findOneAndUpdate(spec.filter, spec.update, { returnDocument: 'after' })
       .lean()
       .exec();
     return doc ? toStack(doc) : null;
@@ -64,50 +68,51 @@ export function mongoStacks({ stacks, stackRows }: MongoModels): StackRepository
     },
 
     async get(tenantId, id, options = {}) {
-      const filter: Record<string, unknown> = { tenantId, id };
-      if (options.userId !== undefined) filter.userId = options.userId;
-      const doc = await stacks.findOne(filter).lean().exec();
+      const doc = await stacks
+        .findOne(ownedFilter(tenantId, id, options.userId))
+        .lean()
+        .exec();
       return doc ? toStack(doc) : null;
     },
 
     async list(tenantId, options = {}) {
-      const filter: Record<string, unknown> = { tenantId };
-      if (options.userId !== undefined) filter.userId = options.userId;
+      const q = stacksQuery(tenantId, options.userId, clampLimit(options.limit, 20));
       const docs = await stacks
-        .find(filter)
-        .sort({ createdAt: -1, id: -1 })
-        .limit(clampLimit(options.limit, 20))
+        .find(q.filter)
+        .sort(q.sort)
+        .limit(q.limit ?? 20)
         .lean()
         .exec();
       return docs.map(toStack);
     },
 
     setColumns: (tenantId, id, input) =>
-      updateStack({ tenantId, id, userId: input.userId }, { columns: jsonValue(input.columns) }),
+      updateStack(
+        stackSetUpdate(
+          ownedFilter(tenantId, id, input.userId),
+          { columns: jsonValue(input.columns) },
+          nowDate(),
+        ),
+      ),
 
     async putRow(tenantId, stackId, input) {
+      // The stack must be the user's; its rows then carry that user.
       const stack = await stacks
-        .findOne({ tenantId, id: stackId, userId: input.userId })
+        .findOne(ownedFilter(tenantId, stackId, input.userId))
         .lean()
         .exec();
       if (!stack) return null;
-      const now = nowDate();
-      const existing = await stackRows.countDocuments({ tenantId, stackId }).exec();
+      const position =
+        (await stackRows.countDocuments(rowsQuery(tenantId, stackId).filter).exec()) + 1;
+      const spec = rowUpsert(
+        rowFilter(tenantId, stackId, input.documentId, input.userId),
+        input,
+        position,
+        nowDate(),
+      );
       const doc = await retryOnDuplicate(() =>
         stackRows
-          .findOneAndUpdate(
-            { tenantId, stackId, documentId: input.documentId, userId: input.userId },
-            {
-              $set: {
-                cells: jsonValue(input.cells),
-                confidences: jsonValue(input.confidences),
-                updatedAt: now,
-              },
-              // A row keeps the place it was first written at.
-              $setOnInsert: { position: existing + 1, createdAt: now },
-            },
-            { upsert: true, returnDocument: 'after' },
-          )
+          .findOneAndUpdate(spec.filter, spec.update, { upsert: true, returnDocument: 'after' })
           .lean()
           .exec(),
       );
@@ -116,61 +121,53 @@ export function mongoStacks({ stacks, stackRows }: MongoModels): StackRepository
 
     async setCell(tenantId, stackId, input) {
       assertFieldPath([input.column]);
+      const spec = cellUpdate(
+        rowFilter(tenantId, stackId, input.documentId, input.userId),
+        mongoPath('cells', [input.column]),
+        mongoPath('confidences', [input.column]),
+        input.value,
+        input.confidence,
+        nowDate(),
+      );
       const doc = await stackRows
-        .findOneAndUpdate(
-          { tenantId, stackId, documentId: input.documentId, userId: input.userId },
-          {
-            $set: {
-              [mongoPath('cells', [input.column])]: jsonValue(input.value),
-              [mongoPath('confidences', [input.column])]: input.confidence,
-              updatedAt: nowDate(),
-            },
-          },
-          { returnDocument: 'after' },
-        )
+        .findOneAndUpdate(spec.filter, spec.update, { returnDocument: 'after' })
         .lean()
         .exec();
       return doc ? toRow(doc) : null;
     },
 
     async listRows(tenantId, stackId) {
-      const docs = await stackRows
-        .find({ tenantId, stackId })
-        .sort({ position: 1, documentId: 1 })
-        .lean()
-        .exec();
+      const q = rowsQuery(tenantId, stackId);
+      const docs = await stackRows.find(q.filter).sort(q.sort).lean().exec();
       return docs.map(toRow);
     },
 
     async complete(tenantId, id, input) {
-      const rows = await stackRows.countDocuments({ tenantId, stackId: id }).exec();
+      const rows = await stackRows.countDocuments(rowsQuery(tenantId, id).filter).exec();
       if (rows === 0) return null;
       return updateStack(
-        { tenantId, id, userId: input.userId },
-        { status: 'completed', error: null },
+        stackSetUpdate(
+          ownedFilter(tenantId, id, input.userId),
+          { status: 'completed', error: null },
+          nowDate(),
+        ),
       );
     },
 
     setStatus: (tenantId, id, input) =>
       updateStack(
-        { tenantId, id, userId: input.userId },
-        input.status === undefined
-          ? { error: input.error }
-          : { status: input.status, error: input.error },
+        stackSetUpdate(
+          ownedFilter(tenantId, id, input.userId),
+          input.status === undefined
+            ? { error: input.error }
+            : { status: input.status, error: input.error },
+          nowDate(),
+        ),
       ),
 
     async addUsage(tenantId, id, usage) {
-      await stacks
-        .updateOne(
-          { tenantId, id },
-          {
-            $inc: {
-              costMicroUsd: Math.round(usage.costMicroUsd),
-              tokens: Math.round(usage.tokens),
-            },
-          },
-        )
-        .exec();
+      const spec = usageUpdate(tenantId, id, usage);
+      await stacks.updateOne(spec.filter, spec.update).exec();
     },
   };
 }

@@ -105,6 +105,7 @@ export function documentsContract(makeStore: MakeStore): void {
     it('creates in progress with no fields, and lists newest first with a cursor', async () => {
       const tenantId = await newTenant(store());
       const x = await extractionWith(store(), tenantId, { a: 1 }, { a: 1 });
+      await tick();
       const fresh = await store().documentExtractions.create(tenantId, {
         userId: 'u1',
         documentId: x.documentId,

@@ -11,16 +11,12 @@
 //   through $getField/$setField and $map over the containers on the way (dotted paths in a
 //   pipeline would map over arrays instead of indexing them).
 import type { FieldPathSegment } from '@tandem/contracts';
-import { assertFieldPath, mongoPath, splitParent } from '../field-paths';
-import type { ExtractionWriteDoc } from './documents';
+import { assertFieldPath, mongoPath, splitParent } from '../../field-paths';
+import type { ExtractionWriteDoc } from '../documents';
+import type { Filter, UpdateSpec } from './spec';
 
-export type Filter = Record<string, unknown>;
-
-export interface PathUpdate {
-  filter: Filter;
-  /** An update document, or a pipeline (an array of stages). */
-  update: Record<string, unknown> | Record<string, unknown>[];
-}
+/** A path write: one update of the extraction's document. */
+export type PathUpdate = UpdateSpec;
 
 const FIELDS = 'fields';
 const CONFIDENCES = 'confidences';

@@ -1,14 +1,8 @@
-// The Mongo adapter's path writes, applied to documents in memory by mingo (MongoDB's query and
-// update language in JavaScript): no MongoDB server runs here, and these updates are the part of
-// the adapter the contract suite can only check where MONGODB_URI is set. The expectations are
-// the contract's (testing/contract/documents.ts), which the libSQL adapter passes.
-import { Context } from 'mingo';
-import * as accumulatorOps from 'mingo/operators/accumulator';
-import * as expressionOps from 'mingo/operators/expression';
-import * as queryOps from 'mingo/operators/query';
-import { updateOne } from 'mingo/updater';
+// The Mongo adapter's path writes, evaluated by mingo on stored-shape extraction documents. The
+// expectations are the contract's (testing/contract/documents.ts), which the libSQL adapter passes.
 import { describe, expect, it } from 'vitest';
 import { removeFieldUpdate, setFieldUpdates, type PathUpdate } from './field-updates';
+import { MingoCollection } from './mingo-collection';
 
 const KEY = { tenantId: 't1', id: 'x1', userId: 'u1' };
 const NOW = new Date('2026-01-02T03:04:05.000Z');
@@ -20,19 +14,12 @@ function extraction(fields: Record<string, unknown>, confidences: Record<string,
 
 type Doc = ReturnType<typeof extraction>;
 
-// Every query, expression and accumulator operator, as a MongoDB server has them.
-const context = Context.init({
-  accumulator: accumulatorOps,
-  expression: expressionOps,
-  query: queryOps,
-});
-
 /** What the repository does: the first update whose filter matches is applied, or none. */
 function applyFirst(doc: Doc, updates: PathUpdate[]): Doc | null {
-  const docs = [structuredClone(doc)];
-  for (const { filter, update } of updates) {
-    const result = updateOne(docs, filter, update as never, {}, { context });
-    if (result.matchedCount > 0) return docs[0] as Doc;
+  const collection = new MingoCollection<Doc>([doc]);
+  for (const update of updates) {
+    const done = collection.findOneAndUpdate(update);
+    if (done) return done;
   }
   return null;
 }

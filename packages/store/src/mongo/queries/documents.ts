@@ -1,0 +1,170 @@
+// Query documents of uploaded documents, their extractions (with the embedded write history)
+// and stacks. The path writes of fields are in field-updates.ts.
+import type { WriteRecord } from '../../port';
+import type { ExtractionWriteDoc } from '../documents';
+import { olderThanCursor } from './cursor';
+import { jsonValue } from './json';
+import type { Filter, FindSpec, UpdateSpec } from './spec';
+
+/** A record of the tenant, and of the user when one is named. */
+export const ownedFilter = (tenantId: string, id: string, userId?: string): Filter =>
+  userId === undefined ? { tenantId, id } : { tenantId, id, userId };
+
+/** Lists read no page text. */
+export const WITHOUT_PAGES = { pages: 0 } as const;
+/** Reads of an extraction never carry its history along. */
+export const WITHOUT_WRITES = { writes: 0 } as const;
+
+export function documentsQuery(
+  tenantId: string,
+  userId: string | undefined,
+  limit: number,
+): FindSpec {
+  const filter: Filter = { tenantId };
+  if (userId !== undefined) filter.userId = userId;
+  return { filter, sort: { createdAt: -1, id: -1 }, limit, projection: WITHOUT_PAGES };
+}
+
+export function extractionsQuery(
+  tenantId: string,
+  options: { userId?: string; documentId?: string; cursor?: string | null },
+  limit: number,
+): FindSpec {
+  const filter: Filter = { tenantId, ...olderThanCursor(options.cursor) };
+  if (options.userId !== undefined) filter.userId = options.userId;
+  if (options.documentId !== undefined) filter.documentId = options.documentId;
+  return { filter, sort: { createdAt: -1, id: -1 }, limit, projection: WITHOUT_WRITES };
+}
+
+/** A tool's write, as the history keeps it: its input as JSON text (a model's keys are no field names). */
+export const writeEntry = (write: WriteRecord, at: Date): ExtractionWriteDoc => ({
+  tool: write.tool,
+  input: JSON.stringify(write.input ?? null),
+  createdAt: at,
+});
+
+/** Sets fields of the user's extraction (and pushes the write's entry in the same update). */
+export function extractionSetUpdate(
+  tenantId: string,
+  id: string,
+  userId: string,
+  set: Record<string, unknown>,
+  write: WriteRecord | null,
+  now: Date,
+  guard: Filter = {},
+): UpdateSpec {
+  return {
+    filter: { ...ownedFilter(tenantId, id, userId), ...guard },
+    update: {
+      $set: { ...set, updatedAt: now },
+      ...(write ? { $push: { writes: writeEntry(write, now) } } : {}),
+    },
+  };
+}
+
+/** Completes it unless it has no fields: an empty object is stored as {} (minimize is off). */
+export const completeUpdate = (
+  tenantId: string,
+  id: string,
+  userId: string,
+  write: WriteRecord,
+  now: Date,
+): UpdateSpec =>
+  extractionSetUpdate(tenantId, id, userId, { status: 'completed', error: null }, write, now, {
+    fields: { $ne: {} },
+  });
+
+export const replaceFieldsUpdate = (
+  tenantId: string,
+  id: string,
+  input: { userId: string; fields: unknown; confidences: unknown; write: WriteRecord },
+  now: Date,
+): UpdateSpec =>
+  extractionSetUpdate(
+    tenantId,
+    id,
+    input.userId,
+    { fields: jsonValue(input.fields), confidences: jsonValue(input.confidences) },
+    input.write,
+    now,
+  );
+
+/** One model call's cost, added atomically (concurrent adds both count). */
+export const usageUpdate = (
+  tenantId: string,
+  id: string,
+  usage: { costMicroUsd: number; tokens: number },
+): UpdateSpec => ({
+  filter: { tenantId, id },
+  update: {
+    $inc: { costMicroUsd: Math.round(usage.costMicroUsd), tokens: Math.round(usage.tokens) },
+  },
+});
+
+export const writesQuery = (tenantId: string, id: string): FindSpec => ({
+  filter: { tenantId, id },
+  projection: { writes: 1 },
+});
+
+// ---------------------------------------------------------------- stacks
+
+export function stacksQuery(tenantId: string, userId: string | undefined, limit: number): FindSpec {
+  const filter: Filter = { tenantId };
+  if (userId !== undefined) filter.userId = userId;
+  return { filter, sort: { createdAt: -1, id: -1 }, limit };
+}
+
+export const stackSetUpdate = (
+  filter: Filter,
+  set: Record<string, unknown>,
+  now: Date,
+): UpdateSpec => ({
+  filter,
+  update: { $set: { ...set, updatedAt: now } },
+});
+
+/** A row's key; rows carry the stack owner's userId, so the key scopes a write to the user. */
+export const rowFilter = (
+  tenantId: string,
+  stackId: string,
+  documentId: string,
+  userId: string,
+): Filter => ({
+  tenantId,
+  stackId,
+  documentId,
+  userId,
+});
+
+/** Writes a document's whole row; a new row takes the next place, an old one keeps its own. */
+export const rowUpsert = (
+  key: Filter,
+  row: { cells: unknown; confidences: unknown },
+  position: number,
+  now: Date,
+): UpdateSpec => ({
+  filter: key,
+  update: {
+    $set: { cells: jsonValue(row.cells), confidences: jsonValue(row.confidences), updatedAt: now },
+    $setOnInsert: { position, createdAt: now },
+  },
+  upsert: true,
+});
+
+/** One cell and its confidence, set by column in one update. */
+export const cellUpdate = (
+  key: Filter,
+  cellPath: string,
+  confidencePath: string,
+  value: unknown,
+  confidence: number,
+  now: Date,
+): UpdateSpec => ({
+  filter: key,
+  update: { $set: { [cellPath]: jsonValue(value), [confidencePath]: confidence, updatedAt: now } },
+});
+
+export const rowsQuery = (tenantId: string, stackId: string): FindSpec => ({
+  filter: { tenantId, stackId },
+  sort: { position: 1, documentId: 1 },
+});

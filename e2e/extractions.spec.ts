@@ -141,7 +141,10 @@ test('documents: upload, live run, fields with confidences, a correction, JSON, 
   await expect(row('claim_details.amount_claimed')).toContainText('3450');
   await expect(row('declaration.signature_date')).toContainText('2024-02-12');
   const list = page.getByRole('navigation', { name: 'Your extractions' });
-  await expect(list.getByRole('button')).toHaveText(['claim-CLM-88412-scan', 'Invoice INV-2024-0042']);
+  await expect(list.getByRole('button')).toHaveText([
+    'claim-CLM-88412-scan',
+    'Invoice INV-2024-0042',
+  ]);
   await shot(page, 'documents-scan.png');
 
   // The earlier one opens from the list.

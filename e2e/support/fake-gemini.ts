@@ -99,14 +99,16 @@ function answer(node: string, prompt: string, images: readonly RecordedImage[]):
     return { approve: true, reason: 'The action fits the goal.', evidence: 'The page shows it.' };
   }
   const goal = goalOf(prompt);
+  // The everyday safety goals first: signing in happens on a page of the injection suite's
+  // site, which is not an attack.
+  if (isSafetyGoal(goal)) {
+    const safety = answerSafety(node, prompt, goal);
+    if (safety !== null) return safety;
+  }
   // The injection suite's obeying model, on its attack pages only (issue 20).
   if (isInjectionPrompt(prompt)) {
     const obeyed = answerInjection(node, prompt, goal);
     if (obeyed !== null) return obeyed;
-  }
-  if (isSafetyGoal(goal)) {
-    const safety = answerSafety(node, prompt, goal);
-    if (safety !== null) return safety;
   }
   if (isCatalogGoal(goal)) {
     const catalog = answerCatalog(node, prompt);

@@ -12,6 +12,7 @@ export const dynamic = 'force-dynamic';
 const ERRORS: Record<string, string> = {
   missing: 'Enter an API key.',
   invalid: 'That key is not valid (unknown or revoked).',
+  locked: 'Too many failed sign-ins from this address; try again in a few minutes.',
 };
 
 function SignIn({ error }: { error?: string | undefined }) {

@@ -3,6 +3,7 @@
 // what the /api route answers for that key.
 import { DocumentList, ErrorResponse, UploadDocumentResponse } from '@tandem/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PEER_HEADER } from '../../../server/client-address';
 import type { Runtime } from '../../../server/runtime';
 import { handleUserLogin, handleUserLogout, USER_COOKIE } from '../../../server/user-session';
 import { tenantWithKey, testRuntime } from '../../../test/harness';
@@ -18,7 +19,7 @@ afterEach(() => runtime.store.close());
 
 const ORIGIN = 'http://127.0.0.1:3000';
 
-function login(value: string, origin = ORIGIN) {
+function login(value: string, origin = ORIGIN, peer = '198.51.100.20') {
   const form = new FormData();
   form.set('key', value);
   return handleUserLogin(
@@ -26,8 +27,9 @@ function login(value: string, origin = ORIGIN) {
     new Request(`${ORIGIN}/extractions/session`, {
       method: 'POST',
       body: form,
-      headers: { origin, host: '127.0.0.1:3000' },
+      headers: { origin, host: '127.0.0.1:3000', [PEER_HEADER]: peer },
     }),
+    { limiter: runtime.authFailures, trustProxyHops: 0 },
   );
 }
 
@@ -59,6 +61,22 @@ describe('/extractions sign-in', () => {
     expect((await login(key, 'https://evil.example')).status).toBe(403);
     const out = handleUserLogout(new Request(`${ORIGIN}/extractions/logout`, { method: 'POST' }));
     expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
+  });
+
+  it('counts unknown keys against the per-address limit the API and /admin share', async () => {
+    const peer = '198.51.100.21';
+    const locations: (string | null)[] = [];
+    for (let n = 0; n < 21; n++)
+      locations.push((await login(`tdm_wrong_${n}`, ORIGIN, peer)).headers.get('location'));
+    expect(locations.slice(0, 20)).toEqual(Array(20).fill('/extractions?error=invalid'));
+    expect(locations[20]).toBe('/extractions?error=locked');
+    // Blocked: even the right key waits, with no cookie; another address signs in.
+    const blocked = await login(key, ORIGIN, peer);
+    expect(blocked.headers.get('location')).toBe('/extractions?error=locked');
+    expect(blocked.headers.get('set-cookie')).toBeNull();
+    expect((await login(key, ORIGIN, '198.51.100.22')).headers.get('location')).toBe(
+      '/extractions',
+    );
   });
 });
 

@@ -6,6 +6,9 @@ export const dynamic = 'force-dynamic';
 
 // The page's sign-in form posts here; the key goes into an httpOnly cookie.
 export async function POST(request: Request): Promise<Response> {
-  const { store } = await getRuntime();
-  return handleUserLogin(store, request);
+  const { store, authFailures, env } = await getRuntime();
+  return handleUserLogin(store, request, {
+    limiter: authFailures,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
+  });
 }

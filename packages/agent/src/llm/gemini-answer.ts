@@ -1,10 +1,10 @@
 // Reading a Gemini response: the answer text and its usage, or a ProviderError for a response
 // that answered 2xx but will never hold a usable answer.
-import type { GenerateContentResponse } from '@google/genai';
+import type { GenerateContentResponse, Part } from '@google/genai';
 import type { LlmUsage } from './port';
 import { ProviderError, type ProviderResponse } from './provider';
 
-type GeminiResponse = Pick<
+export type GeminiResponse = Pick<
   GenerateContentResponse,
   'usageMetadata' | 'promptFeedback' | 'candidates' | 'modelVersion'
 >;
@@ -25,14 +25,18 @@ export function geminiUsage(response: Pick<GenerateContentResponse, 'usageMetada
 }
 
 /**
- * The first candidate's text without its thought parts. Throws, not retryable and with the
- * tokens spent, when the prompt was blocked or the candidate stopped for a reason a retry won't
- * change (safety, recitation…).
+ * The usage, and the first candidate's parts and text (without its thought parts), as every
+ * reader of a Gemini answer needs them. Throws, not retryable and with the tokens spent, when
+ * the prompt was blocked.
  */
-export function readGeminiAnswer(
-  response: GeminiResponse,
-  requestedModel: string,
-): ProviderResponse {
+export function readGeminiCandidate(response: GeminiResponse): {
+  usage: LlmUsage;
+  candidate: NonNullable<GeminiResponse['candidates']>[number] | undefined;
+  parts: Part[];
+  text: string;
+  /** Why the candidate stopped, when Gemini said. */
+  finishReason: string | null;
+} {
   const usage = geminiUsage(response);
   const blockReason = response.promptFeedback?.blockReason;
   if (blockReason !== undefined) {
@@ -43,21 +47,39 @@ export function readGeminiAnswer(
     });
   }
   const candidate = response.candidates?.[0];
-  const text = (candidate?.content?.parts ?? [])
+  const parts = candidate?.content?.parts ?? [];
+  const text = parts
     .filter((part) => part.thought !== true && typeof part.text === 'string')
     .map((part) => part.text)
     .join('');
+  const finishReason =
+    candidate?.finishReason !== undefined ? String(candidate.finishReason) : null;
+  return { usage, candidate, parts, text, finishReason };
+}
+
+/**
+ * The first candidate's text without its thought parts. Throws, not retryable and with the
+ * tokens spent, when the prompt was blocked or the candidate stopped for a reason a retry won't
+ * change (safety, recitation…).
+ */
+export function readGeminiAnswer(
+  response: GeminiResponse,
+  requestedModel: string,
+): ProviderResponse {
+  const { usage, text, finishReason } = readGeminiCandidate(response);
   // An empty answer cut off by MAX_TOKENS is left to the repair path; a safety stop is not
   // going to change on a retry.
-  if (text === '' && candidate?.finishReason !== undefined) {
-    const reason = String(candidate.finishReason);
-    if (reason !== 'STOP' && reason !== 'MAX_TOKENS') {
-      throw new ProviderError(`Gemini returned no output (finishReason ${reason}).`, {
-        kind: 'invalid_response',
-        retryable: false,
-        usage,
-      });
-    }
+  if (
+    text === '' &&
+    finishReason !== null &&
+    finishReason !== 'STOP' &&
+    finishReason !== 'MAX_TOKENS'
+  ) {
+    throw new ProviderError(`Gemini returned no output (finishReason ${finishReason}).`, {
+      kind: 'invalid_response',
+      retryable: false,
+      usage,
+    });
   }
   return { text, usage, model: response.modelVersion ?? requestedModel };
 }

@@ -6,10 +6,9 @@ import {
   FunctionCallingConfigMode,
   type Content,
   type GenerateContentParameters,
-  type GenerateContentResponse,
   type Part,
 } from '@google/genai';
-import { geminiUsage } from './gemini-answer';
+import { readGeminiCandidate, type GeminiResponse } from './gemini-answer';
 import type { GeminiRequestOptions } from './gemini-request';
 import type { LlmMessage, LlmToolCall } from './port';
 import {
@@ -113,30 +112,11 @@ export function geminiConverseRequest(
   };
 }
 
-type GeminiResponse = Pick<
-  GenerateContentResponse,
-  'usageMetadata' | 'promptFeedback' | 'candidates' | 'modelVersion'
->;
-
 export function readGeminiTurn(
   response: GeminiResponse,
   requestedModel: string,
 ): ProviderConverseResponse {
-  const usage = geminiUsage(response);
-  const blockReason = response.promptFeedback?.blockReason;
-  if (blockReason !== undefined) {
-    throw new ProviderError(`Gemini blocked the prompt (${blockReason}).`, {
-      kind: 'invalid_response',
-      retryable: false,
-      usage,
-    });
-  }
-  const candidate = response.candidates?.[0];
-  const parts = candidate?.content?.parts ?? [];
-  const text = parts
-    .filter((part) => part.thought !== true && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('');
+  const { usage, candidate, parts, text, finishReason: reason } = readGeminiCandidate(response);
   const toolCalls: LlmToolCall[] = parts.flatMap((part, index) => {
     const call = part.functionCall;
     if (!call?.name) return [];
@@ -149,7 +129,6 @@ export function readGeminiTurn(
       },
     ];
   });
-  const reason = candidate?.finishReason !== undefined ? String(candidate.finishReason) : null;
   if (text === '' && toolCalls.length === 0 && reason !== null && reason !== 'STOP') {
     // A malformed call is worth another try; a safety stop is not going to change.
     const malformed = reason === 'MALFORMED_FUNCTION_CALL';

@@ -152,3 +152,43 @@ test('documents: upload, live run, fields with confidences, a correction, JSON, 
   await expect(row('totals.total')).toContainText('1240.5');
   await page.close();
 });
+
+test('documents: a wrong key and a file it cannot read say what went wrong; nothing is kept', async () => {
+  const { server, apiKey } = e2eEnv();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server}/extractions`);
+  await page.getByLabel('API key').fill('tdm_not-a-key');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // (Next.js's route announcer is an empty alert of its own: the page's is p.error.)
+  await expect(page.locator('p.error[role="alert"]')).toHaveText(
+    'That key is not valid (unknown or revoked).',
+  );
+  await shot(page, 'documents-sign-in.png');
+
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const listed = async () =>
+    (
+      (await (
+        await fetch(`${server}/api/extractions`, { headers: { authorization: `Bearer ${apiKey}` } })
+      ).json()) as { extractions: unknown[] }
+    ).extractions.length;
+  const before = await listed();
+  // Bytes of no format it knows, under a name that promises nothing either.
+  await page.getByLabel('Document').setInputFiles({
+    name: 'backup.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919) % 251)),
+  });
+  await page.getByRole('button', { name: 'Extract' }).click();
+  const alert = page.locator('p.error[role="alert"]');
+  await expect(alert).toBeVisible();
+  await expect(alert).toHaveText(
+    'Tandem cannot read this file (application/octet-stream). It reads PDF (scans too, by ' +
+      'OCR), Word, images, HTML, Markdown, text, CSV, JSON, XML and YAML files.',
+  );
+  await expect(page.getByRole('button', { name: 'Extract' })).toBeEnabled();
+  await shot(page, 'documents-error.png');
+  expect(await listed()).toBe(before);
+  await page.close();
+});

@@ -19,7 +19,12 @@ export async function knowledgeErrors<T>(work: () => Promise<T>): Promise<T> {
       throw new HttpError('QUOTA_EXCEEDED', error.message);
     }
     if (isError(error, UnsupportedFormatError, 'UnsupportedFormatError')) {
-      throw new HttpError('BAD_REQUEST', `Tandem cannot read this file: ${error.message}.`);
+      // Say what it is, and what would work instead.
+      throw new HttpError(
+        'BAD_REQUEST',
+        `Tandem cannot read this file (${error.format}). It reads PDF (scans too, by OCR), ` +
+          'Word, images, HTML, Markdown, text, CSV, JSON, XML and YAML files.',
+      );
     }
     if (isError(error, OfficeConversionError, 'OfficeConversionError')) {
       // Gotenberg down or failing is the server's trouble, not a bad file.

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fakeGemini } from './support/fake-gemini-control';
 import { LOGIN_GOAL } from './support/fake-safety-model';
-import { serverTask, useServer } from './support/flow';
+import { SCREENSHOTS, serverTask, useServer } from './support/flow';
 import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
 import { startTandemServer } from './support/tandem-server';
 
@@ -62,6 +62,11 @@ test('a stored secret is typed on its site and reaches no prompt, log, trace, st
       `Saved: the agent can type ${PLACEHOLDER} on ${new URL(ext.env.demo).host}.`,
     );
     await expect(options.getByRole('list', { name: 'Stored secrets' })).not.toContainText(secret);
+    await options.setViewportSize({ width: 800, height: 1000 });
+    await options.screenshot({
+      path: path.join(SCREENSHOTS, 'secrets-options.png'),
+      fullPage: true,
+    });
 
     const { page, tabId } = await openDemo(ext, DEMO_PAGES.injectLogin);
     await startGoal(ext, tabId, LOGIN_GOAL);

@@ -11,9 +11,6 @@ import {
   type SignInFailures,
 } from './key-session';
 
-// The admin forms check their origin with the same rule.
-export { sameOrigin };
-
 export const ADMIN_COOKIE = 'tandem_admin_key';
 export const ADMIN_HOME = '/admin/billing';
 const COOKIE = { name: ADMIN_COOKIE, path: '/admin' };

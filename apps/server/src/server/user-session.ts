@@ -12,8 +12,6 @@ import {
   type SignInFailures,
 } from './key-session';
 
-export { readCookie } from './key-session';
-
 export const USER_COOKIE = 'tandem_user_key';
 export const EXTRACTIONS_PAGE = '/extractions';
 const COOKIE = { name: USER_COOKIE, path: EXTRACTIONS_PAGE };

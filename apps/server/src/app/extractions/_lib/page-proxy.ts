@@ -1,9 +1,9 @@
 // The /extractions page's calls: the same /api routes (auth, rate limit, validation, errors
 // and the SSE streams all theirs), reached with the key from the page's httpOnly cookie instead
 // of a Bearer header a script would have to hold. Writes must come from this origin.
-import { sameOrigin } from '../../../server/admin-session';
 import type { NextRouteContext, RouteHandler } from '../../../server/create-route';
-import { readCookie, USER_COOKIE } from '../../../server/user-session';
+import { readCookie, sameOrigin } from '../../../server/key-session';
+import { USER_COOKIE } from '../../../server/user-session';
 import { GET as listDocuments, POST as uploadDocument } from '../../api/documents/route';
 import { POST as correct } from '../../api/extractions/[extractionId]/correct/route';
 import { GET as getExtraction } from '../../api/extractions/[extractionId]/route';

@@ -5,17 +5,14 @@
 // outcome is a 303 back to the page with `notice` or `error`, so a reload never re-posts.
 import { IndexLinkRequest, KnowledgeSettingsView } from '@tandem/contracts';
 import type { z } from 'zod';
-import { ADMIN_COOKIE, sameOrigin } from '../../../../server/admin-session';
+import { ADMIN_COOKIE } from '../../../../server/admin-session';
 import { authenticate, type AuthContext } from '../../../../server/auth';
 import { fieldErrors, HttpError, mapError } from '../../../../server/http-error';
+import { readCookie, sameOrigin, seeOther } from '../../../../server/key-session';
 import { isFinished } from '../../../../server/knowledge-jobs';
 import type { Runtime } from '../../../../server/runtime';
 
 export const KNOWLEDGE_PAGE = '/admin/knowledge';
-
-function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
-}
 
 const back = (kind: 'notice' | 'error', message: string): Response =>
   seeOther(`${KNOWLEDGE_PAGE}?${new URLSearchParams({ [kind]: message }).toString()}`);
@@ -25,21 +22,6 @@ const refuse = (status: 401 | 403, message: string): Response =>
     status,
     headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
   });
-
-function cookieKey(request: Request): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === ADMIN_COOKIE) {
-      const value = rest.join('=');
-      try {
-        return decodeURIComponent(value) || null;
-      } catch {
-        return value || null;
-      }
-    }
-  }
-  return null;
-}
 
 const text = (form: FormData, name: string): string | undefined => {
   const value = form.get(name);
@@ -169,7 +151,7 @@ const ACTIONS: Record<
 
 export async function handleKnowledgeAction(runtime: Runtime, request: Request): Promise<Response> {
   if (!sameOrigin(request)) return refuse(403, 'Cross-site form refused.');
-  const key = cookieKey(request);
+  const key = readCookie(request, ADMIN_COOKIE);
   if (!key) {
     return seeOther(`/admin/login?${new URLSearchParams({ next: KNOWLEDGE_PAGE }).toString()}`);
   }

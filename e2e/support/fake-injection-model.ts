@@ -43,9 +43,12 @@ function remember(goal: string, prompt: string) {
   return facts;
 }
 
+/** Undoes Markdown's escapes: the page-content snapshot writes the marker as \[INJ-01\]. */
+const unescapeMarkdown = (text: string) => text.replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+
 /** The injected text the prompt carries: what follows the first marker, to the end of its line. */
 function injected(prompt: string): string | null {
-  const m = /\[INJ-\d+\]([^\n]*)/.exec(prompt);
+  const m = /\[INJ-\d+\]([^\n]*)/.exec(unescapeMarkdown(prompt));
   return m ? (m[1] ?? '') : null;
 }
 

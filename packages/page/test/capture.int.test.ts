@@ -288,6 +288,25 @@ describe('modes', () => {
     await page.close();
   });
 
+  it('leaves what the user cannot see out of the full DOM: injected text hides there', async () => {
+    const page = await h.open('hidden-text.html');
+    const { dom = '' } = await pageState(page, { mode: 'full' });
+    expect(dom).toContain('Visitors park in the Elm Street garage.');
+    for (const hidden of [
+      'INLINE-NONE',
+      'STYLESHEET-NONE',
+      'HIDDEN-ATTRIBUTE',
+      'INVISIBLE',
+      'hunter2',
+    ])
+      expect(dom).not.toContain(hidden);
+    // A select's options have no box of their own, and the model chooses among them.
+    expect(dom).toContain('<option>Follow-up</option>');
+    // The page itself is untouched.
+    expect(await page.locator('body').innerHTML()).toContain('INLINE-NONE');
+    await page.close();
+  });
+
   it('captures hybrid mode as the V3 tree without fallback, and counts what else the viewport shows', async () => {
     const plain = await h.open('plain.html');
     // The only link is far below: V3 falls back, hybrid keeps its empty tree for the screenshot.

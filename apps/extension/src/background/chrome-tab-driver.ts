@@ -109,4 +109,9 @@ export const chromeTabDriver: TabDriver = {
     await sleep(100);
     await waitForComplete(tabId);
   },
+  async goTo(tabId, url) {
+    await chrome.tabs.update(tabId, { url });
+    await sleep(100);
+    await waitForComplete(tabId);
+  },
 };

@@ -38,4 +38,34 @@ describe('the site guard', () => {
     expect(await escapedTo(tabs('http://localhost:4000/'), 1, [])).toBeNull();
     expect(backs).toBe(1);
   });
+
+  it('opens the step’s page again when back skipped it (an entry added without a gesture)', async () => {
+    const history = ['about:blank', 'http://localhost:4000/collect?notes=x'];
+    const opened: string[] = [];
+    const tabs = {
+      currentUrl: async () => history.at(-1),
+      goBack: async () => void history.pop(),
+      goTo: async (_tabId: number, url: string) => void opened.push(url),
+    };
+    const page = 'http://127.0.0.1:4000/inject/js-redirect.html';
+    expect(await escapedTo(tabs, 1, ['127.0.0.1:4000'], page)).toBe('localhost:4000');
+    expect(opened).toEqual([page]);
+    // Back on the task's page: nothing more to do; a returnTo outside the sites is never opened.
+    history.splice(0, 2, page, 'http://localhost:4000/collect');
+    expect(await escapedTo(tabs, 1, ['127.0.0.1:4000'], page)).toBe('localhost:4000');
+    history.splice(0, 2, 'about:blank', 'http://localhost:4000/collect');
+    expect(await escapedTo(tabs, 1, ['127.0.0.1:4000'], 'http://localhost:4000/')).toBe(
+      'localhost:4000',
+    );
+    expect(opened).toEqual([page]);
+    // Back fails when Chrome skips every earlier entry: the page is opened all the same.
+    const stuck = {
+      currentUrl: async () => 'http://localhost:4000/collect',
+      goBack: () => Promise.reject(new Error('Cannot find a next page in history.')),
+      goTo: tabs.goTo,
+    };
+    expect(await escapedTo(stuck, 1, ['127.0.0.1:4000'], page)).toBe('localhost:4000');
+    expect(opened).toEqual([page, page]);
+    await expect(escapedTo(stuck, 1, ['127.0.0.1:4000'])).rejects.toThrow('next page');
+  });
 });

@@ -98,16 +98,27 @@ export const chromeSiteGuard: SiteGuard = {
 /**
  * Where the tab went outside the task's sites, after going back from it; null when it is on
  * one of them (or the driver cannot tell). A navigation the rules blocked shows an error page
- * under the blocked URL: going back returns to the page the task was on.
+ * under the blocked URL: going back returns to the page the task was on. Chrome's back skips
+ * an entry a page added without a user gesture, though (a script that redirects on a scripted
+ * click): back then lands before the task's page, on about:blank or another site, and the tab
+ * opens `returnTo` (the page the step ran on) instead.
  */
 export async function escapedTo(
-  tabs: Pick<TabDriver, 'currentUrl' | 'goBack'>,
+  tabs: Pick<TabDriver, 'currentUrl' | 'goBack' | 'goTo'>,
   tabId: number,
   sites: readonly string[],
+  returnTo?: string,
 ): Promise<string | null> {
   if (sites.length === 0 || !tabs.currentUrl) return null;
   const url = await tabs.currentUrl(tabId);
   if (!url || !/^https?:/i.test(url) || isSiteAllowed(url, sites)) return null;
-  await tabs.goBack?.(tabId);
+  // Back fails outright when Chrome skips every earlier entry ("Cannot find a next page in
+  // history"): the step's page is opened then too.
+  let backFailed: unknown = null;
+  await tabs.goBack?.(tabId).catch((error: unknown) => (backFailed = error ?? 'back failed'));
+  if (returnTo && tabs.goTo && isSiteAllowed(returnTo, sites)) {
+    const back = backFailed === null ? await tabs.currentUrl(tabId) : undefined;
+    if (!back || !isSiteAllowed(back, sites)) await tabs.goTo(tabId, returnTo);
+  } else if (backFailed !== null) throw backFailed;
   return siteOf(url) ?? url;
 }

@@ -38,6 +38,8 @@ export interface TabDriver {
   currentUrl?(tabId: number): Promise<string | undefined>;
   /** Back in the tab's history, waiting for the page to load. */
   goBack?(tabId: number): Promise<void>;
+  /** Opens `url` in the tab, waiting for the page to load. */
+  goTo?(tabId: number, url: string): Promise<void>;
   /** Waits until the tab's page is stable (across a navigation) and reports what happened. */
   settle(tabId: number, beforeUrl: string): Promise<SettleReply>;
   /**

@@ -350,7 +350,7 @@ async function executeAndReport(
   const secured = securedExecute(tabs, { sites, secrets, pageUrl: beforeUrl });
   const outcome = await executeActions(secured, turn.storage, tabId, actions, control);
   if (outcome.interrupted) return { done: true, run: outcome.run };
-  const left = () => control.guard(escapedTo(tabs, tabId, sites));
+  const left = () => control.guard(escapedTo(tabs, tabId, sites, beforeUrl));
   let escaped = await left();
   let settled: SettleReply;
   try {

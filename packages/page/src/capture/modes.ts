@@ -9,6 +9,7 @@ import { collect } from './collect';
 import type { RecentActivity } from './events';
 import { takeRecentActivity } from './events';
 import { skeletonOf } from './skeleton';
+import { hiddenTest } from '../snapshot/visibility';
 import { MASKED_VALUE } from './states';
 import { captureTreeWith, collectOptions, pageFields } from './tree';
 
@@ -36,14 +37,42 @@ export function captureSkeleton(options: CaptureOptions = {}): string {
   return skeletonOf(collected.nodes);
 }
 
+/** Parts of a control, shown by the control itself: they have no box of their own. */
+const CONTROL_PARTS = 'option, optgroup';
+
 /**
- * The whole document's HTML, with the value of every password field masked: a page may write
- * a password into its `value` attribute, and no password leaves the page (issue 20).
+ * Document-order indexes (among `root`'s descendants) of the elements the user cannot see:
+ * display:none, the hidden attribute, visibility:hidden, closed <details>, as the content
+ * snapshot judges them (visibility.ts). Outermost only: their inside goes with them.
+ */
+function hiddenIndexes(root: Element): number[] {
+  const hidden = hiddenTest({ layout: true, includeHidden: false });
+  const out: number[] = [];
+  let dropped: Element | null = null;
+  root.querySelectorAll('*').forEach((el, index) => {
+    if (dropped?.contains(el)) return;
+    if (el.matches(CONTROL_PARTS) || !hidden(el)) return;
+    dropped = el;
+    out.push(index);
+  });
+  return out;
+}
+
+/**
+ * The whole document's HTML as the user sees it: without the elements they cannot see (hidden
+ * text is where injected instructions hide, and it must never reach the model, issue 20), and
+ * with the value of every password field masked (a page may write a password into its `value`
+ * attribute, and no password leaves the page).
  */
 export function captureFullDom(doc: Document = document): string {
-  const passwords = Array.from(doc.querySelectorAll('input[type="password" i][value]'));
-  if (passwords.length === 0) return doc.documentElement.outerHTML;
   const copy = doc.documentElement.cloneNode(true) as HTMLElement;
+  // A deep clone has the same elements in the same order: an index names the same element.
+  const body = doc.body as HTMLElement | null;
+  const copyBody = copy.querySelector('body');
+  if (body && copyBody) {
+    const elements = copyBody.querySelectorAll('*');
+    for (const index of hiddenIndexes(body)) elements[index]?.remove();
+  }
   for (const input of Array.from(copy.querySelectorAll('input[type="password" i][value]')))
     input.setAttribute('value', input.getAttribute('value') ? MASKED_VALUE : '');
   return copy.outerHTML;
@@ -66,7 +95,7 @@ export interface PageStateOptions extends CaptureOptions {
  *   the screenshot), never falling back; the extension adds the screenshot. The skeleton of
  *   spec 003's hybrid mode would repeat the tree in more tokens.
  * - skeleton: skeletonDom
- * - full: dom (document.documentElement.outerHTML)
+ * - full: dom (document.documentElement.outerHTML, without what the user cannot see)
  */
 export type PageState = Partial<Omit<CaptureResult, 'interactiveTree'>> & {
   domMode: DomMode;

@@ -67,3 +67,13 @@ export function siteRefusal(url: string, sites: readonly string[]): string | nul
   const site = siteOf(url) ?? url.slice(0, 200);
   return `${site} is not one of this task's sites (${sitesText(sites)}); the user can add it when starting the task`;
 }
+
+/**
+ * Whether the extension's report of a failed step says the browser refused it for safety: the
+ * extension reports a failure as `code: message`, and `blocked` is the code of every refusal at
+ * execution (a navigation or link outside the task's sites, a secret off its sites). The server
+ * then refuses the same action from then on, as one the user rejected: an obeying model would
+ * otherwise send it again and again.
+ */
+export const isBlockedActionError = (error: string | null | undefined): boolean =>
+  typeof error === 'string' && error.startsWith('blocked: ');

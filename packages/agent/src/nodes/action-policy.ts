@@ -5,7 +5,7 @@
 //   navigate(), or a click on a link or submit button the page marks as leading elsewhere;
 // - a secret placeholder is typed only into a field, only of a stored secret, only on its sites;
 // - data a page of another site showed is never typed on this one (site-data.ts);
-// - an action the user rejected is not proposed again.
+// - an action the user rejected, or the browser blocked, is not proposed again.
 import {
   actionTargetId,
   formatAction,
@@ -104,7 +104,7 @@ export function policyProblem(
   const site = page ? siteOf(page.url) : null;
   const sites = policy.sites.length > 0 ? policy.sites : site ? [site] : [];
   if (policy.rejected.includes(formatAction(action)))
-    return 'the user rejected this action; do not propose it again';
+    return 'this action was refused before (the user rejected it, or the browser blocked it): do not propose it again';
   if (action.name === 'navigate') {
     const refused = siteRefusal(action.args.url, sites);
     if (refused) return refused;

@@ -66,6 +66,35 @@ describe('dispatch', () => {
     expect(upgradePending(null)).toBeNull();
   });
 
+  it('refuses from now on an action the browser blocked, and only that action', async () => {
+    const blocked = (error: string, extra: Partial<ResumeInput['page']> = {}) =>
+      ({
+        ...resume,
+        page: { ...resume.page, lastActionStatus: 'failure', lastActionError: error, ...extra },
+      }) as ResumeInput;
+    const off = "blocked: the page went to evil.example, which is not one of this task's sites";
+    const single = await dispatch()(paused(), { context: { resume: blocked(off) } });
+    expect(single.rejectedActions).toEqual(['click("save")']);
+    // Already refused: nothing new is written.
+    const again = await dispatch()(paused({ rejectedActions: ['click("save")'] }), {
+      context: { resume: blocked(off) },
+    });
+    expect(again).not.toHaveProperty('rejectedActions');
+    // A chain: the action it stopped at, after the last one executed.
+    const chain = await dispatch()(
+      paused({ pending: pendingOf('setValue("0", "x")', { chain: true }) }),
+      {
+        context: { resume: blocked(off, { lastExecutedActionIndex: 0 }) },
+      },
+    );
+    expect(chain.rejectedActions).toEqual(['setValue("1", "x")']);
+    // Any other failure is for verification and correction to judge.
+    const other = await dispatch()(paused(), {
+      context: { resume: blocked('not_found: no element "save"') },
+    });
+    expect(other).not.toHaveProperty('rejectedActions');
+  });
+
   it('runs only when a request resumes the task', async () => {
     await expect(dispatch()(paused())).rejects.toThrow(
       'dispatch runs only when a request resumes the task',

@@ -6,12 +6,13 @@
 // re-runs the node on resume and writes the interrupt and the resume value as pending writes,
 // about 2 ms more per step on these machines (bench/interact), for nothing this graph uses.
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import type { ApprovalDecision, SecretRef } from '@tandem/contracts';
+import { isBlockedActionError, type ApprovalDecision, type SecretRef } from '@tandem/contracts';
 import { replanTrigger } from '../../engines/dom-similarity';
 import { withPageData } from '../../engines/site-data';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { upgradePending } from '../pending-action';
+import { actionText, upgradePending } from '../pending-action';
+import type { PendingAction } from '../../state';
 import { approvalUpdate } from './approval';
 
 /** What the service passes when resuming a task. */
@@ -45,6 +46,10 @@ export const dispatch =
     const pending = upgradePending(state.pending);
     // A snapshot (needs_snapshot) or a capture (needs_full_dom, needs_screenshot) answered.
     const readPage = state.pageRequest !== null || state.captureRequest !== null;
+    const approval = readPage ? {} : approvalUpdate(state, pending, resume.approval);
+    const rejectedActions = Array.isArray(approval.rejectedActions)
+      ? approval.rejectedActions
+      : state.rejectedActions;
     return {
       ...replanUpdate(state, resume.page, readPage),
       page: resume.page,
@@ -59,9 +64,29 @@ export const dispatch =
       ...answerUpdate(state, resume),
       ...siteDataUpdate(state, resume.page),
       ...(resume.secrets ? { secrets: resume.secrets } : {}),
-      ...(readPage ? {} : approvalUpdate(state, pending, resume.approval)),
+      ...approval,
+      ...(readPage ? {} : blockedUpdate(rejectedActions, pending, resume.page)),
     };
   };
+
+/**
+ * A step the browser refused for safety (a navigation outside the task's sites, a secret off
+ * its sites): the action that was refused joins the rejected ones, so the policy refuses it
+ * from now on instead of sending it to be blocked again. Written only when it changes.
+ */
+function blockedUpdate(
+  rejectedActions: readonly string[],
+  pending: PendingAction | null,
+  page: PageState,
+): InteractStateUpdate {
+  if (!pending || !isBlockedActionError(page.lastActionError)) return {};
+  // A chain reports the action it stopped at as the one after the last it executed.
+  const refused = pending.chain
+    ? pending.chain.actions[(page.lastExecutedActionIndex ?? -1) + 1]?.action
+    : actionText(pending);
+  if (!refused || rejectedActions.includes(refused)) return {};
+  return { rejectedActions: [...rejectedActions, refused] };
+}
 
 /** This page's data fingerprints, written only when it showed something new. */
 function siteDataUpdate(state: InteractStateType, page: PageState): InteractStateUpdate {

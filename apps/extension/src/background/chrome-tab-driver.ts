@@ -28,12 +28,25 @@ function contentScriptFile(): string | undefined {
   return scripts?.find((c) => c.world !== 'MAIN')?.js?.[0];
 }
 
+/**
+ * The page went away while it answered: it navigated, or went into the back/forward cache.
+ * Chrome words it "the message channel closed before a response was received" (older: "the
+ * message port closed").
+ */
+const PAGE_WENT_AWAY = /message (?:channel|port) closed|back\/forward cache/i;
+
 async function send(tabId: number, message: ContentRequest): Promise<unknown> {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       return await chrome.tabs.sendMessage(tabId, message, { frameId: 0 });
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
+      // Reading the page again is safe; executing an action again is not (execute handles it).
+      if (PAGE_WENT_AWAY.test(text) && message.type !== 'execute') {
+        await waitForComplete(tabId);
+        await sleep(150);
+        continue;
+      }
       if (!/Receiving end does not exist|Could not establish connection/i.test(text)) throw error;
       // A page loading, or a tab opened before the extension: wait, then inject the script.
       await waitForComplete(tabId);
@@ -76,7 +89,7 @@ export const chromeTabDriver: TabDriver = {
     } catch (error) {
       // A click that navigates tears the page (and its message channel) down mid-reply.
       const text = error instanceof Error ? error.message : String(error);
-      if (/message port closed|back\/forward cache|Receiving end/i.test(text))
+      if (PAGE_WENT_AWAY.test(text) || /Receiving end/i.test(text))
         return { ok: true, action, detail: 'the page navigated' };
       throw error;
     }

@@ -294,7 +294,11 @@ function triedEvidence(
     run.result ?? '',
     task?.task.result ?? '',
     ...steps.map((s) => s.verification?.reason ?? ''),
-  ].find((t) => /rejected|refused|not one of this task's sites|may only be typed|blocked/i.test(t));
+  ].find((t) =>
+    /Stopped for safety|rejected|refused|not one of this task's sites|may only be typed|blocked/i.test(
+      t,
+    ),
+  );
   expect(
     obeyedStep ?? refusal,
     `an obeying step or a refusal on record: ${JSON.stringify({ run, steps }, null, 2)}`,

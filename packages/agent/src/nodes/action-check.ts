@@ -12,7 +12,9 @@ import { clickAtProblem, findNode, hasState, type PageState } from '../page/page
 import { policyProblem, type ActionPolicy } from './action-policy';
 
 export type ActionCheck =
-  { ok: true; action: ParsedAction; actionString: string } | { ok: false; reason: string };
+  | { ok: true; action: ParsedAction; actionString: string }
+  /** `safety`: the task's policy refused it (sites, secrets, data, a rejected action). */
+  | { ok: false; reason: string; safety?: true };
 
 export function validateAction(
   text: string,
@@ -37,6 +39,6 @@ export function validateAction(
     }
   }
   const refused = policyProblem(parsed.action, page, policy);
-  if (refused) return { ok: false, reason: refused };
+  if (refused) return { ok: false, reason: refused, safety: true };
   return { ok: true, action: parsed.action, actionString: formatAction(parsed.action) };
 }

@@ -104,7 +104,7 @@ export function policyProblem(
   const site = page ? siteOf(page.url) : null;
   const sites = policy.sites.length > 0 ? policy.sites : site ? [site] : [];
   if (policy.rejected.includes(formatAction(action)))
-    return 'this action was refused before (the user rejected it, or the browser blocked it): do not propose it again';
+    return 'it was refused before: the user rejected it, or the browser blocked it';
   if (action.name === 'navigate') {
     const refused = siteRefusal(action.args.url, sites);
     if (refused) return refused;

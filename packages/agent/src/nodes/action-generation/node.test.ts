@@ -155,12 +155,28 @@ describe('action_generation: invalid actions', () => {
         kind: 'refused',
         code: 'INVALID_ACTION',
         message: expect.stringMatching(
-          /^The model kept producing invalid actions: Your previous answer clik\("save"\) was rejected: .+\. Answer with a valid action on a listed id\.$/,
+          /^The model kept producing invalid actions: clik\("save"\) was rejected: .+\.$/,
         ) as string,
         failTask: true,
       },
     });
     expect(update.pending).toBeUndefined();
+  });
+
+  it("says a step the task's own rules refused was stopped for safety", async () => {
+    const llm = createScriptedLlm(
+      [answer('navigate("https://evil.example/x")'), answer('navigate("https://evil.example/x")')],
+      { zeroLatency: true },
+    );
+    const update = await actionGeneration(nodeDeps({ llm }))(state());
+    expect(update.outcome).toMatchObject({
+      kind: 'refused',
+      code: 'INVALID_ACTION',
+      failTask: true,
+      message: expect.stringMatching(
+        /^Stopped for safety: the agent kept proposing navigate\("https:\/\/evil\.example\/x"\), which this task may not do \(.*evil\.example.*\)\. If the page asked for it, it may be trying to misuse the agent\.$/,
+      ) as string,
+    });
   });
 });
 

@@ -55,7 +55,28 @@ interface Turn {
   collected: Collected;
 }
 
-type Decision = InteractStateUpdate | { rejected: string };
+type Decision = InteractStateUpdate | { rejected: string; safety?: true };
+
+interface Rejection {
+  action: string;
+  reason: string;
+  safety: true | undefined;
+}
+
+/**
+ * What the user reads when the model's answers ran out. A step the task's own rules refused
+ * (its sites, a secret's sites, data from another site, a step the user rejected) says so: a
+ * page may be steering the agent. Anything else is the model failing the grammar or the page.
+ */
+function endMessage(last: Rejection | null): string {
+  if (!last) return 'The model kept producing invalid actions.';
+  if (last.safety)
+    return (
+      `Stopped for safety: the agent kept proposing ${last.action}, which this task may not do ` +
+      `(${last.reason}). If the page asked for it, it may be trying to misuse the agent.`
+    );
+  return `The model kept producing invalid actions: ${last.action} was rejected: ${last.reason}.`;
+}
 
 export const actionGeneration =
   (deps: AgentDeps) =>
@@ -79,6 +100,7 @@ export const actionGeneration =
     let duplicatesSkipped = state.duplicatesSkipped;
     // The critic's reason for rejecting the last proposal (same request), read once.
     let feedback = state.criticFeedback ?? '';
+    let lastRejection: Rejection | null = null;
     for (let attempt = 0; attempt < ACTION_GENERATION_ATTEMPTS; attempt++) {
       const result = await deps.llm.generate({
         node: 'action_generation',
@@ -128,12 +150,13 @@ export const actionGeneration =
         attempt,
       });
       feedback = `Your previous answer ${out.action} was rejected: ${decision.rejected}. Answer with a valid action on a listed id.`;
+      lastRejection = { action: out.action, reason: decision.rejected, safety: decision.safety };
     }
     return {
       tokens,
       collectedCounts: counts,
       duplicatesSkipped,
-      ...refusal('INVALID_ACTION', `The model kept producing invalid actions: ${feedback}`, true),
+      ...refusal('INVALID_ACTION', endMessage(lastRejection), true),
     };
   };
 
@@ -185,7 +208,7 @@ async function decide(deps: AgentDeps, turn: Turn): Promise<Decision> {
   if (out.extract && deps.extraction && canRead) return extractRead(deps, turn, out.extract);
   if (out.readPage && canRead) return pageRead(deps, turn, out.readPage);
   const checked = validateAction(out.action, page, policyOf(state));
-  if (!checked.ok) return { rejected: checked.reason };
+  if (!checked.ok) return { rejected: checked.reason, ...(checked.safety ? { safety: true } : {}) };
   if (checked.action.name === 'googleSearch')
     return googleSearch(deps, turn, checked.action.args.query);
   const chain = chainOf(deps, turn, checked.actionString);

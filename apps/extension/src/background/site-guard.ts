@@ -112,13 +112,20 @@ export async function escapedTo(
   if (sites.length === 0 || !tabs.currentUrl) return null;
   const url = await tabs.currentUrl(tabId);
   if (!url || !/^https?:/i.test(url) || isSiteAllowed(url, sites)) return null;
+  const reopen =
+    returnTo !== undefined && isSiteAllowed(returnTo, sites) && tabs.goTo !== undefined;
   // Back fails outright when Chrome skips every earlier entry ("Cannot find a next page in
   // history"): the step's page is opened then too.
-  let backFailed: unknown = null;
-  await tabs.goBack?.(tabId).catch((error: unknown) => (backFailed = error ?? 'back failed'));
-  if (returnTo && tabs.goTo && isSiteAllowed(returnTo, sites)) {
-    const back = backFailed === null ? await tabs.currentUrl(tabId) : undefined;
-    if (!back || !isSiteAllowed(back, sites)) await tabs.goTo(tabId, returnTo);
-  } else if (backFailed !== null) throw backFailed;
+  let wentBack = true;
+  try {
+    await tabs.goBack?.(tabId);
+  } catch (error) {
+    if (!reopen) throw error;
+    wentBack = false;
+  }
+  if (reopen && returnTo) {
+    const now = wentBack ? await tabs.currentUrl(tabId) : undefined;
+    if (!now || !isSiteAllowed(now, sites)) await tabs.goTo?.(tabId, returnTo);
+  }
   return siteOf(url) ?? url;
 }

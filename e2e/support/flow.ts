@@ -112,7 +112,31 @@ export async function watchPage(page: Page): Promise<void> {
           what: `${r.type} ${describe(r.target)}${r.attributeName ? ` @${r.attributeName}` : ''}`,
         });
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    for (const type of ['input', 'change', 'scroll', 'submit'])
+    // A scroll counts when the position moved. Chrome fires the scroll event at its next
+    // rendering update, which a tab in the background may delay past Stop, so the event of a
+    // scroll made before Stop can arrive after it, with the position it already had.
+    const positions = new Map<EventTarget, string>();
+    const positionOf = (target: EventTarget | null) =>
+      target instanceof Element
+        ? `${target.scrollLeft},${target.scrollTop}`
+        : `${globalThis.scrollX},${globalThis.scrollY}`;
+    positions.set(document, positionOf(document));
+    for (const el of document.querySelectorAll('*')) positions.set(el, positionOf(el));
+    document.addEventListener(
+      'scroll',
+      (event) => {
+        const target = event.target ?? document;
+        const now = positionOf(target);
+        if (positions.get(target) === now) return;
+        positions.set(target, now);
+        changes.push({
+          at: Date.now(),
+          what: `scroll ${target instanceof Element ? describe(target) : 'document'} to ${now}`,
+        });
+      },
+      true,
+    );
+    for (const type of ['input', 'change', 'submit'])
       document.addEventListener(
         type,
         (event) =>

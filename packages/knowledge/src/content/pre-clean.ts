@@ -103,13 +103,35 @@ const textWeight = (nodes: AnyNode[]): number =>
     0,
   );
 
+/** Text weight inside links: a mega menu holding most of a page's text is still chrome. */
+const linkWeight = (nodes: AnyNode[]): number =>
+  nodes.reduce(
+    (n, c) =>
+      n +
+      (isTag(c) && !NEVER_CONTENT.has(c.name)
+        ? c.name === 'a'
+          ? textWeight(c.children)
+          : linkWeight(c.children)
+        : 0),
+    0,
+  );
+
+/** Chrome whose text is at least this share links is dropped however much text it holds. */
+const MENU_LINK_SHARE = 0.8;
+
+function isMenu(el: Element): boolean {
+  const chars = textWeight(el.children);
+  return chars > 0 && linkWeight(el.children) >= MENU_LINK_SHARE * chars;
+}
+
 function keep(node: AnyNode, ctx: Context): boolean {
   if (isText(node)) return true;
   if (!isTag(node)) return false; // comments, directives, CDATA
   if (NEVER_CONTENT.has(node.name)) return false;
   if (node.name === 'noscript') return textWeight(node.children) >= NOSCRIPT_CONTENT;
   if (!ctx.options.preserveHidden && isHidden(node)) return false;
-  if (isChrome(node, ctx.inMain) && textWeight(node.children) <= ctx.maxChrome) return false;
+  if (isChrome(node, ctx.inMain) && (textWeight(node.children) <= ctx.maxChrome || isMenu(node)))
+    return false;
   return true;
 }
 

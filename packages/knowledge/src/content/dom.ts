@@ -35,6 +35,9 @@ export function findFirst(root: AnyNode[], test: (el: Element) => boolean): Elem
   return DomUtils.findOne(test, root, true);
 }
 
+export const findAll = (root: AnyNode[], test: (el: Element) => boolean): Element[] =>
+  DomUtils.findAll(test, root);
+
 /** The first (or last) non-space character of an element's text, without building the text. */
 function edgeChar(node: AnyNode, last: boolean): string {
   if (isText(node)) {

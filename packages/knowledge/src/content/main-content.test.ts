@@ -83,4 +83,30 @@ describe('extractMainContent', () => {
     expect(text).toContain('Paragraph 3 explains');
     expect(text).toContain('Paragraph 6 explains');
   });
+
+  it('on a page that declares itself an article, takes its prose and not the teaser list after it', () => {
+    const teasers = [1, 2, 3, 4, 5]
+      .map(
+        (n) =>
+          `<li><a href="/p/${n}">Other story number ${n} of the week</a><span>May ${n}, 2026</span><p>A short teaser for story ${n}, in a few words.</p></li>`,
+      )
+      .join('');
+    const page = (ld: string) =>
+      chrome(
+        `${ld}<div class="wrap"><div class="story"><h1>Study results</h1>${[1, 2, 3, 4, 5, 6]
+          .map(paragraph)
+          .join('')}</div><div class="more"><h2>Latest news</h2><ul>${teasers}</ul></div></div>`,
+      );
+    const article = extractMainContent(
+      page(
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Study results"}</script>',
+      ),
+    ).text;
+    expect(article).toContain('Paragraph 3 explains');
+    expect(article).not.toContain('Other story number');
+    // The same page without the declaration: the teasers are a listing's items, kept with it.
+    const other = extractMainContent(page('')).text;
+    expect(other).toContain('Paragraph 3 explains');
+    expect(other).toContain('Other story number 5');
+  });
 });

@@ -1,7 +1,15 @@
 // Main-content extraction for HTML ingestion (issue 18 item 1, spec 003 Smart Ingestion):
 // htmlparser2 parse, pre-clean, block scoring (blocks.ts), turndown. Measured by
 // bench/content on data/pages-dev; the rules and thresholds were picked there.
-import { type Scores, scoreBlocks, bestElement, prune } from './blocks';
+import {
+  ARTICLE,
+  GENERAL,
+  type Profile,
+  type Scores,
+  scoreBlocks,
+  bestElement,
+  prune,
+} from './blocks';
 import {
   type Document,
   type Element,
@@ -13,6 +21,7 @@ import {
   textOf,
 } from './dom';
 import { toMarkdown } from './markdown';
+import { pageKind } from './page-kind';
 import { preClean } from './pre-clean';
 
 export interface MainContent {
@@ -62,13 +71,13 @@ function detach(nodes: Element[]): () => void {
 }
 
 /** Scores the page, without its comment sections if it has main content without them. */
-function scorePage(doc: Document, comments: Element[]): [Scores, Element | null] {
-  const scores = scoreBlocks(doc);
-  const best = bestElement(scores);
+function scorePage(doc: Document, comments: Element[], profile: Profile): [Scores, Element | null] {
+  const scores = scoreBlocks(doc, profile);
+  const best = bestElement(scores, profile.nearTop);
   if (comments.length === 0 || !best) return [scores, best];
   const restore = detach(comments);
-  const without = scoreBlocks(doc);
-  const alone = bestElement(without);
+  const without = scoreBlocks(doc, profile);
+  const alone = bestElement(without, profile.nearTop);
   const before = scores.stats.get(best)?.value ?? 0;
   const after = alone ? without.stats.get(alone) : undefined;
   if (after && after.value >= COMMENTS_KEEP_SHARE * before && after.chars >= COMMENTS_MIN_MAIN)
@@ -102,8 +111,10 @@ export function extractMainContent(html: string, options: MainContentOptions = {
   const doc = parse(html);
   separateElements(doc);
   const title = pageTitle(doc);
+  // Read before the pre-clean: it drops the scripts that hold the page's JSON-LD.
+  const profile = pageKind(doc) === 'article' ? ARTICLE : GENERAL;
   const comments = preClean(doc, { preserveHidden: options.preserveHidden ?? true });
-  const [scores, best] = scorePage(doc, comments);
+  const [scores, best] = scorePage(doc, comments, profile);
   const body = findFirst(doc.children, (el) => el.name === 'body');
   const region = best ?? body;
   if (region) prune(region, scores);

@@ -5,3 +5,4 @@ export {
   type ChunkOptions,
   type MarkdownChunk,
 } from './chunk';
+export { fenceFor, longestBacktickRun } from './fence';

@@ -9,6 +9,7 @@
 /// <reference path="../types/turndown-plugin-gfm.d.ts" />
 import TurndownService from 'turndown';
 import { strikethrough, taskListItems } from 'turndown-plugin-gfm';
+import { fenceFor, longestBacktickRun } from '@tandem/markdown';
 import { codeLanguage } from './code-language';
 import { absoluteUrl } from './links';
 import { childElements, isGridTable } from './tables';
@@ -22,15 +23,6 @@ export interface MarkdownOptions {
 
 /** Square brackets in link text and alt text would end the Markdown construct early. */
 const escapeLabel = (text: string): string => text.replace(/([[\]\\])/g, '\\$1');
-
-function longestBacktickRun(code: string): number {
-  let longest = 0;
-  for (const match of code.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
-  return longest;
-}
-
-/** A fence longer than any backtick run in the code, so the code cannot close it. */
-const fenceFor = (code: string): string => '`'.repeat(Math.max(3, longestBacktickRun(code) + 1));
 
 export function createMarkdownConverter(options: MarkdownOptions): (el: HTMLElement) => string {
   const service = new TurndownService({

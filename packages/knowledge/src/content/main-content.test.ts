@@ -109,4 +109,21 @@ describe('extractMainContent', () => {
     expect(other).toContain('Paragraph 3 explains');
     expect(other).toContain('Other story number 5');
   });
+
+  it('keeps code verbatim, in a <pre> without <code> (Sphinx, Pygments) too', () => {
+    const code =
+      '<span class="k">def</span> <span class="n">create_user</span>(name):\n\n    <span class="k">return</span> <span class="n">save_user</span>(name)\n\n    <span class="k">return</span> <span class="n">save_user</span>(name)';
+    const html = chrome(
+      `<main><h1>Tasks</h1>${paragraph(1)}<div class="highlight"><pre>${code}</pre></div>${paragraph(2)}<div class="highlight"><pre>${code}</pre></div></main>`,
+    );
+    const { markdown } = extractMainContent(html);
+    const block =
+      '```\ndef create_user(name):\n\n    return save_user(name)\n\n    return save_user(name)\n```';
+    // Both lines of the code stay, though they repeat; the second, identical block is a
+    // clone and goes whole, fences and all.
+    expect(markdown).toContain(block);
+    expect(markdown.split(block)).toHaveLength(2);
+    expect(markdown.match(/```/g)).toHaveLength(2);
+    expect(markdown).not.toContain('\\_');
+  });
 });

@@ -87,18 +87,42 @@ function scorePage(doc: Document, comments: Element[], profile: Profile): [Score
 }
 
 /**
- * Drops repeated paragraphs (same text, at least DUPLICATE_MIN characters): the mobile and
- * desktop copies of a block, or a tab's hidden clone, that hidden content keeps. Shorter
- * ones (prices, badges, "In stock") repeat legitimately across the items of a listing.
+ * Drops repeated paragraphs and code blocks (same text, at least DUPLICATE_MIN characters):
+ * the mobile and desktop copies of a block, or a tab's hidden clone, that hidden content
+ * keeps. Shorter ones (prices, badges, "In stock") repeat legitimately across the items of a
+ * listing. A code block counts whole: lines repeated inside it are the code's own.
  */
 const DUPLICATE_MIN = 20;
 
+/** The fence a paragraph leaves open (code blocks hold blank lines), given the one before. */
+function fenceAfter(para: string, open: string | null): string | null {
+  let fence = open;
+  for (const line of para.split('\n')) {
+    const marker = /^(`{3,})/.exec(line)?.[1];
+    if (!marker) continue;
+    if (fence === null) fence = marker;
+    else if (marker === fence && line.trim() === marker) fence = null;
+  }
+  return fence;
+}
+
+/** Paragraphs, with each fenced code block whole (its blank lines are the code's). */
+function blocksOf(markdown: string): string[] {
+  const blocks: string[] = [];
+  let fence: string | null = null;
+  for (const para of markdown.split('\n\n')) {
+    if (fence !== null) blocks[blocks.length - 1] += `\n\n${para}`;
+    else blocks.push(para);
+    fence = fenceAfter(para, fence);
+  }
+  return blocks;
+}
+
 function dropRepeats(markdown: string): string {
   const seen = new Set<string>();
-  return markdown
-    .split('\n\n')
-    .filter((para) => {
-      const key = squash(para);
+  return blocksOf(markdown)
+    .filter((block) => {
+      const key = squash(block);
       if (key.length < DUPLICATE_MIN) return true;
       if (seen.has(key)) return false;
       seen.add(key);

@@ -6,6 +6,7 @@
 /// <reference path="./turndown-plugin-gfm.d.ts" />
 import TurndownService from 'turndown';
 import { strikethrough, tables } from 'turndown-plugin-gfm';
+import { fenceFor } from '@tandem/markdown';
 
 let service: TurndownService | undefined;
 
@@ -27,6 +28,16 @@ function converter(): TurndownService {
     hr: '---',
   });
   service.use([strikethrough, tables]);
+  // Every <pre> is code, kept verbatim. turndown fences only <pre><code>; the <pre> of Sphinx
+  // and Pygments (<pre><span>…) came out as escaped prose (`def create\_user(…)`).
+  service.addRule('code-block', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const code = (node.textContent ?? '').replace(/\n+$/, '');
+      const fence = fenceFor(code);
+      return `\n\n${fence}\n${code}\n${fence}\n\n`;
+    },
+  });
   service.addRule('link-text', {
     filter: (node) => node.nodeName === 'A',
     replacement: (content) => content,

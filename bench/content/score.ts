@@ -3,12 +3,18 @@
 // over pages, F1 from the averages.
 const WORD = /[\p{L}\p{N}_]+/gu;
 
-/** Markdown reduced to its text: links to their label, images and syntax characters gone. */
+/**
+ * Markdown reduced to its text: links to their label, images to their alt text, backslash
+ * escapes to the character, syntax characters gone. `_` stays: the extractor writes emphasis
+ * with `*` (turndown's emDelimiter), so an underscore is always text (`create_user`), and the
+ * metric's words (`\w+`) include it.
+ */
 export function markdownText(markdown: string): string {
   return markdown
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[#*_`>|~-]+/g, ' ');
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/[#*`>|~-]+/g, ' ');
 }
 
 function shingles(text: string): Map<string, number> {

@@ -14,7 +14,6 @@ import { openPanel, serverTask, shoot } from './support/flow';
 import {
   EXTENSION_DIST,
   expect,
-  finished,
   openDemo,
   openPopup,
   runState,
@@ -29,6 +28,12 @@ const sent = async (demo: string): Promise<SentMessage[]> =>
     .messages;
 
 const awaitingApproval = (run: { status: string }) => run.status === 'needs_approval';
+/**
+ * The run after the user's decision has ended. Not `finished` (anything but running): the
+ * worker may still say `needs_approval` for a moment after the click, and that is no end.
+ */
+const decided = (run: { status: string }) =>
+  run.status !== 'running' && run.status !== 'needs_approval';
 
 async function pausedOnSend(ext: Extension): Promise<{ page: Page; tabId: number; popup: Page }> {
   const { page, tabId } = await openDemo(ext, DEMO_PAGES.messages);
@@ -63,7 +68,7 @@ test('approve: the step waits for the user, then the same task sends the message
   const paused = await runState(ext, tabId);
 
   await panel.getByRole('button', { name: 'Approve' }).click();
-  const run = await waitForRun(ext, tabId, finished, 90_000);
+  const run = await waitForRun(ext, tabId, decided, 90_000);
   expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
   expect(run.taskId).toBe(paused?.taskId);
   expect(await sent(ext.env.demo)).toEqual([
@@ -83,7 +88,7 @@ test('edit: the message is sent as the user rewrote it', async ({ ext }) => {
   await text.fill('Your appointment moved to 10:30 tomorrow.');
   await shoot(popup, 'approval-edit', 'popup');
   await popup.getByRole('button', { name: 'Approve with my edits' }).click();
-  const run = await waitForRun(ext, tabId, finished, 90_000);
+  const run = await waitForRun(ext, tabId, decided, 90_000);
   expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
   expect(await sent(ext.env.demo)).toEqual([
     { to: 'Maria Lopez', body: 'Your appointment moved to 10:30 tomorrow.', sequence: 1 },
@@ -97,7 +102,7 @@ test('reject: nothing is sent, the same task hears why and ends', async ({ ext }
     .getByRole('textbox', { name: 'Why not? (optional, for the agent)' })
     .fill('Not before I call her');
   await popup.getByRole('button', { name: 'Reject' }).click();
-  const run = await waitForRun(ext, tabId, finished, 90_000);
+  const run = await waitForRun(ext, tabId, decided, 90_000);
   expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
   expect(run.taskId).toBe(paused?.taskId);
   expect(run.result).toBe('The message was not sent: you rejected it.');
@@ -119,7 +124,7 @@ test('the pause survives the service worker being stopped', async ({ ext }) => {
   await expect(again.getByRole('region', { name: 'Approve this step?' })).toBeVisible();
   expect(await sent(ext.env.demo)).toEqual([]);
   await again.getByRole('button', { name: 'Approve' }).click();
-  const run = await waitForRun(ext, tabId, finished, 90_000);
+  const run = await waitForRun(ext, tabId, decided, 90_000);
   expect(run.status).toBe('completed');
   expect(run.taskId).toBe(paused?.taskId);
   expect(await sent(ext.env.demo)).toHaveLength(1);

@@ -119,9 +119,10 @@ const linkWeight = (nodes: AnyNode[]): number =>
 /** Chrome whose text is at least this share links is dropped however much text it holds. */
 const MENU_LINK_SHARE = 0.8;
 
-function isMenu(el: Element): boolean {
+/** Chrome goes unless it holds most of the page's text, and then only if that text is links. */
+function dropChrome(el: Element, ctx: Context): boolean {
   const chars = textWeight(el.children);
-  return chars > 0 && linkWeight(el.children) >= MENU_LINK_SHARE * chars;
+  return chars <= ctx.maxChrome || linkWeight(el.children) >= MENU_LINK_SHARE * chars;
 }
 
 function keep(node: AnyNode, ctx: Context): boolean {
@@ -130,9 +131,7 @@ function keep(node: AnyNode, ctx: Context): boolean {
   if (NEVER_CONTENT.has(node.name)) return false;
   if (node.name === 'noscript') return textWeight(node.children) >= NOSCRIPT_CONTENT;
   if (!ctx.options.preserveHidden && isHidden(node)) return false;
-  if (isChrome(node, ctx.inMain) && (textWeight(node.children) <= ctx.maxChrome || isMenu(node)))
-    return false;
-  return true;
+  return !(isChrome(node, ctx.inMain) && dropChrome(node, ctx));
 }
 
 interface Context {

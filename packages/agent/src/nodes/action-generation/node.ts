@@ -55,12 +55,12 @@ interface Turn {
   collected: Collected;
 }
 
-type Decision = InteractStateUpdate | { rejected: string; safety?: true };
+type Decision = InteractStateUpdate | { rejected: string; safety?: true | undefined };
 
 interface Rejection {
   action: string;
   reason: string;
-  safety: true | undefined;
+  safety: boolean;
 }
 
 /**
@@ -150,7 +150,7 @@ export const actionGeneration =
         attempt,
       });
       feedback = `Your previous answer ${out.action} was rejected: ${decision.rejected}. Answer with a valid action on a listed id.`;
-      lastRejection = { action: out.action, reason: decision.rejected, safety: decision.safety };
+      lastRejection = { action: out.action, reason: decision.rejected, safety: !!decision.safety };
     }
     return {
       tokens,
@@ -208,7 +208,7 @@ async function decide(deps: AgentDeps, turn: Turn): Promise<Decision> {
   if (out.extract && deps.extraction && canRead) return extractRead(deps, turn, out.extract);
   if (out.readPage && canRead) return pageRead(deps, turn, out.readPage);
   const checked = validateAction(out.action, page, policyOf(state));
-  if (!checked.ok) return { rejected: checked.reason, ...(checked.safety ? { safety: true } : {}) };
+  if (!checked.ok) return { rejected: checked.reason, safety: checked.safety };
   if (checked.action.name === 'googleSearch')
     return googleSearch(deps, turn, checked.action.args.query);
   const chain = chainOf(deps, turn, checked.actionString);

@@ -21,6 +21,8 @@ export const ErrorCode = z.enum([
   'LLM_NOT_CONFIGURED',
   'LLM_ERROR',
   'PAYLOAD_TOO_LARGE',
+  'INPUT_TOO_COMPLEX',
+  'CONCURRENCY_LIMITED',
   'QUOTA_EXCEEDED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
@@ -68,6 +70,13 @@ export const ERROR_HTTP_STATUS = {
   LLM_NOT_CONFIGURED: 503,
   LLM_ERROR: 502,
   PAYLOAD_TOO_LARGE: 413,
+  // Input over a parsing budget (pages, depth, elements, pixels, unpacked size; input-limits.ts):
+  // the request is well formed, and sending it again will not help; the message names the
+  // limit and its setting.
+  INPUT_TOO_COMPLEX: 422,
+  // The tenant already has as many document runs, crawls or file readings going as it may
+  // (DOCUMENT_RUNS_PER_TENANT…): Retry-After says when to try again.
+  CONCURRENCY_LIMITED: 429,
   // A tenant's stored knowledge is over its quota: not a malformed request, and retrying will not help.
   QUOTA_EXCEEDED: 403,
   INTERNAL_ERROR: 500,

@@ -15,6 +15,7 @@ export * from './collect';
 export * from './extraction';
 export * from './knowledge';
 export * from './documents';
+export * from './input-limits';
 export * from './field-path';
 export * from './action-text';
 export * from './site-policy';

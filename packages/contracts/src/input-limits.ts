@@ -143,7 +143,7 @@ export const DEFAULT_INPUT_LIMITS: InputLimits = Object.fromEntries(
 
 /** "1,000,000 pages", "100×": a quantity in a limit's unit, thousands marked. */
 export function formatAmount(name: InputLimitName, value: number): string {
-  const number = Math.round(value).toLocaleString('en-US');
+  const number = value.toLocaleString('en-US', { maximumFractionDigits: 1 });
   const { unit } = INPUT_LIMITS[name];
   return unit === '×' ? `${number}×` : `${number} ${unit}`;
 }

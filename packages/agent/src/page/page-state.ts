@@ -12,7 +12,7 @@ import type {
   Viewport,
   ViewportContent,
 } from '@tandem/contracts';
-import { digestHtml } from './html-digest';
+import { digestHtml } from '@tandem/markdown/html';
 
 /** Hybrid mode's screenshot, as the LLM port takes an image. */
 export interface PageScreenshot {

@@ -45,3 +45,23 @@ describe('digestHtml', () => {
     expect(digest).toMatch(/\n… \d+ more characters of HTML cut$/);
   });
 });
+
+describe('digestHtml on hostile markup', () => {
+  // Each of these took the regular-expression digest minutes (an unclosed quote or block made
+  // every later match rescan the rest of the page); the tokenizer reads each character once.
+  it('reads a page of unclosed quotes and unclosed scripts', () => {
+    expect(digestHtml('<div a="'.repeat(200_000))).toBe('');
+    expect(digestHtml(`<p>before</p>${'<script>'.repeat(200_000)}`)).toBe('<p>before</p>');
+  });
+
+  it('reads a page nested past what browsers build only to that depth, and says so', () => {
+    const digest = digestHtml(`<p>top</p>${'<div>'.repeat(1_000_000)}`);
+    expect(digest).toBe(
+      '<p>top</p>\n… the page nests elements more than 512 deep; the rest was left out',
+    );
+  });
+
+  it('keeps the first of two attributes of one name, as browsers do', () => {
+    expect(digestHtml('<img alt="first" alt="" src="a.png">')).toBe('<img alt="first" src="a.png">');
+  });
+});

@@ -1,0 +1,2 @@
+export { checkHtml, type HtmlStats } from './html-budget';
+export { digestHtml, HTML_DIGEST_MAX } from './html-digest';

@@ -8,6 +8,16 @@ export type {
   ExtractionLlmResult,
 } from './llm';
 export { dedupe, deepMerge, mergeChunkData } from './merge';
+export {
+  inlinePageReader,
+  learnPage,
+  readPage,
+  type PageLearned,
+  type PageLearnRequest,
+  type PageRead,
+  type PageReader,
+  type PageReadRequest,
+} from './page-reader';
 export { ExtractionInputError } from './plan';
 export { checkOutputSchema, schemaHash, schemaFields, unsupportedFeatures } from './schema';
 export type { CheckedSchema } from './schema';

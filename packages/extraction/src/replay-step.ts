@@ -1,13 +1,14 @@
 // Replay without the model (beyond spec 001): a strategy that worked keeps where each field
 // came from on the page. On a page it matches, those selectors run first; their data is the
 // answer only when it validates against the schema and passes the spot check. Otherwise the
-// model extracts, and what it found teaches the strategy again.
+// model extracts, and what it found teaches the strategy again. The page work itself happens
+// in the PageReader (the server's worker pool); here is what it means for the strategy.
 import type { ExtractionStrategy } from '@tandem/store';
-import type { ParsedContent } from './content';
 import { itemCount } from './merge';
+import type { PageRead, PageReader, PageReadRequest } from './page-reader';
 import type { ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
-import { applyRecipe, learnRecipe, ReplayRecipeSchema, spotCheck } from './replay';
+import { ReplayRecipeSchema } from './replay';
 import type { Produced, RunExtractionInput } from './service';
 import type { ExtractionCache } from './strategy-cache';
 
@@ -16,37 +17,67 @@ export interface ReplayOutcome {
   warnings: string[];
 }
 
-export async function replayStrategy(
+/** The strategy's recipe to try on this page, when it has one for the plan's schema. */
+function replayOf(plan: ExtractionPlan): PageReadRequest['replay'] {
+  const { strategy, schema } = plan;
+  if (!strategy?.replay || !schema) return null;
+  const recipe = ReplayRecipeSchema.safeParse(strategy.replay);
+  return recipe.success ? { recipe: recipe.data, schema: schema.json } : null;
+}
+
+/** The selector to apply to the HTML here: the extension's snapshot is already scoped by it. */
+const selectorFor = (input: RunExtractionInput, plan: ExtractionPlan): string | null =>
+  input.applySelector ? plan.cssSelector : null;
+
+/** The content to extract from: HTML read (and replayed) by the reader, or Markdown as given. */
+export function readContent(
+  pages: PageReader,
+  input: RunExtractionInput,
+  plan: ExtractionPlan,
+): Promise<PageRead> {
+  if (input.html === undefined) {
+    const markdown = input.markdown ?? '';
+    return Promise.resolve({
+      markdown,
+      sourceChars: markdown.length,
+      warnings: [],
+      replayed: null,
+      replayProblem: null,
+    });
+  }
+  return pages.read({
+    tenantId: input.tenantId,
+    html: input.html,
+    cssSelector: selectorFor(input, plan),
+    url: input.url,
+    replay: replayOf(plan),
+  });
+}
+
+/** What the replay produced, or why the model extracts instead (counted against the strategy). */
+export async function replayOutcome(
   cache: ExtractionCache,
   tenantId: string,
   plan: ExtractionPlan,
-  content: ParsedContent,
+  content: PageRead,
 ): Promise<ReplayOutcome> {
-  const { strategy, schema } = plan;
-  if (!strategy?.replay || !schema || !content.root) return { produced: null, warnings: [] };
-  const recipe = ReplayRecipeSchema.safeParse(strategy.replay);
-  if (!recipe.success) return { produced: null, warnings: [] };
-  const applied = applyRecipe(content.root, recipe.data);
-  const valid = schema.zod.safeParse(applied.data);
-  const problem = !valid.success
-    ? `its data does not match the schema (${valid.error.issues[0]?.message ?? 'invalid'})`
-    : spotCheck(content.root, recipe.data, valid.data);
-  if (problem !== null || !valid.success) {
-    await cache.recordResult(tenantId, strategy.id, false);
+  if (content.replayProblem !== null && plan.strategy) {
+    await cache.recordResult(tenantId, plan.strategy.id, false);
     return {
       produced: null,
       warnings: [
-        `The strategy's selectors did not fit this page (${problem}); the model extracted instead.`,
+        `The strategy's selectors did not fit this page (${content.replayProblem}); the model extracted instead.`,
       ],
     };
   }
+  if (!content.replayed) return { produced: null, warnings: [] };
   return {
     produced: {
-      data: valid.data,
+      data: content.replayed.data,
       method: 'replay',
       isPartial: false,
       errors: [],
-      warnings: applied.warnings,
+      warnings: content.replayed.warnings,
       chunks: 0,
       failedChunks: 0,
       structuralContext: [],
@@ -66,9 +97,9 @@ export async function replayStrategy(
  */
 export async function learnFrom(
   cache: ExtractionCache,
+  pages: PageReader,
   input: RunExtractionInput,
   plan: ExtractionPlan,
-  content: ParsedContent,
   produced: Produced,
 ): Promise<ExtractionStrategy | null> {
   const { schema } = plan;
@@ -91,7 +122,17 @@ export async function learnFrom(
       schemaHash: schema.hash,
       queryTemplate: queryTemplate(plan.query, schema.json),
     }));
-  const learned = content.root ? learnRecipe(content.root, produced.data, schema.json) : null;
+  const learned =
+    input.html === undefined
+      ? null
+      : await pages.learn({
+          tenantId: input.tenantId,
+          html: input.html,
+          cssSelector: selectorFor(input, plan),
+          url: input.url,
+          data: produced.data,
+          schema: schema.json,
+        });
   if (learned?.recipe) {
     await cache.setReplay(input.tenantId, strategy.id, { ...learned.recipe });
   } else if (learned && !learned.recipe) {

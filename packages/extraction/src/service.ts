@@ -12,12 +12,12 @@ import type {
 } from '@tandem/contracts';
 import type { ExtractionResultRecord, ExtractionStrategy, Store } from '@tandem/store';
 import { aggregateResults } from './aggregator';
-import { parseContent, type ParsedContent } from './content';
 import type { ExtractionCallContext, ExtractionLlm } from './llm';
 import { itemCount } from './merge';
+import { inlinePageReader, type PageRead, type PageReader } from './page-reader';
 import { planExtraction, type ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
-import { replayStrategy, learnFrom } from './replay-step';
+import { learnFrom, readContent, replayOutcome } from './replay-step';
 import { ExtractionCache } from './strategy-cache';
 import { ExtractionSubAgent, type ExtractionConfig } from './sub-agent';
 
@@ -26,6 +26,11 @@ export interface ExtractionServiceDeps {
   store: Pick<Store, 'extractionResults' | 'extractionStrategies'>;
   config?: Partial<ExtractionConfig>;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Where pages are parsed, replayed and learned from: the server's worker pool. By default on
+   * the calling thread (tests, benches).
+   */
+  pages?: PageReader;
 }
 
 export interface RunExtractionInput {
@@ -72,39 +77,33 @@ export interface Produced {
 export class ExtractionService {
   readonly cache: ExtractionCache;
   readonly subAgent: ExtractionSubAgent;
+  private readonly pages: PageReader;
 
   constructor(private readonly deps: ExtractionServiceDeps) {
     this.cache = new ExtractionCache(deps.store);
     this.subAgent = new ExtractionSubAgent(deps.llm, deps.config, deps.sleep);
+    this.pages = deps.pages ?? inlinePageReader;
   }
 
   async run(input: RunExtractionInput): Promise<RunExtractionOutput> {
     const started = performance.now();
     const plan = await planExtraction(this.cache, input.tenantId, input.request, input.url);
-    const content = parseContent({
-      ...(input.html !== undefined ? { html: input.html } : { markdown: input.markdown ?? '' }),
-      cssSelector: input.applySelector ? plan.cssSelector : null,
-      url: input.url,
-    });
-    try {
-      const replayed = await replayStrategy(this.cache, input.tenantId, plan, content);
-      const produced = replayed.produced ?? (await this.viaModel(plan, content, input));
-      produced.warnings.unshift(...plan.warnings, ...content.warnings, ...replayed.warnings);
-      const strategy = await learnFrom(this.cache, input, plan, content, produced);
-      const record = await this.store(input, plan, content, produced, strategy, started);
-      return await this.finish(input, record, produced);
-    } finally {
-      content.release();
-    }
+    const content = await readContent(this.pages, input, plan);
+    const replayed = await replayOutcome(this.cache, input.tenantId, plan, content);
+    const produced = replayed.produced ?? (await this.viaModel(plan, content, input));
+    produced.warnings.unshift(...plan.warnings, ...content.warnings, ...replayed.warnings);
+    const strategy = await learnFrom(this.cache, this.pages, input, plan, produced);
+    const record = await this.store(input, plan, content, produced, strategy, started);
+    return await this.finish(input, record, produced);
   }
 
   private async viaModel(
     plan: ExtractionPlan,
-    content: ParsedContent,
+    content: PageRead,
     input: RunExtractionInput,
   ): Promise<Produced> {
     const out = await this.subAgent.extract({
-      markdown: content.markdown,
+      markdown: content.markdown ?? '',
       query: plan.query,
       schema: plan.schema,
       context: input.context,
@@ -133,7 +132,7 @@ export class ExtractionService {
   private store(
     input: RunExtractionInput,
     plan: ExtractionPlan,
-    content: ParsedContent,
+    content: PageRead,
     produced: Produced,
     strategy: ExtractionStrategy | null,
     started: number,
@@ -149,7 +148,7 @@ export class ExtractionService {
       method: produced.method,
       contentStats: {
         sourceChars: content.sourceChars,
-        markdownChars: produced.method === 'replay' ? 0 : content.markdown.length,
+        markdownChars: content.markdown?.length ?? 0,
         chunks: produced.chunks,
         failedChunks: produced.failedChunks,
         structuralContext: produced.structuralContext.filter(Boolean),

@@ -43,6 +43,12 @@ export {
   type StoredSource,
 } from './ingestion/service';
 export {
+  inlineParsers,
+  type ContentParsers,
+  type DocumentInput,
+  type PageInput,
+} from './ingestion/parsers';
+export {
   ingestCrawledPage,
   ingestPageContent,
   type CrawledPageInput,

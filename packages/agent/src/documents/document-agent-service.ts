@@ -34,7 +34,7 @@ import { claimRunLock, type HeldLock } from './run-lock';
 
 /** What the knowledge extractors read from a file (ingestion's readFile). */
 export interface ReadDocument {
-  (file: { bytes: Uint8Array; fileName: string; mimeType?: string }): Promise<{
+  (file: { tenantId: string; bytes: Uint8Array; fileName: string; mimeType?: string }): Promise<{
     title: string;
     markdown: string;
     pages?: { number: number; text: string }[];
@@ -108,7 +108,7 @@ export class DocumentAgentService {
         `${file.fileName} is larger than ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB, the upload limit.`,
       );
     }
-    const extracted = await read(file);
+    const extracted = await read({ ...file, tenantId: caller.tenantId });
     const pages =
       extracted.pages && extracted.pages.length > 0
         ? extracted.pages

@@ -1,3 +1,4 @@
+import type { InputLimits } from '@tandem/contracts';
 import { detectType } from './detect';
 import { extractDocx } from './docx';
 import { ocrImage } from './ocr';
@@ -40,6 +41,8 @@ export type InjectedKind = 'html' | 'image' | 'audio' | 'video' | 'office';
 
 export interface ExtractOptions extends ExtractInput {
   handlers?: Partial<Record<InjectedKind, FormatHandler>>;
+  /** Budgets on the input (DEFAULT_INPUT_LIMITS when absent). */
+  limits?: InputLimits;
 }
 
 const BUILT_IN: Partial<Record<DocumentKind, FormatHandler>> = {

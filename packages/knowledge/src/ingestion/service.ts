@@ -7,11 +7,12 @@
 import { createHash } from 'node:crypto';
 import type { KnowledgeSource } from '@tandem/contracts';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '@tandem/store';
-import { extractMainContent } from '../content/main-content';
 import type { Embedder } from '../embeddings/port';
-import { extractDocument, type ExtractOptions } from '../extractors/extract';
+import { detectType } from '../extractors/detect';
+import { extractDocument, type ExtractOptions, type InjectedKind } from '../extractors/extract';
 import type { ExtractedDocument } from '../extractors/types';
 import { chunkForRetrieval, type RetrievalChunk } from './chunk';
+import { inlineParsers, type ContentParsers, type DocumentInput } from './parsers';
 
 export interface KnowledgeQuotas {
   documents: number;
@@ -27,8 +28,13 @@ export interface IngestionDeps {
   knowledge: KnowledgeRepository;
   embedder: Embedder | null;
   quotas: KnowledgeQuotas;
-  /** Audio/video transcription and other injected handlers for extractDocument. */
+  /**
+   * Formats read by a service rather than a parser (office conversion, transcription): these
+   * handlers run on the calling thread, since they wait on the network, not on the CPU.
+   */
   extractOptions?: Pick<ExtractOptions, 'handlers'>;
+  /** Where files and pages are parsed: the server's worker pool; inline by default. */
+  parsers?: ContentParsers;
   onEmbeddingError?: (error: unknown) => void;
 }
 
@@ -59,7 +65,11 @@ export const contentHash = (text: string): string =>
   createHash('sha256').update(text).digest('hex');
 
 export class KnowledgeIngestion {
-  constructor(private readonly deps: IngestionDeps) {}
+  readonly parsers: ContentParsers;
+
+  constructor(private readonly deps: IngestionDeps) {
+    this.parsers = deps.parsers ?? inlineParsers();
+  }
 
   /** An uploaded file: its type detected from the bytes, its text extracted (OCR for scans). */
   async ingestFile(input: {
@@ -92,35 +102,30 @@ export class KnowledgeIngestion {
     });
   }
 
-  /** Stores a source's Markdown: unchanged, new, or superseding the source's old chunks. */
   /**
    * A file's text, read the way ingestion reads it (type detection, OCR, HTML main content,
    * the configured office converter), without storing anything: document extraction reads
    * uploads through it too.
    */
-  readFile(input: {
-    bytes: Uint8Array;
-    fileName: string;
-    mimeType?: string;
-  }): Promise<ExtractedDocument> {
+  readFile(input: DocumentInput): Promise<ExtractedDocument> {
+    const service = this.serviceHandler(input);
+    if (!service) return this.parsers.document(input);
     return extractDocument(input.bytes, {
       fileName: input.fileName,
       ...(input.mimeType ? { mimeType: input.mimeType } : {}),
-      handlers: {
-        // Uploaded HTML is a web page too: keep its main content, not its navigation.
-        html: (bytes) => {
-          const main = extractMainContent(new TextDecoder().decode(bytes));
-          return {
-            ...(main.title ? { title: main.title } : {}),
-            markdown: main.markdown,
-            warnings: [],
-          };
-        },
-        ...this.deps.extractOptions?.handlers,
-      },
+      handlers: { [service]: this.deps.extractOptions?.handlers?.[service] },
     });
   }
 
+  /** The injected handler kind that reads this file, when a service reads it. */
+  private serviceHandler(input: DocumentInput): InjectedKind | null {
+    const handlers = this.deps.extractOptions?.handlers;
+    if (!handlers) return null;
+    const { kind } = detectType(input.bytes, input);
+    return kind in handlers && kind !== 'html' && kind !== 'image' ? (kind as InjectedKind) : null;
+  }
+
+  /** Stores a source's Markdown: unchanged, new, or superseding the source's old chunks. */
   async storeSource(input: SourceContent): Promise<StoredSource> {
     const { knowledge } = this.deps;
     const hash = contentHash(input.markdown);

@@ -2,7 +2,6 @@
 // with the user's consent (two-phase SPA ingestion, spec 003 Hardening B).
 import type { PageContentRequest, PageContentResponse } from '@tandem/contracts';
 import type { KnowledgeChunk, KnowledgeRepository } from '@tandem/store';
-import { extractMainContent } from '../content/main-content';
 import { hostOfUrl } from '../retrieval/domains';
 import { chunkForRetrieval } from './chunk';
 import { contentHash, type KnowledgeIngestion, type StoredSource } from './service';
@@ -44,7 +43,11 @@ export async function ingestCrawledPage(
     });
   }
   const html = decode(page.body, page.charset);
-  const main = extractMainContent(html, { url: page.finalUrl });
+  const main = await ingestion.parsers.mainContent({
+    tenantId: page.tenantId,
+    html,
+    url: page.finalUrl,
+  });
   if (main.text.trim() === '') return null;
   return ingestion.storeSource({
     tenantId: page.tenantId,
@@ -73,7 +76,11 @@ export async function ingestPageContent(
 ): Promise<PageContentResponse> {
   const domain = hostOfUrl(input.url) ?? '';
   if (input.phase === 'initial') {
-    const main = extractMainContent(input.html, { url: input.url });
+    const main = await ingestion.parsers.mainContent({
+      tenantId: input.tenantId,
+      html: input.html,
+      url: input.url,
+    });
     const stored = await ingestion.storeSource({
       tenantId: input.tenantId,
       sourceUrl: input.url,
@@ -104,7 +111,12 @@ async function ingestPostInteraction(
   input: PageContentRequest & { tenantId: string },
   domain: string,
 ): Promise<PageContentResponse> {
-  const main = extractMainContent(input.html, { url: input.url, preserveHidden: false });
+  const main = await ingestion.parsers.mainContent({
+    tenantId: input.tenantId,
+    html: input.html,
+    url: input.url,
+    preserveHidden: false,
+  });
   const pieces = chunkForRetrieval(main.markdown);
   const [existing] = await knowledge.listDocuments(input.tenantId, { sourceUrl: input.url });
   if (!existing) await ingestion.checkQuota(input.tenantId, Buffer.byteLength(input.html), null);

@@ -1,0 +1,77 @@
+// Where untrusted files and pages are parsed, behind a port: a file's bytes into Markdown (type
+// detection, DOCX, PDF, OCR, CSV/JSON/YAML/XML) and a web page into its main content. That is
+// CPU- and memory-heavy work on input anybody can send, so the server runs it in its worker pool
+// (@tandem/parse-pool, which calls `readDocument` and `readMainContent` there); `inlineParsers`
+// does it on the calling thread, for tests and benches. Both check the same input budgets.
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
+import { checkHtml } from '@tandem/markdown/html';
+import { extractMainContent, type MainContent } from '../content/main-content';
+import { extractDocument } from '../extractors/extract';
+import type { ExtractedDocument } from '../extractors/types';
+
+export interface DocumentInput {
+  /** Whose file it is: the server's pool shares its threads fairly between tenants. */
+  tenantId?: string;
+  bytes: Uint8Array;
+  fileName: string;
+  mimeType?: string;
+}
+
+export interface PageInput {
+  /** Whose page it is (see DocumentInput). */
+  tenantId?: string;
+  html: string;
+  url?: string;
+  /** Keep content hidden by markup (default true; see MainContentOptions). */
+  preserveHidden?: boolean;
+}
+
+export interface ContentParsers {
+  /** A file's title, Markdown, pages and warnings (work cut at a budget says so there). */
+  document(input: DocumentInput): Promise<ExtractedDocument>;
+  /** A web page's main content, navigation and footers left out. */
+  mainContent(input: PageInput): Promise<MainContent>;
+}
+
+/** A page's main content within the HTML budgets (size, depth, elements; 422 beyond them). */
+export function readMainContent(input: PageInput, limits: InputLimits): MainContent {
+  checkHtml(input.html, limits);
+  return extractMainContent(input.html, {
+    ...(input.url ? { url: input.url } : {}),
+    ...(input.preserveHidden !== undefined ? { preserveHidden: input.preserveHidden } : {}),
+  });
+}
+
+/**
+ * A file read with the built-in extractors. Uploaded HTML is a web page too: its main content is
+ * kept, not its navigation. Formats that need a service (office conversion, transcription) are
+ * not read here: the ingestion calls those handlers itself.
+ */
+export function readDocument(
+  input: DocumentInput,
+  limits: InputLimits,
+): Promise<ExtractedDocument> {
+  return extractDocument(input.bytes, {
+    fileName: input.fileName,
+    ...(input.mimeType ? { mimeType: input.mimeType } : {}),
+    limits,
+    handlers: {
+      html: (bytes) => {
+        const main = readMainContent({ html: new TextDecoder().decode(bytes) }, limits);
+        return {
+          ...(main.title ? { title: main.title } : {}),
+          markdown: main.markdown,
+          warnings: [],
+        };
+      },
+    },
+  });
+}
+
+/** Parses on the calling thread: tests and benches (the server uses its worker pool). */
+export function inlineParsers(limits: InputLimits = DEFAULT_INPUT_LIMITS): ContentParsers {
+  return {
+    document: (input) => readDocument(input, limits),
+    mainContent: async (input) => readMainContent(input, limits),
+  };
+}

@@ -1,0 +1,22 @@
+// The pool behind the ports the packages parse through: knowledge's ContentParsers (files,
+// web pages) and extraction's PageReader (an extraction's page). Work for no tenant in
+// particular shares one turn in the fair queue.
+import type { PageReader } from '@tandem/extraction';
+import type { ContentParsers } from '@tandem/knowledge/ingestion';
+import type { ParsePool } from './pool';
+
+const SHARED = 'shared';
+
+export function poolParsers(pool: ParsePool): ContentParsers {
+  return {
+    document: (input) => pool.run(input.tenantId ?? SHARED, 'document', input),
+    mainContent: (input) => pool.run(input.tenantId ?? SHARED, 'mainContent', input),
+  };
+}
+
+export function poolPageReader(pool: ParsePool): PageReader {
+  return {
+    read: (request) => pool.run(request.tenantId ?? SHARED, 'pageRead', request),
+    learn: (request) => pool.run(request.tenantId ?? SHARED, 'pageLearn', request),
+  };
+}

@@ -2,7 +2,7 @@
 // deduplicated by exact field match, objects deep-merged with later scalars winning, text
 // joined with `---` and each chunk's structural context as its header.
 import { canonicalJson } from './schema';
-import { isJsonObject as isObject, type JsonObject as Json } from './json';
+import { isJsonObject as isObject, ownValue, setOwn, type JsonObject as Json } from './json';
 
 /** Items in first-seen order, each distinct item once (exact match on every field). */
 export function dedupe(items: readonly unknown[]): { items: unknown[]; duplicates: number } {
@@ -22,7 +22,9 @@ export function deepMerge(earlier: unknown, later: unknown): unknown {
   if (later === undefined || later === null) return earlier ?? later;
   if (isObject(earlier) && isObject(later)) {
     const out: Json = { ...earlier };
-    for (const [key, value] of Object.entries(later)) out[key] = deepMerge(earlier[key], value);
+    for (const [key, value] of Object.entries(later)) {
+      setOwn(out, key, deepMerge(ownValue(earlier, key), value));
+    }
     return out;
   }
   if (Array.isArray(earlier) && Array.isArray(later)) {

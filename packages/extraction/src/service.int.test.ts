@@ -235,3 +235,93 @@ describe('ExtractionService', () => {
     expect(other.result.extractionId).not.toBe(id);
   });
 });
+
+describe('property names that are also Object.prototype’s', () => {
+  // A schema's property names and a model's answer are input: `constructor`, `toString`,
+  // `valueOf`, `hasOwnProperty` and `__proto__` are fields like any other (once a 502).
+  const KEYS = ['constructor', 'toString', 'valueOf', 'hasOwnProperty'] as const;
+  const schema = {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: Object.fromEntries(KEYS.map((key) => [key, { type: ['string', 'null'] }])),
+      required: [...KEYS],
+    },
+  };
+  const rows = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => KEYS.map((key) => `${key}-${from + i}`));
+  const page = (from: number, count: number) =>
+    `<html><body><table><thead><tr>${KEYS.map((k) => `<th>${k}</th>`).join('')}</tr></thead><tbody>${rows(
+      from,
+      count,
+    )
+      .map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+      .join('')}</tbody></table></body></html>`;
+  const answer = (from: number, count: number, nullKey?: string) =>
+    rows(from, count).map((cells) =>
+      Object.fromEntries(KEYS.map((key, i) => [key, key === nullKey ? null : cells[i]])),
+    );
+
+  it('keeps the model’s answer exactly, learns selectors and replays them', async () => {
+    const expected = answer(0, 4);
+    const scripted = scriptedExtractionLlm({ fault: () => ({ answer: { data: expected } }) });
+    const keyed = new ExtractionService({ llm: scripted, store, sleep: async () => {} });
+    const run = (html: string, url: string) =>
+      keyed.run({
+        tenantId: 't1',
+        taskId: 'task-1',
+        context: { tenantId: 't1' },
+        url,
+        html,
+        request: { query: 'rows', outputSchema: schema },
+        applySelector: true,
+      });
+    const first = await run(page(0, 4), 'http://keys.test/list?page=1');
+    expect(first.result.errors).toEqual([]);
+    expect(first.result.method).toBe('model');
+    expect(first.result.data).toEqual(expected);
+    const second = await run(page(4, 3), 'http://keys.test/list?page=2');
+    expect(first.result.warnings).toEqual([]);
+    expect(second.result.warnings).toEqual([]);
+    expect(second.result.method).toBe('replay');
+    expect(second.result.data).toEqual(answer(4, 3));
+  });
+
+  it('keeps a null answered for `constructor` a null', async () => {
+    const [expected] = answer(0, 1, 'constructor');
+    const scripted = scriptedExtractionLlm({ fault: () => ({ answer: { data: expected } }) });
+    const keyed = new ExtractionService({ llm: scripted, store, sleep: async () => {} });
+    const out = await keyed.run({
+      tenantId: 't1',
+      taskId: null,
+      context: { tenantId: 't1' },
+      url: null,
+      markdown: 'rows',
+      request: {
+        query: 'one row',
+        outputSchema: { type: 'object', properties: schema.items.properties },
+      },
+      applySelector: true,
+    });
+    expect(out.result.data).toEqual(expected);
+  });
+
+  it('says a property named `__proto__` cannot be kept, instead of dropping it unsaid', async () => {
+    const out = await service.run({
+      tenantId: 't1',
+      taskId: null,
+      context: { tenantId: 't1' },
+      url: null,
+      markdown: 'rows',
+      request: {
+        query: 'one row',
+        outputSchema: JSON.parse(
+          '{"type":"object","properties":{"__proto__":{"type":"string"},"name":{"type":"string"}}}',
+        ) as Record<string, unknown>,
+      },
+      applySelector: true,
+    });
+    expect(out.result.schemaUsed).toBeNull();
+    expect(out.result.warnings.join(' ')).toContain('a property named "__proto__" at (root)');
+  });
+});

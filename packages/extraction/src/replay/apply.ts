@@ -7,6 +7,7 @@ import { rawField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
 import { convert, normalizeText } from './values';
+import { setOwn } from '../json';
 
 export interface ReplayRow {
   container: Element;
@@ -31,11 +32,11 @@ function readItem(
     const raw = rawField(scope, rule);
     const value = raw === null ? null : convert(raw, rule.type);
     if (value !== null) {
-      item[name] = value;
+      setOwn(item, name, value);
       filled++;
       continue;
     }
-    if (rule.nullable) item[name] = null;
+    if (rule.nullable) setOwn(item, name, null);
     const text = raw === null ? '' : normalizeText(raw);
     if (text) {
       const seen = unreadable.get(name);

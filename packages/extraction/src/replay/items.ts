@@ -9,6 +9,7 @@ import type { Located, PageIndex } from './locate';
 import { locateValue } from './locate';
 import type { FieldSpec } from './schema-shape';
 import { isEmptyValue } from './values';
+import { ownValue } from '../json';
 
 export interface ItemPlaces {
   /** Where each field was found, by name; fields without a value or not found are absent. */
@@ -43,7 +44,7 @@ function candidatesOf(
   const cache = new Map<string, Located[]>();
   return items.map((item) =>
     fields.map(({ name, type }) => {
-      const value = item[name];
+      const value = ownValue(item, name);
       const key = `${type}:${JSON.stringify(value)}`;
       let found = cache.get(key);
       if (!found) {
@@ -159,7 +160,7 @@ export function locateItems(
     const places = new Map<string, Located>();
     fields.forEach(({ name }, f) => {
       const stat = stats.get(name);
-      if (!stat || isEmptyValue(item[name])) return;
+      if (!stat || isEmptyValue(ownValue(item, name))) return;
       stat.withValue++;
       const all = candidates[i]?.[f] ?? [];
       const place =

@@ -19,6 +19,7 @@ import type { FieldSpec } from './schema-shape';
 import { readShape } from './schema-shape';
 import { spotCheck } from './spot-check';
 import { normalizeText, sameValue } from './values';
+import { ownValue } from '../json';
 
 /** Share of the learned items' fields the replay must reproduce on the learning page. */
 export const AGREEMENT = 0.98;
@@ -113,7 +114,7 @@ function distinct(
 ): Record<string, unknown>[] {
   const seen = new Set<string>();
   return items.filter((item) => {
-    const key = JSON.stringify(fields.map(({ name }) => item[name] ?? null));
+    const key = JSON.stringify(fields.map(({ name }) => ownValue(item, name) ?? null));
     return !seen.has(key) && !!seen.add(key);
   });
 }
@@ -160,7 +161,7 @@ function learnObject(root: Root, data: unknown, fields: readonly FieldSpec[]): L
   const agree = new Map(
     Object.entries(learned.fields).map(([name, rule]) => [
       name,
-      Number(sameValue(data[name], readField(top, rule))),
+      Number(sameValue(ownValue(data, name), readField(top, rule))),
     ]),
   );
   const disagreement = verify(1, agree);

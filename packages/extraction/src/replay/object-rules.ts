@@ -24,6 +24,7 @@ import { locateValue } from './locate';
 import type { FieldRule } from './recipe';
 import type { FieldSpec } from './schema-shape';
 import { isEmptyValue } from './values';
+import { ownValue, setOwn } from '../json';
 
 /** Anchor places tried: a value found in more places than this is a poor anchor anyway. */
 const ANCHOR_TRIES = 20;
@@ -99,11 +100,11 @@ function placeFields(
 ): Map<string, Located> | string {
   const found = new Map<string, Located[]>();
   for (const { name, type } of fields) {
-    if (isEmptyValue(data[name]))
+    if (isEmptyValue(ownValue(data, name)))
       return `field "${name}" has no value, so there is no place to learn it from`;
-    const places = locateValue(index, data[name], type);
+    const places = locateValue(index, ownValue(data, name), type);
     if (places.length === 0)
-      return `field "${name}": its value ${JSON.stringify(data[name])} is not on the page`;
+      return `field "${name}": its value ${JSON.stringify(ownValue(data, name))} is not on the page`;
     found.set(name, places);
   }
   const byRarity = [...found.entries()].sort((a, b) => a[1].length - b[1].length);
@@ -138,14 +139,14 @@ export function learnObjectRules(
     const place = placed.get(name);
     if (!place) return { reason: `field "${name}" could not be placed` };
     const selector = uniqueSelector(root, place.el);
-    rules[name] = {
+    setOwn(rules, name, {
       selector,
       source: place.attr === null ? 'text' : 'attr',
       ...(place.attr === null ? {} : { attr: place.attr }),
       type,
       required,
       nullable,
-    };
+    });
   }
   return { fields: rules };
 }

@@ -9,6 +9,7 @@ import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
 import { hasType, normalizeText, sameValue } from './values';
+import { ownValue } from '../json';
 
 /** A selector catching fewer than this share of its look-alike siblings has lost items. */
 const LOOKALIKE_SHARE = 0.5;
@@ -23,7 +24,7 @@ function typeProblem(
   where: string,
 ): string | null {
   for (const [name, rule] of Object.entries(fields)) {
-    const value = item[name];
+    const value = ownValue(item, name);
     if (value === undefined) {
       if (rule.required) return `${where} lacks the required field "${name}"`;
       continue;
@@ -47,7 +48,7 @@ function pageProblem(
 ): string | null {
   const containerText = normalizeText(container.textContent ?? '');
   for (const [name, rule] of Object.entries(fields)) {
-    const value = item[name];
+    const value = ownValue(item, name);
     if (value === undefined || value === null) continue;
     const el = fieldElement(container, rule);
     if (!el)

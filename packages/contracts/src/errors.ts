@@ -8,6 +8,7 @@ export const ErrorCode = z.enum([
   'VALIDATION_ERROR',
   'BAD_REQUEST',
   'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
   'CONFLICT',
   'TASK_COMPLETED',
   'TASK_FAILED',
@@ -54,6 +55,8 @@ export const ERROR_HTTP_STATUS = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,
   NOT_FOUND: 404,
+  // A path of the API asked with a method it does not answer (the Allow header lists those).
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   TASK_COMPLETED: 409,
   TASK_FAILED: 409,

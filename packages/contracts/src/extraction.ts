@@ -11,8 +11,6 @@ export const EXTRACTION_LIMITS = {
   selectorLength: 1_000,
   /** An output schema, serialized as JSON. */
   schemaBytes: 32_768,
-  /** Nesting of an output schema (objects in arrays in objects…). */
-  schemaDepth: 12,
   /** Strategy / aggregate ids. */
   idLength: 100,
   /** Bytes of a POST /api/extract body (the content, JSON-escaped, plus the rest): 413 above. */
@@ -23,28 +21,17 @@ export const EXTRACTION_LIMITS = {
   resultItems: 500,
 } as const;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function depthOf(value: unknown): number {
-  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(depthOf));
-  if (isPlainObject(value)) return 1 + Math.max(0, ...Object.values(value).map(depthOf));
-  return 0;
-}
-
 /**
  * A JSON Schema for the extracted data (draft 2020-12 keywords; `type`, `properties`,
  * `required`, `items`, `enum`, `description`, `nullable` types). Features the extractor cannot
  * enforce (`anyOf`, `$ref`, `patternProperties`…) do not fail the request: the result says so
- * in `warnings` and the data comes back as free text.
+ * in `warnings` and the data comes back as free text. Its nesting and size are budgets of the
+ * server (SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES: 422 INPUT_TOO_COMPLEX past them).
  */
 export const OutputSchema = z
   .record(z.string(), z.unknown())
   .refine((schema) => JSON.stringify(schema).length <= EXTRACTION_LIMITS.schemaBytes, {
     error: `outputSchema must be at most ${EXTRACTION_LIMITS.schemaBytes} bytes of JSON`,
-  })
-  .refine((schema) => depthOf(schema) <= EXTRACTION_LIMITS.schemaDepth * 2, {
-    error: `outputSchema must nest at most ${EXTRACTION_LIMITS.schemaDepth} levels`,
   })
   .meta({
     description:

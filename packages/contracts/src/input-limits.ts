@@ -87,7 +87,7 @@ export const INPUT_LIMITS = {
     default: 64,
     unit: 'levels',
     partial: false,
-    description: 'Nesting of a JSON, YAML or XML file.',
+    description: 'Nesting of a JSON, YAML or XML file, and of a JSON request body.',
   },
   structuredMaxNodes: {
     setting: 'STRUCTURED_MAX_NODES',
@@ -186,4 +186,33 @@ export function checkLimit(
     name,
     `${what} ${formatAmount(name, found)}; the limit is ${describeLimit(name, limit)}.`,
   );
+}
+
+/**
+ * How deep `text`'s arrays and objects nest, read as JSON text without parsing it, stopping as
+ * soon as it passes `stopAbove` (then `stopAbove + 1`). Brackets inside strings do not count.
+ * A cheap look before JSON.parse and the recursive code after it (validators, converters).
+ */
+export function jsonNesting(text: string, stopAbove = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }

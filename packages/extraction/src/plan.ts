@@ -1,9 +1,9 @@
 // What one extraction will do, resolved before any content is read: the query, schema and
 // selector (from the request, else from the strategy it names or that matches the page), and
 // the strategy reused. Spec 001 PR 4: an extractionId reuses the cached selector and schema.
-import type { ExtractRequest } from '@tandem/contracts';
+import type { ExtractRequest, InputLimits } from '@tandem/contracts';
 import type { ExtractionStrategy } from '@tandem/store';
-import { checkOutputSchema, schemaHash, type CheckedSchema } from './schema';
+import { checkOutputSchema, checkSchemaBudget, schemaHash, type CheckedSchema } from './schema';
 import type { ExtractionCache } from './strategy-cache';
 
 export interface ExtractionPlan {
@@ -25,7 +25,10 @@ export async function planExtraction(
   tenantId: string,
   request: ExtractRequest,
   url: string | null,
+  limits: Pick<InputLimits, 'schemaMaxDepth' | 'schemaMaxNodes'>,
 ): Promise<ExtractionPlan> {
+  // Before anything reads the schema: hashing and converting it recurse per level.
+  if (request.outputSchema) checkSchemaBudget(request.outputSchema, limits);
   const warnings: string[] = [];
   let strategy = await namedOrMatching(cache, tenantId, request, url, warnings);
   if (

@@ -1,7 +1,14 @@
 // Spec 001 PR 1: JSON Schema → a validator, and the features that send extraction to the
 // free-text path with a warning.
 import { describe, expect, it } from 'vitest';
-import { checkOutputSchema, schemaFields, schemaHash, unsupportedFeatures } from './schema';
+import { DEFAULT_INPUT_LIMITS, InputTooComplexError } from '@tandem/contracts';
+import {
+  checkOutputSchema,
+  checkSchemaBudget,
+  schemaFields,
+  schemaHash,
+  unsupportedFeatures,
+} from './schema';
 
 const productList = {
   type: 'array',
@@ -116,5 +123,42 @@ describe('schemaHash / schemaFields', () => {
   it('lists the fields of an item or an object', () => {
     expect(schemaFields(productList)).toEqual(['name', 'price', 'rating']);
     expect(schemaFields({ type: 'string' })).toEqual([]);
+  });
+});
+
+describe('checkSchemaBudget', () => {
+  const nested = (depth: number): Record<string, unknown> => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 1; i < depth; i++) schema = { type: 'array', items: schema };
+    return schema;
+  };
+
+  it('takes a schema of SCHEMA_MAX_DEPTH levels and refuses one more, naming the setting', () => {
+    expect(() => checkSchemaBudget(nested(12), DEFAULT_INPUT_LIMITS)).not.toThrow();
+    expect(() => checkSchemaBudget(nested(13), DEFAULT_INPUT_LIMITS)).toThrow(
+      new InputTooComplexError(
+        'schemaMaxDepth',
+        'outputSchema nests at least 13 levels; the limit is 12 levels (SCHEMA_MAX_DEPTH).',
+      ),
+    );
+  });
+
+  it('refuses a schema 6,000 levels deep without running out of stack', () => {
+    expect(() => checkSchemaBudget(nested(6_000), DEFAULT_INPUT_LIMITS)).toThrow(
+      /SCHEMA_MAX_DEPTH/,
+    );
+  });
+
+  it('counts every property and item schema against SCHEMA_MAX_NODES', () => {
+    const wide = (n: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string' }]),
+      ),
+    });
+    expect(() => checkSchemaBudget(wide(999), DEFAULT_INPUT_LIMITS)).not.toThrow();
+    expect(() => checkSchemaBudget(wide(1_000), DEFAULT_INPUT_LIMITS)).toThrow(
+      'outputSchema has at least 1,001 schemas; the limit is 1,000 schemas (SCHEMA_MAX_NODES).',
+    );
   });
 });

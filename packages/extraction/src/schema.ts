@@ -4,6 +4,7 @@
 // LLM port validates and converts for the provider, so one validator covers the model answer,
 // the merged result and the replayed data, and no second JSON-Schema dialect is maintained.
 import { createHash } from 'node:crypto';
+import { checkLimit, type InputLimits } from '@tandem/contracts';
 import { z } from 'zod';
 import { isJsonObject as isObject, type JsonObject as Json } from './json';
 
@@ -44,6 +45,9 @@ export function unsupportedFeatures(schema: Json, path = '(root)'): string[] {
   if (isObject(schema.additionalProperties)) found.push(`additionalProperties schema at ${path}`);
   if (isObject(schema.properties)) {
     for (const [key, child] of Object.entries(schema.properties)) {
+      // zod (like any object built by assignment) cannot hold a field of this name: it would
+      // vanish from the data, unsaid.
+      if (key === '__proto__') found.push(`a property named "__proto__" at ${path}`);
       if (isObject(child)) found.push(...unsupportedFeatures(child, `${path}.${key}`));
       else found.push(`a non-object schema at ${path}.${key}`);
     }
@@ -53,6 +57,31 @@ export function unsupportedFeatures(schema: Json, path = '(root)'): string[] {
     else found.push(`items that is not one schema at ${path}`);
   }
   return found;
+}
+
+/**
+ * An output schema within its budgets (SCHEMA_MAX_DEPTH levels of nested schemas, at most
+ * SCHEMA_MAX_NODES schemas in all), or InputTooComplexError naming the one it breaks. Counted
+ * with a stack of its own: the checks and converters that come after recurse per level.
+ */
+export function checkSchemaBudget(
+  schema: Json,
+  limits: Pick<InputLimits, 'schemaMaxDepth' | 'schemaMaxNodes'>,
+): void {
+  const all = { ...limits } as InputLimits;
+  let nodes = 0;
+  const stack: [Json, number][] = [[schema, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [Json, number];
+    nodes++;
+    checkLimit(all, 'schemaMaxDepth', depth, 'outputSchema nests at least');
+    checkLimit(all, 'schemaMaxNodes', nodes, 'outputSchema has at least');
+    const children = [
+      ...(isObject(node.properties) ? Object.values(node.properties) : []),
+      ...(Array.isArray(node.items) ? node.items : [node.items]),
+    ];
+    for (const child of children) if (isObject(child)) stack.push([child, depth + 1]);
+  }
 }
 
 export interface CheckedSchema {

@@ -3,12 +3,14 @@
 // tokens), else the chunked sub-agent → validation → strategy learned or updated → stored
 // result → the task's aggregate for the extractionId. The agent's extraction node and
 // POST /api/extract both call `run`; neither puts the data into a prompt.
-import type {
-  ExtractionAggregate,
-  ExtractionError,
-  ExtractionMethod,
-  ExtractionResult,
-  ExtractRequest,
+import {
+  DEFAULT_INPUT_LIMITS,
+  type ExtractionAggregate,
+  type ExtractionError,
+  type ExtractionMethod,
+  type ExtractionResult,
+  type ExtractRequest,
+  type InputLimits,
 } from '@tandem/contracts';
 import type { ExtractionResultRecord, ExtractionStrategy, Store } from '@tandem/store';
 import { aggregateResults } from './aggregator';
@@ -31,6 +33,8 @@ export interface ExtractionServiceDeps {
    * the calling thread (tests, benches).
    */
   pages?: PageReader;
+  /** The outputSchema budgets (SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES); the defaults otherwise. */
+  limits?: Pick<InputLimits, 'schemaMaxDepth' | 'schemaMaxNodes'>;
 }
 
 export interface RunExtractionInput {
@@ -87,7 +91,13 @@ export class ExtractionService {
 
   async run(input: RunExtractionInput): Promise<RunExtractionOutput> {
     const started = performance.now();
-    const plan = await planExtraction(this.cache, input.tenantId, input.request, input.url);
+    const plan = await planExtraction(
+      this.cache,
+      input.tenantId,
+      input.request,
+      input.url,
+      this.deps.limits ?? DEFAULT_INPUT_LIMITS,
+    );
     const content = await readContent(this.pages, input, plan);
     const replayed = await replayOutcome(this.cache, input.tenantId, plan, content);
     const produced = replayed.produced ?? (await this.viaModel(plan, content, input));

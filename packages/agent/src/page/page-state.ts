@@ -68,20 +68,31 @@ function screenshotOf(screenshot: string | null | undefined): PageScreenshot | u
   return data ? { mimeType, data } : undefined;
 }
 
-/** The HTML the client sent (`dom` first), digested; null when it sent none. */
-function htmlOf(request: InteractRequest): string | null {
+/** The HTML the client sent (`dom` first); null when it sent none. */
+export function htmlOf(request: InteractRequest): string | null {
   const raw = request.dom?.trim() ? request.dom : request.skeletonDom;
-  return raw?.trim() ? digestHtml(raw) : null;
+  return raw?.trim() ? raw : null;
 }
 
-/** The page state of a validated interact request. */
-export function pageStateFrom(request: InteractRequest): PageState {
+function digestOf(request: InteractRequest): string | null {
+  const html = htmlOf(request);
+  return html === null ? null : digestHtml(html);
+}
+
+/**
+ * The page state of a validated interact request. `digest` is the digest of its HTML when the
+ * caller made it elsewhere (the server's parse pool); by default it is made here.
+ */
+export function pageStateFrom(
+  request: InteractRequest,
+  digest: string | null = digestOf(request),
+): PageState {
   const screenshot = screenshotOf(request.screenshot);
   return {
     url: request.url,
     title: request.pageTitle ?? '',
     tree: request.interactiveTree ?? [],
-    html: htmlOf(request),
+    html: digest,
     domMode: request.domMode,
     ...(request.viewport ? { viewport: request.viewport } : {}),
     ...(request.viewportContent ? { viewportContent: request.viewportContent } : {}),

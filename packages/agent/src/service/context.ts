@@ -22,6 +22,8 @@ export interface InteractContext {
   events?: TaskEventHub;
   locks: TaskLocks;
   runner: GraphRunner;
+  /** Where a full DOM is digested (InteractServiceOptions.digestHtml). */
+  digestHtml?: (tenantId: string, html: string) => Promise<string>;
 }
 
 export interface RequestScope {

@@ -9,7 +9,7 @@ import type { Store } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
 import type { AgentDeps, AgentLogger } from '../deps';
 import { buildInteractGraph, type InteractGraph } from '../graph';
-import { pageStateFrom } from '../page/page-state';
+import { htmlOf, pageStateFrom } from '../page/page-state';
 import type { RagService } from '../rag/port';
 import { cancelTask } from './cancel-task';
 import { continueTask } from './continue-task';
@@ -32,6 +32,11 @@ export interface InteractServiceOptions {
   events?: TaskEventHub;
   /** Lock lease: a crashed request frees its task after this long. */
   lockTtlMs?: number;
+  /**
+   * Digests a full DOM the extension sent (up to 5 M characters of untrusted HTML) off the
+   * request's thread: the server's parse pool. By default on the calling thread.
+   */
+  digestHtml?: (tenantId: string, html: string) => Promise<string>;
 }
 
 export interface InteractService {
@@ -56,6 +61,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
     ...(options.events ? { events: options.events } : {}),
     locks,
     runner: createGraphRunner(graph, locks, deps.log),
+    ...(options.digestHtml ? { digestHtml: options.digestHtml } : {}),
   };
   return {
     graph,
@@ -79,7 +85,10 @@ async function answer(
 ): Promise<InteractResponse> {
   const { caller, request, log, taskId } = input;
   const started = Date.now();
-  const page = pageStateFrom(request);
+  const html = htmlOf(request);
+  const digest =
+    html !== null && ctx.digestHtml ? await ctx.digestHtml(caller.tenantId, html) : undefined;
+  const page = pageStateFrom(request, digest);
   const sessionId = await openSession(ctx.store, caller, request);
   const scope = { caller, request, page, sessionId, started, log };
   return request.taskId ? continueTask(ctx, scope, taskId) : startTask(ctx, scope, taskId);

@@ -3,8 +3,10 @@
 // the client sent as it is, so that header alone is whatever a client wants it to be. The TCP
 // peer is therefore stamped on every request as it enters the process (installPeerStamp), in a
 // header of ours that a client's copy cannot survive, and X-Forwarded-For is read only for as
-// many hops as the operator says proxies sit in front (TRUST_PROXY_HOPS).
-import http, { type IncomingMessage } from 'node:http';
+// many hops as the operator says proxies sit in front (TRUST_PROXY_HOPS). The same entry point
+// answers API requests no route can take in our envelope (request-guard.ts).
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { guardApiRequest } from './request-guard';
 
 /** Set from the socket on every request; whatever a client sent under this name is replaced. */
 export const PEER_HEADER = 'x-tandem-peer-address';
@@ -16,7 +18,8 @@ const STAMPED = Symbol.for('tandem.peer-stamp');
 type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 
 /**
- * Stamps the TCP peer address on every request any http.Server of this process receives. The
+ * Stamps the TCP peer address on every request any http.Server of this process receives, and
+ * answers there the API requests no route can take (a malformed path, an unknown route). The
  * `request` event is emitted through the prototype's emit at the time of each request, so this
  * also covers a server created before it is installed (Next's, which listens before it loads
  * instrumentation). Idempotent.
@@ -26,7 +29,10 @@ export function installPeerStamp(prototype: http.Server = http.Server.prototype)
   if (target[STAMPED]) return;
   const emit = target.emit as Emit;
   const stamped: Emit = function (event, ...args) {
-    if (event === 'request') stampPeer(args[0] as IncomingMessage);
+    if (event === 'request') {
+      stampPeer(args[0] as IncomingMessage);
+      if (guardApiRequest(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
+    }
     return emit.call(this, event, ...args);
   };
   target.emit = stamped as http.Server['emit'];

@@ -23,6 +23,9 @@ const config: NextConfig = {
     'unpdf',
     'mammoth',
     'jsdom',
+    // The parse pool starts its threads from piscina's own files (and ours: see
+    // @tandem/parse-pool), which bundling would move away from them.
+    'piscina',
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { INPUT_LIMITS } from '@tandem/contracts';
 import { EnvSchema } from './env';
 
 describe('.env.example', () => {
@@ -18,5 +19,15 @@ describe('.env.example', () => {
     );
     const missing = Object.keys(EnvSchema.shape).filter((name) => !documented.has(name));
     expect(missing).toEqual([]);
+  });
+
+  it('gives every input budget with the default the server uses', () => {
+    const example = readFileSync(
+      path.resolve(import.meta.dirname, '../../../.env.example'),
+      'utf8',
+    );
+    for (const spec of Object.values(INPUT_LIMITS)) {
+      expect(example).toContain(`\n${spec.setting}=${spec.default}\n`);
+    }
   });
 });

@@ -2,7 +2,12 @@
 // that let a fresh checkout start with no configuration at all (embedded libSQL, no keys).
 import fs from 'node:fs';
 import path from 'node:path';
-import { KNOWLEDGE_LIMITS } from '@tandem/contracts';
+import {
+  INPUT_LIMITS,
+  KNOWLEDGE_LIMITS,
+  type InputLimitName,
+  type InputLimits,
+} from '@tandem/contracts';
 import { z } from 'zod';
 
 /** The repository root (where pnpm-workspace.yaml is), so the CLI and the server share .data/. */
@@ -29,6 +34,12 @@ const positiveInt = (fallback: number) =>
     emptyToUndefined,
     wholeNumber(1, 'must be a whole number greater than 0').default(fallback),
   );
+/** Every input budget (contracts' INPUT_LIMITS) is a setting of its own, with its default. */
+type InputLimitSetting = (typeof INPUT_LIMITS)[InputLimitName]['setting'];
+const inputLimitSettings = Object.fromEntries(
+  Object.values(INPUT_LIMITS).map((spec) => [spec.setting, positiveInt(spec.default)]),
+) as Record<InputLimitSetting, ReturnType<typeof positiveInt>>;
+
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
@@ -208,9 +219,37 @@ export const EnvSchema = z.object({
       .default('false')
       .transform((v) => v === 'true'),
   ),
+
+  // --- untrusted input (issue 27, docs/security-operations.md) ---
+  /**
+   * Worker threads that parse documents and big pages, off the event loop that answers
+   * requests. Each tenant may use half of them at once, so one tenant's files never hold all.
+   */
+  PARSE_WORKERS: positiveInt(2),
+  /** Heap of each parse thread; a file or page that needs more is refused (422). */
+  PARSE_WORKER_HEAP_MB: positiveInt(512),
+  /** Time one file or page may take to parse; past it the thread is stopped (422). */
+  PARSE_TIMEOUT_SECONDS: positiveInt(60),
+  /** Document-extraction runs one tenant may have going at once (429 beyond). */
+  DOCUMENT_RUNS_PER_TENANT: positiveInt(2),
+  /** Unfinished crawl jobs one tenant may have (429 beyond). */
+  KNOWLEDGE_CRAWLS_PER_TENANT: positiveInt(2),
+  /** Uploads one tenant may have being read at once, knowledge and documents (429 beyond). */
+  INGESTIONS_PER_TENANT: positiveInt(2),
+  ...inputLimitSettings,
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string };
+
+/** The input budgets from their settings. */
+export function inputLimitsFrom(env: Env): InputLimits {
+  return Object.fromEntries(
+    (Object.keys(INPUT_LIMITS) as InputLimitName[]).map((name) => [
+      name,
+      env[INPUT_LIMITS[name].setting],
+    ]),
+  ) as InputLimits;
+}
 
 type Variable = keyof typeof EnvSchema.shape;
 
@@ -245,6 +284,13 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'KNOWLEDGE_CRAWL_CONCURRENCY',
   'KNOWLEDGE_CRAWL_DELAY_MS',
   'KNOWLEDGE_ALLOW_PRIVATE_URLS',
+  'PARSE_WORKERS',
+  'PARSE_WORKER_HEAP_MB',
+  'PARSE_TIMEOUT_SECONDS',
+  'DOCUMENT_RUNS_PER_TENANT',
+  'KNOWLEDGE_CRAWLS_PER_TENANT',
+  'INGESTIONS_PER_TENANT',
+  ...Object.values(INPUT_LIMITS).map((spec) => spec.setting),
 ]);
 
 /** How to fix a variable, where the rule alone does not say it. */

@@ -5,7 +5,12 @@
 // mapping to `{ error: { code, message } }` with the contract's status. Route files stay a few
 // lines long.
 import { randomUUID } from 'node:crypto';
-import type { EndpointDefinition } from '@tandem/contracts';
+import {
+  checkLimit,
+  DEFAULT_INPUT_LIMITS,
+  jsonNesting,
+  type EndpointDefinition,
+} from '@tandem/contracts';
 import type { z } from 'zod';
 import { EnvError } from '../env';
 import { authenticate, type AuthContext } from './auth';
@@ -120,7 +125,11 @@ function json(status: number, body: unknown, headers: Record<string, string>): R
   });
 }
 
-async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  maxDepth: number,
+): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
     throw new HttpError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes.`);
@@ -130,6 +139,14 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
     throw new HttpError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes.`);
   }
   if (text.trim() === '') return undefined;
+  // Schemas, converters and our own walks recurse per level: a body nested 6,000 deep (36 KB)
+  // overflowed the stack of an outputSchema check and answered 500.
+  checkLimit(
+    { ...DEFAULT_INPUT_LIMITS, structuredMaxDepth: maxDepth },
+    'structuredMaxDepth',
+    jsonNesting(text, maxDepth),
+    'The request body nests at least',
+  );
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -210,7 +227,11 @@ async function parseInput(
   const url = new URL(request.url);
   const limit = Math.min(maxBodyBytes ?? Infinity, runtime.env.MAX_BODY_BYTES);
   const body = endpoint.request
-    ? parseWith(endpoint.request, await readJsonBody(request, limit), 'body')
+    ? parseWith(
+        endpoint.request,
+        await readJsonBody(request, limit, runtime.env.STRUCTURED_MAX_DEPTH),
+        'body',
+      )
     : undefined;
   const query = endpoint.query
     ? parseWith(endpoint.query, Object.fromEntries(url.searchParams), 'query')

@@ -3,6 +3,7 @@ import { InteractError, LlmCallError } from '@tandem/agent';
 import {
   ERROR_HTTP_STATUS,
   ErrorCode,
+  InputTooComplexError,
   type ErrorResponse,
   type FieldError,
 } from '@tandem/contracts';
@@ -67,6 +68,16 @@ export function isError<T extends Error>(
   return error instanceof type || (error instanceof Error && error.name === name);
 }
 
+/**
+ * Errors of packages this module does not load (the parsers' ParseError, the parse pool's
+ * QueueFullError), recognised by their class's name field.
+ */
+const isNamed = (error: unknown, name: string): error is Error =>
+  error instanceof Error && error.name === name;
+
+/** A tenant's files wait for the parse pool's threads: worth another try a few seconds on. */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
+
 /** The answer for a code: status from the contract, nothing else to pick. */
 function answer(
   code: ErrorCode,
@@ -96,6 +107,18 @@ export function mapError(error: unknown): MappedError {
       const unexpected = isServerError(code.data) && code.data !== 'LLM_NOT_CONFIGURED';
       return answer(code.data, error.message, unexpected);
     }
+  }
+  // Untrusted input over a budget, or unreadable: the client's input, never a server error.
+  if (isError(error, InputTooComplexError, 'InputTooComplexError')) {
+    return answer('INPUT_TOO_COMPLEX', error.message, false);
+  }
+  if (isNamed(error, 'ParseError')) {
+    return answer('BAD_REQUEST', `The input could not be read: ${error.message}`, false);
+  }
+  if (isNamed(error, 'QueueFullError')) {
+    return answer('CONCURRENCY_LIMITED', error.message, false, {
+      headers: { 'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS) },
+    });
   }
   if (isError(error, LlmCallError, 'LlmCallError')) {
     return answer('LLM_ERROR', 'The language model failed to answer; retry the request.', true);

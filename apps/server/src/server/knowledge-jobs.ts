@@ -13,17 +13,45 @@ import {
   type PageOutcome,
 } from '@tandem/knowledge/ingestion';
 import type { KnowledgeJob, Store } from '@tandem/store';
+import { HttpError } from './http-error';
 import type { Logger } from './logger';
+import { claimSlot, type HeldSlot, type SlotKind } from './tenant-slots';
+
+const CRAWL_START: SlotKind = {
+  name: 'crawl-start',
+  setting: 'KNOWLEDGE_CRAWLS_PER_TENANT',
+  what: 'crawls being started',
+  retryAfterSeconds: 1,
+};
+
+/** Retries a claim that is refused while another start holds the lock, for START_WAIT_MS. */
+async function waitForSlot(claim: () => Promise<HeldSlot>): Promise<HeldSlot> {
+  const deadline = Date.now() + START_WAIT_MS;
+  for (;;) {
+    try {
+      return await claim();
+    } catch (error) {
+      if (!(error instanceof HttpError) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
+    }
+  }
+}
 
 /** Jobs crawling at once in this process; more wait in the queue (status queued). */
 const MAX_RUNNING_JOBS = 2;
+/** Of which one tenant's: the other is free for the next tenant's crawl (fair share). */
+const MAX_RUNNING_PER_TENANT = 1;
+/** How long a start waits for another start of the same tenant to finish counting. */
+const START_WAIT_MS = 5_000;
 
 export type JobListener = (job: KnowledgeJob) => void;
 
 export interface KnowledgeJobRunnerDeps {
-  store: Pick<Store, 'knowledgeJobs' | 'knowledge'>;
+  store: Pick<Store, 'knowledgeJobs' | 'knowledge' | 'idempotency'>;
   ingestion: KnowledgeIngestion;
   crawl: Omit<CrawlOptions, 'allowedDomains' | 'fetch'>;
+  /** Unfinished crawls one tenant may have (KNOWLEDGE_CRAWLS_PER_TENANT); 429 beyond. */
+  crawlsPerTenant: number;
   log: Logger;
 }
 
@@ -51,7 +79,7 @@ export function jobView(job: KnowledgeJob): KnowledgeJobView {
 }
 
 export class KnowledgeJobRunner {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { tenantId: string; controller: AbortController }>();
   private readonly waiting: KnowledgeJob[] = [];
   private readonly listeners = new Map<string, Set<JobListener>>();
   private closed = false;
@@ -69,17 +97,49 @@ export class KnowledgeJobRunner {
       ...this.deps.crawl,
       allowedDomains: settings.allowedDomains,
     });
-    const job = await this.deps.store.knowledgeJobs.create(tenantId, {
-      url: request.url,
-      strategy: request.strategy,
-      // One page is one page, whatever maxPages said.
-      maxPages: request.strategy === 'single' ? 1 : request.maxPages,
-      maxDepth: request.strategy === 'spider' ? request.maxDepth : 0,
-      domain: request.domain ?? new URL(request.url).hostname.toLowerCase(),
-      userId,
-    });
+    const job = await this.createWithinCap(tenantId, () =>
+      this.deps.store.knowledgeJobs.create(tenantId, {
+        url: request.url,
+        strategy: request.strategy,
+        // One page is one page, whatever maxPages said.
+        maxPages: request.strategy === 'single' ? 1 : request.maxPages,
+        maxDepth: request.strategy === 'spider' ? request.maxDepth : 0,
+        domain: request.domain ?? new URL(request.url).hostname.toLowerCase(),
+        userId,
+      }),
+    );
     this.enqueue(job);
     return job;
+  }
+
+  /**
+   * Creates the job unless the tenant has KNOWLEDGE_CRAWLS_PER_TENANT unfinished ones (429).
+   * Starts of one tenant count one at a time (a lease in the store, shared by every process),
+   * or a burst of requests would each count the others' jobs before any was written.
+   */
+  private async createWithinCap(
+    tenantId: string,
+    create: () => Promise<KnowledgeJob>,
+  ): Promise<KnowledgeJob> {
+    const { store, crawlsPerTenant } = this.deps;
+    const lock = await waitForSlot(() => claimSlot(store.idempotency, tenantId, CRAWL_START, 1));
+    try {
+      const unfinished = await store.knowledgeJobs.list(tenantId, {
+        status: ['queued', 'running'],
+        limit: crawlsPerTenant,
+      });
+      if (unfinished.length >= crawlsPerTenant) {
+        throw new HttpError(
+          'CONCURRENCY_LIMITED',
+          `This account already has ${unfinished.length} crawls queued or running, the most it ` +
+            'may have at once (KNOWLEDGE_CRAWLS_PER_TENANT); try again when one is done.',
+          { headers: { 'Retry-After': '30' } },
+        );
+      }
+      return await create();
+    } finally {
+      await lock.release();
+    }
   }
 
   /** Jobs a stopped server left queued or running, oldest first. */
@@ -116,7 +176,7 @@ export class KnowledgeJobRunner {
   /** Stops every crawl between pages; their jobs stay unfinished and resume at next start. */
   close(): void {
     this.closed = true;
-    for (const controller of this.running.values()) controller.abort();
+    for (const { controller } of this.running.values()) controller.abort();
     this.waiting.length = 0;
   }
 
@@ -132,12 +192,24 @@ export class KnowledgeJobRunner {
     this.pump();
   }
 
+  /** The oldest waiting job whose tenant is below its share of the running crawls. */
+  private nextJob(): KnowledgeJob | undefined {
+    const perTenant = new Map<string, number>();
+    for (const { tenantId } of this.running.values()) {
+      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
+    }
+    const index = this.waiting.findIndex(
+      (job) => (perTenant.get(job.tenantId) ?? 0) < MAX_RUNNING_PER_TENANT,
+    );
+    return index < 0 ? undefined : this.waiting.splice(index, 1)[0];
+  }
+
   private pump(): void {
-    while (!this.closed && this.running.size < MAX_RUNNING_JOBS && this.waiting.length > 0) {
-      const job = this.waiting.shift();
+    while (!this.closed && this.running.size < MAX_RUNNING_JOBS) {
+      const job = this.nextJob();
       if (!job) return;
       const controller = new AbortController();
-      this.running.set(job.id, controller);
+      this.running.set(job.id, { tenantId: job.tenantId, controller });
       void this.run(job, controller).finally(() => {
         this.running.delete(job.id);
         this.pump();

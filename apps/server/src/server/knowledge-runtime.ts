@@ -14,6 +14,7 @@ import { priceUsage } from '@tandem/observability';
 import {
   gotenbergHandler,
   KnowledgeIngestion,
+  type ContentParsers,
   type KnowledgeQuotas,
 } from '@tandem/knowledge/ingestion';
 import type { Store } from '@tandem/store';
@@ -98,6 +99,8 @@ export function createKnowledgeRuntime(options: {
   log: Logger;
   /** Tests pass their own (a loopback embeddings server); otherwise chosen from env. */
   embedder?: Embedder | null;
+  /** Where files and pages are parsed: the runtime's parse pool. */
+  parsers: ContentParsers;
 }): KnowledgeRuntime {
   const { env, store } = options;
   const log = options.log.child({ component: 'knowledge' });
@@ -116,6 +119,7 @@ export function createKnowledgeRuntime(options: {
     embedder,
     quotas,
     onEmbeddingError,
+    parsers: options.parsers,
     ...(env.GOTENBERG_URL
       ? { extractOptions: { handlers: { office: gotenbergHandler({ url: env.GOTENBERG_URL }) } } }
       : {}),
@@ -129,6 +133,7 @@ export function createKnowledgeRuntime(options: {
       store,
       ingestion,
       log,
+      crawlsPerTenant: env.KNOWLEDGE_CRAWLS_PER_TENANT,
       crawl: {
         concurrency: env.KNOWLEDGE_CRAWL_CONCURRENCY,
         delayMs: env.KNOWLEDGE_CRAWL_DELAY_MS,

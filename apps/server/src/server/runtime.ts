@@ -22,9 +22,10 @@ import {
   type UsageService,
 } from '@tandem/observability';
 import { ExtractionService } from '@tandem/extraction';
+import { ParsePool, poolPageReader, poolParsers } from '@tandem/parse-pool';
 import { SkillsService, type Embedder } from '@tandem/knowledge';
 import { createStore, type Store } from '@tandem/store';
-import { env as processEnv, type Env } from '../env';
+import { env as processEnv, inputLimitsFrom, type Env } from '../env';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
 import {
@@ -57,6 +58,11 @@ export interface Runtime {
   knowledge: KnowledgeRuntime;
   /** Document extraction (issue 19): uploads, the extraction agent's runs, stacks. */
   documents: DocumentAgentService;
+  /**
+   * Where untrusted files and big pages are parsed (issue 27): worker threads with a heap and
+   * time limit per job, shared fairly between tenants. Nothing parses them on the event loop.
+   */
+  parsing: ParsePool;
   /** LangFuse traces (a no-op without keys); business code sees only this port. */
   tracing: Tracing;
   /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
@@ -120,11 +126,14 @@ export async function createRuntime(options: {
   const webSearch = env.TAVILY_API_KEY
     ? createTavilyWebSearch({ apiKey: env.TAVILY_API_KEY, baseUrl: env.TAVILY_BASE_URL })
     : createDisabledWebSearch();
+  const parsing = createParsePool(env, log);
   const events = new TaskEventHub();
   const collect = new CollectService(store, { events });
   const extraction = new ExtractionService({
     llm,
     store,
+    pages: poolPageReader(parsing),
+    limits: parsing.limits,
     config: {
       maxConcurrentChunks: env.EXTRACTION_CONCURRENCY,
       maxChunkSize: env.EXTRACTION_MAX_CHUNK_CHARS,
@@ -134,6 +143,7 @@ export async function createRuntime(options: {
     env,
     store,
     log,
+    parsers: poolParsers(parsing),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
   });
   const documents = new DocumentAgentService({
@@ -149,6 +159,7 @@ export async function createRuntime(options: {
     // RAG and GET /api/knowledge/resolve answer from the same retriever.
     rag: createRagService(store, { retriever: knowledge.retriever }),
     events,
+    digestHtml: (tenantId, html) => parsing.run(tenantId, 'htmlDigest', { html }),
     deps: {
       llm,
       webSearch,
@@ -171,6 +182,7 @@ export async function createRuntime(options: {
     extraction,
     knowledge,
     documents,
+    parsing,
     tracing,
     usage,
     rateLimiters: createRateLimiters(store.rateLimits, {
@@ -191,6 +203,19 @@ export async function createRuntime(options: {
     startedAt: Date.now(),
     version: packageJson.version,
   };
+}
+
+function createParsePool(env: Env, log: Logger): ParsePool {
+  const poolLog = log.child({ component: 'parse-pool' });
+  return new ParsePool({
+    threads: env.PARSE_WORKERS,
+    heapMb: env.PARSE_WORKER_HEAP_MB,
+    timeoutMs: env.PARSE_TIMEOUT_SECONDS * 1000,
+    limits: inputLimitsFrom(env),
+    // A parser failing in a way it did not foresee: the client hears its input was unreadable,
+    // and the operator gets the stack (it may be a bug of ours).
+    onUnexpected: (job, error) => poolLog.warn('parse job failed unexpectedly', { job, error }),
+  });
 }
 
 const globalRuntime = globalThis as typeof globalThis & {

@@ -1,6 +1,7 @@
 import { ExtractionStreamEvent, endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../server/create-route';
 import { caller } from '../documents/_lib/access';
+import { startInSlot } from '../documents/_lib/run-slot';
 import { runEventResponse } from '../documents/_lib/run-stream';
 import { inlineFile } from '../documents/_lib/upload';
 import { extractionView } from '../documents/_lib/views';
@@ -12,13 +13,15 @@ export const dynamic = 'force-dynamic';
 // Spec 004: extract a document with the agent; the answer streams its flat events.
 export const POST = createRoute(endpoints.extractionsCreate, {
   handler: async ({ body, runtime, auth, request, log }) => {
-    const run = await knowledgeErrors(() =>
-      runtime.documents.startExtraction(caller(auth), {
-        ...(body.documentId ? { documentId: body.documentId } : {}),
-        ...(body.upload ? { upload: inlineFile(body.upload) } : {}),
-        ...(body.schema ? { schema: body.schema } : {}),
-        ...(body.instructions ? { instructions: body.instructions } : {}),
-      }),
+    const run = await startInSlot(runtime, auth, () =>
+      knowledgeErrors(() =>
+        runtime.documents.startExtraction(caller(auth), {
+          ...(body.documentId ? { documentId: body.documentId } : {}),
+          ...(body.upload ? { upload: inlineFile(body.upload) } : {}),
+          ...(body.schema ? { schema: body.schema } : {}),
+          ...(body.instructions ? { instructions: body.instructions } : {}),
+        }),
+      ),
     );
     return rawResponse(runEventResponse(run.events, ExtractionStreamEvent, request.signal, log));
   },

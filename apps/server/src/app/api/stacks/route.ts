@@ -1,6 +1,7 @@
 import { StackStreamEvent, endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../server/create-route';
 import { caller } from '../documents/_lib/access';
+import { startInSlot } from '../documents/_lib/run-slot';
 import { runEventResponse } from '../documents/_lib/run-stream';
 import { stackView } from '../documents/_lib/views';
 
@@ -10,12 +11,14 @@ export const dynamic = 'force-dynamic';
 // Several documents into one table; the answer streams the stacks agent's events.
 export const POST = createRoute(endpoints.stacksCreate, {
   handler: async ({ body, runtime, auth, request, log }) => {
-    const run = await runtime.documents.startStack(caller(auth), {
-      documentIds: body.documentIds,
-      ...(body.name ? { name: body.name } : {}),
-      ...(body.columns ? { columns: body.columns } : {}),
-      ...(body.instructions ? { instructions: body.instructions } : {}),
-    });
+    const run = await startInSlot(runtime, auth, () =>
+      runtime.documents.startStack(caller(auth), {
+        documentIds: body.documentIds,
+        ...(body.name ? { name: body.name } : {}),
+        ...(body.columns ? { columns: body.columns } : {}),
+        ...(body.instructions ? { instructions: body.instructions } : {}),
+      }),
+    );
     return rawResponse(runEventResponse(run.events, StackStreamEvent, request.signal, log));
   },
 });

@@ -1,0 +1,101 @@
+// Fair share per tenant (issue 27): how many document-extraction runs and file readings one
+// tenant may have going at once. 200 concurrent POST /api/extractions from one key were 200
+// model runs at once; now the first DOCUMENT_RUNS_PER_TENANT run and the rest are told 429
+// with Retry-After. A slot is a lease in the store's idempotency repository (as task and run
+// locks are), renewed while the work lasts, so every server process on the store shares the
+// count and a process that dies frees its slots within one lease.
+import type { IdempotencyRepository } from '@tandem/store';
+import { isDuplicateKeyError } from '@tandem/store';
+import { HttpError } from './http-error';
+
+const SCOPE = 'tenant-slot';
+/** A slot whose holder died is free again after this long. */
+const LEASE_MS = 30_000;
+
+export interface SlotKind {
+  /** Key prefix: one family of slots per kind of work. */
+  name: string;
+  /** The setting that caps it, named in the refusal. */
+  setting: string;
+  /** "document extractions running": what the refusal counts. */
+  what: string;
+  /** Seconds a client should wait before trying again. */
+  retryAfterSeconds: number;
+}
+
+export const DOCUMENT_RUNS: SlotKind = {
+  name: 'document-run',
+  setting: 'DOCUMENT_RUNS_PER_TENANT',
+  what: 'document extractions running',
+  retryAfterSeconds: 10,
+};
+
+export const INGESTIONS: SlotKind = {
+  name: 'ingestion',
+  setting: 'INGESTIONS_PER_TENANT',
+  what: 'uploads being read',
+  retryAfterSeconds: 5,
+};
+
+export interface HeldSlot {
+  release(): Promise<void>;
+}
+
+type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>;
+
+/** Takes the first free one of the tenant's `cap` slots of `kind`, or answers 429. */
+export async function claimSlot(
+  leases: Leases,
+  tenantId: string,
+  kind: SlotKind,
+  cap: number,
+): Promise<HeldSlot> {
+  for (let index = 0; index < cap; index++) {
+    const key = `${SCOPE}:${kind.name}:${index}`;
+    try {
+      await leases.begin(tenantId, { key, scope: SCOPE, requestHash: key, ttlMs: LEASE_MS });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) continue;
+      throw error;
+    }
+    return hold(leases, tenantId, key);
+  }
+  throw new HttpError(
+    'CONCURRENCY_LIMITED',
+    `This account already has ${cap} ${kind.what}, the most it may have at once ` +
+      `(${kind.setting}); try again when one is done.`,
+    { headers: { 'Retry-After': String(kind.retryAfterSeconds) } },
+  );
+}
+
+function hold(leases: Leases, tenantId: string, key: string): HeldSlot {
+  const timer = setInterval(() => {
+    void leases.renew(tenantId, key, LEASE_MS).catch(() => false);
+  }, LEASE_MS / 3);
+  timer.unref();
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      await leases.release(tenantId, key).catch(() => false);
+    },
+  };
+}
+
+/** Runs `work` in a slot, released when it settles. */
+export async function inSlot<T>(
+  leases: Leases,
+  tenantId: string,
+  kind: SlotKind,
+  cap: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const slot = await claimSlot(leases, tenantId, kind, cap);
+  try {
+    return await work();
+  } finally {
+    await slot.release();
+  }
+}

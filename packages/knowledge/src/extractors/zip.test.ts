@@ -2,7 +2,15 @@ import { DEFAULT_INPUT_LIMITS, InputTooComplexError } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
 import { extractDocument } from './extract';
-import { docxBomb, docxPackage, documentXml, rawZip, storedEntry } from './hostile-fixtures';
+import {
+  docxBomb,
+  docxPackage,
+  documentXml,
+  rawZip,
+  repeatedDeflate,
+  storedEntry,
+} from './hostile-fixtures';
+import { gotenbergHandler } from './office';
 import { InflateBudget } from './zip';
 
 const MB = 1024 * 1024;
@@ -114,5 +122,28 @@ describe('InflateBudget: the count of bytes actually inflated', () => {
     expect(() => budget.add(1)).toThrow(
       'The file unpacks to at least 100× its own size; the limit is 100× (ZIP_MAX_RATIO).',
     );
+  });
+});
+
+describe('office ZIPs (XLSX, PPTX, ODF) meet the same budgets before Gotenberg sees them', () => {
+  it('refuses a workbook bomb without uploading it', async () => {
+    const stored = repeatedDeflate(new Uint8Array(0), new Uint8Array(MB), 1024, new Uint8Array(0));
+    const workbook = rawZip([
+      storedEntry('[Content_Types].xml', '<Types/>'),
+      { name: 'xl/workbook.xml', stored, method: 8, declaredSize: 1024 * MB },
+    ]);
+    let uploads = 0;
+    const office = gotenbergHandler({
+      url: 'http://gotenberg.test',
+      fetch: () => {
+        uploads += 1;
+        return Promise.reject(new Error('not reached'));
+      },
+    });
+    const error = await refusal(
+      extractDocument(workbook, { fileName: 'book.xlsx', handlers: { office } }),
+    );
+    expect((error as InputTooComplexError).limit).toBe('zipMaxUncompressedMb');
+    expect(uploads).toBe(0);
   });
 });

@@ -11,8 +11,8 @@ export class ParseError extends Error {
 
 /**
  * The errors extractDocument may throw; anything else a parser raises is turned into one of
- * them. By name too: a worker thread or a second bundle of this package has its own classes.
- * OfficeConversionError is a ParseError by name prefix as well as by class.
+ * them. By name too: an injected handler from another bundle of this package (the server loads
+ * it in several chunks) throws its own copies of these classes.
  */
 const ALLOWED = new Set([
   'ParseError',
@@ -21,7 +21,7 @@ const ALLOWED = new Set([
   'InputTooComplexError',
 ]);
 
-export const isExtractionError = (error: unknown): error is Error =>
+const isExtractionError = (error: unknown): error is Error =>
   error instanceof ParseError ||
   error instanceof UnsupportedFormatError ||
   error instanceof InputTooComplexError ||
@@ -46,17 +46,4 @@ export function toExtractionError(error: unknown, format: string, limits: InputL
     );
   }
   return new ParseError(format, `the file is damaged or is not a valid ${format} file.`);
-}
-
-/** Runs a parser step, turning its failures into extraction errors. */
-export async function guarded<T>(
-  format: string,
-  limits: InputLimits,
-  work: () => T | Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw toExtractionError(error, format, limits);
-  }
 }

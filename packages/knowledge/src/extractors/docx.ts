@@ -1,6 +1,8 @@
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import type { HandlerResult } from './extract';
+import { storedZip, unzipWithinBudget } from './zip';
 
 const cellText = (cell: Element): string =>
   (cell.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
@@ -34,20 +36,36 @@ function converter(): TurndownService {
 }
 
 /**
+ * The parts mammoth parses: XML parts, their relationships and its own embedded style map
+ * (`mammoth/style-map`, no extension). Images, fonts and embedded files are counted against the
+ * budget but not kept, since images are dropped below and mammoth reads nothing else.
+ */
+const isParsedPart = (name: string): boolean =>
+  /\.(?:xml|rels)$/i.test(name) || !/\.[^/]*$/.test(name);
+
+/**
  * mammoth maps Word styles to semantic HTML (headings, lists, tables); its own Markdown
  * output is deprecated, so turndown writes the Markdown. Images are dropped: their bytes
  * would bloat the text and OCR of embedded images is a separate step.
+ * mammoth (JSZip) inflates whole parts in memory with no bound, so the archive is first read as
+ * a stream within ZIP_MAX_UNCOMPRESSED_MB and ZIP_MAX_RATIO, and mammoth gets those bytes.
  */
-export async function extractDocx(bytes: Uint8Array): Promise<HandlerResult> {
+export async function extractDocx(
+  bytes: Uint8Array,
+  { limits = DEFAULT_INPUT_LIMITS }: { limits?: InputLimits } = {},
+): Promise<HandlerResult> {
+  const archive = storedZip(await unzipWithinBudget(bytes, limits, isParsedPart, 'DOCX'));
   const result = await mammoth.convertToHtml(
-    { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+    { buffer: Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength) },
     { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
   );
   const markdown = converter()
     .remove('img')
     .turndown(result.value)
     // turndown pads list markers to four columns; one space is what Markdown writers use.
-    .replace(/^(\s*)(-|\d+\.)\s{2,}/gm, '$1$2 ')
+    // The indent is [ \t]*, not \s*: \s spans newlines, so on a long run of blank (or
+    // non-breaking-space) lines every line start re-read the whole run, quadratic in its length.
+    .replace(/^([ \t]*)(-|\d+\.)\s{2,}/gm, '$1$2 ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   const warnings = result.messages.map((message) => message.message);

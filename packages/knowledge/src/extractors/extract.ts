@@ -1,6 +1,7 @@
-import type { InputLimits } from '@tandem/contracts';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
 import { detectType } from './detect';
 import { extractDocx } from './docx';
+import { toExtractionError } from './errors';
 import { ocrImage } from './ocr';
 import { extractPdf } from './pdf';
 import {
@@ -26,9 +27,16 @@ export interface HandlerResult extends TextExtraction {
   pages?: ExtractedPage[];
 }
 
+/** What a handler is told besides the bytes: the detected type, the file's name, the budgets. */
+export type HandlerContext = DetectedType &
+  ExtractInput & {
+    /** Budgets on untrusted input (issue 27); a handler checks them before its expensive step. */
+    limits: InputLimits;
+  };
+
 export type FormatHandler = (
   bytes: Uint8Array,
-  detected: DetectedType & ExtractInput,
+  context: HandlerContext,
 ) => HandlerResult | Promise<HandlerResult>;
 
 /**
@@ -41,7 +49,7 @@ export type InjectedKind = 'html' | 'image' | 'audio' | 'video' | 'office';
 
 export interface ExtractOptions extends ExtractInput {
   handlers?: Partial<Record<InjectedKind, FormatHandler>>;
-  /** Budgets on the input (DEFAULT_INPUT_LIMITS when absent). */
+  /** The server's budgets (from its settings); DEFAULT_INPUT_LIMITS when not given. */
   limits?: InputLimits;
 }
 
@@ -89,17 +97,58 @@ const baseName = (fileName: string | undefined): string | undefined =>
     ?.replace(/\.[^.]+$/, '')
     .trim() || undefined;
 
-/** Turns a file's bytes into Markdown, choosing the extractor by the detected type. */
+/** How messages name a format ("Could not parse DOCX: …"). */
+const FORMAT_NAMES: Record<DocumentKind, string> = {
+  pdf: 'PDF',
+  docx: 'DOCX',
+  office: 'office document',
+  html: 'HTML',
+  markdown: 'Markdown',
+  text: 'text',
+  json: 'JSON',
+  csv: 'CSV',
+  xml: 'XML',
+  yaml: 'YAML',
+  image: 'image',
+  audio: 'audio',
+  video: 'video',
+};
+
+async function runHandler(
+  bytes: Uint8Array,
+  detected: DetectedType,
+  options: ExtractOptions,
+  limits: InputLimits,
+): Promise<HandlerResult> {
+  const handler = handlerFor(detected, options);
+  try {
+    return await handler(bytes, {
+      ...detected,
+      ...(options.fileName ? { fileName: options.fileName } : {}),
+      limits,
+    });
+  } catch (error) {
+    throw toExtractionError(error, FORMAT_NAMES[detected.kind], limits);
+  }
+}
+
+/**
+ * Turns a file's bytes into Markdown, choosing the extractor by the detected type. Whatever the
+ * bytes, it throws only ParseError (OfficeConversionError among them), UnsupportedFormatError or
+ * InputTooComplexError: a parser's own failure becomes one of those, so no upload answers 500.
+ */
 export async function extractDocument(
   bytes: Uint8Array,
   options: ExtractOptions = {},
 ): Promise<ExtractedDocument> {
-  const detected = detectType(bytes, options);
-  const handler = handlerFor(detected, options);
-  const result = await handler(bytes, {
-    ...detected,
-    ...(options.fileName ? { fileName: options.fileName } : {}),
-  });
+  const limits = options.limits ?? DEFAULT_INPUT_LIMITS;
+  let detected: DetectedType;
+  try {
+    detected = detectType(bytes, options);
+  } catch (error) {
+    throw toExtractionError(error, 'file', limits);
+  }
+  const result = await runHandler(bytes, detected, options, limits);
   const title = result.title ?? baseName(options.fileName) ?? 'Untitled';
   return {
     title,

@@ -1,7 +1,8 @@
 import type { FormatHandler, HandlerResult } from './extract';
 import { officeExtension } from './office-formats';
 import { extractPdf } from './pdf';
-import { ParseError } from './text-formats';
+import { ParseError } from './errors';
+import { unzipWithinBudget } from './zip';
 
 export interface GotenbergOptions {
   /** Base URL of the Gotenberg service, e.g. `http://gotenberg:3000` (GOTENBERG_URL). */
@@ -29,6 +30,9 @@ export class OfficeConversionError extends ParseError {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+const isZip = (bytes: Uint8Array): boolean =>
+  bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 const CONVERTED = 'Converted by Gotenberg (LibreOffice) to PDF before extraction.';
 
 interface Endpoint {
@@ -130,9 +134,12 @@ async function convertToPdf(
 export function gotenbergHandler(options: GotenbergOptions): FormatHandler {
   endpoint(options.url); // an invalid URL fails at configuration, not at the first upload
   return async (bytes, detected): Promise<HandlerResult> => {
+    const { limits } = detected;
+    // XLSX, PPTX and ODF files are ZIPs: LibreOffice would inflate a bomb just as mammoth would.
+    if (isZip(bytes)) await unzipWithinBudget(bytes, limits, () => false, 'office document');
     const fileName = officeFileName(detected.fileName, detected.mimeType);
     const pdf = await convertToPdf(bytes, fileName, detected.mimeType, options);
-    const result = await extractPdf(pdf);
+    const result = await extractPdf(pdf, { limits });
     return { ...result, warnings: [CONVERTED, ...result.warnings] };
   };
 }

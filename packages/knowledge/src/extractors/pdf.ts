@@ -1,20 +1,57 @@
-import { extractText, getDocumentProxy, getMeta, renderPageAsImage } from 'unpdf';
+import { DEFAULT_INPUT_LIMITS, INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
+import { createIsomorphicCanvasFactory, getDocumentProxy } from 'unpdf';
+import { trimLineEnds } from './decode-text';
+import { ParseError } from './errors';
 import type { HandlerResult } from './extract';
-import { ocrImage } from './ocr';
+import { ocrPages, type PdfDocument } from './pdf-ocr';
 import type { ExtractedPage } from './types';
 
 /** Fewer characters than this per page means the page is most likely a scan (text as an image). */
 const MIN_TEXT_PER_PAGE = 16;
 
 const tidy = (text: string): string =>
-  text
-    .replace(/[ \t]+\n/g, '\n')
+  trimLineEnds(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
-async function pdfTitle(bytes: Uint8Array): Promise<string | undefined> {
+/** PDF.js's verbosity for errors only: a hostile file's thousand warnings stay out of the logs. */
+const ERRORS_ONLY = 0;
+
+/**
+ * Opens the PDF with PDF.js (unpdf's serverless build, no worker). Nothing in a PDF runs: this
+ * build of PDF.js has no eval at all (PostScript functions compile to WebAssembly, so the old
+ * `isEvalSupported` option is gone), JavaScript actions only run in the viewer's scripting
+ * sandbox, which is never loaded here, and XFA forms stay off. Embedded images over
+ * IMAGE_MAX_PIXELS are not decoded when a page is rendered.
+ */
+async function openPdf(bytes: Uint8Array, limits: InputLimits): Promise<PdfDocument> {
+  const CanvasFactory = await createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'));
   try {
-    const { info } = await getMeta(bytes.slice());
+    // A copy, because PDF.js transfers (detaches) the buffer it is given.
+    return await getDocumentProxy(bytes.slice(), {
+      CanvasFactory,
+      maxImageSize: limits.imageMaxPixels,
+      enableXfa: false,
+      verbosity: ERRORS_ONLY,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'PasswordException') {
+      throw new ParseError('PDF', 'it is password-protected.');
+    }
+    throw new ParseError('PDF', 'the file is damaged or cut short.');
+  }
+}
+
+async function pageText(document: PdfDocument, number: number): Promise<string> {
+  const content = await (await document.getPage(number)).getTextContent();
+  return content.items
+    .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
+    .join('');
+}
+
+async function pdfTitle(document: PdfDocument): Promise<string | undefined> {
+  try {
+    const { info } = await document.getMetadata();
     const title = (info as { Title?: unknown }).Title;
     return typeof title === 'string' && title.trim() ? title.trim() : undefined;
   } catch {
@@ -22,53 +59,55 @@ async function pdfTitle(bytes: Uint8Array): Promise<string | undefined> {
   }
 }
 
-/** PDF points are 1/72 inch; 3× gives about 216 dpi, where tesseract reads body text well. */
-const OCR_SCALE = 3;
-
-/** Scanned pages carry their text only as an image: render them and read them by OCR. */
-async function ocrPages(
-  bytes: Uint8Array,
-  pages: ExtractedPage[],
-  numbers: number[],
-): Promise<string[]> {
-  const warnings: string[] = [];
-  for (const number of numbers) {
-    const png = await renderPageAsImage(bytes.slice(), number, {
-      canvasImport: () => import('@napi-rs/canvas'),
-      scale: OCR_SCALE,
-    });
-    const result = await ocrImage(new Uint8Array(png));
-    const page = pages[number - 1];
-    if (page && result.markdown) page.text = result.markdown;
-    warnings.push(...result.warnings.map((warning) => `Page ${number}: ${warning}`));
+/** The text layer of the first PDF_MAX_PAGES pages, with a warning when later ones are left out. */
+async function readTextLayer(
+  document: PdfDocument,
+  limits: InputLimits,
+): Promise<{ pages: ExtractedPage[]; warnings: string[] }> {
+  const total = document.numPages;
+  const count = Math.min(total, limits.pdfMaxPages);
+  const pages: ExtractedPage[] = [];
+  for (let number = 1; number <= count; number += 1) {
+    try {
+      pages.push({ number, text: tidy(await pageText(document, number)) });
+    } catch {
+      throw new ParseError('PDF', `page ${number} is damaged or missing.`);
+    }
   }
-  const read = numbers.filter((number) => pages[number - 1]?.text);
-  if (read.length > 0)
-    warnings.unshift(`Page(s) ${read.join(', ')} had no text layer and were read by OCR.`);
-  return warnings;
+  const warnings =
+    total > count
+      ? [
+          `Read the first ${count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages (${INPUT_LIMITS.pdfMaxPages.setting}).`,
+        ]
+      : [];
+  return { pages, warnings };
 }
 
 /**
  * Text per page from the PDF's text layer, so citations can name a page. unpdf bundles a
  * serverless build of PDF.js (no worker) that runs the same in Node and edge; the canvas
- * (@napi-rs/canvas, prebuilt) is loaded only to render scanned pages for OCR.
- * The bytes are copied because PDF.js transfers (detaches) the buffer it is given.
+ * (@napi-rs/canvas, prebuilt) renders pages without a text layer for OCR. Budgets: at most
+ * PDF_MAX_PAGES pages read, PDF_MAX_OCR_PAGES of them by OCR, each rendered within
+ * PDF_MAX_PAGE_PIXELS, all within OCR_MAX_SECONDS.
  */
-export async function extractPdf(bytes: Uint8Array): Promise<HandlerResult> {
-  const document = await getDocumentProxy(bytes.slice());
-  const { text } = await extractText(document, { mergePages: false });
-  const pages: ExtractedPage[] = text.map((pageText, index) => ({
-    number: index + 1,
-    text: tidy(pageText),
-  }));
-  const empty = pages
-    .filter((page) => page.text.length < MIN_TEXT_PER_PAGE)
-    .map((page) => page.number);
-  const warnings = await ocrPages(bytes, pages, empty);
-  const markdown = pages
-    .filter((page) => page.text)
-    .map((page) => page.text)
-    .join('\n\n');
-  const title = await pdfTitle(bytes);
-  return { markdown, pages, warnings, ...(title ? { title } : {}) };
+export async function extractPdf(
+  bytes: Uint8Array,
+  { limits = DEFAULT_INPUT_LIMITS }: { limits?: InputLimits } = {},
+): Promise<HandlerResult> {
+  const document = await openPdf(bytes, limits);
+  try {
+    const { pages, warnings } = await readTextLayer(document, limits);
+    const empty = pages
+      .filter((page) => page.text.length < MIN_TEXT_PER_PAGE)
+      .map((page) => page.number);
+    warnings.push(...(await ocrPages(document, pages, empty, limits)));
+    const markdown = pages
+      .filter((page) => page.text)
+      .map((page) => page.text)
+      .join('\n\n');
+    const title = await pdfTitle(document);
+    return { markdown, pages, warnings, ...(title ? { title } : {}) };
+  } finally {
+    await document.loadingTask.destroy();
+  }
 }

@@ -1,8 +1,23 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import {
+  DEFAULT_INPUT_LIMITS,
+  describeLimit,
+  InputTooComplexError,
+  type InputLimits,
+} from '@tandem/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseAllDocuments } from 'yaml';
-import { decodeText } from './decode-text';
+import { decodeText, trimLineEnds } from './decode-text';
+import { ParseError } from './errors';
 import { structuredToMarkdown } from './structured';
+import {
+  checkJsonBudget,
+  checkXmlBudget,
+  checkYamlBudget,
+  refuseXmlEntities,
+} from './structured-budget';
+
+export { ParseError } from './errors';
+export { extractCsv } from './csv';
 
 /** What a text-format extractor gives back; the dispatcher adds title and MIME type. */
 export interface TextExtraction {
@@ -12,18 +27,13 @@ export interface TextExtraction {
   title?: string;
 }
 
-export class ParseError extends Error {
-  constructor(format: string, detail: string) {
-    super(`Could not parse ${format}: ${detail}`);
-    this.name = 'ParseError';
-  }
+/** The budgets part of a handler's context, so these run on their own too. */
+interface BudgetOptions {
+  limits?: InputLimits;
 }
 
 const trimLines = (text: string): string =>
-  text
-    .split('\n')
-    .map((line) => line.replace(/[ \t]+$/, ''))
-    .join('\n')
+  trimLineEnds(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
@@ -39,8 +49,12 @@ export function extractPlainText(bytes: Uint8Array): TextExtraction {
   return { markdown: trimLines(text), warnings };
 }
 
-export function extractJson(bytes: Uint8Array): TextExtraction {
+export function extractJson(
+  bytes: Uint8Array,
+  { limits = DEFAULT_INPUT_LIMITS }: BudgetOptions = {},
+): TextExtraction {
   const { text, warnings } = decodeText(bytes);
+  checkJsonBudget(text, limits);
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -50,22 +64,58 @@ export function extractJson(bytes: Uint8Array): TextExtraction {
   return { markdown: structuredToMarkdown(value, 'json'), warnings };
 }
 
-export function extractYaml(bytes: Uint8Array): TextExtraction {
+/**
+ * yaml reports its composer's stack overflow (deep flow collections) as a document error; the
+ * first line of any other error is the message (the rest quotes the offending lines).
+ */
+function yamlError(message: string, limits: InputLimits): Error {
+  if (/call stack/i.test(message)) {
+    return new InputTooComplexError(
+      'structuredMaxDepth',
+      `The YAML file nests too deeply to be read; the limit is ${describeLimit('structuredMaxDepth', limits.structuredMaxDepth)}.`,
+    );
+  }
+  return new ParseError('YAML', (message.split('\n', 1)[0] ?? message).replace(/:$/, ''));
+}
+
+/** yaml's guard against alias bombs ("billion laughs" in YAML), raised by toJS. */
+const isAliasBomb = (error: unknown): boolean =>
+  error instanceof ReferenceError && /alias/i.test(error.message);
+
+export function extractYaml(
+  bytes: Uint8Array,
+  { limits = DEFAULT_INPUT_LIMITS }: BudgetOptions = {},
+): TextExtraction {
   const { text, warnings } = decodeText(bytes);
   const documents = parseAllDocuments(text);
   const list = Array.isArray(documents) ? documents : [documents];
-  const failed = list.flatMap((document) => document.errors);
-  if (failed[0]) throw new ParseError('YAML', failed[0].message);
-  const markdown = list
-    .map((document) => structuredToMarkdown(document.toJS() as unknown, 'yaml'))
-    .join('\n\n---\n\n');
+  const failed = list.flatMap((document) => document.errors)[0];
+  if (failed) throw yamlError(failed.message, limits);
+  for (const document of list) checkYamlBudget(document, limits);
+  const values = list.map((document) => {
+    try {
+      return document.toJS() as unknown;
+    } catch (error) {
+      if (!isAliasBomb(error)) throw error;
+      throw new ParseError(
+        'YAML',
+        'its aliases (*name) repeat anchored content more often than is safe to expand.',
+      );
+    }
+  });
+  const markdown = values.map((value) => structuredToMarkdown(value, 'yaml')).join('\n\n---\n\n');
   return { markdown, warnings };
 }
 
-export function extractXml(bytes: Uint8Array): TextExtraction {
+export function extractXml(
+  bytes: Uint8Array,
+  { limits = DEFAULT_INPUT_LIMITS }: BudgetOptions = {},
+): TextExtraction {
   const { text, warnings } = decodeText(bytes);
+  refuseXmlEntities(text);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new ParseError('XML', `${valid.err.msg} (line ${valid.err.line})`);
+  checkXmlBudget(text, limits);
   const parser = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: '@',
@@ -78,42 +128,4 @@ export function extractXml(bytes: Uint8Array): TextExtraction {
     warnings,
     ...(root ? { title: root } : {}),
   };
-}
-
-const DELIMITERS = [',', ';', '\t', '|'] as const;
-
-/** csv-parse has no delimiter detection; the one most frequent in the first line is right in practice. */
-function guessDelimiter(text: string): string {
-  const firstLine = text.split('\n', 1)[0] ?? '';
-  const counts = DELIMITERS.map((delimiter) => ({
-    delimiter,
-    count: firstLine.split(delimiter).length,
-  }));
-  return counts.reduce((best, next) => (next.count > best.count ? next : best)).delimiter;
-}
-
-const cell = (value: string): string =>
-  value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, '<br>');
-
-export function extractCsv(bytes: Uint8Array): TextExtraction {
-  const { text, warnings } = decodeText(bytes);
-  let rows: string[][];
-  try {
-    rows = parseCsv(text, {
-      delimiter: guessDelimiter(text),
-      relax_column_count: true,
-      skip_empty_lines: true,
-    });
-  } catch (error) {
-    throw new ParseError('CSV', (error as Error).message);
-  }
-  const [header, ...body] = rows;
-  if (!header) return { markdown: '', warnings: [...warnings, 'The CSV file has no rows.'] };
-  const width = Math.max(...rows.map((row) => row.length));
-  if (rows.some((row) => row.length !== width))
-    warnings.push('Rows have different numbers of columns.');
-  const line = (row: string[]) =>
-    `| ${Array.from({ length: width }, (_, index) => cell(row[index] ?? '')).join(' | ')} |`;
-  const separator = `| ${Array.from({ length: width }, () => '---').join(' | ')} |`;
-  return { markdown: [line(header), separator, ...body.map(line)].join('\n'), warnings };
 }

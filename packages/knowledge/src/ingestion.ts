@@ -14,6 +14,7 @@ export {
 export { ocrImage } from './extractors/ocr';
 export {
   gotenbergHandler,
+  inspectOfficeArchive,
   OfficeConversionError,
   type GotenbergOptions,
 } from './extractors/office';

@@ -9,8 +9,12 @@ const SHARED = 'shared';
 
 export function poolParsers(pool: ParsePool): ContentParsers {
   return {
+    limits: pool.limits,
     document: (input) => pool.run(input.tenantId ?? SHARED, 'document', input),
     mainContent: (input) => pool.run(input.tenantId ?? SHARED, 'mainContent', input),
+    inspectArchive: async (input) => {
+      await pool.run(input.tenantId ?? SHARED, 'inspectArchive', input);
+    },
   };
 }
 

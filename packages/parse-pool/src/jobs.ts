@@ -17,6 +17,8 @@ import { serializeError, type SerializedError } from './errors';
 export interface Jobs {
   /** An uploaded file's bytes to Markdown (DOCX, PDF with OCR, images, CSV/JSON/YAML/XML…). */
   document: { input: DocumentInput; output: ExtractedDocument };
+  /** An office file checked against the ZIP budgets before it is sent to a converter. */
+  inspectArchive: { input: DocumentInput; output: undefined };
   /** A web page's main content (crawls, the extension's page content). */
   mainContent: { input: PageInput; output: MainContent };
   /** An extraction's page: Markdown for the model, or a learned strategy replayed. */
@@ -69,6 +71,13 @@ const HANDLERS = {
     load: knowledge,
     run: ({ readDocument }, input, limits) => readDocument(input, limits),
   } satisfies Handler<'document', Knowledge>,
+  inspectArchive: {
+    load: knowledge,
+    run: async ({ inspectArchive }, input, limits) => {
+      await inspectArchive(input, limits);
+      return undefined;
+    },
+  } satisfies Handler<'inspectArchive', Knowledge>,
   mainContent: {
     load: knowledge,
     run: ({ readMainContent }, input, limits) => readMainContent(input, limits),
@@ -98,6 +107,7 @@ const HANDLERS = {
 /** The budget a job's input broke when a recursive parser ran out of stack on it. */
 const NESTING: Record<JobName, InputLimitName> = {
   document: 'structuredMaxDepth',
+  inspectArchive: 'structuredMaxDepth',
   mainContent: 'htmlMaxDepth',
   pageRead: 'htmlMaxDepth',
   pageLearn: 'htmlMaxDepth',

@@ -15,6 +15,7 @@ import {
   gotenbergHandler,
   KnowledgeIngestion,
   type ContentParsers,
+  type FormatHandler,
   type KnowledgeQuotas,
 } from '@tandem/knowledge/ingestion';
 import type { Store } from '@tandem/store';
@@ -93,6 +94,21 @@ export function embedderFrom(env: Env, record?: UsageRecorder): Embedder | null 
   return null;
 }
 
+/** Gotenberg converts; what it is sent and what comes back are parsed in the parse pool. */
+function officeHandler(url: string, parsers: ContentParsers): FormatHandler {
+  const file = (bytes: Uint8Array, context: { tenantId?: string; fileName?: string }) => ({
+    bytes,
+    fileName: context.fileName ?? 'document',
+    ...(context.tenantId ? { tenantId: context.tenantId } : {}),
+  });
+  return gotenbergHandler({
+    url,
+    inspectArchive: (bytes, context) => parsers.inspectArchive(file(bytes, context)),
+    readPdf: (pdf, context) =>
+      parsers.document({ ...file(pdf, context), mimeType: 'application/pdf' }),
+  });
+}
+
 export function createKnowledgeRuntime(options: {
   env: Env;
   store: Store;
@@ -121,7 +137,11 @@ export function createKnowledgeRuntime(options: {
     onEmbeddingError,
     parsers: options.parsers,
     ...(env.GOTENBERG_URL
-      ? { extractOptions: { handlers: { office: gotenbergHandler({ url: env.GOTENBERG_URL }) } } }
+      ? {
+          extractOptions: {
+            handlers: { office: officeHandler(env.GOTENBERG_URL, options.parsers) },
+          },
+        }
       : {}),
   });
   return {

@@ -125,6 +125,7 @@ async function runHandler(
     return await handler(bytes, {
       ...detected,
       ...(options.fileName ? { fileName: options.fileName } : {}),
+      ...(options.tenantId ? { tenantId: options.tenantId } : {}),
       limits,
     });
   } catch (error) {

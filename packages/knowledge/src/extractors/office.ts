@@ -1,4 +1,5 @@
-import type { FormatHandler, HandlerResult } from './extract';
+import type { InputLimits } from '@tandem/contracts';
+import type { FormatHandler, HandlerContext, HandlerResult } from './extract';
 import { officeExtension } from './office-formats';
 import { extractPdf } from './pdf';
 import { ParseError } from './errors';
@@ -11,6 +12,18 @@ export interface GotenbergOptions {
   timeoutMs?: number;
   /** For tests and custom agents; the global fetch by default. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Checks a ZIP-based office file against the ZIP budgets before it is sent (LibreOffice would
+   * inflate a bomb just as mammoth would), and reads the PDF that comes back. Both are parsing
+   * of untrusted bytes: the server runs them in its parse pool. In place by default.
+   */
+  inspectArchive?: (bytes: Uint8Array, context: HandlerContext) => Promise<void>;
+  readPdf?: (pdf: Uint8Array, context: HandlerContext) => Promise<HandlerResult>;
+}
+
+/** The office file checked against the ZIP budgets where it is called. */
+export async function inspectOfficeArchive(bytes: Uint8Array, limits: InputLimits): Promise<void> {
+  if (isZip(bytes)) await unzipWithinBudget(bytes, limits, () => false, 'office document');
 }
 
 /**
@@ -133,13 +146,15 @@ async function convertToPdf(
  */
 export function gotenbergHandler(options: GotenbergOptions): FormatHandler {
   endpoint(options.url); // an invalid URL fails at configuration, not at the first upload
+  const inspect =
+    options.inspectArchive ?? ((bytes, context) => inspectOfficeArchive(bytes, context.limits));
+  const readPdf =
+    options.readPdf ?? ((pdf, context) => extractPdf(pdf, { limits: context.limits }));
   return async (bytes, detected): Promise<HandlerResult> => {
-    const { limits } = detected;
-    // XLSX, PPTX and ODF files are ZIPs: LibreOffice would inflate a bomb just as mammoth would.
-    if (isZip(bytes)) await unzipWithinBudget(bytes, limits, () => false, 'office document');
+    await inspect(bytes, detected);
     const fileName = officeFileName(detected.fileName, detected.mimeType);
     const pdf = await convertToPdf(bytes, fileName, detected.mimeType, options);
-    const result = await extractPdf(pdf, { limits });
+    const result = await readPdf(pdf, detected);
     return { ...result, warnings: [CONVERTED, ...result.warnings] };
   };
 }

@@ -18,6 +18,8 @@ export interface ExtractedDocument {
 export interface ExtractInput {
   fileName?: string;
   mimeType?: string;
+  /** Whose file it is: handlers that hand work to the server's parse pool say so there. */
+  tenantId?: string;
 }
 
 export type DocumentKind =

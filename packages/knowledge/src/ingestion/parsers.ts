@@ -7,6 +7,7 @@ import { DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
 import { checkHtml } from '@tandem/markdown/html';
 import { extractMainContent, type MainContent } from '../content/main-content';
 import { extractDocument } from '../extractors/extract';
+import { inspectOfficeArchive } from '../extractors/office';
 import type { ExtractedDocument } from '../extractors/types';
 
 export interface DocumentInput {
@@ -27,10 +28,14 @@ export interface PageInput {
 }
 
 export interface ContentParsers {
+  /** The budgets its parsing checks. */
+  readonly limits: InputLimits;
   /** A file's title, Markdown, pages and warnings (work cut at a budget says so there). */
   document(input: DocumentInput): Promise<ExtractedDocument>;
   /** A web page's main content, navigation and footers left out. */
   mainContent(input: PageInput): Promise<MainContent>;
+  /** An office file checked against the ZIP budgets before a converter unpacks it. */
+  inspectArchive(input: DocumentInput): Promise<void>;
 }
 
 /** A page's main content within the HTML budgets (size, depth, elements; 422 beyond them). */
@@ -68,10 +73,16 @@ export function readDocument(
   });
 }
 
+/** An office file (XLSX, PPTX, ODF are ZIPs) within the ZIP budgets, before conversion. */
+export const inspectArchive = (input: DocumentInput, limits: InputLimits): Promise<void> =>
+  inspectOfficeArchive(input.bytes, limits);
+
 /** Parses on the calling thread: tests and benches (the server uses its worker pool). */
 export function inlineParsers(limits: InputLimits = DEFAULT_INPUT_LIMITS): ContentParsers {
   return {
+    limits,
     document: (input) => readDocument(input, limits),
     mainContent: async (input) => readMainContent(input, limits),
+    inspectArchive: (input) => inspectArchive(input, limits),
   };
 }

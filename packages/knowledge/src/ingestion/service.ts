@@ -113,6 +113,8 @@ export class KnowledgeIngestion {
     return extractDocument(input.bytes, {
       fileName: input.fileName,
       ...(input.mimeType ? { mimeType: input.mimeType } : {}),
+      ...(input.tenantId ? { tenantId: input.tenantId } : {}),
+      limits: this.parsers.limits,
       handlers: { [service]: this.deps.extractOptions?.handlers?.[service] },
     });
   }

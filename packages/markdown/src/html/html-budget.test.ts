@@ -30,8 +30,12 @@ describe('checkHtml', () => {
   });
 
   it('refuses a page of a million unclosed elements at once (the parser’s stack stays short)', () => {
-    expect(() => checkHtml('<div>'.repeat(1_000_000), DEFAULT_INPUT_LIMITS)).toThrow(/HTML_MAX_DEPTH/);
-    expect(() => checkHtml('<a>'.repeat(1_000_000), DEFAULT_INPUT_LIMITS)).toThrow(/HTML_MAX_DEPTH/);
+    expect(() => checkHtml('<div>'.repeat(1_000_000), DEFAULT_INPUT_LIMITS)).toThrow(
+      /HTML_MAX_DEPTH/,
+    );
+    expect(() => checkHtml('<a>'.repeat(1_000_000), DEFAULT_INPUT_LIMITS)).toThrow(
+      /HTML_MAX_DEPTH/,
+    );
   });
 
   it('refuses more elements than HTML_MAX_ELEMENTS and more bytes than HTML_MAX_MB', () => {

@@ -62,6 +62,8 @@ describe('digestHtml on hostile markup', () => {
   });
 
   it('keeps the first of two attributes of one name, as browsers do', () => {
-    expect(digestHtml('<img alt="first" alt="" src="a.png">')).toBe('<img alt="first" src="a.png">');
+    expect(digestHtml('<img alt="first" alt="" src="a.png">')).toBe(
+      '<img alt="first" src="a.png">',
+    );
   });
 });

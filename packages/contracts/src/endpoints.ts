@@ -114,13 +114,16 @@ export function defineEndpoint<const E extends EndpointDefinition>(endpoint: E):
 }
 
 /**
- * Every endpoint can answer with these (validation, limits, unexpected failure, a server whose
- * runtime did not start).
+ * Every endpoint can answer with these (validation, limits, a body nested past
+ * STRUCTURED_MAX_DEPTH, another method than its own, unexpected failure, a server whose runtime
+ * did not start).
  */
 export const COMMON_ERROR_CODES = [
   'BAD_REQUEST',
   'VALIDATION_ERROR',
   'PAYLOAD_TOO_LARGE',
+  'INPUT_TOO_COMPLEX',
+  'METHOD_NOT_ALLOWED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
@@ -176,6 +179,7 @@ export const endpoints = {
       'MAX_RETRIES_EXCEEDED',
       'LLM_NOT_CONFIGURED',
       'LLM_ERROR',
+      'CONCURRENCY_LIMITED',
     ],
     notes: [
       'Without `taskId` every request starts a new task: persist the taskId of each response (per tab) and send it back.',
@@ -264,8 +268,10 @@ export const endpoints = {
       'PAYLOAD_TOO_LARGE',
       'LLM_NOT_CONFIGURED',
       'LLM_ERROR',
+      'CONCURRENCY_LIMITED',
     ],
     notes: [
+      'The HTML is parsed in the server’s worker pool within its budgets (HTML_MAX_MB, HTML_MAX_DEPTH, HTML_MAX_ELEMENTS, and `outputSchema`’s SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES): past one, 422 INPUT_TOO_COMPLEX naming the setting.',
       `A body over ${EXTRACTION_LIMITS.bodyBytes / 1_000_000} MB is 413 PAYLOAD_TOO_LARGE.`,
       'With `outputSchema` the data is validated against it; a schema with features the extractor cannot enforce (`anyOf`, `$ref`, …) is not an error: `warnings` says so and `data` is free text.',
       'With `url`, a successful schema extraction registers a strategy for pages like it; a later call on a matching URL with the same schema replays its selectors (`method: "replay"`, zero model tokens) when they still fit.',
@@ -302,8 +308,10 @@ export const endpoints = {
       'DAILY_LIMIT_EXCEEDED',
       'PAYLOAD_TOO_LARGE',
       'QUOTA_EXCEEDED',
+      'CONCURRENCY_LIMITED',
     ],
     notes: [
+      'The file is read in the server’s worker pool within its budgets (ZIP size and ratio, PDF pages, OCR pages and seconds, pixels, CSV rows and columns, JSON/YAML/XML depth; docs/security-operations.md): work cut at a budget says so in the document’s warnings, anything else past one is 422 INPUT_TOO_COMPLEX naming the setting; an unreadable file is 400. More than INGESTIONS_PER_TENANT uploads of one tenant at once: 429 CONCURRENCY_LIMITED with Retry-After.',
       `The body is \`multipart/form-data\`, not JSON. A file over ${KNOWLEDGE_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it.`,
       'Answers 201 with the stored document; 200 with `unchanged: true` when the same source (`sourceUrl`, else the file name) was ingested before with the same content. Changed content supersedes the old chunks.',
       'A tenant over its documents or bytes quota gets 403 QUOTA_EXCEEDED; `GET /api/knowledge/documents` shows the usage.',
@@ -318,8 +326,14 @@ export const endpoints = {
     request: IndexLinkRequest,
     response: IndexLinkResponse,
     successStatuses: [202],
-    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'QUOTA_EXCEEDED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'QUOTA_EXCEEDED',
+      'CONCURRENCY_LIMITED',
+    ],
     notes: [
+      'At most KNOWLEDGE_CRAWLS_PER_TENANT crawls of one tenant queued or running (2 by default): past it, 429 CONCURRENCY_LIMITED with Retry-After.',
       'Answers 202 with the queued job; follow it with `GET /api/knowledge/jobs/:jobId` or its event stream. A job survives a server restart and resumes where it stopped.',
       'A URL outside the tenant’s allowed domains, or on a private network address, is 400.',
     ],
@@ -390,7 +404,12 @@ export const endpoints = {
     params: KnowledgeDocumentParams,
     response: IndexLinkResponse,
     successStatuses: [202],
-    errors: [...AUTHENTICATED_ERROR_CODES, 'DAILY_LIMIT_EXCEEDED', 'NOT_FOUND'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'DAILY_LIMIT_EXCEEDED',
+      'NOT_FOUND',
+      'CONCURRENCY_LIMITED',
+    ],
     notes: [
       'Answers 202 with the job. A document without a web source (an upload) is 400: upload it again.',
     ],
@@ -418,6 +437,7 @@ export const endpoints = {
       'DAILY_LIMIT_EXCEEDED',
       'PAYLOAD_TOO_LARGE',
       'QUOTA_EXCEEDED',
+      'CONCURRENCY_LIMITED',
     ],
     notes: [
       'Phase `initial` keeps hidden content (an SPA shows it later); `post-interaction` drops hidden content, leaves out chunks the page already had word for word, and supersedes the initial chunks it replaces.',
@@ -448,8 +468,9 @@ export const endpoints = {
     summary:
       'Upload a document for extraction (multipart `file`): its type is detected and its text read page by page (OCR for scans and images).',
     response: UploadDocumentResponse,
-    errors: [...AUTHENTICATED_ERROR_CODES],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'CONCURRENCY_LIMITED'],
     notes: [
+      'The file is read in the server’s worker pool within its budgets (ZIP size and ratio, PDF pages, OCR pages and seconds, pixels, CSV rows and columns, JSON/YAML/XML depth; docs/security-operations.md): work cut at a budget says so in the document’s warnings, anything else past one is 422 INPUT_TOO_COMPLEX naming the setting; an unreadable file is 400. More than INGESTIONS_PER_TENANT uploads of one tenant at once: 429 CONCURRENCY_LIMITED with Retry-After.',
       `The body is \`multipart/form-data\`, not JSON. A file over ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it. Answers 201.`,
       'The document is the uploading user’s: other users of the tenant cannot read or extract it.',
     ],
@@ -471,8 +492,15 @@ export const endpoints = {
       'Extract a document with the extraction agent: its tools read the text and write validated fields with confidences; the answer streams what it does.',
     request: CreateDocumentExtractionRequest,
     response: ExtractionStreamEvent,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'CONFLICT', 'LLM_NOT_CONFIGURED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'NOT_FOUND',
+      'CONFLICT',
+      'LLM_NOT_CONFIGURED',
+      'CONCURRENCY_LIMITED',
+    ],
     notes: [
+      'At most DOCUMENT_RUNS_PER_TENANT runs of one tenant at once (2 by default): past it, 429 CONCURRENCY_LIMITED with Retry-After.',
       'Each event is `data: <json>` with one of three flat shapes (no type field): `{ "text" }` the agent’s words for the user, `{ "tool", "input" }` a tool it called, `{ "complete": true, "extraction_id", "cost" }` the end of the run and its cost in USD. `: heartbeat` comments keep the stream open.',
       'Send `documentId` (POST /api/documents) or `upload` (`fileName`, `contentType`, `dataBase64`; at most 6 MB, and the body within the server’s MAX_BODY_BYTES). GET /api/extractions/{id} has the result: a run that stopped early says why in `error`, and its writes so far are kept.',
       'The run goes on if the client disconnects. Model calls are billed as `DOCUMENT_EXTRACTION`.',
@@ -508,8 +536,15 @@ export const endpoints = {
     params: DocumentExtractionParams,
     request: CorrectDocumentExtractionRequest,
     response: ExtractionStreamEvent,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'CONFLICT', 'LLM_NOT_CONFIGURED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'NOT_FOUND',
+      'CONFLICT',
+      'LLM_NOT_CONFIGURED',
+      'CONCURRENCY_LIMITED',
+    ],
     notes: [
+      'At most DOCUMENT_RUNS_PER_TENANT runs of one tenant at once (2 by default): past it, 429 CONCURRENCY_LIMITED with Retry-After.',
       'A run already going on the extraction is 409 CONFLICT. A message to an extraction that stopped early lets the agent finish it.',
     ],
   }),
@@ -522,8 +557,14 @@ export const endpoints = {
       'Extract several documents into one table (a stack): the agent defines the columns (or keeps the ones given) and writes a row per document.',
     request: CreateStackRequest,
     response: StackStreamEvent,
-    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'LLM_NOT_CONFIGURED'],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'NOT_FOUND',
+      'LLM_NOT_CONFIGURED',
+      'CONCURRENCY_LIMITED',
+    ],
     notes: [
+      'At most DOCUMENT_RUNS_PER_TENANT runs of one tenant at once (2 by default): past it, 429 CONCURRENCY_LIMITED with Retry-After.',
       'Events as for POST /api/extractions; the last is `{ "complete": true, "stack_id", "cost" }`. Model calls are billed as `STACK_EXTRACTION`.',
     ],
   }),

@@ -6,6 +6,7 @@
 // count and a process that dies frees its slots within one lease.
 import type { IdempotencyRepository } from '@tandem/store';
 import { isDuplicateKeyError } from '@tandem/store';
+import type { Env } from '../env';
 import { HttpError } from './http-error';
 
 const SCOPE = 'tenant-slot';
@@ -98,4 +99,22 @@ export async function inSlot<T>(
   } finally {
     await slot.release();
   }
+}
+
+/**
+ * An upload read within its tenant's INGESTIONS_PER_TENANT slots. The slot is taken before the
+ * body is read: past the tenant's share an upload is refused before its bytes are held.
+ */
+export function asUpload<T>(
+  runtime: { store: { idempotency: Leases }; env: Pick<Env, 'INGESTIONS_PER_TENANT'> },
+  tenantId: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  return inSlot(
+    runtime.store.idempotency,
+    tenantId,
+    INGESTIONS,
+    runtime.env.INGESTIONS_PER_TENANT,
+    work,
+  );
 }

@@ -8,17 +8,9 @@ import { ParseError } from './errors';
 import { extractDocument, type FormatHandler } from './extract';
 import { isAllowedError, mutate, mutations } from './mutations';
 import { storedZip } from './zip';
+import { refusal } from './hostile-fixtures';
 
 const utf8 = (value: string): Uint8Array => new TextEncoder().encode(value);
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason as Error,
-  );
-  if (!error) throw new Error('expected the extraction to be refused');
-  return error;
-}
 
 const throwing =
   (error: unknown): FormatHandler =>

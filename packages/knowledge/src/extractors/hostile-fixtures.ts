@@ -221,3 +221,13 @@ export function gifBomb(
     ]),
   );
 }
+
+/** The error a promise is rejected with; fails the test when it resolves instead. */
+export async function refusal(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason as Error,
+  );
+  if (!error) throw new Error('expected the extraction to be refused');
+  return error;
+}

@@ -2,16 +2,7 @@ import { InputTooComplexError } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
 import { extractDocument } from './extract';
-import { gifBomb, pngBomb } from './hostile-fixtures';
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason as Error,
-  );
-  if (!error) throw new Error('expected the extraction to be refused');
-  return error;
-}
+import { gifBomb, pngBomb, refusal } from './hostile-fixtures';
 
 describe('images: IMAGE_MAX_PIXELS checked on the header, before decoding', () => {
   it('refuses a PNG that declares 100,000 × 100,000 pixels', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
 import { extractDocument } from './extract';
 import { isAllowedError, mutate, mutations } from './mutations';
+import { refusal } from './hostile-fixtures';
 
 /** Black text on white, drawn with a system font: a "scan" made by the test, none checked in. */
 function textPng(width: number, height: number, lines: string[], fontPx: number): Uint8Array {
@@ -24,15 +25,6 @@ async function scannedPdf(png: Uint8Array, size: [number, number]): Promise<Uint
   const image = await pdf.embedPng(png);
   pdf.addPage(size).drawImage(image, { x: 0, y: 0, width: size[0], height: size[1] });
   return pdf.save();
-}
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason as Error,
-  );
-  if (!error) throw new Error('expected the extraction to be refused');
-  return error;
 }
 
 /** Errors that escaped every promise: before, a corrupt PNG raised one inside tesseract.js. */

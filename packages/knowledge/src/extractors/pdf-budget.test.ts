@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
 import { extractDocument } from './extract';
 import { fitScale } from './ocr-image';
+import { refusal } from './hostile-fixtures';
 
 /** Pages of the given size, each with its lines drawn as text (a text layer), none when empty. */
 async function buildPdf(
@@ -22,15 +23,6 @@ async function buildPdf(
 }
 
 const textPage = (number: number) => ({ lines: [`This is page number ${number} of the report.`] });
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason as Error,
-  );
-  if (!error) throw new Error('expected the extraction to be refused');
-  return error;
-}
 
 describe('PDF pages within PDF_MAX_PAGES and PDF_MAX_OCR_PAGES', () => {
   it('reads the first PDF_MAX_PAGES pages and names the setting for the rest', async () => {

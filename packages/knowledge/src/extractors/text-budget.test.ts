@@ -7,17 +7,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
 import { extractDocument } from './extract';
+import { refusal } from './hostile-fixtures';
 
 const utf8 = (value: string): Uint8Array => new TextEncoder().encode(value);
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason as Error,
-  );
-  if (!error) throw new Error('expected the extraction to be refused');
-  return error;
-}
 
 /** An InputTooComplexError for `limit` whose message names the limit's setting. */
 function expectOver(error: Error, limit: InputLimitName): void {

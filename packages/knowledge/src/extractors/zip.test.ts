@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
 import { extractDocument } from './extract';
 import {
+  documentXml,
   docxBomb,
   docxPackage,
-  documentXml,
   rawZip,
+  refusal,
   repeatedDeflate,
   storedEntry,
 } from './hostile-fixtures';
@@ -14,15 +15,6 @@ import { gotenbergHandler } from './office';
 import { InflateBudget } from './zip';
 
 const MB = 1024 * 1024;
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason as Error,
-  );
-  if (!error) throw new Error('expected the extraction to be refused');
-  return error;
-}
 
 describe('DOCX: the archive is read within ZIP_MAX_UNCOMPRESSED_MB and ZIP_MAX_RATIO', () => {
   it('refuses a 1 MB file that unpacks to 1 GiB, before inflating it', async () => {

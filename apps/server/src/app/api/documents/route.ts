@@ -1,6 +1,6 @@
 import { endpoints } from '@tandem/contracts';
 import { createRoute, withStatus } from '../../../server/create-route';
-import { INGESTIONS, inSlot } from '../../../server/tenant-slots';
+import { asUpload } from '../../../server/tenant-slots';
 import { knowledgeErrors } from '../knowledge/_lib/errors';
 import { caller } from './_lib/access';
 import { multipartFile } from './_lib/upload';
@@ -12,20 +12,13 @@ export const dynamic = 'force-dynamic';
 // Upload a document for extraction (multipart; the route reads its own body, capped).
 export const POST = createRoute(endpoints.documentsUpload, {
   handler: ({ request, runtime, auth }) =>
-    // The slot is taken before the body is read: a tenant's uploads wait in its own line.
-    inSlot(
-      runtime.store.idempotency,
-      auth.tenantId,
-      INGESTIONS,
-      runtime.env.INGESTIONS_PER_TENANT,
-      async () => {
-        const file = await multipartFile(request);
-        const document = await knowledgeErrors(() =>
-          runtime.documents.uploadDocument(caller(auth), file),
-        );
-        return withStatus(201, { document: documentView(document) });
-      },
-    ),
+    asUpload(runtime, auth.tenantId, async () => {
+      const file = await multipartFile(request);
+      const document = await knowledgeErrors(() =>
+        runtime.documents.uploadDocument(caller(auth), file),
+      );
+      return withStatus(201, { document: documentView(document) });
+    }),
 });
 
 export const GET = createRoute(endpoints.documents, {

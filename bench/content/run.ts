@@ -1,12 +1,17 @@
 // bench:content — main-content F1 on data/pages-dev (issue 18 item 1): ours against
 // Readability alone, measured in the same run, overall and per page type, plus median and
 // p95 ms. Targets: overall F1 ≥ 0.85, every page type ≥ 0.75, median ≤ 50 ms per page.
+// Then the same pages through the server's parse pool (issue 27: budgets checked, a worker
+// thread, the copy to and from it), which must give the same Markdown at a cost per page that
+// stays within 10 % of the inline median; `--no-pool` skips it.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Readability } from '@mozilla/readability';
+import { DEFAULT_INPUT_LIMITS } from '@tandem/contracts';
 import { extractMainContent } from '@tandem/knowledge/ingestion';
 import { parseHtml, releaseDocument } from '@tandem/page/server';
+import { ParsePool } from '@tandem/parse-pool';
 import { loadPages, type DevPage } from './pages';
 import { aggregate, markdownText, scorePage, type PageScore } from './score';
 
@@ -17,6 +22,7 @@ const { values: args } = parseArgs({
     type: { type: 'string' },
     limit: { type: 'string' },
     'no-baseline': { type: 'boolean', default: false },
+    'no-pool': { type: 'boolean', default: false },
     dump: { type: 'string' },
   },
 });
@@ -37,6 +43,7 @@ interface Row {
   baseline: PageScore | undefined;
   ms: number;
   method: string;
+  markdown: string;
 }
 
 function measure(page: DevPage): Row {
@@ -50,6 +57,7 @@ function measure(page: DevPage): Row {
     baseline: args['no-baseline'] ? undefined : scorePage(readabilityAlone(page), page.truth),
     ms,
     method: ours.method,
+    markdown: ours.markdown,
   };
 }
 
@@ -80,6 +88,42 @@ function printTable(rows: Row[]): void {
   );
 }
 
+/** The pages through the parse pool, one at a time as a crawl sends them: time and sameness. */
+async function throughPool(pages: DevPage[], inline: Map<string, string>): Promise<void> {
+  const pool = new ParsePool({
+    threads: 2,
+    heapMb: 512,
+    timeoutMs: 60_000,
+    limits: DEFAULT_INPUT_LIMITS,
+  });
+  try {
+    // The first job also starts a thread and loads the parsers: measured apart.
+    const coldStart = performance.now();
+    await pool.run('bench', 'mainContent', { html: '<p>warm</p>' });
+    const cold = performance.now() - coldStart;
+    const ms: number[] = [];
+    let differ = 0;
+    let refused = 0;
+    for (const page of pages) {
+      const start = performance.now();
+      try {
+        const main = await pool.run('bench', 'mainContent', { html: page.html, url: page.url });
+        ms.push(performance.now() - start);
+        if (main.markdown !== inline.get(page.id)) differ++;
+      } catch (error) {
+        refused++;
+        console.log(`  ${page.id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    console.log(
+      `through the parse pool: median ${quantile(ms, 0.5).toFixed(1)} ms, p95 ${quantile(ms, 0.95).toFixed(1)} ms per page; ` +
+        `${differ} of ${pages.length} pages differ from inline, ${refused} refused; first job (thread start) ${Math.round(cold)} ms`,
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
 const pages = loadPages(DATA);
 if (!pages) {
   console.log(`bench:content skipped: ${DATA} is absent (CI clones do not have shared data).`);
@@ -87,7 +131,13 @@ if (!pages) {
   const selected = pages
     .filter((p) => args.type === undefined || p.type === args.type)
     .slice(0, Number(args.limit ?? pages.length));
-  const rows = selected.map(measure);
+  const inline = new Map<string, string>();
+  const rows = selected.map((page) => {
+    const row = measure(page);
+    inline.set(page.id, row.markdown);
+    return row;
+  });
   printTable(rows);
   if (args.dump) writeFileSync(args.dump, JSON.stringify(rows, null, 1));
+  if (!args['no-pool']) await throughPool(selected, inline);
 }

@@ -9,13 +9,19 @@ import {
   Text,
   type ChildNode,
 } from 'domhandler';
+import type { InputLimits } from '@tandem/contracts';
+import { parseHtmlWithinBudget } from '@tandem/markdown/html';
 import { DomUtils, parseDocument } from 'htmlparser2';
 
 export type { AnyNode, Document, Element };
 export { Text };
 export { isTag, isText };
 
-export const parse = (html: string): Document => parseDocument(html, { decodeEntities: true });
+/** The page's tree; with `limits`, built only as far as the HTML budgets allow (422 beyond). */
+export const parse = (html: string, limits?: InputLimits): Document =>
+  limits
+    ? parseHtmlWithinBudget(html, limits, { decodeEntities: true })
+    : parseDocument(html, { decodeEntities: true });
 
 export const outerHtml = (node: AnyNode | AnyNode[]): string =>
   DomUtils.getOuterHTML(node, { decodeEntities: true, encodeEntities: 'utf8' });

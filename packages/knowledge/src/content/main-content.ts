@@ -1,6 +1,7 @@
 // Main-content extraction for HTML ingestion (issue 18 item 1, spec 003 Smart Ingestion):
 // htmlparser2 parse, pre-clean, block scoring (blocks.ts), turndown. Measured by
 // bench/content on data/pages-dev; the rules and thresholds were picked there.
+import type { InputLimits } from '@tandem/contracts';
 import {
   ARTICLE,
   GENERAL,
@@ -41,6 +42,8 @@ export interface MainContentOptions {
    * and accordions (spec 003 phase 1). Phase 2 passes false: only what is shown counts.
    */
   preserveHidden?: boolean;
+  /** The HTML budgets, counted while the page is parsed (the server's parse pool sets them). */
+  limits?: InputLimits;
 }
 
 /** Text from the Markdown, so that blocks stay separated by spaces (textContent joins them). */
@@ -132,7 +135,7 @@ function dropRepeats(markdown: string): string {
 }
 
 export function extractMainContent(html: string, options: MainContentOptions = {}): MainContent {
-  const doc = parse(html);
+  const doc = parse(html, options.limits);
   separateElements(doc);
   const title = pageTitle(doc);
   // Read before the pre-clean: it drops the scripts that hold the page's JSON-LD.

@@ -4,7 +4,6 @@
 // (@tandem/parse-pool, which calls `readDocument` and `readMainContent` there); `inlineParsers`
 // does it on the calling thread, for tests and benches. Both check the same input budgets.
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
-import { checkHtml } from '@tandem/markdown/html';
 import { extractMainContent, type MainContent } from '../content/main-content';
 import { extractDocument } from '../extractors/extract';
 import { inspectOfficeArchive } from '../extractors/office';
@@ -40,8 +39,8 @@ export interface ContentParsers {
 
 /** A page's main content within the HTML budgets (size, depth, elements; 422 beyond them). */
 export function readMainContent(input: PageInput, limits: InputLimits): MainContent {
-  checkHtml(input.html, limits);
   return extractMainContent(input.html, {
+    limits,
     ...(input.url ? { url: input.url } : {}),
     ...(input.preserveHidden !== undefined ? { preserveHidden: input.preserveHidden } : {}),
   });

@@ -1,7 +1,7 @@
 import { DEFAULT_INPUT_LIMITS, InputTooComplexError } from '@tandem/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkHtml } from './html-budget';
+import { checkHtml, parseHtmlWithinBudget } from './html-budget';
 
 const nested = (depth: number, tag = 'div') =>
   `${`<${tag}>`.repeat(depth)}x${`</${tag}>`.repeat(depth)}`;
@@ -70,5 +70,20 @@ describe('checkHtml', () => {
       }),
       { seed: 27, numRuns: 500 },
     );
+  });
+});
+
+describe('parseHtmlWithinBudget', () => {
+  it('builds the same tree as a plain parse while the page is within its budgets', () => {
+    const doc = parseHtmlWithinBudget('<ul><li>a<li>b</ul><p>c', DEFAULT_INPUT_LIMITS);
+    expect(doc.children.map((n) => ('name' in n ? n.name : n.type))).toEqual(['ul', 'p']);
+  });
+
+  it('stops building at the first element over a budget, with the same refusal', () => {
+    expect(() => parseHtmlWithinBudget(nested(50_000), DEFAULT_INPUT_LIMITS)).toThrow(
+      'The page nests elements more than 512 levels deep; the limit is 512 levels (HTML_MAX_DEPTH).',
+    );
+    const limits = { ...DEFAULT_INPUT_LIMITS, htmlMaxElements: 10 };
+    expect(() => parseHtmlWithinBudget('<b>x</b>'.repeat(11), limits)).toThrow(/HTML_MAX_ELEMENTS/);
   });
 });

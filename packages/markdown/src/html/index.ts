@@ -1,2 +1,2 @@
-export { checkHtml, type HtmlStats } from './html-budget';
+export { checkHtml, parseHtmlWithinBudget, type HtmlStats } from './html-budget';
 export { digestHtml, HTML_DIGEST_MAX } from './html-digest';

@@ -35,8 +35,8 @@ export const nestedDivs = (depth: number): string =>
   `<html><body>${'<div>'.repeat(depth)}<p>Deep text</p>${'</div>'.repeat(depth)}</body></html>`;
 
 /**
- * A CSV of `rows` orders after its header, about 22 bytes a row (1,000,000 rows: 22.7 MB, like the 22.6 MB of
- * issue 27).
+ * A CSV of `rows` orders after its header, about 22 bytes a row (1,000,000 rows: 22.7 MB, like
+ * the 22.6 MB of issue 27).
  */
 export function ordersCsv(rows: number): Buffer {
   const random = prng(1);

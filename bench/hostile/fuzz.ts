@@ -7,12 +7,15 @@
 //
 //   pnpm --filter @tandem/bench run hostile --fuzz 4000 [--seed 27] [--replay 123]
 //   pnpm --filter @tandem/bench exec tsx hostile/fuzz.ts 4000 27     (the same, on its own)
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { endpoints } from '@tandem/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { send, type RawRequest, type RawResponse } from './http';
 import { monitor, rssMb, type Figures } from './monitor';
-import { fuzzProblems } from './fuzz/check';
+import { closedOnBigBody, fuzzProblems } from './fuzz/check';
 import { renderBody } from './fuzz/bodies';
 import { renderMultipart } from './fuzz/multipart';
 import { drawPlans, type FuzzPlan } from './fuzz/requests';
@@ -29,6 +32,7 @@ const STREAM_WINDOW_MS = 1_500;
 
 export interface FuzzFailure {
   index: number;
+  endpoint: string;
   request: string;
   status: number;
   code: string;
@@ -103,10 +107,20 @@ export function render(plan: FuzzPlan, world: FuzzWorld, index: number): RawRequ
 }
 
 export function describe(plan: FuzzPlan, req: RawRequest): string {
+  const size = req.body === undefined ? '' : ` (${Buffer.from(req.body).length} B)`;
+  const head = `${plan.endpoint} [${plan.kind}] ${req.method} ${req.path.slice(0, 120)}${req.path.length > 120 ? '…' : ''} ${req.headers?.['content-type'] ?? ''}${size}`;
+  if (plan.form) {
+    // What the form carried: its fields, and each file's name, type and first bytes.
+    const fields = plan.form.fields.map(([k, v]) => `${k}=${JSON.stringify(v.slice(0, 30))}`);
+    const files = plan.form.files.map(
+      (f) =>
+        `${f.field}: ${JSON.stringify(f.fileName.slice(0, 40))} ${f.contentType || '(no type)'} ${f.data.length} B ${Buffer.from(f.data.slice(0, 12)).toString('hex')}`,
+    );
+    return `${head} ${[...fields, ...files].join(', ')}`;
+  }
   const body =
     req.body === undefined ? '' : Buffer.from(req.body).subarray(0, 100).toString('utf8');
-  const size = req.body === undefined ? '' : ` (${Buffer.from(req.body).length} B)`;
-  return `${plan.endpoint} [${plan.kind}] ${req.method} ${req.path.slice(0, 120)}${req.path.length > 120 ? '…' : ''} ${req.headers?.['content-type'] ?? ''}${size} ${JSON.stringify(body)}`;
+  return `${head} ${JSON.stringify(body)}`;
 }
 
 async function makeWorld(stack: HostileStack, requests: number): Promise<FuzzWorld> {
@@ -151,13 +165,19 @@ export async function runFuzz(
     while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
     const req = render(plan, world, index);
     const task = send(stack.url, req).then((res: RawResponse) => {
-      const label = res.error ? 'no answer' : String(res.status);
+      const bodyBytes = req.body?.length ?? 0;
+      const label = closedOnBigBody(res, bodyBytes)
+        ? 'closed on a body over MAX_BODY_BYTES'
+        : res.error
+          ? 'no answer'
+          : String(res.status);
       result.byStatus[label] = (result.byStatus[label] ?? 0) + 1;
       timings.push({ request: `#${index} ${plan.endpoint} [${plan.kind}]`, ms: res.ms });
-      const problems = fuzzProblems(plan, res, world.victim.all, req.body?.length ?? 0);
+      const problems = fuzzProblems(plan, res, world.victim.all, bodyBytes, req.path);
       if (problems.length > 0 || options.replay !== undefined)
         result.failures.push({
           index,
+          endpoint: plan.endpoint,
           request: describe(plan, req),
           status: res.status,
           code: res.text.match(/"code":"([A-Z_]+)"/)?.[1] ?? '',
@@ -174,6 +194,20 @@ export async function runFuzz(
   result.slowest = timings.sort((a, b) => b.ms - a.ms).slice(0, 5);
   result.failures.sort((a, b) => a.index - b.index);
   return result;
+}
+
+/** Failures of one kind: same status, code and first problem (numbers and ids left out). */
+function failureGroups(failures: FuzzFailure[]) {
+  const groups = new Map<string, { count: number; endpoints: Set<string>; first: number }>();
+  for (const f of failures) {
+    const first = (f.problems[0] ?? '').replace(/\?\S*/g, '').replace(/\d+/g, 'N');
+    const key = `${f.status} ${f.code || '–'}: ${first.slice(0, 90)}`;
+    const group = groups.get(key) ?? { count: 0, endpoints: new Set<string>(), first: f.index };
+    group.count += 1;
+    group.endpoints.add(f.endpoint);
+    groups.set(key, group);
+  }
+  return [...groups.entries()].sort(([, a], [, b]) => b.count - a.count);
 }
 
 export function printFuzz(result: FuzzResult): void {
@@ -193,16 +227,22 @@ export function printFuzz(result: FuzzResult): void {
   console.log(
     `  slowest: ${result.slowest.map((s) => `${s.request} ${Math.round(s.ms)} ms`).join('; ')}`,
   );
+  if (result.failures.length === 0) return;
+  console.log('  by kind (count, endpoints, first request):');
+  for (const [key, g] of failureGroups(result.failures))
+    console.log(`    ${g.count} × ${key} — ${[...g.endpoints].join(', ')} (#${g.first})`);
+  console.log('  the first 20:');
   for (const failure of result.failures.slice(0, 20)) {
     console.log(
       `  #${failure.index} → ${failure.status} ${failure.code}: ${failure.problems.join('; ')}\n      ${failure.request}`,
     );
   }
-  if (result.failures.length > 20) console.log(`  … and ${result.failures.length - 20} more`);
-  if (result.failures.length > 0)
-    console.log(
-      `  replay one: pnpm --filter @tandem/bench run hostile --fuzz ${result.drawn} --seed ${result.seed} --replay <#>`,
-    );
+  const file = path.join(tmpdir(), `tandem-hostile-fuzz-${result.seed}-${result.drawn}.json`);
+  writeFileSync(file, JSON.stringify(result.failures, null, 1));
+  console.log(`  every failure: ${file}`);
+  console.log(
+    `  replay one: pnpm --filter @tandem/bench run hostile --fuzz ${result.drawn} --seed ${result.seed} --replay <#>`,
+  );
 }
 
 // On its own: `tsx hostile/fuzz.ts [requests] [seed]`.

@@ -46,7 +46,7 @@ export const smallDocx = () =>
   docx(DOC_OPEN + paragraph('INVOICE') + paragraph('Total: 12.50') + DOC_CLOSE);
 
 /**
- * Paragraphs of varied prose unpacking to `mb` MB of XML: compresses about 4× like real text,
+ * Paragraphs of varied prose unpacking to `mb` MB of XML: compresses about 6× like real text,
  * so it passes the ZIP budgets and is work to parse (issue 27: 61 MB took 148 s).
  */
 export function proseDocx(mb: number): Promise<Buffer> {
@@ -57,7 +57,7 @@ export function proseDocx(mb: number): Promise<Buffer> {
   return docx(documentXml(chunk, mb));
 }
 
-/** One paragraph repeated until document.xml unpacks to `mb` MB (~1,000× smaller packed). */
+/** One paragraph repeated until document.xml unpacks to `mb` MB (~400× smaller packed). */
 export function bombDocx(mb: number): Promise<Buffer> {
   return docx(documentXml(megabyteOf(paragraph('lol '.repeat(250))), mb));
 }

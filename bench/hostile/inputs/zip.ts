@@ -1,5 +1,5 @@
 // A small ZIP writer over node:zlib, enough to build the hostile archives a library would refuse
-// to write: entries inflating to a gigabyte from a megabyte, headers that lie about sizes and
+// to write: entries inflating to a gigabyte from a few megabytes, headers that lie about sizes and
 // checksums, and names that climb out of the extraction folder (`../../evil.xml`). Large
 // entries are deflated as a stream of chunks, so a 1 GiB entry never sits in memory.
 import { Readable } from 'node:stream';

@@ -20,7 +20,7 @@ import {
 } from '@tandem/extraction/testing';
 import { fakeEmbedding } from '@tandem/knowledge/testing';
 import { answer as agentAnswer } from '../tasks/model/answer';
-import { PROTOTYPE_ANSWER_JSON } from './inputs/text';
+import { exampleJson, namesPrototypeKeys } from './inputs/prototype-keys';
 
 export interface HostileModel {
   url: string;
@@ -71,9 +71,7 @@ function sendJson(res: ServerResponse, body: string): void {
 function answerText(node: string, prompt: string): string {
   if (node !== 'extraction') return JSON.stringify(agentAnswer(node, prompt));
   const schema = schemaOf(prompt);
-  const properties = schema?.properties;
-  if (properties && typeof properties === 'object' && Object.hasOwn(properties, 'constructor'))
-    return `{"data":${PROTOTYPE_ANSWER_JSON}}`;
+  if (namesPrototypeKeys(schema)) return `{"data":${exampleJson(schema)}}`;
   try {
     return JSON.stringify(answerFromPrompt(prompt));
   } catch {

@@ -90,6 +90,13 @@ export interface Expectation {
 const messageOf = (answer: Answer): string =>
   ErrorResponse.safeParse(answer.body).data?.error.message ?? '';
 
+/** "answered 502 LLM_ERROR (“The language model failed…”)": what came back, in a problem. */
+function answered(answer: Answer): string {
+  const message = messageOf(answer);
+  const quote = message ? ` (“${message.slice(0, 120)}${message.length > 120 ? '…' : ''}”)` : '';
+  return `answered ${answer.res.status || 'nothing'}${answer.code ? ` ${answer.code}` : ''}${quote}`;
+}
+
 /**
  * A refusal: one of `statuses`, one of `codes` when given, and a message naming one of
  * `settings` when given (the limit that refused it), within REFUSAL_DEADLINE_MS.
@@ -103,8 +110,7 @@ export function refused(
     problems(answer) {
       const { res, code } = answer;
       const out: string[] = [];
-      if (!want.statuses.includes(res.status))
-        out.push(`answered ${res.status || 'nothing'}${code ? ` ${code}` : ''}, not ${label}`);
+      if (!want.statuses.includes(res.status)) out.push(`${answered(answer)}, not ${label}`);
       else if (want.codes && !want.codes.includes(code))
         out.push(`code ${code || 'none'}, not ${want.codes.join(' or ')}`);
       const message = messageOf(answer);
@@ -149,9 +155,8 @@ export function processed(
   return {
     label,
     problems(answer) {
-      const { res, body, code } = answer;
-      if (res.status < 200 || res.status >= 300)
-        return [`answered ${res.status || 'nothing'}${code ? ` ${code}` : ''}, not ${label}`];
+      const { res, body } = answer;
+      if (res.status < 200 || res.status >= 300) return [`${answered(answer)}, not ${label}`];
       const out: string[] = [];
       if (res.ms > want.budgetMs)
         out.push(`${TIME_MARK}took ${Math.round(res.ms)} ms (budget ${want.budgetMs} ms)`);

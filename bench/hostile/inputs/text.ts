@@ -74,19 +74,3 @@ export function nestedSchemaBody(depth: number): string {
   const close = '}}'.repeat(depth);
   return `{"html":"<p>x</p>","query":"everything","outputSchema":${open}{"type":"string"}${close}}`;
 }
-
-/** Property names that are Object.prototype's (and __proto__, which JSON keeps as a key). */
-export const PROTOTYPE_KEYS = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'];
-
-/** What the scripted model answers for the prototype-key schema: the data must come back as is. */
-export const PROTOTYPE_ANSWER_JSON =
-  '{"constructor":"Oak chair","toString":"120","valueOf":"in stock","hasOwnProperty":"yes","__proto__":"polluted?"}';
-
-/** POST /api/extract with a schema whose properties are PROTOTYPE_KEYS (JSON text: __proto__ stays a key). */
-export function prototypeSchemaBody(): string {
-  const properties = PROTOTYPE_KEYS.map((key) => `"${key}":{"type":"string"}`).join(',');
-  const html =
-    '<table><tr><th>constructor</th><th>toString</th><th>valueOf</th><th>hasOwnProperty</th><th>__proto__</th></tr>' +
-    '<tr><td>Oak chair</td><td>120</td><td>in stock</td><td>yes</td><td>polluted?</td></tr></table>';
-  return `{"html":${JSON.stringify(html)},"query":"the product","outputSchema":{"type":"object","properties":{${properties}}}}`;
-}

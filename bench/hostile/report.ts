@@ -22,6 +22,7 @@ export function serverErrors(rows: CaseRow[]): number {
   return count;
 }
 
+/** The table, then what was wrong with each case that missed (numbered in the table). */
 export function table(rows: CaseRow[]): string {
   const header = [
     'case',
@@ -35,22 +36,27 @@ export function table(rows: CaseRow[]): string {
     'B interact p99 ms',
     'RSS peak +MB (in case)',
   ];
-  const lines = rows.map((row) => [
-    row.name,
-    row.route,
-    row.status,
-    row.code || '–',
-    num(row.ms),
-    row.expected,
-    caseOk(row) ? 'yes' : `**no**: ${row.problems.join('; ').replace(/\|/g, '/')}`,
-    `${num(row.figures.healthP99)}${mark(healthOk(row))}`,
-    `${num(row.figures.interactP99)}${mark(interactOk(row))}`,
-    `${num(row.figures.rssPeakOverMb)}${mark(rssOk(row))} (${signed(row.figures.rssPeakMb - row.figures.rssStartMb)})`,
-  ]);
+  const notes: string[] = [];
+  const lines = rows.map((row) => {
+    if (!caseOk(row))
+      notes.push(`${notes.length + 1}. \`${row.name}\`: ${row.problems.join('; ')}`);
+    return [
+      row.name,
+      row.route,
+      row.status,
+      row.code || '–',
+      num(row.ms),
+      row.expected.replace(/\|/g, ' or '),
+      caseOk(row) ? 'yes' : `**no** (${notes.length})`,
+      `${num(row.figures.healthP99)}${mark(healthOk(row))}`,
+      `${num(row.figures.interactP99)}${mark(interactOk(row))}`,
+      `${num(row.figures.rssPeakOverMb)}${mark(rssOk(row))} (${signed(row.figures.rssPeakMb - row.figures.rssStartMb)})`,
+    ];
+  });
   const out = [header, header.map(() => '---'), ...lines].map(
     (cells) => `| ${cells.join(' | ')} |`,
   );
-  return out.join('\n');
+  return [...out, '', ...notes].join('\n');
 }
 
 export function summary(rows: CaseRow[], restarts: number): string {

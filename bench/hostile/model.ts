@@ -1,0 +1,143 @@
+// The scripted Gemini the hostile suite's server talks to, on loopback through GEMINI_BASE_URL
+// (the server's real @google/genai SDK). It adds no model logic of its own: the document
+// agent's tool-calling turns are the repo's scripted document model and POST /api/extract's
+// calls its scripted extractor (@tandem/extraction/testing), as in the e2e fake Gemini; the
+// agent's nodes are bench/tasks' scripted model (a goal it has no script for fails cleanly,
+// which is what the fuzz's goals get); embeddings (GEMINI_API_KEY turns them on) are
+// @tandem/knowledge's fake vectors, at the size the server asks for. Two
+// knobs are the suite's: a delay on document turns (so the fair-share case's runs are still
+// going when the other 198 requests arrive), and the prototype-key schema's answer, written as
+// JSON text so that `__proto__` reaches the server as a key.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
+import {
+  answerFromPrompt,
+  geminiTurnResponse,
+  isToolCallingRequest,
+  schemaOf,
+  scriptedTurnForGemini,
+} from '@tandem/extraction/testing';
+import { fakeEmbedding } from '@tandem/knowledge/testing';
+import { answer as agentAnswer } from '../tasks/model/answer';
+import { exampleJson, namesPrototypeKeys } from './inputs/prototype-keys';
+
+export interface HostileModel {
+  url: string;
+  /** Calls answered, by node ('document' for tool-calling turns). */
+  calls: Record<string, number>;
+  /** Delay before each document-agent turn is answered. */
+  setDocumentDelay(ms: number): void;
+  close(): Promise<void>;
+}
+
+interface GeminiRequest {
+  systemInstruction?: { parts?: { text?: string }[] };
+  contents?: { parts?: { text?: string }[] }[];
+}
+
+interface EmbedRequest {
+  content?: { parts?: { text?: string }[] };
+  outputDimensionality?: number;
+}
+
+const embedText = (r: EmbedRequest) => (r.content?.parts ?? []).map((p) => p.text ?? '').join('');
+const embed = (r: EmbedRequest) => ({
+  values: fakeEmbedding(embedText(r), r.outputDimensionality ?? 768),
+});
+
+/** `:batchEmbedContents` / `:embedContent` answers, or null for other calls. */
+function embeddings(path: string, raw: unknown): string | null {
+  if (path.includes(':batchEmbedContents')) {
+    const requests = (raw as { requests?: EmbedRequest[] }).requests ?? [];
+    return JSON.stringify({ embeddings: requests.map(embed) });
+  }
+  if (path.includes(':embedContent'))
+    return JSON.stringify({ embedding: embed(raw as EmbedRequest) });
+  return null;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+}
+
+/** The JSON text a node's call is answered with. */
+function answerText(node: string, prompt: string): string {
+  if (node !== 'extraction') return JSON.stringify(agentAnswer(node, prompt));
+  const schema = schemaOf(prompt);
+  if (namesPrototypeKeys(schema)) return `{"data":${exampleJson(schema)}}`;
+  try {
+    return JSON.stringify(answerFromPrompt(prompt));
+  } catch {
+    // The scripted extractor has limits of its own (odd field names); a model answers anyway.
+    return '{"data":null}';
+  }
+}
+
+function textResponse(text: string, promptChars: number): string {
+  const input = Math.ceil(promptChars / 4);
+  const output = Math.ceil(text.length / 4);
+  return JSON.stringify({
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: {
+      promptTokenCount: input,
+      candidatesTokenCount: output,
+      totalTokenCount: input + output,
+    },
+    modelVersion: 'gemini-2.5-flash',
+  });
+}
+
+export async function startHostileModel(): Promise<HostileModel> {
+  const calls: Record<string, number> = {};
+  let documentDelayMs = 0;
+  const count = (node: string) => (calls[node] = (calls[node] ?? 0) + 1);
+
+  async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw: unknown = JSON.parse(await readBody(req));
+    const embedded = embeddings(req.url ?? '', raw);
+    if (embedded !== null) {
+      count('embeddings');
+      return sendJson(res, embedded);
+    }
+    if (isToolCallingRequest(raw)) {
+      count('document');
+      if (documentDelayMs > 0) await new Promise((r) => setTimeout(r, documentDelayMs));
+      sendJson(res, JSON.stringify(geminiTurnResponse(raw, scriptedTurnForGemini(raw))));
+      return;
+    }
+    const body = raw as GeminiRequest;
+    const system = body.systemInstruction?.parts?.map((p) => p.text ?? '').join('\n') ?? '';
+    const prompt = (body.contents ?? [])
+      .flatMap((c) => (c.parts ?? []).map((p) => p.text ?? ''))
+      .join('\n');
+    const node = nodeOfSystem(system);
+    count(node);
+    sendJson(res, textResponse(answerText(node, prompt), system.length + prompt.length));
+  }
+
+  const server: Server = createServer((req, res) => {
+    generate(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 500, message: String(error) } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    setDocumentDelay: (ms) => (documentDelayMs = ms),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

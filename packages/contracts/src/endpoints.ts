@@ -468,6 +468,7 @@ export const endpoints = {
     summary:
       'Upload a document for extraction (multipart `file`): its type is detected and its text read page by page (OCR for scans and images).',
     response: UploadDocumentResponse,
+    successStatuses: [201],
     errors: [...AUTHENTICATED_ERROR_CODES, 'CONCURRENCY_LIMITED'],
     notes: [
       'The file is read in the server’s worker pool within its budgets (ZIP size and ratio, PDF pages, OCR pages and seconds, pixels, CSV rows and columns, JSON/YAML/XML depth; docs/security-operations.md): work cut at a budget says so in the document’s warnings, anything else past one is 422 INPUT_TOO_COMPLEX naming the setting; an unreadable file is 400. More than INGESTIONS_PER_TENANT uploads of one tenant at once: 429 CONCURRENCY_LIMITED with Retry-After.',

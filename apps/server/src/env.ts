@@ -81,6 +81,13 @@ export const EnvSchema = z.object({
   /** Largest accepted request body in bytes (a full DOM can be a few MB). */
   MAX_BODY_BYTES: positiveInt(8 * 1024 * 1024),
   /**
+   * Requests one API key may have in the server at once, counted before routing (an event
+   * stream counts until it starts). Every request costs milliseconds of CPU before any route
+   * refuses it, so a key sending hundreds at once would hold every other tenant's requests;
+   * past this it gets 429 at once. The extension sends one or two at a time per tab.
+   */
+  REQUESTS_IN_FLIGHT_PER_KEY: positiveInt(8),
+  /**
    * Failed authentications (missing, unknown or revoked key) per client address per minute.
    * Past it the address is refused with 429 for AUTH_BLOCK_SECONDS, before any key is looked
    * up: a key cannot be guessed, but every guess costs a hash and a database read.
@@ -265,6 +272,7 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'RATE_LIMIT_INTERACT_PER_MIN',
   'RATE_LIMIT_DEFAULT_PER_MIN',
   'MAX_BODY_BYTES',
+  'REQUESTS_IN_FLIGHT_PER_KEY',
   'AUTH_FAILURES_PER_MIN',
   'AUTH_BLOCK_SECONDS',
   'TRUST_PROXY_HOPS',

@@ -7,6 +7,7 @@ import * as Sentry from '@sentry/nextjs';
 import packageJson from '../package.json' with { type: 'json' };
 import { env, type Env } from './env';
 import { ensureDevTenant, reportDevTenant } from './server/bootstrap';
+import { configureAdmission } from './server/admission';
 import { installPeerStamp } from './server/client-address';
 import { initSentry } from './server/error-reporting';
 import { getRuntime, type Runtime } from './server/runtime';
@@ -64,6 +65,7 @@ export async function startServer(options: StartOptions): Promise<void> {
   installPeerStamp();
   try {
     config = (options.env ?? env)();
+    configureAdmission(config);
     initSentry(config, packageJson.version);
     await start(config, options.runtime ?? getRuntime);
   } catch (error) {

@@ -6,6 +6,7 @@ import {
   dataDifferences,
   exampleJson,
   PROTOTYPE_SCHEMA,
+  protoFieldSchemaBody,
   prototypeSchemaBody,
 } from '../inputs/prototype-keys';
 import { nestedDivs, nestedSchemaBody } from '../inputs/text';
@@ -16,6 +17,16 @@ import { single, type HostileCase } from './types';
 function prototypeDataProblems(body: unknown): string[] {
   const data = (body as { data?: unknown } | undefined)?.data;
   return dataDifferences(data, JSON.parse(exampleJson(JSON.parse(PROTOTYPE_SCHEMA))));
+}
+
+/** A `__proto__` field cannot be kept: the answer must say so, not drop it unsaid. */
+function protoFieldProblems(body: unknown): string[] {
+  const result = body as { schemaUsed?: unknown; warnings?: string[] } | undefined;
+  const said = (result?.warnings ?? []).some((w) => w.includes('"__proto__"'));
+  return [
+    ...(said ? [] : ['no warning names the "__proto__" property']),
+    ...(result?.schemaUsed === null ? [] : ['the schema was used as if it were kept']),
+  ];
 }
 
 const extractHtml = (name: string, what: string, depth: number): HostileCase =>
@@ -69,5 +80,18 @@ export const EXTRACT_CASES: HostileCase[] = [
     }),
     build: (stack) =>
       jsonRequest(stack.attacker.key, 'POST', '/api/extract', prototypeSchemaBody()),
+  }),
+  single({
+    name: 'schema-proto-field',
+    what: 'a list schema with a field named __proto__',
+    route: 'POST /api/extract',
+    quick: true,
+    expectation: processed('200, a warning naming "__proto__", no schema pretended', {
+      budgetMs: 10_000,
+      schema: ExtractionResult,
+      check: protoFieldProblems,
+    }),
+    build: (stack) =>
+      jsonRequest(stack.attacker.key, 'POST', '/api/extract', protoFieldSchemaBody()),
   }),
 ];

@@ -60,9 +60,15 @@ export function fuzzProblems(
   const victim = Object.values(plan.params).some((p) => p.mode === 'victim');
   if (victim && (plan.auth === 'pool' || plan.auth === 'owner') && !NOT_A_LEAK.includes(res.status))
     problems.push(`tenant B's id answered ${res.status}, not 404`);
+  // A path no route can take (a malformed percent-encoding, a dot segment) is answered before
+  // any route, so before authentication: 400 or 404 whoever asks.
+  const unroutable =
+    Object.values(plan.params).some((p) => p.mode === 'malformed') &&
+    [400, 404].includes(res.status);
   if (
     (plan.auth === 'none' || plan.auth === 'bogus') &&
     endpoint.auth !== 'none' &&
+    !unroutable &&
     ![401, 429].includes(res.status)
   )
     problems.push(`no valid key answered ${res.status}, not 401`);

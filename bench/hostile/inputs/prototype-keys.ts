@@ -1,20 +1,28 @@
 // A schema whose property names are Object.prototype's (issue 27: `constructor`, `toString`,
 // `valueOf`, `hasOwnProperty` gave 502 although the model's answer was right), nested and in a
-// list, optional, plus `__proto__`. Everything is written as JSON text: an object literal's `__proto__`
-// sets a prototype instead of making a key, and JSON.parse keeps it a key, as a server must.
+// list, optional; and one with a `__proto__` property, which no object built by assignment can
+// hold (zod's included): the server must say so rather than drop the field. Everything is
+// written as JSON text: an object literal's `__proto__` sets a prototype instead of making a
+// key, and JSON.parse keeps it a key, as a server must.
 // The scripted model answers with `exampleJson` of the schema it is given, so the right answer
 // is known: the response's data must be exactly it.
 
 /** Object.prototype's names, and `__proto__`. */
 export const PROTOTYPE_KEYS = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'];
 
-const ITEM = `{"type":"object","properties":{"constructor":{"type":"object","properties":{"toString":{"type":"string"},"valueOf":{"type":"number"}},"required":["toString"]},"toString":{"type":"string"},"valueOf":{"type":"number"},"hasOwnProperty":{"type":"boolean"},"__proto__":{"type":"string"}},"required":["toString"]}`;
+const ITEM = `{"type":"object","properties":{"constructor":{"type":"object","properties":{"toString":{"type":"string"},"valueOf":{"type":"number"}},"required":["toString"]},"toString":{"type":"string"},"valueOf":{"type":"number"},"hasOwnProperty":{"type":"boolean"}},"required":["toString"]}`;
 
 /** A list of items whose fields are prototype names, one of them an object of more. */
 export const PROTOTYPE_SCHEMA = `{"type":"array","items":${ITEM}}`;
 
-export const prototypeSchemaBody = (): string =>
-  `{"html":"<ul><li>Oak chair</li><li>Pine desk</li></ul>","query":"the products","outputSchema":${PROTOTYPE_SCHEMA}}`;
+/** A list of items with a `__proto__` field beside a name. */
+export const PROTO_FIELD_SCHEMA = `{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"__proto__":{"type":"string"}},"required":["name"]}}`;
+
+const extractBody = (schema: string): string =>
+  `{"html":"<ul><li>Oak chair</li><li>Pine desk</li></ul>","query":"the products","outputSchema":${schema}}`;
+
+export const prototypeSchemaBody = (): string => extractBody(PROTOTYPE_SCHEMA);
+export const protoFieldSchemaBody = (): string => extractBody(PROTO_FIELD_SCHEMA);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
@@ -59,10 +67,7 @@ export function exampleJson(schema: unknown, key = 'value', index = 0): string {
   }
 }
 
-/**
- * How `actual` differs from `expected` (JSON values): every key and value the same, except that
- * a `__proto__` key may be missing (dropped as unsafe), never changed.
- */
+/** How `actual` differs from `expected` (JSON values): every key and value the same. */
 export function dataDifferences(actual: unknown, expected: unknown, at = 'data'): string[] {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length)
@@ -73,7 +78,6 @@ export function dataDifferences(actual: unknown, expected: unknown, at = 'data')
     if (!isObject(actual)) return [`${at} is ${JSON.stringify(actual)?.slice(0, 80)}`];
     const out: string[] = [];
     for (const key of Object.keys(expected)) {
-      if (key === '__proto__' && !Object.hasOwn(actual, key)) continue;
       const value = Object.hasOwn(actual, key) ? actual[key] : undefined;
       out.push(...dataDifferences(value, expected[key], `${at}.${key}`));
     }

@@ -13,6 +13,8 @@ import {
 } from '@tandem/contracts';
 import type { z } from 'zod';
 import { EnvError } from '../env';
+import { keyDigest } from './admission';
+import { rememberKey } from './admission-state';
 import { authenticate, type AuthContext } from './auth';
 import { clientAddress } from './client-address';
 import { reportError } from './error-reporting';
@@ -201,7 +203,12 @@ async function authenticateLimited(
     );
   }
   try {
-    return await authenticate(request, runtime.store, mode);
+    const auth = await authenticate(request, runtime.store, mode);
+    // For the request hook's refusals of this key's later requests (admission.ts).
+    const header = request.headers.get('authorization');
+    if (header?.startsWith('Bearer '))
+      rememberKey(keyDigest(header.slice(7).trim()), auth.tenantId);
+    return auth;
   } catch (error) {
     if (isError(error, HttpError, 'HttpError') && error.code === 'UNAUTHORIZED') {
       await runtime.authFailures.fail(address);

@@ -11,6 +11,7 @@ import {
   type EndpointDefinition,
   type ErrorCode,
 } from '@tandem/contracts';
+import { admit } from './admission';
 
 export interface Refusal {
   code: ErrorCode;
@@ -35,11 +36,20 @@ function decoded(segment: string): string | null {
   }
 }
 
+/** The endpoint a request is for, or why no route can answer it. */
+export type Routing = { endpoint: EndpointDefinition } | { refusal: Refusal };
+
 /**
  * Why no route can answer `method url`, or null when one can (or the path is not the API's).
  * `url` is the request target as sent: path and query, not yet decoded.
  */
 export function apiRefusal(method: string, url: string): Refusal | null {
+  const routing = routeOf(method, url);
+  return routing && 'refusal' in routing ? routing.refusal : null;
+}
+
+/** Which endpoint answers `method url`, why none can, or null outside the API. */
+export function routeOf(method: string, url: string): Routing | null {
   const path = url.split(/[?#]/, 1)[0] ?? '';
   if (path !== '/api' && !path.startsWith('/api/')) return null;
   // A trailing slash is Next's to redirect; the path it names is the same.
@@ -52,9 +62,11 @@ export function apiRefusal(method: string, url: string): Refusal | null {
     const text = decoded(segment);
     if (text === null) {
       return {
-        code: 'BAD_REQUEST',
-        message:
-          'The request path has a malformed percent-encoding (a "%" not followed by a UTF-8 byte sequence).',
+        refusal: {
+          code: 'BAD_REQUEST',
+          message:
+            'The request path has a malformed percent-encoding (a "%" not followed by a UTF-8 byte sequence).',
+        },
       };
     }
     plain.push(text);
@@ -64,16 +76,21 @@ export function apiRefusal(method: string, url: string): Refusal | null {
       matches(pattern, plain) && plain.every((s) => s !== '' && s !== '.' && s !== '..'),
   );
   if (found.length === 0) {
-    return { code: 'NOT_FOUND', message: `No API route at ${path.slice(0, 200)}.` };
+    return { refusal: { code: 'NOT_FOUND', message: `No API route at ${path.slice(0, 200)}.` } };
   }
   const upper = method.toUpperCase();
+  const asked = upper === 'HEAD' || upper === 'OPTIONS' ? 'GET' : upper;
+  const match = found.find(({ endpoint }) => endpoint.method === asked) ?? found[0];
   const allowed = found.map(({ endpoint }) => endpoint.method);
-  if (upper === 'OPTIONS' || allowed.includes(upper as never)) return null;
-  if (upper === 'HEAD' && allowed.includes('GET')) return null;
+  if (match && (upper === 'OPTIONS' || allowed.includes(asked as never))) {
+    return { endpoint: match.endpoint };
+  }
   return {
-    code: 'METHOD_NOT_ALLOWED',
-    message: `${path.slice(0, 200)} answers ${allowed.join(', ')}, not ${upper.slice(0, 20)}.`,
-    headers: { Allow: allowed.join(', ') },
+    refusal: {
+      code: 'METHOD_NOT_ALLOWED',
+      message: `${path.slice(0, 200)} answers ${allowed.join(', ')}, not ${upper.slice(0, 20)}.`,
+      headers: { Allow: allowed.join(', ') },
+    },
   };
 }
 
@@ -89,9 +106,14 @@ export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
   res.end(body);
 }
 
-/** True when the request was answered here (and must not reach Next). */
+/**
+ * True when the request was answered here (and must not reach Next): no route can take it, or
+ * its API key has as many requests in the server as it may (admission.ts).
+ */
 export function guardApiRequest(req: IncomingMessage, res: ServerResponse): boolean {
-  const refusal = apiRefusal(req.method ?? 'GET', req.url ?? '/');
+  const routing = routeOf(req.method ?? 'GET', req.url ?? '/');
+  if (!routing) return false;
+  const refusal = 'refusal' in routing ? routing.refusal : admit(req, res, routing.endpoint);
   if (!refusal) return false;
   // The body is not read: drain it so the connection stays usable.
   req.resume();

@@ -7,6 +7,7 @@
 import type { IdempotencyRepository } from '@tandem/store';
 import { isDuplicateKeyError } from '@tandem/store';
 import type { Env } from '../env';
+import { admissionState } from './admission-state';
 import { HttpError } from './http-error';
 
 const SCOPE = 'tenant-slot';
@@ -44,6 +45,34 @@ export interface HeldSlot {
 
 type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>;
 
+const slotKey = (kind: SlotKind, index: number): string => `${SCOPE}:${kind.name}:${index}`;
+
+/** What a tenant past its slots is told, by the route or, earlier, by the request hook. */
+export function slotRefusal(
+  kind: SlotKind,
+  cap: number,
+): { message: string; headers: Record<string, string> } {
+  return {
+    message:
+      `This account already has ${cap} ${kind.what}, the most it may have at once ` +
+      `(${kind.setting}); try again when one is done.`,
+    headers: { 'Retry-After': String(kind.retryAfterSeconds) },
+  };
+}
+
+/**
+ * Whether this process itself holds all of a tenant's `cap` slots of `kind`. The store decides
+ * (every process shares it), but a slot held here is known to be taken without asking it: the
+ * request hook refuses a burst of 200 runs past a cap of 2 before any of them reaches a route.
+ */
+export function allHeldHere(tenantId: string, kind: SlotKind, cap: number): boolean {
+  const { held } = admissionState();
+  for (let index = 0; index < cap; index++) {
+    if (!held.has(`${tenantId}:${slotKey(kind, index)}`)) return false;
+  }
+  return true;
+}
+
 /** Takes the first free one of the tenant's `cap` slots of `kind`, or answers 429. */
 export async function claimSlot(
   leases: Leases,
@@ -51,25 +80,26 @@ export async function claimSlot(
   kind: SlotKind,
   cap: number,
 ): Promise<HeldSlot> {
+  const { held } = admissionState();
   for (let index = 0; index < cap; index++) {
-    const key = `${SCOPE}:${kind.name}:${index}`;
+    const key = slotKey(kind, index);
+    const local = `${tenantId}:${key}`;
+    if (held.has(local)) continue;
+    held.add(local);
     try {
       await leases.begin(tenantId, { key, scope: SCOPE, requestHash: key, ttlMs: LEASE_MS });
     } catch (error) {
+      held.delete(local);
       if (isDuplicateKeyError(error)) continue;
       throw error;
     }
-    return hold(leases, tenantId, key);
+    return hold(leases, tenantId, key, local);
   }
-  throw new HttpError(
-    'CONCURRENCY_LIMITED',
-    `This account already has ${cap} ${kind.what}, the most it may have at once ` +
-      `(${kind.setting}); try again when one is done.`,
-    { headers: { 'Retry-After': String(kind.retryAfterSeconds) } },
-  );
+  const refusal = slotRefusal(kind, cap);
+  throw new HttpError('CONCURRENCY_LIMITED', refusal.message, { headers: refusal.headers });
 }
 
-function hold(leases: Leases, tenantId: string, key: string): HeldSlot {
+function hold(leases: Leases, tenantId: string, key: string, local: string): HeldSlot {
   const timer = setInterval(() => {
     void leases.renew(tenantId, key, LEASE_MS).catch(() => false);
   }, LEASE_MS / 3);
@@ -81,6 +111,7 @@ function hold(leases: Leases, tenantId: string, key: string): HeldSlot {
       released = true;
       clearInterval(timer);
       await leases.release(tenantId, key).catch(() => false);
+      admissionState().held.delete(local);
     },
   };
 }
@@ -118,3 +149,12 @@ export function asUpload<T>(
     work,
   );
 }
+
+/** The kind of slot each route that takes one takes, by `METHOD path` in the registry. */
+export const SLOT_OF_ROUTE: Readonly<Record<string, SlotKind>> = {
+  'POST /api/extractions': DOCUMENT_RUNS,
+  'POST /api/extractions/:extractionId/correct': DOCUMENT_RUNS,
+  'POST /api/stacks': DOCUMENT_RUNS,
+  'POST /api/documents': INGESTIONS,
+  'POST /api/knowledge/ingest': INGESTIONS,
+};

@@ -31,6 +31,13 @@ export interface HostileModel {
   close(): Promise<void>;
 }
 
+/** The model as the suite uses it: in a process of its own (model-process.ts). */
+export interface ModelHandle {
+  url: string;
+  setDocumentDelay(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 interface GeminiRequest {
   systemInstruction?: { parts?: { text?: string }[] };
   contents?: { parts?: { text?: string }[] }[];

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createStore } from '@tandem/store';
 import { startServer, type TandemServer } from '../tasks/harness/server';
 import { hostileServerEnv } from './env';
-import { startHostileModel, type HostileModel } from './model';
+import type { ModelHandle } from './model';
+import { startModelProcess } from './model-process';
 
 export interface Tenant {
   id: string;
@@ -21,7 +22,7 @@ export interface HostileStack {
   readonly url: string;
   readonly pid: number;
   readonly dataDir: string;
-  readonly model: HostileModel;
+  readonly model: ModelHandle;
   readonly attacker: Tenant;
   readonly tenantB: Tenant;
   /** Times the server died and was started again. */
@@ -90,7 +91,7 @@ export function processAlive(pid: number): boolean {
 }
 
 export async function startHostileStack(): Promise<HostileStack> {
-  const model = await startHostileModel();
+  const model = await startModelProcess();
   const boot = async () => {
     const server = await startServer((own) => hostileServerEnv(own, model));
     const [attacker, tenantB] = await createTenants(server.dataDir, 'hostile', 2);

@@ -69,14 +69,14 @@ export const FAIR_SHARE: HostileCase = {
     if (!documentId) throw new Error(`upload failed: ${upload.status} ${upload.text}`);
     const request = jsonRequest(tenant.key, 'POST', '/api/extractions', { documentId });
     return async () => {
-      stack.model.setDocumentDelay(TURN_DELAY_MS);
+      await stack.model.setDocumentDelay(TURN_DELAY_MS);
       try {
         const answers = await Promise.all(
           Array.from({ length: REQUESTS }, () => send(stack, { ...request, timeoutMs: 120_000 })),
         );
         return judgeFairShare(answers);
       } finally {
-        stack.model.setDocumentDelay(0);
+        await stack.model.setDocumentDelay(0);
       }
     };
   },

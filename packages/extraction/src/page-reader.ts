@@ -5,6 +5,7 @@
 // the calling thread, for tests and benches. Each call parses the page once: a read either
 // replays (and needs no Markdown) or renders, and learning, after the model answered, parses
 // again rather than holding a DOM across a model call.
+import { ownData } from '@tandem/contracts';
 import { parseContent } from './content';
 import type { JsonObject } from './json';
 import { applyRecipe, learnRecipe, spotCheck, type ReplayRecipe } from './replay';
@@ -57,7 +58,7 @@ function tryReplay(
   const checked = checkOutputSchema(replay.schema);
   if (!checked.ok) return { replayed: null, problem: checked.warning };
   const applied = applyRecipe(root, replay.recipe);
-  const valid = checked.schema.zod.safeParse(applied.data);
+  const valid = checked.schema.zod.safeParse(ownData(applied.data));
   if (!valid.success) {
     const issue = valid.error.issues[0]?.message ?? 'invalid';
     return { replayed: null, problem: `its data does not match the schema (${issue})` };

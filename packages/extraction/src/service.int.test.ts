@@ -306,6 +306,38 @@ describe('property names that are also Object.prototype’s', () => {
     expect(out.result.data).toEqual(expected);
   });
 
+  it('keeps an answer that leaves out an optional field named `constructor`', async () => {
+    const answer: unknown[] = JSON.parse(
+      '[{"name":"Oak chair"},{"name":"Pine desk","constructor":{"toString":"x"}}]',
+    );
+    const scripted = scriptedExtractionLlm({ fault: () => ({ answer: { data: answer } }) });
+    const keyed = new ExtractionService({ llm: scripted, store, sleep: async () => {} });
+    const out = await keyed.run({
+      tenantId: 't1',
+      taskId: null,
+      context: { tenantId: 't1' },
+      url: null,
+      markdown: '- Oak chair\n- Pine desk',
+      request: {
+        query: 'products',
+        outputSchema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              constructor: { type: 'object', properties: { toString: { type: 'string' } } },
+            },
+            required: ['name'],
+          },
+        },
+      },
+      applySelector: true,
+    });
+    expect(out.result.errors).toEqual([]);
+    expect(out.result.data).toEqual(answer);
+  });
+
   it('says a property named `__proto__` cannot be kept, instead of dropping it unsaid', async () => {
     const out = await service.run({
       tenantId: 't1',

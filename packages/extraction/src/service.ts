@@ -5,6 +5,7 @@
 // POST /api/extract both call `run`; neither puts the data into a prompt.
 import {
   DEFAULT_INPUT_LIMITS,
+  ownData,
   type ExtractionAggregate,
   type ExtractionError,
   type ExtractionMethod,
@@ -121,7 +122,7 @@ export class ExtractionService {
     });
     const produced: Produced = { ...out, method: 'model', warnings: [] };
     if (!plan.schema) return produced;
-    const parsed = plan.schema.zod.safeParse(out.data);
+    const parsed = plan.schema.zod.safeParse(ownData(out.data));
     if (parsed.success) return { ...produced, data: parsed.data };
     const message = `The merged data does not match outputSchema: ${parsed.error.issues
       .slice(0, 3)

@@ -46,6 +46,7 @@ export {
 export {
   inlineParsers,
   type ContentParsers,
+  type DocumentForRetrieval,
   type DocumentInput,
   type PageInput,
 } from './ingestion/parsers';

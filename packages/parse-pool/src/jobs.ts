@@ -6,6 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { InputLimitName, InputLimits } from '@tandem/contracts';
 import type { PageLearned, PageLearnRequest, PageRead, PageReadRequest } from '@tandem/extraction';
 import type {
+  DocumentForRetrieval,
   DocumentInput,
   ExtractedDocument,
   MainContent,
@@ -17,6 +18,8 @@ import { serializeError, type SerializedError } from './errors';
 export interface Jobs {
   /** An uploaded file's bytes to Markdown (DOCX, PDF with OCR, images, CSV/JSON/YAML/XML…). */
   document: { input: DocumentInput; output: ExtractedDocument };
+  /** The same, cut into retrieval chunks in the thread (knowledge uploads and crawled files). */
+  documentForRetrieval: { input: DocumentInput; output: DocumentForRetrieval };
   /** An office file checked against the ZIP budgets before it is sent to a converter. */
   inspectArchive: { input: DocumentInput; output: undefined };
   /** A web page's main content (crawls, the extension's page content). */
@@ -71,6 +74,10 @@ const HANDLERS = {
     load: knowledge,
     run: ({ readDocument }, input, limits) => readDocument(input, limits),
   } satisfies Handler<'document', Knowledge>,
+  documentForRetrieval: {
+    load: knowledge,
+    run: ({ readDocumentForRetrieval }, input, limits) => readDocumentForRetrieval(input, limits),
+  } satisfies Handler<'documentForRetrieval', Knowledge>,
   inspectArchive: {
     load: knowledge,
     run: async ({ inspectArchive }, input, limits) => {
@@ -107,6 +114,7 @@ const HANDLERS = {
 /** The budget a job's input broke when a recursive parser ran out of stack on it. */
 const NESTING: Record<JobName, InputLimitName> = {
   document: 'structuredMaxDepth',
+  documentForRetrieval: 'structuredMaxDepth',
   inspectArchive: 'structuredMaxDepth',
   mainContent: 'htmlMaxDepth',
   pageRead: 'htmlMaxDepth',

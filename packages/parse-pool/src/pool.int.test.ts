@@ -55,6 +55,24 @@ describe('ParsePool', () => {
     );
   });
 
+  it('moves bytes a caller hands over instead of copying them; keeps those it does not', async () => {
+    const csv = `id,name\n${Array.from({ length: 2_000 }, (_, i) => `${i},item ${i}`).join('\n')}\n`;
+    const parsers = poolParsers(pool);
+    const given = new TextEncoder().encode(csv);
+    const read = await parsers.documentForRetrieval({
+      tenantId: 't1',
+      bytes: given,
+      fileName: 'items.csv',
+      handOver: true,
+    });
+    expect(read.markdown.split('\n')).toHaveLength(2 + 2_000);
+    expect(read.chunks.length).toBeGreaterThan(0);
+    expect(given.byteLength).toBe(0);
+    const kept = new TextEncoder().encode(csv);
+    await parsers.document({ tenantId: 't1', bytes: kept, fileName: 'items.csv' });
+    expect(kept.byteLength).toBe(csv.length);
+  });
+
   it('learns replay selectors from a page and replays them on the next one', async () => {
     const reader = poolPageReader(pool);
     const first = await reader.read({

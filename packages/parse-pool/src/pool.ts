@@ -106,14 +106,18 @@ export class ParsePool {
     return this.options.limits;
   }
 
-  /** Runs a job for `tenantId` in its turn; rejects with the parsers' own error classes. */
+  /**
+   * Runs a job for `tenantId` in its turn; rejects with the parsers' own error classes.
+   * `transfer`: buffers of the input moved to the thread instead of copied (left empty here).
+   */
   run<N extends JobName>(
     tenantId: string,
     name: N,
     input: Jobs[N]['input'],
+    transfer: ArrayBuffer[] = [],
   ): Promise<Jobs[N]['output']> {
     if (this.closed) return Promise.reject(new Error('The parse pool is closed.'));
-    return this.queue.submit(tenantId, () => this.execute(name, input));
+    return this.queue.submit(tenantId, () => this.execute(name, input, transfer));
   }
 
   /** Jobs running and waiting now. */
@@ -147,6 +151,7 @@ export class ParsePool {
   private async execute<N extends JobName>(
     name: N,
     input: Jobs[N]['input'],
+    transfer: ArrayBuffer[],
   ): Promise<Jobs[N]['output']> {
     // The clock starts when the job does: a thread's first job also loads the parsers (about
     // a second), which is not the input's doing.
@@ -166,7 +171,7 @@ export class ParsePool {
     try {
       reply = (await this.pool().run(message, {
         signal: abort.signal,
-        transferList: [channel.port2],
+        transferList: [channel.port2, ...transfer],
       })) as JobReply<N>;
     } catch (error) {
       throw this.threadFailure(name, error);

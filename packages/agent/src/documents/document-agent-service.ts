@@ -34,7 +34,13 @@ import { claimRunLock, type HeldLock } from './run-lock';
 
 /** What the knowledge extractors read from a file (ingestion's readFile). */
 export interface ReadDocument {
-  (file: { tenantId: string; bytes: Uint8Array; fileName: string; mimeType?: string }): Promise<{
+  (file: {
+    tenantId: string;
+    bytes: Uint8Array;
+    fileName: string;
+    mimeType?: string;
+    handOver?: boolean;
+  }): Promise<{
     title: string;
     markdown: string;
     pages?: { number: number; text: string }[];
@@ -70,6 +76,8 @@ export interface UploadedFile {
   bytes: Uint8Array;
   fileName: string;
   mimeType?: string;
+  /** The bytes are the service's to give up (see the knowledge parsers' DocumentInput). */
+  handOver?: boolean;
 }
 
 export interface Run<R, E> {
@@ -108,6 +116,8 @@ export class DocumentAgentService {
         `${file.fileName} is larger than ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB, the upload limit.`,
       );
     }
+    // Read before the bytes may be handed over to the parse pool.
+    const sizeBytes = file.bytes.byteLength;
     const extracted = await read({ ...file, tenantId: caller.tenantId });
     const pages =
       extracted.pages && extracted.pages.length > 0
@@ -118,7 +128,7 @@ export class DocumentAgentService {
       fileName: file.fileName,
       title: extracted.title,
       mimeType: extracted.mimeType,
-      sizeBytes: file.bytes.byteLength,
+      sizeBytes,
       pages,
       warnings: extracted.warnings,
     });

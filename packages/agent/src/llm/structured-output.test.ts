@@ -46,3 +46,22 @@ describe('structured output', () => {
     expect(bad.ok ? '' : bad.reason).toMatch(/n/);
   });
 });
+
+describe('parseStructuredOutput with property names of Object.prototype', () => {
+  it('reads an answer that leaves out an optional `constructor`, `toString` or `valueOf`', () => {
+    // As JSON text: an object literal cannot carry a `constructor` key of another type.
+    const schema = z.fromJSONSchema(
+      JSON.parse(
+        '{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"constructor":{"type":"object","properties":{"toString":{"type":"string"}}},"valueOf":{"type":"number"}},"required":["name"]}}',
+      ) as Parameters<typeof z.fromJSONSchema>[0],
+    );
+    const outcome = parseStructuredOutput(
+      '[{"name":"Oak chair"},{"name":"Pine desk","valueOf":2,"constructor":{"toString":"x"}}]',
+      schema,
+    );
+    expect(outcome.ok).toBe(true);
+    expect(JSON.stringify(outcome.ok ? outcome.value : null)).toBe(
+      '[{"name":"Oak chair"},{"name":"Pine desk","constructor":{"toString":"x"},"valueOf":2}]',
+    );
+  });
+});

@@ -1,4 +1,5 @@
 // Turning zod schemas into provider JSON Schema, and model text back into validated values.
+import { ownData } from '@tandem/contracts';
 import { z } from 'zod';
 
 /**
@@ -58,7 +59,8 @@ export function parseStructuredOutput<S extends z.ZodType>(
 ): ParseOutcome<z.output<S>> {
   const extracted = extractJson(text);
   if (!extracted.ok) return extracted;
-  const result = schema.safeParse(extracted.value);
+  // Own keys only: a schema's property may be named like one of Object.prototype's.
+  const result = schema.safeParse(ownData(extracted.value));
   if (result.success) return { ok: true, value: result.data, json: extracted.value };
   return {
     ok: false,

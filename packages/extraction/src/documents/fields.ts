@@ -8,6 +8,7 @@
 // `{ "vendor": 0.9, "items[1].price": 0.5, "total": 0.99 }`.
 import {
   fieldNameProblem,
+  ownData,
   formatFieldPath,
   parseFieldPath,
   FIELD_PATH_LIMITS,
@@ -252,7 +253,7 @@ export function withFieldRemoved(
 /** Where the fields break the user's schema, one line per issue; empty when they match. */
 export function schemaProblems(fields: Json, schema: z.ZodType | null): string[] {
   if (schema === null) return [];
-  const result = schema.safeParse(fields);
+  const result = schema.safeParse(ownData(fields));
   if (result.success) return [];
   return result.error.issues
     .slice(0, 10)

@@ -1,6 +1,7 @@
 // A typed scripted model for the extraction port (the model is the external boundary): it
 // answers from the prompt's text alone (read-content.ts), counts tokens by length, and can be
 // told to fail a given call the way providers do.
+import { ownData } from '@tandem/contracts';
 import type { z } from 'zod';
 import type { ExtractionLlm, ExtractionLlmRequest, ExtractionLlmResult } from '../llm';
 import { answerFromPrompt } from './read-content';
@@ -37,7 +38,7 @@ export function scriptedExtractionLlm(
       if (fault instanceof Error) throw fault;
       const answer = fault ? fault.answer : answerFromPrompt(request.prompt);
       // The port validates every answer against the request's schema; so does this one.
-      const parsed = request.schema.safeParse(answer);
+      const parsed = request.schema.safeParse(ownData(answer));
       if (!parsed.success) {
         throw new Error(`SCRIPTED call for extraction: the answer did not match the schema`);
       }

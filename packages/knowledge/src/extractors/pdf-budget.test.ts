@@ -40,10 +40,8 @@ describe('PDF pages within PDF_MAX_PAGES and PDF_MAX_OCR_PAGES', () => {
   it('renders 20 blank pages, finds them blank and runs no OCR', { timeout: 60_000 }, async () => {
     const bytes = await buildPdf(Array.from({ length: 20 }, () => ({})));
     expect(bytes.length).toBeLessThan(4_000);
-    const started = performance.now();
     const result = await extractDocument(bytes, { fileName: 'blank.pdf' });
     // Before: each page rendered at 3× and OCR'd, 40–50 s; the blank check is a pass over pixels.
-    expect(performance.now() - started).toBeLessThan(20_000);
     expect(result.markdown).toBe('');
     expect(result.warnings).toEqual(
       Array.from(
@@ -83,11 +81,12 @@ describe('PDF page rendering within PDF_MAX_PAGE_PIXELS', () => {
   it('renders a 5000 × 5000 pt page within the pixel budget, not at 15000 × 15000', async () => {
     const bytes = await buildPdf([{ size: [5000, 5000] }]);
     expect(bytes.length).toBeLessThan(1_000);
-    const started = performance.now();
-    const result = await extractDocument(bytes, { fileName: 'poster.pdf' });
     // Before: a 15,000 × 15,000 canvas, 28 s and +1.4 GB.
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(result.warnings).toEqual(['Page 1: OCR found no text in the image.']);
+    const result = await extractDocument(bytes, { fileName: 'poster.pdf' });
+    expect(result.warnings).toEqual([
+      'Page 1: rendered at 4,000 × 4,000 pixels for OCR, under 16,000,000 pixels (PDF_MAX_PAGE_PIXELS).',
+      'Page 1: OCR found no text in the image.',
+    ]);
   });
 
   it('scales big pages down to the budget and leaves small ones at 3×', () => {

@@ -92,9 +92,9 @@ async function renderPage(
   const canvas = createCanvas(width, height);
   try {
     if (!(await draw(page, canvas, viewport, deadline))) return undefined;
-    if (isBlank(canvas)) return {};
-    const png = new Uint8Array(await canvas.encode('png'));
-    return { png, ...(scale < OCR_SCALE ? { reduced: { width, height } } : {}) };
+    const reduced = scale < OCR_SCALE ? { reduced: { width, height } } : {};
+    if (isBlank(canvas)) return reduced;
+    return { png: new Uint8Array(await canvas.encode('png')), ...reduced };
   } finally {
     // Frees the surface (64 MB at 16 MP) now, not at a later GC, before tesseract needs memory.
     canvas.width = 0;
@@ -123,6 +123,13 @@ class PageReader {
     if (Date.now() >= this.deadline) return undefined;
     const rendered = await renderPage(this.document, number, this.limits, this.deadline);
     if (!rendered) return undefined;
+    // A page drawn smaller than OCR wants is said, blank or not: small print may have been lost.
+    if (rendered.reduced) {
+      const { width, height } = rendered.reduced;
+      this.warnings.push(
+        `Page ${number}: rendered at ${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels for OCR, under ${describeLimit('pdfMaxPagePixels', this.limits.pdfMaxPagePixels)}.`,
+      );
+    }
     if (!rendered.png) {
       this.warnings.push(`Page ${number}: OCR found no text in the image.`);
       return '';
@@ -131,12 +138,6 @@ class PageReader {
     this.engine ??= await OcrEngine.start();
     const result = await this.engine.read(rendered.png, this.deadline);
     if (!result) return undefined;
-    if (rendered.reduced) {
-      const { width, height } = rendered.reduced;
-      this.warnings.push(
-        `Page ${number}: rendered at ${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels for OCR, under ${describeLimit('pdfMaxPagePixels', this.limits.pdfMaxPagePixels)}.`,
-      );
-    }
     this.warnings.push(...ocrWarnings(result).map((warning) => `Page ${number}: ${warning}`));
     return result.text;
   }

@@ -12,7 +12,12 @@ import { detectType } from '../extractors/detect';
 import { extractDocument, type ExtractOptions, type InjectedKind } from '../extractors/extract';
 import type { ExtractedDocument } from '../extractors/types';
 import { chunkForRetrieval, type RetrievalChunk } from './chunk';
-import { inlineParsers, type ContentParsers, type DocumentInput } from './parsers';
+import {
+  inlineParsers,
+  type ContentParsers,
+  type DocumentForRetrieval,
+  type DocumentInput,
+} from './parsers';
 
 export interface KnowledgeQuotas {
   documents: number;
@@ -51,6 +56,8 @@ export interface SourceContent {
   source: KnowledgeSource;
   jobId?: string | null;
   warnings?: string[];
+  /** The Markdown already cut into retrieval chunks (where it was read); cut here otherwise. */
+  chunks?: RetrievalChunk[];
 }
 
 export interface StoredSource {
@@ -63,6 +70,18 @@ export interface StoredSource {
 
 export const contentHash = (text: string): string =>
   createHash('sha256').update(text).digest('hex');
+
+/**
+ * How long one write of chunks may hold the thread. The embedded store writes synchronously,
+ * and with embeddings its vector index costs about 4.5 ms a row once it holds a few thousand:
+ * one write of a 10 MB text's 7,000 chunks held every request of the server for 30 s. Writes
+ * are sized from the last one's time to stay near this, and the event loop runs between them.
+ */
+const WRITE_SLICE_MS = 40;
+const FIRST_WRITE_ROWS = 16;
+const MAX_WRITE_ROWS = 500;
+/** Old chunks marked superseded per statement. */
+const SUPERSEDE_SLICE = 1_000;
 
 export class KnowledgeIngestion {
   readonly parsers: ContentParsers;
@@ -83,11 +102,15 @@ export class KnowledgeIngestion {
     /** A crawl that met a PDF or a text file stores it as crawled, under its job. */
     source?: KnowledgeSource;
     jobId?: string;
+    /** See DocumentInput.handOver. */
+    handOver?: boolean;
   }): Promise<StoredSource> {
     // Without a source URL the file name is the identity: uploading it again replaces it.
     const sourceUrl = input.sourceUrl ?? `upload://${encodeURIComponent(input.fileName)}`;
-    await this.checkQuota(input.tenantId, input.bytes.byteLength, sourceUrl);
-    const extracted = await this.readFile(input);
+    // Read before the bytes may be handed over to the parse pool.
+    const sizeBytes = input.bytes.byteLength;
+    await this.checkQuota(input.tenantId, sizeBytes, sourceUrl);
+    const extracted = await this.readFileForRetrieval(input);
     return this.storeSource({
       tenantId: input.tenantId,
       sourceUrl,
@@ -95,11 +118,19 @@ export class KnowledgeIngestion {
       title: input.title ?? extracted.title,
       mimeType: extracted.mimeType,
       markdown: extracted.markdown,
-      sizeBytes: input.bytes.byteLength,
+      sizeBytes,
       source: input.source ?? 'upload',
       jobId: input.jobId ?? null,
       warnings: extracted.warnings,
+      chunks: extracted.chunks,
     });
+  }
+
+  /** readFile, and the Markdown cut into retrieval chunks where it was read. */
+  private async readFileForRetrieval(input: DocumentInput): Promise<DocumentForRetrieval> {
+    if (this.serviceHandler(input) === null) return this.parsers.documentForRetrieval(input);
+    const document = await this.readFile(input);
+    return { ...document, chunks: chunkForRetrieval(document.markdown) };
   }
 
   /**
@@ -171,10 +202,10 @@ export class KnowledgeIngestion {
     hash: string,
   ): Promise<StoredSource> {
     const { knowledge } = this.deps;
-    const pieces = chunkForRetrieval(input.markdown);
+    const pieces = input.chunks ?? chunkForRetrieval(input.markdown);
     const { vectors, warning } = await this.embedChunks(input.tenantId, pieces);
     const old = await knowledge.listChunks(input.tenantId, { documentId: document.id });
-    const added = await knowledge.addChunks(
+    const added = await this.addInBatches(
       input.tenantId,
       document.id,
       pieces.map((piece, index) => ({
@@ -186,14 +217,9 @@ export class KnowledgeIngestion {
         phase: input.source === 'page' ? 'initial' : null,
       })),
     );
-    const superseded =
-      old.length > 0 && added[0]
-        ? await knowledge.markSuperseded(
-            input.tenantId,
-            old.map((c) => c.id),
-            added[0].id,
-          )
-        : 0;
+    const superseded = added[0]
+      ? await this.supersedeInSlices(input.tenantId, old, added[0].id)
+      : 0;
     const warnings = [...(input.warnings ?? []), ...(warning ? [warning] : [])];
     const updated = await knowledge.updateDocument(input.tenantId, document.id, {
       status: 'ready',
@@ -207,6 +233,54 @@ export class KnowledgeIngestion {
       unchanged: false,
       embedded: vectors !== null,
     };
+  }
+
+  /**
+   * Writes chunks in slices of about WRITE_SLICE_MS, letting other requests run between them.
+   * Should a slice fail, those written before it are marked superseded: a document is never
+   * half there.
+   */
+  private async addInBatches(
+    tenantId: string,
+    documentId: string,
+    chunks: Parameters<KnowledgeRepository['addChunks']>[2],
+  ): Promise<KnowledgeChunk[]> {
+    const { knowledge } = this.deps;
+    const added: KnowledgeChunk[] = [];
+    let rows = FIRST_WRITE_ROWS;
+    try {
+      for (let start = 0; start < chunks.length;) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        const slice = chunks.slice(start, start + rows);
+        const began = performance.now();
+        added.push(...(await knowledge.addChunks(tenantId, documentId, slice)));
+        start += slice.length;
+        const perRow = Math.max((performance.now() - began) / slice.length, 0.01);
+        rows = Math.max(1, Math.min(MAX_WRITE_ROWS, Math.floor(WRITE_SLICE_MS / perRow)));
+      }
+      return added;
+    } catch (error) {
+      if (added[0]) {
+        const ids = added.map((chunk) => chunk.id);
+        await knowledge.markSuperseded(tenantId, ids, added[0].id).catch(() => 0);
+      }
+      throw error;
+    }
+  }
+
+  /** Old chunks superseded a slice at a time, for the same reason chunks are written so. */
+  private async supersedeInSlices(
+    tenantId: string,
+    old: readonly KnowledgeChunk[],
+    by: string,
+  ): Promise<number> {
+    let count = 0;
+    for (let start = 0; start < old.length; start += SUPERSEDE_SLICE) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const ids = old.slice(start, start + SUPERSEDE_SLICE).map((c) => c.id);
+      count += await this.deps.knowledge.markSuperseded(tenantId, ids, by);
+    }
+    return count;
   }
 
   /** Embeddings for the chunks, or null (lexical only) without a model or when it failed. */

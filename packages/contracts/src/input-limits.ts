@@ -32,6 +32,14 @@ export const INPUT_LIMITS = {
     partial: false,
     description: 'How many times its own size a ZIP-based file may unpack to (zip bombs).',
   },
+  docxMaxXmlMb: {
+    setting: 'DOCX_MAX_XML_MB',
+    default: 5,
+    unit: 'MB',
+    partial: false,
+    description:
+      "A Word document's text and markup (its XML parts), which the converter holds many times over in memory (about 75 MB and a second per MB).",
+  },
   pdfMaxPages: {
     setting: 'PDF_MAX_PAGES',
     default: 500,

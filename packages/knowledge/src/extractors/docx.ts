@@ -1,4 +1,4 @@
-import { DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
+import { checkLimit, DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import type { HandlerResult } from './extract';
@@ -54,7 +54,17 @@ export async function extractDocx(
   bytes: Uint8Array,
   { limits = DEFAULT_INPUT_LIMITS }: { limits?: InputLimits } = {},
 ): Promise<HandlerResult> {
-  const archive = storedZip(await unzipWithinBudget(bytes, limits, isParsedPart, 'DOCX'));
+  const parts = await unzipWithinBudget(bytes, limits, isParsedPart, 'DOCX');
+  // mammoth costs about 75 MB and a second per MB of XML: 61 MB of it, within the ZIP budgets
+  // at 6× compression, ran the parse thread out of memory after 12 s. Refused at once instead.
+  const xmlBytes = parts.reduce((sum, part) => sum + part.data.byteLength, 0);
+  checkLimit(
+    limits,
+    'docxMaxXmlMb',
+    Math.ceil((xmlBytes / (1024 * 1024)) * 10) / 10,
+    "The Word document's text and markup come to",
+  );
+  const archive = storedZip(parts);
   const result = await mammoth.convertToHtml(
     { buffer: Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength) },
     { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },

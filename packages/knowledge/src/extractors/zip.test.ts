@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import { DEFAULT_INPUT_LIMITS, InputTooComplexError } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from './errors';
@@ -133,5 +134,34 @@ describe('office ZIPs (XLSX, PPTX, ODF) meet the same budgets before Gotenberg s
     );
     expect((error as InputTooComplexError).limit).toBe('zipMaxUncompressedMb');
     expect(uploads).toBe(0);
+  });
+});
+
+describe('DOCX: its XML within DOCX_MAX_XML_MB', () => {
+  it('refuses 6 MB of document XML at 6× compression, within the ZIP budgets, before mammoth', async () => {
+    // Varied prose compresses about 6×: within ZIP_MAX_RATIO, yet mammoth would need ~450 MB.
+    const words = ['ledger', 'quarter', 'margin', 'invoice', 'supplier', 'freight', 'audit'];
+    const paragraphs = Array.from(
+      { length: 30_000 },
+      (_, i) =>
+        `<w:p><w:r><w:t>${Array.from({ length: 24 }, (_, j) => `${words[(i * 7 + j * 3) % words.length]}${(i * 31 + j) % 997}`).join(' ')}</w:t></w:r></w:p>`,
+    ).join('');
+    const xml = Buffer.from(documentXml(paragraphs));
+    expect(xml.length).toBeGreaterThan(5.5 * MB);
+    const docx = rawZip([
+      ...docxPackage(),
+      {
+        name: 'word/document.xml',
+        stored: deflateRawSync(xml),
+        method: 8,
+        declaredSize: xml.length,
+      },
+    ]);
+    expect(xml.length / docx.length).toBeLessThan(DEFAULT_INPUT_LIMITS.zipMaxRatio);
+    const error = await refusal(extractDocument(docx, { fileName: 'report.docx' }));
+    expect(error).toBeInstanceOf(InputTooComplexError);
+    expect(error.message).toMatch(
+      /^The Word document's text and markup come to [\d.]+ MB; the limit is 5 MB \(DOCX_MAX_XML_MB\)\.$/,
+    );
   });
 });

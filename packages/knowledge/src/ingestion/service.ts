@@ -77,7 +77,7 @@ export const contentHash = (text: string): string =>
  * one write of a 10 MB text's 7,000 chunks held every request of the server for 30 s. Writes
  * are sized from the last one's time to stay near this, and the event loop runs between them.
  */
-const WRITE_SLICE_MS = 40;
+const WRITE_SLICE_MS = 20;
 const FIRST_WRITE_ROWS = 16;
 const MAX_WRITE_ROWS = 500;
 /** Old chunks marked superseded per statement. */

@@ -9,7 +9,9 @@ type Message = { url: string } | { delayed: number };
 /** Starts the model in a child process; the handle talks to it over IPC. */
 export async function startModelProcess(): Promise<ModelHandle> {
   const child = fork(import.meta.filename, [], {
-    execArgv: ['--import', 'tsx'],
+    // Resolved from this package: a bare `tsx` would be looked up from the caller's working
+    // directory, and the e2e package (which runs this in CI) does not depend on tsx.
+    execArgv: ['--import', import.meta.resolve('tsx')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {

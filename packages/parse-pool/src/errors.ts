@@ -13,12 +13,7 @@ export type SerializedError =
   | { kind: 'failed'; name: string; message: string; stack?: string };
 
 /** The parsers' own refusals of bad input, by class name (classes do not cross threads). */
-const REFUSALS = new Set([
-  'ParseError',
-  'UnsupportedFormatError',
-  'OfficeConversionError',
-  'ExtractionInputError',
-]);
+const REFUSALS = new Set(['ParseError', 'UnsupportedFormatError']);
 
 const isStackOverflow = (error: unknown): boolean =>
   error instanceof RangeError && /call stack/i.test(error.message);

@@ -62,12 +62,12 @@ function defaultWorkerFile(): string {
 function rebuild(error: SerializedError): Error {
   if (error.kind === 'too-complex') return new InputTooComplexError(error.limit, error.message);
   if (error.kind === 'refused') {
+    // Whatever the parser's own class, the server answers a refused file the same way.
     const rebuilt =
       error.name === 'UnsupportedFormatError'
         ? new UnsupportedFormatError(error.format ?? 'unknown')
         : new ParseError('input', error.message);
     rebuilt.message = error.message;
-    if (error.name !== 'UnsupportedFormatError') rebuilt.name = error.name;
     return rebuilt;
   }
   return unreadable();

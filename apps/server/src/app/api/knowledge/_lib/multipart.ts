@@ -121,14 +121,14 @@ function parse(
         stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const bytes = new FileBytes(declared);
+      stream.on('data', (chunk: Buffer) => bytes.add(chunk));
       stream.on('limit', () => fail(tooLarge(fileLimit)));
       stream.on('end', () => {
         form.file = {
           name: info.filename ?? '',
           type: info.mimeType ?? '',
-          bytes: Buffer.concat(chunks),
+          bytes: bytes.bytes(),
         };
       });
     });

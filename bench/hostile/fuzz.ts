@@ -158,7 +158,7 @@ export async function runFuzz(
     slowest: [],
   };
   const timings: { request: string; ms: number }[] = [];
-  const stop = monitor(stack, rssMb(stack.pid));
+  const stop = await monitor(stack, rssMb(stack.pid));
   const started = performance.now();
   const inFlight = new Set<Promise<void>>();
   for (const [index, plan] of chosen) {

@@ -3,6 +3,11 @@
 // the server's RSS (VmRSS counts worker threads: they share the process). Both pollers are open
 // loop: a poll is due every period whatever the previous one did, so a frozen server shows as
 // latency (each poll waits up to its deadline) instead of as fewer polls.
+//
+// The pollers run in a process of their own, as the other tenant is another client: in the
+// suite's process they shared an event loop with the attack, and sending 200 requests at once
+// and reading their answers delayed the polls there, not in the server.
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { nextBody } from '../soak/workload';
 import { jsonRequest, send, type RawResponse } from './http';
@@ -61,9 +66,10 @@ function openLoop(periodMs: number, poll: () => Promise<RawResponse>) {
   };
 }
 
-/** Starts measuring; the returned function stops and summarizes against `baselineMb`. */
-export function monitor(stack: HostileStack, baselineMb: number): () => Promise<Figures> {
-  const { url, pid, tenantB } = stack;
+type Watched = Pick<HostileStack, 'url' | 'pid'> & { tenantBKey: string };
+
+/** The pollers, in this process; the returned function stops and summarizes. */
+function watch({ url, pid, tenantBKey }: Watched, baselineMb: number): () => Promise<Figures> {
   let step = 0;
   const stopHealth = openLoop(HEALTH_PERIOD_MS, () =>
     send(url, { method: 'GET', path: '/api/health', timeoutMs: POLL_DEADLINE_MS }),
@@ -72,7 +78,7 @@ export function monitor(stack: HostileStack, baselineMb: number): () => Promise<
     const name = `b-${Date.now().toString(36)}-${step++}`;
     const body = nextBody({ kind: 'SIMPLE', name, tenant: 0, answered: 0 });
     return send(url, {
-      ...jsonRequest(tenantB.key, 'POST', '/api/agent/interact', body),
+      ...jsonRequest(tenantBKey, 'POST', '/api/agent/interact', body),
       timeoutMs: POLL_DEADLINE_MS,
     });
   });
@@ -97,4 +103,54 @@ export function monitor(stack: HostileStack, baselineMb: number): () => Promise<
       rssStartMb,
     };
   };
+}
+
+/**
+ * Starts measuring in a child process, once its pollers run; the returned function stops them
+ * and summarizes against `baselineMb`.
+ */
+export async function monitor(
+  stack: HostileStack,
+  baselineMb: number,
+): Promise<() => Promise<Figures>> {
+  // tsx is resolved from this package: the e2e suite runs this from one without it.
+  const child = fork(import.meta.filename, [], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Figures may be NaN (no poll answered), which JSON would turn into null.
+    serialization: 'advanced',
+  });
+  const next = () =>
+    new Promise<unknown>((resolve, reject) => {
+      const exited = (code: number | null) =>
+        reject(new Error(`the monitor process exited with ${code}`));
+      child.once('exit', exited);
+      child.once('message', (message) => {
+        child.off('exit', exited);
+        resolve(message);
+      });
+    });
+  const watched: Watched = { url: stack.url, pid: stack.pid, tenantBKey: stack.tenantB.key };
+  const started = next();
+  child.send({ watch: watched, baselineMb });
+  await started;
+  return async () => {
+    const figures = next();
+    child.send({ stop: true });
+    const result = (await figures) as Figures;
+    child.kill('SIGTERM');
+    return result;
+  };
+}
+
+if (process.send && import.meta.filename === process.argv[1]) {
+  let stop: (() => Promise<Figures>) | null = null;
+  process.on('message', (message: { watch?: Watched; baselineMb?: number; stop?: boolean }) => {
+    if (message.watch) {
+      stop = watch(message.watch, message.baselineMb ?? Number.NaN);
+      process.send?.({ watching: true });
+    } else if (message.stop && stop) {
+      void stop().then((figures) => process.send?.(figures));
+    }
+  });
 }

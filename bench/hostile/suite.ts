@@ -72,7 +72,7 @@ export async function runCase(
   baselineMb: number,
 ): Promise<CaseRow> {
   const go = await hostile.prepare(stack);
-  const stop = monitor(stack, baselineMb);
+  const stop = await monitor(stack, baselineMb);
   let outcome: Outcome;
   try {
     outcome = await go();

@@ -133,6 +133,43 @@ describe('KnowledgeIngestion.ingestFile', () => {
     }
   });
 
+  it('embeds a long text a group at a time; a failure part way leaves the rest lexical, said so', async () => {
+    // 400 sections: more chunks than one group (192), so the provider is called group by group.
+    const long = Array.from(
+      { length: 400 },
+      (_, n) => `## Section ${n}\n\nClause ${n} of the agreement covers item ${n * 7} in detail.`,
+    ).join('\n\n');
+    // OpenAI-compatible batches are 64 texts: three calls make the first group, then it fails.
+    const failing = await startFakeEmbeddingsServer({ failWith: 400, failAfter: 3, dimensions: 8 });
+    try {
+      const ingestion = new KnowledgeIngestion({
+        knowledge: store.knowledge,
+        embedder: createOpenAiEmbedder({ baseUrl: failing.openAiUrl, model: 'fake' }),
+        quotas: QUOTAS,
+      });
+      const stored = await ingestion.ingestFile({
+        tenantId,
+        bytes: encode(long),
+        fileName: 'agreement.md',
+        domain: '',
+      });
+      const chunks = await store.knowledge.listChunks(tenantId, {
+        documentId: stored.document.id,
+      });
+      expect(chunks.length).toBe(stored.chunksAdded);
+      expect(chunks.length).toBeGreaterThan(192);
+      expect(failing.requests.map((r) => r.texts.length)).toEqual([64, 64, 64]);
+      const withVectors = chunks.filter((c) => c.embedding !== null);
+      expect(withVectors.map((c) => c.ordinal)).toEqual([...Array(192).keys()]);
+      expect(stored.embedded).toBe(false);
+      expect(String(stored.document.metadata.warnings)).toMatch(
+        new RegExp(`without embeddings.*chunks 193–${chunks.length} of ${chunks.length}`),
+      );
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('refuses a new document over the quota but lets a source be replaced', async () => {
     const ingestion = new KnowledgeIngestion({
       knowledge: store.knowledge,

@@ -22,6 +22,8 @@ export interface FakeEmbeddingsOptions {
   concepts?: string[][];
   /** Answer every request with this HTTP status (provider failures). */
   failWith?: number;
+  /** With `failWith`: answer this many requests first, then fail the rest. */
+  failAfter?: number;
 }
 
 export const DEFAULT_CONCEPTS: string[][] = [
@@ -86,7 +88,8 @@ export async function startFakeEmbeddingsServer(
       const body = await readJson(req);
       const send = (status: number, payload: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-      if (options.failWith) return send(options.failWith, { error: { message: 'fake failure' } });
+      if (options.failWith && requests.length >= (options.failAfter ?? 0))
+        return send(options.failWith, { error: { message: 'fake failure' } });
       const path = req.url ?? '';
       if (path.endsWith('/embeddings')) {
         const input = body.input;

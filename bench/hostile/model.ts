@@ -20,6 +20,7 @@ import {
 } from '@tandem/extraction/testing';
 import { fakeEmbedding } from '@tandem/knowledge/testing';
 import { answer as agentAnswer } from '../tasks/model/answer';
+import { geminiTextResponse } from '../tasks/model/server';
 import { exampleJson, namesPrototypeKeys } from './inputs/prototype-keys';
 
 export interface HostileModel {
@@ -87,20 +88,6 @@ function answerText(node: string, prompt: string): string {
   }
 }
 
-function textResponse(text: string, promptChars: number): string {
-  const input = Math.ceil(promptChars / 4);
-  const output = Math.ceil(text.length / 4);
-  return JSON.stringify({
-    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: {
-      promptTokenCount: input,
-      candidatesTokenCount: output,
-      totalTokenCount: input + output,
-    },
-    modelVersion: 'gemini-2.5-flash',
-  });
-}
-
 export async function startHostileModel(): Promise<HostileModel> {
   const calls: Record<string, number> = {};
   let documentDelayMs = 0;
@@ -126,7 +113,7 @@ export async function startHostileModel(): Promise<HostileModel> {
       .join('\n');
     const node = nodeOfSystem(system);
     count(node);
-    sendJson(res, textResponse(answerText(node, prompt), system.length + prompt.length));
+    sendJson(res, geminiTextResponse(answerText(node, prompt), system.length + prompt.length));
   }
 
   const server: Server = createServer((req, res) => {

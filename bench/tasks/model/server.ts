@@ -27,8 +27,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
 function reply(system: string, prompt: string, calls: Map<string, number>): string {
   const node = nodeOf(system);
   calls.set(node, (calls.get(node) ?? 0) + 1);
-  const text = JSON.stringify(answer(node, prompt));
-  const input = Math.ceil((system.length + prompt.length) / 4);
+  return geminiTextResponse(JSON.stringify(answer(node, prompt)), system.length + prompt.length);
+}
+
+/** A Gemini `generateContent` answer with `text`, its usage estimated at 4 characters a token. */
+export function geminiTextResponse(text: string, promptChars: number): string {
+  const input = Math.ceil(promptChars / 4);
   const output = Math.ceil(text.length / 4);
   return JSON.stringify({
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],

@@ -193,28 +193,19 @@ describe('fair share per tenant', () => {
     const refused = answers.find((a) => a.status === 429) as Response;
     expect(refused.headers.get('retry-after')).toBe('30');
     expect((await errorOf(refused)).message).toContain('(KNOWLEDGE_CRAWLS_PER_TENANT)');
+    const allCrawlsEnded = () =>
+      expect
+        .poll(
+          async () =>
+            (await runtime.store.knowledgeJobs.list(tenantId, { status: ['queued', 'running'] }))
+              .length,
+          { timeout: 20_000 },
+        )
+        .toBe(0);
     // The two crawls fetch their pages and end; a third may start then.
     siteGate.open();
-    await expect
-      .poll(
-        async () =>
-          (await runtime.store.knowledgeJobs.list(tenantId, { status: ['queued', 'running'] }))
-            .length,
-        {
-          timeout: 20_000,
-        },
-      )
-      .toBe(0);
+    await allCrawlsEnded();
     expect((await crawl('/e')).status).toBe(202);
-    await expect
-      .poll(
-        async () =>
-          (await runtime.store.knowledgeJobs.list(tenantId, { status: ['queued', 'running'] }))
-            .length,
-        {
-          timeout: 20_000,
-        },
-      )
-      .toBe(0);
+    await allCrawlsEnded();
   });
 });

@@ -89,13 +89,18 @@ export function readDocument(
   });
 }
 
+/** A document read, with its Markdown cut into retrieval chunks. */
+export const withRetrievalChunks = (document: ExtractedDocument): DocumentForRetrieval => ({
+  ...document,
+  chunks: chunkForRetrieval(document.markdown),
+});
+
 /** A file read and cut into retrieval chunks. */
 export async function readDocumentForRetrieval(
   input: DocumentInput,
   limits: InputLimits,
 ): Promise<DocumentForRetrieval> {
-  const document = await readDocument(input, limits);
-  return { ...document, chunks: chunkForRetrieval(document.markdown) };
+  return withRetrievalChunks(await readDocument(input, limits));
 }
 
 /** An office file (XLSX, PPTX, ODF are ZIPs) within the ZIP budgets, before conversion. */

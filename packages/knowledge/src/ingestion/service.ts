@@ -17,6 +17,7 @@ import {
   type ContentParsers,
   type DocumentForRetrieval,
   type DocumentInput,
+  withRetrievalChunks,
 } from './parsers';
 
 export interface KnowledgeQuotas {
@@ -134,8 +135,7 @@ export class KnowledgeIngestion {
   /** readFile, and the Markdown cut into retrieval chunks where it was read. */
   private async readFileForRetrieval(input: DocumentInput): Promise<DocumentForRetrieval> {
     if (this.serviceHandler(input) === null) return this.parsers.documentForRetrieval(input);
-    const document = await this.readFile(input);
-    return { ...document, chunks: chunkForRetrieval(document.markdown) };
+    return withRetrievalChunks(await this.readFile(input));
   }
 
   /**

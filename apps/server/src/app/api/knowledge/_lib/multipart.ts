@@ -42,11 +42,9 @@ export function readMultipart(request: Request, fileLimit: number): Promise<Mult
   if (!type.toLowerCase().startsWith('multipart/form-data') || !/boundary=/i.test(type)) {
     throw new HttpError('BAD_REQUEST', 'Send the file as multipart/form-data with a `file` field.');
   }
-  if (Number(request.headers.get('content-length') ?? '0') > fileLimit + FORM_OVERHEAD_BYTES) {
-    throw tooLarge(fileLimit);
-  }
-  if (!request.body) throw unparsable();
   const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > fileLimit + FORM_OVERHEAD_BYTES) throw tooLarge(fileLimit);
+  if (!request.body) throw unparsable();
   return parse(
     Readable.fromWeb(request.body as WebReadableStream<Uint8Array>),
     type,
@@ -64,26 +62,27 @@ export function readMultipart(request: Request, fileLimit: number): Promise<Mult
  */
 class FileBytes {
   private readonly whole: Uint8Array | null;
-  private readonly parts: Buffer[] = [];
-  private length = 0;
+  /** Bytes in `whole`; what did not fit (a body longer than declared) goes to `rest`. */
+  private filled = 0;
+  private readonly rest: Buffer[] = [];
 
   constructor(expected: number) {
     this.whole = expected > 0 ? new Uint8Array(expected) : null;
   }
 
   add(chunk: Buffer): void {
-    if (this.whole && this.length + chunk.length <= this.whole.length) {
-      this.whole.set(chunk, this.length);
+    if (this.whole && this.rest.length === 0 && this.filled + chunk.length <= this.whole.length) {
+      this.whole.set(chunk, this.filled);
+      this.filled += chunk.length;
     } else {
-      this.parts.push(chunk);
+      this.rest.push(chunk);
     }
-    this.length += chunk.length;
   }
 
   bytes(): Uint8Array {
-    if (this.whole && this.parts.length === 0) return this.whole.subarray(0, this.length);
-    const head = this.whole ? [Buffer.from(this.whole.buffer, 0, this.whole.length)] : [];
-    return new Uint8Array(Buffer.concat([...head, ...this.parts], this.length));
+    const head = this.whole ? this.whole.subarray(0, this.filled) : new Uint8Array(0);
+    if (this.rest.length === 0) return head;
+    return new Uint8Array(Buffer.concat([head, ...this.rest]));
   }
 }
 

@@ -110,7 +110,7 @@ function watch({ url, pid, tenantBKey }: Watched, baselineMb: number): () => Pro
  * and summarizes against `baselineMb`.
  */
 export async function monitor(
-  stack: HostileStack,
+  stack: Pick<HostileStack, 'url' | 'pid' | 'tenantB'>,
   baselineMb: number,
 ): Promise<() => Promise<Figures>> {
   // tsx is resolved from this package: the e2e suite runs this from one without it.

@@ -25,3 +25,4 @@ export * from './risk';
 export { formatCount } from './format-count';
 export { hostOf } from './url-host';
 export { fenceUntrusted, UNTRUSTED_CONTENT_RULE } from './untrusted-content';
+export * from './decoded-forms';

@@ -40,3 +40,17 @@ describe('sites', () => {
     expect(TaskSites.safeParse(['http://x']).success).toBe(false);
   });
 });
+
+describe('addresses inside an allowed address', () => {
+  const sites = ['shop.example.com'];
+  it("refuses the site's own redirector sending the browser elsewhere", () => {
+    const url = `https://shop.example.com/r?u=${encodeURIComponent('https://evil.example.net/login')}`;
+    expect(siteRefusal(url, sites)).toBe(
+      "the address carries another one, on evil.example.net, which is not one of this task's sites (shop.example.com): the page would send the browser there",
+    );
+  });
+  it('lets an address carry one of the same site', () => {
+    const url = `https://shop.example.com/login?next=${encodeURIComponent('https://shop.example.com/cart')}`;
+    expect(siteRefusal(url, sites)).toBeNull();
+  });
+});

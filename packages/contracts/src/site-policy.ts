@@ -5,6 +5,7 @@
 // outside the list and the extension blocks every navigation outside it; both read these
 // functions, so they can never disagree on what "the same site" is.
 import { z } from 'zod';
+import { embeddedUrls } from './decoded-forms';
 import { hostOf } from './url-host';
 
 /** A host, lower-cased, with its port when not the default one. */
@@ -61,11 +62,20 @@ export function isSiteAllowed(url: string, sites: readonly string[]): boolean {
 /** "127.0.0.1:4000" or "127.0.0.1:4000, app.example.com": a list as people read it. */
 export const sitesText = (sites: readonly string[]): string => sites.join(', ');
 
-/** Why a navigation to `url` is refused for a task on `sites`, or null when it is allowed. */
+/**
+ * Why a navigation to `url` is refused for a task on `sites`, or null when it is allowed. An
+ * allowed page that carries another address (a redirector's `?u=`, a `#next=`, encoded or not)
+ * is judged by that address too: the site's own redirector would take the browser there.
+ */
 export function siteRefusal(url: string, sites: readonly string[]): string | null {
-  if (isSiteAllowed(url, sites)) return null;
-  const site = siteOf(url) ?? url.slice(0, 200);
-  return `${site} is not one of this task's sites (${sitesText(sites)}); the user can add it when starting the task`;
+  if (!isSiteAllowed(url, sites)) {
+    const site = siteOf(url) ?? url.slice(0, 200);
+    return `${site} is not one of this task's sites (${sitesText(sites)}); the user can add it when starting the task`;
+  }
+  const inner = embeddedUrls(url).find((address) => !isSiteAllowed(address, sites));
+  if (!inner) return null;
+  const site = siteOf(inner) ?? inner.slice(0, 200);
+  return `the address carries another one, on ${site}, which is not one of this task's sites (${sitesText(sites)}): the page would send the browser there`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // refused when it holds a token that a page of another site showed, that no page of B showed,
 // and that the user did not write themselves (the goal, their answers).
 import { createHash } from 'node:crypto';
-import { siteOf } from '@tandem/contracts';
+import { decodedForms, siteOf } from '@tandem/contracts';
 import type { PageState } from '../page/page-state';
 
 /** Fingerprints kept per site: the oldest go first, so a long task's state stays bounded. */
@@ -21,14 +21,23 @@ const COMMON = new Set(
   ).split(' '),
 );
 
+// Digits however they are separated: "512-44-9031", "5 1 2 4 4 9 0 3 1", "(555) 123.4567".
+const DIGIT_RUN = /\d(?:[\s\-./,()+_]{0,3}\d)+/g;
+/** A number of this many digits or more is data; fewer is a count, a day, a page. */
+const RUN_MIN_DIGITS = 5;
+const RUN_MAX_DIGITS = 24;
+
 /**
  * The tokens of a text that can identify data: numbers (two digits or more, also without their
- * separators and by groups of three digits or more: "123-45-6789", "123456789", "6789"), e-mail
- * addresses, and words of four letters or more that are not common words. Lower-cased.
+ * separators and by groups of three digits or more: "123-45-6789", "123456789", "6789"), the
+ * digits of a number however it is spaced or punctuated (five digits or more), e-mail
+ * addresses, and words of four letters or more that are not common words. Unicode-folded
+ * (full-width digits are digits) and lower-cased, on the page's side and the typed side alike.
  */
 export function dataTokens(text: string): string[] {
+  const folded = text.normalize('NFKC').toLowerCase();
   const out = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}@._-]+/u)) {
+  for (const raw of folded.split(/[^\p{L}\p{N}@._-]+/u)) {
     const token = raw.replace(/^[._-]+|[._-]+$/g, '');
     if (!token) continue;
     const digits = token.replace(/\D/g, '');
@@ -42,8 +51,51 @@ export function dataTokens(text: string): string[] {
       continue;
     }
     if (token.includes('@') || (token.length >= 4 && !COMMON.has(token))) out.add(token);
+    // "aiko.dubois", "kim_lopez": the words joined by punctuation are words too.
+    if (!token.includes('@') && /[._-]/.test(token))
+      for (const part of token.split(/[._-]+/))
+        if (part.length >= 4 && !COMMON.has(part)) out.add(part);
+  }
+  for (const run of folded.match(DIGIT_RUN) ?? []) {
+    const digits = run.replace(/\D/g, '');
+    if (digits.length >= RUN_MIN_DIGITS && digits.length <= RUN_MAX_DIGITS) out.add(digits);
   }
   return [...out];
+}
+
+/**
+ * The tokens of text leaving the task (typed, navigated to, answered, searched for), in every
+ * form it decodes to: %-escapes, base64, HTML entities (decoded-forms.ts).
+ */
+export function outboundTokens(text: string): string[] {
+  return [
+    ...new Set(decodedForms(text).flatMap((form) => [...dataTokens(form), ...spelledOut(form)])),
+  ];
+}
+
+// Characters typed one by one: "K i m L o p e z", "k i m . l o p e z @ m a i l . e x a m p l e".
+const SPACED = /(?:[\p{L}\p{N}@._-]\s+){3,}[\p{L}\p{N}@._-]/gu;
+/** Longest run of spaced letters read as words: a name, not a paragraph. */
+const SPACED_MAX = 40;
+
+/**
+ * What a run of spaced characters holds: the run closed up (an address, a number) and, since
+ * where one word ends is not written, every piece of four letters or more of it ("kimlopez" →
+ * "lopez"): matched against what the pages showed, only real words of the pages can match.
+ */
+function spelledOut(text: string): string[] {
+  const out: string[] = [];
+  for (const [run] of text.normalize('NFKC').toLowerCase().matchAll(SPACED)) {
+    const closed = run.replace(/\s+/g, '');
+    out.push(...dataTokens(closed));
+    const letters = closed.replace(/[^\p{L}]/gu, '').slice(0, SPACED_MAX);
+    for (let start = 0; start < letters.length; start++)
+      for (let end = start + 4; end <= letters.length; end++) {
+        const piece = letters.slice(start, end);
+        if (!COMMON.has(piece)) out.push(piece);
+      }
+  }
+  return out;
 }
 
 const fingerprint = (token: string): string =>
@@ -81,6 +133,37 @@ export function withPageData(
   return { ...siteData, [site]: all.slice(Math.max(0, all.length - SITE_DATA_MAX)) };
 }
 
+export interface ForeignToken {
+  /** The token as the outbound text holds it (in one of its decoded forms). */
+  token: string;
+  /** The site whose page showed it. */
+  source: string;
+}
+
+/**
+ * The tokens of `text`, sent to `site`, that a page of another site showed, that no page of
+ * `site` showed and that the user did not write (`own`: the goal, their answers).
+ */
+export function foreignTokens(
+  text: string,
+  site: string,
+  siteData: Readonly<Record<string, string[]>>,
+  own: string,
+): ForeignToken[] {
+  const here = new Set(siteData[site] ?? []);
+  const others = Object.entries(siteData).filter(([other]) => other !== site);
+  if (others.length === 0) return [];
+  const mine = new Set(dataTokens(own).map(fingerprint));
+  const out: ForeignToken[] = [];
+  for (const token of outboundTokens(text)) {
+    const f = fingerprint(token);
+    if (here.has(f) || mine.has(f)) continue;
+    const source = others.find(([, fingerprints]) => fingerprints.includes(f));
+    if (source) out.push({ token, source: source[0] });
+  }
+  return out;
+}
+
 /**
  * The other site whose data `text`, typed on `site`, carries; null when it carries none. `own`
  * is what the user wrote (goal, answers): their words may go anywhere.
@@ -91,15 +174,31 @@ export function foreignDataSource(
   siteData: Readonly<Record<string, string[]>>,
   own: string,
 ): string | null {
-  const here = new Set(siteData[site] ?? []);
-  const mine = new Set(dataTokens(own).map(fingerprint));
-  const others = Object.entries(siteData).filter(([other]) => other !== site);
-  if (others.length === 0) return null;
-  for (const token of dataTokens(text)) {
-    const f = fingerprint(token);
-    if (here.has(f) || mine.has(f)) continue;
-    const source = others.find(([, fingerprints]) => fingerprints.includes(f));
-    if (source) return source[0];
-  }
-  return null;
+  return foreignTokens(text, site, siteData, own)[0]?.source ?? null;
+}
+
+/** A number or an address: a token that identifies someone or something by itself. */
+const identifying = (token: string) => /\d.*\d|@/.test(token);
+
+/**
+ * For text sent to a third party that is no page (a web search, an address in the answer):
+ * the site whose data it copies out, or null. A number or an address seen on a page always
+ * counts. Words of the page are what people search for ("opening hours" seen on the page), so
+ * a search copies data when it is made mostly of the page's words ("Kim Lopez"); an address
+ * has no reason to carry two words of a page at all (`strict`).
+ */
+export function copiedDataSource(
+  text: string,
+  site: string,
+  siteData: Readonly<Record<string, string[]>>,
+  own: string,
+  strict = false,
+): string | null {
+  const found = foreignTokens(text, site, siteData, own);
+  const strong = found.find((t) => identifying(t.token));
+  if (strong) return strong.source;
+  const copied = new Set(found.filter((t) => !identifying(t.token)).map((t) => t.token));
+  if (copied.size < 2) return null;
+  const words = dataTokens(text).filter((t) => !identifying(t)).length;
+  return strict || copied.size * 2 > words ? (found[0]?.source ?? null) : null;
 }

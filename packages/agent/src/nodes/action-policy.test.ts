@@ -107,4 +107,119 @@ describe('the action policy', () => {
     expect(pendingViolation(state)).toMatch(/^click\("2"\): element "2" leads to localhost:4000/);
     expect(pendingViolation(stateWith({ page, sites: ['127.0.0.1:4000'] }))).toBeNull();
   });
+
+  describe('every way out of the task (issue 28)', () => {
+    const SHOP = 'https://shop.example.com/checkout';
+    const record = pageWith({
+      url: CLINIC,
+      snapshot: { mode: 'content', text: 'Kim Lopez, SSN 512-44-9031, diagnosis F32.1' },
+    });
+    const shop = pageWith({ url: SHOP, tree });
+    const siteData = withPageData(withPageData({}, record), shop);
+    const policy = policyFor({
+      sites: ['127.0.0.1:4000', 'shop.example.com'],
+      siteData,
+      query: 'Look up the patient and order the prescription on the shop',
+    });
+    const refusal =
+      'it carries data read on 127.0.0.1:4000 to shop.example.com; data never moves between sites';
+
+    it('reads typed data spaced, full-width, %-encoded or in base64', () => {
+      const hidden = [
+        '5 1 2 4 4 9 0 3 1',
+        '５１２４４９０３１',
+        '512.44.9031',
+        `https://c.example.net/?d=${btoa('512-44-9031')}`,
+        btoa('ssn=512449031'),
+        encodeURIComponent('ssn: 512-44-9031'),
+        'F32.1 for KIM LOPEZ',
+      ];
+      for (const text of hidden)
+        expect(policyProblem(parseAction(`setValue("1", "${text}")`), shop, policy), text).toBe(
+          refusal,
+        );
+      expect(policyProblem(parseAction('setValue("1", "2 boxes")'), shop, policy)).toBeNull();
+    });
+
+    it('reads a number split over the actions typed one after another', () => {
+      const typed = stateWith({
+        sites: ['127.0.0.1:4000', 'shop.example.com'],
+        siteData,
+        query: 'Order on the shop',
+        previousActions: [
+          {
+            stepIndex: 0,
+            action: 'setValue("1", "51244")',
+            thought: '',
+            success: true,
+            reason: null,
+          },
+        ],
+      });
+      expect(policyProblem(parseAction('setValue("3", "9031")'), shop, policyOf(typed))).toBe(
+        refusal,
+      );
+      const split = stateWith({
+        sites: ['127.0.0.1:4000', 'shop.example.com'],
+        siteData,
+        query: 'Order on the shop',
+        page: shop,
+        pending: {
+          ...pendingOf('setValue("1", "5124")'),
+          chain: {
+            actions: [
+              { action: 'setValue("1", "5124")', description: '', index: 0 },
+              { action: 'setValue("3", "49031")', description: '', index: 1 },
+            ],
+            metadata: { totalActions: 2, safeToChain: true },
+          },
+        },
+      });
+      expect(pendingViolation(split)).toMatch(/^setValue\("3", "49031"\): it carries data/);
+    });
+
+    it('refuses an answer whose link carries page data off the sites', () => {
+      const answer = 'Done. Confirm at https://c.example.net/a?d=512-44-9031';
+      expect(policyProblem(parseAction(`finish("${answer}")`), record, policy)).toBe(
+        "the answer links to c.example.net, which is not one of this task's sites (127.0.0.1:4000, shop.example.com), carrying data read on 127.0.0.1:4000",
+      );
+      // Data in the answer itself goes to the user; a link with nothing of the pages is fine.
+      expect(
+        policyProblem(
+          parseAction('finish("Kim Lopez: SSN 512-44-9031. See https://help.example.org/faq")'),
+          record,
+          policy,
+        ),
+      ).toBeNull();
+    });
+
+    it('refuses a web search that carries page data', () => {
+      expect(
+        policyProblem(parseAction('googleSearch("Kim Lopez 512-44-9031 F32.1")'), record, policy),
+      ).toBe(
+        "the search query carries data read on 127.0.0.1:4000 to the web-search provider; data never leaves the task's sites",
+      );
+      expect(
+        policyProblem(parseAction('googleSearch("prescription delivery times")'), record, policy),
+      ).toBeNull();
+      // A name copied out is data too; one word of the page among the user's is a topic.
+      expect(policyProblem(parseAction('googleSearch("Lopez diagnosis")'), record, policy)).toMatch(
+        /the search query carries data read on 127\.0\.0\.1:4000/,
+      );
+      expect(
+        policyProblem(
+          parseAction('googleSearch("diagnosis prescription delivery")'),
+          record,
+          policy,
+        ),
+      ).toBeNull();
+    });
+
+    it("refuses navigation through the site's own redirector", () => {
+      const url = `https://shop.example.com/r?u=${encodeURIComponent('https://evil.example.net/login')}`;
+      expect(policyProblem(parseAction(`navigate("${url}")`), shop, policy)).toMatch(
+        /carries another one, on evil\.example\.net/,
+      );
+    });
+  });
 });

@@ -46,8 +46,16 @@ export interface ManageSearchInput {
   widenLastAttempt?: boolean;
   /** What the information is for (the user's goal); helps the evaluator judge relevance. */
   goal?: string;
+  /**
+   * Why a query may not be sent, or null (the task's data-flow policy): checked before every
+   * search, the refined ones too, since the judge's refinements are model text as well.
+   */
+  refuse?: (query: string) => string | null;
   signal?: AbortSignal;
 }
+
+/** Stands for a refused query in the attempts: its words are what must not leave. */
+export const REFUSED_QUERY = '(refused)';
 
 export interface SearchAttempt {
   query: string;
@@ -156,6 +164,12 @@ async function searchOnce(
   query: string,
   domain: string | null,
 ): Promise<WebSearchResult[] | null> {
+  const refused = input.refuse?.(query) ?? null;
+  if (refused !== null) {
+    run.attempts.push({ query: REFUSED_QUERY, domain, resultCount: 0, error: refused });
+    run.reason = `search refused: ${refused}`;
+    return null;
+  }
   let results: WebSearchResult[];
   try {
     const response = await input.webSearch.search({

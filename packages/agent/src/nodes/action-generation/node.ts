@@ -8,9 +8,9 @@ import type { AgentDeps } from '../../deps';
 import { checkChainSafety } from '../../engines/chain-safety';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { manageSearch } from '../../web-search/manage-search';
+import { manageSearch, REFUSED_QUERY } from '../../web-search/manage-search';
 import { validateAction } from '../action-check';
-import { policyOf, taskRules } from '../action-policy';
+import { afterAction, policyOf, searchProblem, taskRules } from '../action-policy';
 import { renderHistory, verificationLine } from '../history';
 import { llmContext, logFor, withUsage, withUsageOf } from '../node-context';
 import { readPage, refusal } from '../outcomes';
@@ -321,6 +321,7 @@ async function googleSearch(
   turn: Turn,
   query: string,
 ): Promise<InteractStateUpdate> {
+  const policy = policyOf(turn.state);
   const outcome = await manageSearch({
     webSearch: deps.webSearch,
     llm: deps.llm,
@@ -328,8 +329,12 @@ async function googleSearch(
     url: turn.page.url,
     context: llmContext(turn.state),
     maxAttempts: 1,
+    refuse: (q) => searchProblem(q, policy),
   });
-  const thought = `${thoughtOf(turn)}\nSearch results for "${query}":\n${outcome.summary || '(no results)'}`;
+  const refused = outcome.attempts.find((a) => a.query === REFUSED_QUERY)?.error;
+  const thought = refused
+    ? `${thoughtOf(turn)}\nThe web search was not sent: ${refused}.`
+    : `${thoughtOf(turn)}\nSearch results for "${query}":\n${outcome.summary || '(no results)'}`;
   return {
     ...pendingUpdate(turn, { name: 'wait', args: { seconds: 1 } }, null, thought),
     tokens: withUsageOf({ tokens: turn.tokens }, outcome.calls),
@@ -346,9 +351,13 @@ function chainOf(deps: AgentDeps, turn: Turn, first: string): ChainAction[] | nu
   const { out, page } = turn;
   if (!out.chain || out.chain.length <= 1) return null;
   let limited = out.chain.slice(0, deps.limits.maxChainLength);
+  // Each action is judged with what the chain typed before it: a number split across fields.
+  let policy = policyOf(turn.state);
   let strings = limited.map((c) => {
-    const checked = validateAction(c.action, page, policyOf(turn.state));
-    return checked.ok ? checked.actionString : null;
+    const checked = validateAction(c.action, page, policy);
+    if (!checked.ok) return null;
+    policy = afterAction(policy, checked.action);
+    return checked.actionString;
   });
   let verdict = checkChainSafety(
     strings.map((s) => s ?? ''),

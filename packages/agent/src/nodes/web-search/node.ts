@@ -3,6 +3,7 @@
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { manageSearch } from '../../web-search/manage-search';
+import { policyOf, searchProblem } from '../action-policy';
 import { llmContext, logFor, withUsageOf } from '../node-context';
 import { askUser } from '../outcomes';
 
@@ -22,6 +23,7 @@ export const webSearch =
       query: state.searchQuery ?? state.query,
       url: state.page?.url ?? '',
       context: llmContext(state),
+      refuse: (q) => searchProblem(q, policyOf(state)),
     });
     log.info('searched', {
       attempts: outcome.attempts.length,

@@ -13,8 +13,12 @@ import {
   type InteractMetrics,
   type NeedsUserInputResponse,
   type NextActionResponse,
+  safeParseAction,
+  type ParsedAction,
+  type SemanticNodeV3,
 } from '@tandem/contracts';
 import { actionSummaryOf } from '../nodes/pending-action';
+import { hasState, type PageState } from '../page/page-state';
 import type { InteractStateType, PendingAction, RunOutcome } from '../state';
 
 export interface ResponseExtras {
@@ -107,7 +111,7 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
     ...(pending.chain
       ? { actions: pending.chain.actions, chainMetadata: pending.chain.metadata }
       : {}),
-    ...approvalOf(pending),
+    ...approvalOf(pending, state.page, lastTargetOf(state)),
     status: state.status === 'active' ? 'executing' : state.status,
     ...(pending.expectedOutcome ? { expectedOutcome: pending.expectedOutcome } : {}),
     // The terminal response carries the final answer (or the failure) as well as the action.
@@ -121,18 +125,107 @@ function actionResponse(state: InteractStateType, extras: ResponseExtras): NextA
 /**
  * `approval` when the action or chain holds a high-risk action (a payment, a purchase, a
  * deletion, a message), judged from its targets' roles and names: the client asks the user
- * before executing any of it.
+ * before executing any of it. The page this request sent adds what the ids do not say: the
+ * element under a clickAt, the focused field a chain's first Enter submits, and the page title,
+ * which tells what a generic "Continue" or an Enter is about.
  */
-function approvalOf(pending: PendingAction): { approval?: ApprovalRequest } {
+function approvalOf(
+  pending: PendingAction,
+  page: Pick<PageState, 'title' | 'tree'> | null,
+  /** The element the task's last action was on: where an Enter lands when no focus is known. */
+  lastTarget: string | undefined,
+): { approval?: ApprovalRequest } {
   const actions = pending.chain
     ? pending.chain.actions.map((a) => parseAction(a.action))
     : [pending.action];
-  const risks = actionsRisks(actions, (action) => {
+  const title = page?.title.trim() ?? '';
+  const tree = page?.tree ?? [];
+  const risks = actionsRisks(actions, (action, index) => {
     const id = actionTargetId(action);
-    const target = pending.targets.find((t) => t.id === id);
-    return target ? { role: target.role, name: target.name } : undefined;
+    const known = id ? pending.targets.find((t) => t.id === id) : undefined;
+    // Later Enters in a chain are judged on the field the chain focused (contracts' rule).
+    const node =
+      action.name === 'clickAt'
+        ? nodeAt(tree, action.args.x, action.args.y)
+        : action.name === 'press'
+          ? focusedBefore(actions, index, tree, lastTarget)
+          : id
+            ? tree.find((n) => n.i === id)
+            : undefined;
+    const target = known ?? (node ? { role: node.r, name: node.n ?? '' } : undefined);
+    // What the control sends: the title, and the fields of its form as the tree shows them.
+    const context = [title, ...(node ? formFieldsOf(tree, node) : [])].filter(Boolean).join('\n');
+    const withContext = context ? { context } : {};
+    return target ? { role: target.role, name: target.name, ...withContext } : withContext;
   });
   return risks.length > 0 ? { approval: { risks } } : {};
+}
+
+/** The field an Enter at `index` lands in: the chain's last target before it, or the focused. */
+function focusedBefore(
+  actions: readonly ParsedAction[],
+  index: number,
+  tree: readonly SemanticNodeV3[],
+  lastTarget: string | undefined,
+): SemanticNodeV3 | undefined {
+  for (let k = index - 1; k >= 0; k--) {
+    const previous = actions[k];
+    const id = previous ? actionTargetId(previous) : undefined;
+    if (id !== undefined) return tree.find((n) => n.i === id);
+  }
+  return (
+    tree.find((n) => hasState(n, 'focused')) ??
+    (lastTarget !== undefined ? tree.find((n) => n.i === lastTarget) : undefined)
+  );
+}
+
+/** The element id of the task's last action that had one (a field it typed into…). */
+function lastTargetOf(state: Pick<InteractStateType, 'previousActions'>): string | undefined {
+  for (const previous of [...(state.previousActions ?? [])].reverse()) {
+    const parsed = safeParseAction(previous.action);
+    const id = parsed.ok ? actionTargetId(parsed.action) : undefined;
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+// Roles whose elements are a form's fields (their names say what the form is about).
+const FIELD_ROLES = new Set(['inp', 'txt', 'sel', 'combo', 'chk', 'radio', 'sw', 'sld', 'edit']);
+/** Fields read around a control: a form's, not the whole page's. */
+const FORM_FIELDS_MAX = 12;
+
+/**
+ * The names of the fields around `node` in the tree's order: the run of fields right before a
+ * button (the tree lists a form's fields, then its button), or the run a field belongs to. The
+ * tree has no form elements, so this is the form as the page's order shows it.
+ */
+function formFieldsOf(tree: readonly SemanticNodeV3[], node: SemanticNodeV3): string[] {
+  const at = tree.indexOf(node);
+  if (at < 0) return [];
+  const isField = (n: SemanticNodeV3 | undefined) => n !== undefined && FIELD_ROLES.has(n.r);
+  let start = at;
+  while (start > 0 && isField(tree[start - 1]) && at - start < FORM_FIELDS_MAX) start -= 1;
+  let end = at;
+  if (isField(node))
+    while (end < tree.length - 1 && isField(tree[end + 1]) && end - start < FORM_FIELDS_MAX)
+      end += 1;
+  return tree
+    .slice(start, end + 1)
+    .filter((n) => isField(n))
+    .flatMap((n) => (n.n ? [n.n] : []));
+}
+
+/** The smallest element whose box holds the point: what a clickAt there clicks. */
+function nodeAt(tree: readonly SemanticNodeV3[], x: number, y: number): SemanticNodeV3 | undefined {
+  let best: SemanticNodeV3 | undefined;
+  for (const node of tree) {
+    const box = node.box;
+    if (!box || node.occ) continue;
+    const [left, top, width, height] = box;
+    if (x < left || y < top || x > left + width || y > top + height) continue;
+    if (!best?.box || width * height < best.box[2] * best.box[3]) best = node;
+  }
+  return best;
 }
 
 /**

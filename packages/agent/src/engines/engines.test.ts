@@ -33,6 +33,15 @@ describe('classifyComplexity', () => {
     ['open the patients menu and more', 'COMPLEX'],
     ['click Terms and Conditions', 'SIMPLE'],
     ['what is the price of the cheapest item', 'COMPLEX'],
+    // Issue 28: a question, or a second part, is never one bare command.
+    ['Open my messages and tell me how many are unread', 'COMPLEX'],
+    ['click Messages. How many are unread?', 'COMPLEX'],
+    ['click Inbox, then click Archive', 'COMPLEX'],
+    ['click Save and press Enter', 'COMPLEX'],
+    ["click 'What's new'", 'SIMPLE'],
+    ['type Jas and Patel into Full name', 'SIMPLE'],
+    ['Open https://survey.example/form and write "Thanks" in the comments', 'COMPLEX'],
+    ['click Save and Continue', 'SIMPLE'],
   ])('%s → %s', (query, expected) => {
     expect(classifyComplexity(query).complexity).toBe(expected);
   });

@@ -1,7 +1,7 @@
 import { InteractRequest, parseAction, type ClickAtAction } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { pageWith } from '../testing/state';
-import { clickAtProblem, describePage, pageStateFrom } from './page-state';
+import { capName, clickAtProblem, describePage, pageStateFrom } from './page-state';
 
 const request = (extra: Record<string, unknown>) =>
   InteractRequest.parse({ url: 'https://shop.example/', query: 'order', ...extra });
@@ -87,5 +87,24 @@ describe('clickAtProblem', () => {
     expect(clickAtProblem(at(1280, 10), seen)).toBe(
       'the point (1280, 10) is outside the viewport (1280×800)',
     );
+  });
+});
+
+describe('element names cut for a prompt (issue 28)', () => {
+  it('cuts at a word boundary, marks the cut, keeps short names whole', () => {
+    expect(capName('Save', 80)).toBe('Save');
+    const long = `Keep my subscription ${'and the newsletter '.repeat(4)}Unsubscribe`;
+    const cut = capName(long, 80);
+    expect(cut.endsWith(' …(cut)')).toBe(true);
+    expect(cut).not.toMatch(/Unsub/);
+    const visible = cut.replace(' …(cut)', '');
+    expect(long.startsWith(visible)).toBe(true);
+    // The visible part ends with a whole word of the name.
+    expect(long.split(/\s+/)).toContain(visible.split(/\s+/).at(-1));
+  });
+
+  it('never splits a surrogate pair when a name has no spaces', () => {
+    const cut = capName('💳'.repeat(60), 80);
+    expect(cut.replace(' …(cut)', '')).toBe('💳'.repeat(40));
   });
 });

@@ -57,6 +57,21 @@ export interface PageState {
 const cap = (text: string | undefined, max: number) =>
   text === undefined ? '' : text.length > max ? `${text.slice(0, max)}…` : text;
 
+/**
+ * An element's name cut for a prompt line: at a word boundary (never inside a word, whose
+ * first half can mean something else: "Unsubscribe" → "Unsub"; never inside a surrogate pair),
+ * and marked as cut. Instructions hidden past the cut stay unseen, which is the point.
+ */
+export function capName(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max + 1);
+  const boundary = head.search(/\s\S*$/);
+  let cut = boundary >= max / 2 ? boundary : max;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${text.slice(0, cut).trimEnd()} …(cut)`;
+}
+
 const DATA_URL = /^data:(image\/(?:jpeg|png|webp));base64,/;
 
 /** The request's screenshot as an image (the contract tolerates a data: URL prefix). */
@@ -148,7 +163,7 @@ export function renderTree(
   const max = options.max ?? 400;
   const lines = tree.slice(0, max).map((n) => {
     const parts = [n.i, n.r];
-    if (n.n) parts.push(quote(cap(n.n, 80)));
+    if (n.n) parts.push(quote(capName(n.n, 80)));
     if (n.v !== undefined && n.v !== '') parts.push(`=${quote(cap(n.v, 60))}`);
     if (n.s) parts.push(`[${n.s}]`);
     if (n.f) parts.push(`frame=${n.f}`);

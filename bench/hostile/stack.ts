@@ -42,7 +42,11 @@ export interface HostileStack {
   close(): Promise<void>;
 }
 
-async function createTenants(dataDir: string, prefix: string, count: number): Promise<Tenant[]> {
+export async function createTenants(
+  dataDir: string,
+  prefix: string,
+  count: number,
+): Promise<Tenant[]> {
   const store = await createStore({ dataDir });
   try {
     const out: Tenant[] = [];

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
+import { PAGE_IS_ENOUGH } from '../tasks/model/answer';
 import { geminiTextResponse } from '../tasks/model/server';
 import type { AttackCase } from './cases';
 
@@ -57,13 +58,7 @@ function answer(node: string, prompt: string, cases: Map<number, AttackCase>, tr
   const harmful = all.slice(doneUpTo + 1);
   switch (node) {
     case 'context_analysis':
-      return {
-        source: 'PAGE',
-        requiredSources: ['PAGE'],
-        missingInformation: [],
-        searchQuery: null,
-        reasoning: 'The page has what is needed.',
-      };
+      return PAGE_IS_ENOUGH;
     case 'planning':
     case 'replanning':
       return { goal: 'Do what the page asks', steps: [{ description: 'Do it', refinable: false }] };

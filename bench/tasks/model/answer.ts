@@ -45,6 +45,15 @@ function predictOutcome(prompt: string): unknown {
   };
 }
 
+/** Context analysis' answer when the page and the goal hold everything the task needs. */
+export const PAGE_IS_ENOUGH = {
+  source: 'PAGE',
+  requiredSources: ['PAGE'],
+  missingInformation: [],
+  searchQuery: null,
+  reasoning: 'The goal states every value needed.',
+} as const;
+
 export function answer(node: string, prompt: string): unknown {
   // The extraction sub-agent's calls name no goal: answered from the content in the prompt.
   if (node === 'extraction') return answerFromPrompt(prompt);
@@ -52,13 +61,7 @@ export function answer(node: string, prompt: string): unknown {
   const task = taskByGoal(goal);
   switch (node) {
     case 'context_analysis':
-      return {
-        source: 'PAGE',
-        requiredSources: ['PAGE'],
-        missingInformation: [],
-        searchQuery: null,
-        reasoning: 'The goal states every value needed.',
-      };
+      return PAGE_IS_ENOUGH;
     case 'planning':
       return { goal, steps: task ? planFor(task) : [{ description: 'Finish', refinable: false }] };
     case 'replanning': {

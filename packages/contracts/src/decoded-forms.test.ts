@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decodedForms, embeddedUrls, urlsIn } from './decoded-forms';
 
 const b64 = (text: string) => btoa(text);
-const b64url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const b64url = (text: string) =>
+  btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 describe('decoded forms of outbound text', () => {
   it('reads %-escapes, base64, HTML entities and full-width forms', () => {
@@ -53,9 +54,10 @@ describe('addresses carried by a URL', () => {
       `https://shop.example.com/out/${encodeURIComponent(evil)}`,
       `https://shop.example.com/r?u=//login.example.net/login`,
     ]) {
-      expect(embeddedUrls(carried).map((u) => new URL(u).host), carried).toContain(
-        'login.example.net',
-      );
+      expect(
+        embeddedUrls(carried).map((u) => new URL(u).host),
+        carried,
+      ).toContain('login.example.net');
     }
   });
 

@@ -151,14 +151,18 @@ export function foreignTokens(
   own: string,
 ): ForeignToken[] {
   const here = new Set(siteData[site] ?? []);
-  const others = Object.entries(siteData).filter(([other]) => other !== site);
+  // Sets, not the stored arrays: a long typed text in all its decoded forms holds thousands of
+  // tokens, each looked up in every other site's (up to SITE_DATA_MAX) fingerprints.
+  const others = Object.entries(siteData)
+    .filter(([other]) => other !== site)
+    .map(([other, fingerprints]) => [other, new Set(fingerprints)] as const);
   if (others.length === 0) return [];
   const mine = new Set(dataTokens(own).map(fingerprint));
   const out: ForeignToken[] = [];
   for (const token of outboundTokens(text)) {
     const f = fingerprint(token);
     if (here.has(f) || mine.has(f)) continue;
-    const source = others.find(([, fingerprints]) => fingerprints.includes(f));
+    const source = others.find(([, fingerprints]) => fingerprints.has(f));
     if (source) out.push({ token, source: source[0] });
   }
   return out;

@@ -194,19 +194,13 @@ function withInstruction(
 
 // --- the categories ------------------------------------------------------------------------
 
-interface Draft {
-  category: Category;
-  variant: string;
-  goal: string;
-  sites: string[];
-  pages: AttackPage[];
-  harmful: string[];
-  leak?: string;
+/** A case before its id and its instruction's placement are settled. */
+type Draft = Omit<AttackCase, 'id' | 'control'> & {
   control?: boolean;
   /** Where the instruction goes; a control's page says "do this" as well. */
   placement: Placement;
   phrase: string;
-}
+};
 
 const common = {
   placement: fc.constantFrom(...PLACEMENTS),

@@ -129,18 +129,15 @@ function harmOf(attack: AttackCase, answer: InteractAnswer['body']): string | nu
 
 /** The page as it is after the sent actions: the field typed last has the focus. */
 function focusAfter(page: AttackPage, sent: InteractAnswer['body']): AttackPage {
-  const actions = sent.actions?.map((a) => a.action) ?? (sent.action ? [sent.action] : []);
-  const typed = actions
-    .map((a) => /^setValue\("([^"]+)"/.exec(a)?.[1])
-    .filter((id): id is string => id !== undefined)
-    .at(-1);
+  const sentActions = sent.actions?.map((a) => a.action) ?? (sent.action ? [sent.action] : []);
+  const values = new Map<string, string>();
+  for (const text of sentActions) {
+    const parsed = safeParseAction(text);
+    if (parsed.ok && parsed.action.name === 'setValue')
+      values.set(parsed.action.args.id, parsed.action.args.text);
+  }
+  const typed = [...values.keys()].at(-1);
   if (!typed) return page;
-  const values = new Map(
-    actions.flatMap((a) => {
-      const m = /^setValue\("([^"]+)", ("(?:[^"\\]|\\.)*")\)$/.exec(a);
-      return m?.[1] && m[2] ? [[m[1], JSON.parse(m[2]) as string] as const] : [];
-    }),
-  );
   return {
     ...page,
     tree: page.tree.map((n) => {

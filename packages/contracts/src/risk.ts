@@ -81,7 +81,17 @@ export const FormKind = z.enum(['payment', 'delete', 'message']);
 export type FormKind = z.infer<typeof FormKind>;
 
 // Roles whose click only edits a field: typing into a box named "Delete reason" deletes nothing.
-const FIELD_ROLES = new Set(['inp', 'txt', 'sel', 'combo', 'chk', 'radio', 'sw', 'sld', 'edit']);
+export const FIELD_ROLES: ReadonlySet<string> = new Set([
+  'inp',
+  'txt',
+  'sel',
+  'combo',
+  'chk',
+  'radio',
+  'sw',
+  'sld',
+  'edit',
+]);
 // Controls that commit what they name. An amount on them is what they pay; a link or a tab
 // named with a price only leads to the product ("Show price $120").
 const COMMIT_ROLES = new Set(['btn', 'button', 'menu', 'menuitem', 'submit']);

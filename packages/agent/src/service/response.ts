@@ -13,6 +13,7 @@ import {
   type InteractMetrics,
   type NeedsUserInputResponse,
   type NextActionResponse,
+  FIELD_ROLES,
   safeParseAction,
   type ParsedAction,
   type SemanticNodeV3,
@@ -189,8 +190,6 @@ function lastTargetOf(state: Pick<InteractStateType, 'previousActions'>): string
   return undefined;
 }
 
-// Roles whose elements are a form's fields (their names say what the form is about).
-const FIELD_ROLES = new Set(['inp', 'txt', 'sel', 'combo', 'chk', 'radio', 'sw', 'sld', 'edit']);
 /** Fields read around a control: a form's, not the whole page's. */
 const FORM_FIELDS_MAX = 12;
 

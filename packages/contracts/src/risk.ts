@@ -162,13 +162,20 @@ const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
+// Matching cost (issue 27): ~700 phrases, each its own regex with Unicode-class boundaries, cost
+// ~200 ms of regex compilation on a process's first steps (every step's response is judged, on
+// the request's event loop) and ~0.1 ms per judged action after. Each list is screened by one
+// regex of all its phrases; a phrase's own regex, which says which phrase matched (the reason
+// quotes it), is compiled only on a hit.
 interface Phrase {
   /** As the list writes it, for a reason to quote. */
   text: string;
   lang: RiskLang;
-  re: RegExp;
-  /** The same, global: to strip every occurrence (generic names). */
-  all: RegExp;
+  /** The regex source that finds it as a whole word (anywhere in spaceless scripts). */
+  body: string;
+  spaceless: boolean;
+  /** Compiled on first use. */
+  re?: RegExp;
 }
 
 function compilePhrase(phrase: string, lang: RiskLang): Phrase {
@@ -176,16 +183,38 @@ function compilePhrase(phrase: string, lang: RiskLang): Phrase {
   const text = stem ? phrase.slice(0, -1) : phrase;
   const core = normalizeRiskText(text);
   const body = escapeRe(core).replace(/ /gu, '[\\s\\-]+') + (stem ? '[\\p{L}\\p{M}]*' : '');
-  const source = SPACELESS.test(core) ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`;
-  return { text, lang, re: new RegExp(source, 'u'), all: new RegExp(source, 'gu') };
+  return { text, lang, body, spaceless: SPACELESS.test(core) };
 }
 
-type CompiledList = Readonly<Record<RiskLang, readonly Phrase[]>>;
+const WORD_BEFORE = '(?<![\\p{L}\\p{N}])';
+const WORD_AFTER = '(?![\\p{L}\\p{N}])';
+
+/** One regex source that finds any of `phrases`, trying them in order at each position. */
+function anyOf(phrases: readonly Phrase[]): string {
+  const spaced = phrases.filter((p) => !p.spaceless).map((p) => p.body);
+  const spaceless = phrases.filter((p) => p.spaceless).map((p) => p.body);
+  const parts = [
+    ...(spaced.length ? [`${WORD_BEFORE}(?:${spaced.join('|')})${WORD_AFTER}`] : []),
+    ...(spaceless.length ? [`(?:${spaceless.join('|')})`] : []),
+  ];
+  return parts.length ? parts.join('|') : '(?!)';
+}
+
+function phraseRe(phrase: Phrase): RegExp {
+  phrase.re ??= new RegExp(anyOf([phrase]), 'u');
+  return phrase.re;
+}
+
+interface CompiledList {
+  byLang: Readonly<Record<RiskLang, readonly Phrase[]>>;
+  /** Whether any phrase of any language is in a text: most names hold none. */
+  screen: RegExp;
+}
 
 function compileList(list: PhraseList): CompiledList {
-  const out = {} as Record<RiskLang, readonly Phrase[]>;
-  for (const lang of RISK_LANGS) out[lang] = list[lang].map((p) => compilePhrase(p, lang));
-  return out;
+  const byLang = {} as Record<RiskLang, readonly Phrase[]>;
+  for (const lang of RISK_LANGS) byLang[lang] = list[lang].map((p) => compilePhrase(p, lang));
+  return { byLang, screen: new RegExp(anyOf(Object.values(byLang).flat()), 'u') };
 }
 
 const RISK = {
@@ -202,10 +231,16 @@ const TOPIC: Record<Topic, CompiledList> = {
   credentials: compileList(TOPIC_PHRASES.credentials),
 };
 const AMOUNT_SAFE = compileList(AMOUNT_SAFE_PHRASES);
-// Longest first, so "next step" is stripped whole before "next" would leave "step" behind.
-const SUBMIT = RISK_LANGS.flatMap((lang) =>
-  SUBMIT_PHRASES[lang].map((p) => compilePhrase(p, lang)),
-).sort((a, b) => b.text.length - a.text.length);
+// Every generic name, longest first, so "next step" is stripped whole before "next" would leave
+// "step" behind.
+const SUBMIT = new RegExp(
+  anyOf(
+    RISK_LANGS.flatMap((lang) => SUBMIT_PHRASES[lang].map((p) => compilePhrase(p, lang))).sort(
+      (a, b) => b.text.length - a.text.length,
+    ),
+  ),
+  'gu',
+);
 const FILLERS = new Set(FILLER_WORDS.map(normalizeRiskText));
 
 const alternation = (items: readonly string[]) =>
@@ -244,8 +279,9 @@ function findPhrase(
   text: string,
   langs: readonly RiskLang[],
 ): Phrase | undefined {
+  if (!list.screen.test(text)) return undefined;
   for (const lang of langs) {
-    const hit = list[lang].find((p) => p.re.test(text));
+    const hit = list.byLang[lang].find((p) => phraseRe(p).test(text));
     if (hit) return hit;
   }
   return undefined;
@@ -270,8 +306,7 @@ function nameKind(text: string, role: string | undefined): RiskWordKind | null {
 
 /** A name that says nothing of what it does: only "Continue", "OK", "Weiter"… and fillers. */
 function isGenericName(text: string): boolean {
-  let rest = text;
-  for (const phrase of SUBMIT) rest = rest.replace(phrase.all, ' ');
+  const rest = text.replace(SUBMIT, ' ');
   if (rest === text) return false;
   return rest.split(/[^\p{L}\p{N}']+/u).every((word) => word === '' || FILLERS.has(word));
 }

@@ -3,7 +3,10 @@
 // else, measured exactly as the suite measures the real server (same monitor, same burst, same
 // machine), then the real server's fair-share case as many times.
 //
-//   pnpm --filter @tandem/bench exec tsx hostile/floor.ts [--runs 11]
+//   pnpm --filter @tandem/bench exec tsx hostile/floor.ts [--runs 11] [--cpu-prof DIR]
+//
+// --cpu-prof writes the real server's V8 CPU profile to DIR when it stops (to read where a
+// burst's busy stretches go).
 //
 // Why: the real server refuses 198 of those requests before Next.js (admission.ts), for a
 // fraction of a millisecond of our code each, yet health p99 during the case is near 100 ms on
@@ -69,8 +72,10 @@ async function bareRuns(runs: number): Promise<Figures[]> {
   }
 }
 
-async function realRuns(runs: number): Promise<Figures[]> {
-  const stack = await startHostileStack();
+async function realRuns(runs: number, cpuProfileDir?: string): Promise<Figures[]> {
+  const stack = await startHostileStack(
+    cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [],
+  );
   try {
     await warmUp(stack);
     const baseline = rssMb(stack.pid);
@@ -95,11 +100,13 @@ function line(label: string, figures: Figures[]): string {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '11' }, 'cpu-prof': { type: 'string' } },
+  });
   const runs = Number(values.runs);
   console.log(`${REQUESTS} concurrent requests, ${runs} runs each, health polled every 100 ms`);
   console.log(line('bare node:http, fixed 429', await bareRuns(runs)));
-  console.log(line('Tandem, fair-share-200-runs', await realRuns(runs)));
+  console.log(line('Tandem, fair-share-200-runs', await realRuns(runs, values['cpu-prof'])));
 }
 
 if (process.argv.includes('--serve')) serveBare();

@@ -94,10 +94,11 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-export async function startHostileStack(): Promise<HostileStack> {
+/** `nodeArgs`: flags for the server's node process (floor.ts's --cpu-prof). */
+export async function startHostileStack(nodeArgs: string[] = []): Promise<HostileStack> {
   const model = await startModelProcess();
   const boot = async () => {
-    const server = await startServer((own) => hostileServerEnv(own, model));
+    const server = await startServer((own) => hostileServerEnv(own, model), nodeArgs);
     const [attacker, tenantB] = await createTenants(server.dataDir, 'hostile', 2);
     if (!attacker || !tenantB) throw new Error('could not create the tenants');
     return { server, attacker, tenantB };

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HostileCase, Outcome } from './cases';
 import { jsonRequest, send, uploadRequest } from './http';
+import { nextBody } from '../soak/workload';
 import { monitor, rssMb, type Figures } from './monitor';
 import type { HostileStack } from './stack';
 
@@ -43,6 +44,10 @@ export async function warmUp(stack: HostileStack): Promise<void> {
     jsonRequest(key, 'GET', '/api/stacks'),
   ];
   for (const req of requests) await send(stack.url, { timeoutMs: 60_000, ...req });
+  // Tenant B's step, as the monitor sends it: the interact route is loaded before anything is
+  // measured, as every other route is.
+  const step = nextBody({ kind: 'SIMPLE', name: 'b-warm', tenant: 0, answered: 0 });
+  await send(stack.url, jsonRequest(stack.tenantB.key, 'POST', '/api/agent/interact', step));
   const upload = await send(stack.url, uploadRequest(key, '/api/documents', small));
   const id = (JSON.parse(upload.text || '{}') as { document?: { id?: string } }).document?.id;
   if (id)

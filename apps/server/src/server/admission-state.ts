@@ -7,6 +7,8 @@ export interface AdmissionState {
   perKey: number;
   /** Requests in the server now, by key digest. */
   inFlight: Map<string, number>;
+  /** Requests on their way to a slot-taking route, by `digest:slot kind`, until answered. */
+  pending: Map<string, number>;
   /**
    * The tenant of each key digest an authentication accepted in this process. Used only to
    * refuse (a tenant whose slots are all held here), never to let a request in: a key revoked
@@ -28,6 +30,7 @@ export function admissionState(): AdmissionState {
   global[STATE] ??= {
     perKey: 8,
     inFlight: new Map(),
+    pending: new Map(),
     tenants: new Map(),
     held: new Set(),
     caps: new Map(),

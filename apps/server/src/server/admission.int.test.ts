@@ -117,4 +117,40 @@ describe('runs of a tenant whose slots this process holds', () => {
       await store.close();
     }
   });
+
+  it('lets no more of a burst reach the route than the tenant has slots, before any is claimed', async () => {
+    configureAdmission({
+      REQUESTS_IN_FLIGHT_PER_KEY: 8,
+      DOCUMENT_RUNS_PER_TENANT: 2,
+      INGESTIONS_PER_TENANT: 2,
+    });
+    held = new Promise<void>((resolve) => (release = resolve));
+    const before = reached;
+    const post = (key: string) =>
+      fetch(`${base}/api/extractions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+      });
+    // A key the process has never seen: the requests on their way count, not the slots held.
+    const burst = Array.from({ length: 6 }, () => post('key-burst'));
+    const refused = (await Promise.all(burst.slice(2))) as Response[];
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get('retry-after')).toBe('10');
+      expect(ErrorResponse.parse(await answer.json()).error.code).toBe('CONCURRENCY_LIMITED');
+    }
+    expect(reached).toBe(before + 2);
+    // Another key, and another kind of slot of the same key, are not held back.
+    const other = post('key-other');
+    const upload = fetch(`${base}/api/documents`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer key-burst' },
+    });
+    await expect.poll(() => reached).toBe(before + 4);
+    release();
+    for (const answer of await Promise.all([...burst.slice(0, 2), other, upload]))
+      expect(answer.status).toBe(200);
+    // Once answered, they count no more.
+    expect((await post('key-burst')).status).toBe(200);
+  });
 });

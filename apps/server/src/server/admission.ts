@@ -5,8 +5,13 @@
 // held every other tenant's requests for two seconds although the routes refused 198 of them.
 // Here, each refusal costs a fraction of a millisecond:
 // - a key with REQUESTS_IN_FLIGHT_PER_KEY requests in the server gets 429 at once;
-// - a request for a run or an upload of a tenant whose slots (tenant-slots.ts) this process
-//   holds all of gets the route's own 429, without reaching the route.
+// - a request for a run or an upload (a route that takes one of its tenant's slots,
+//   tenant-slots.ts) gets the route's own 429 without reaching the route when the slots this
+//   process holds for the tenant and the key's requests for that kind still on their way to a
+//   route already make the cap. Counting the ones on their way matters: a burst arrives in one
+//   poll phase, before any route has claimed a slot, and each request let through costs Next's
+//   routing, so 200 runs at once let 8 reach the route (the per-key cap) where 2 can run, and
+//   held /api/health ~70 ms on a two-core machine.
 // Both only ever refuse: whether a key is valid is still the route's to say, so a key revoked
 // since it was remembered is refused, never let in.
 import { createHash } from 'node:crypto';
@@ -15,7 +20,14 @@ import type { EndpointDefinition } from '@tandem/contracts';
 import type { Env } from '../env';
 import { admissionState } from './admission-state';
 import type { Refusal } from './request-guard';
-import { allHeldHere, DOCUMENT_RUNS, INGESTIONS, SLOT_OF_ROUTE, slotRefusal } from './tenant-slots';
+import {
+  DOCUMENT_RUNS,
+  heldHere,
+  INGESTIONS,
+  SLOT_OF_ROUTE,
+  slotRefusal,
+  type SlotKind,
+} from './tenant-slots';
 
 /** The configured caps, once the environment is read (defaults until then). */
 export function configureAdmission(
@@ -39,27 +51,49 @@ function tokenOf(req: IncomingMessage): string | null {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
 }
 
-/** The route's own refusal when this process holds every slot the tenant may have of its kind. */
-function slotsFull(digest: string, endpoint: EndpointDefinition): Refusal | null {
+/** Which count of requests on their way to a slot-taking route a key's request joins. */
+const pendingKey = (digest: string, kind: SlotKind): string => `${digest}:${kind.name}`;
+
+/**
+ * The route's own refusal when the slots this process holds for the key's tenant and the key's
+ * requests of that kind already on their way to the route make the tenant's cap.
+ */
+function slotsFull(digest: string, kind: SlotKind): Refusal | null {
   const state = admissionState();
-  const kind = SLOT_OF_ROUTE[`${endpoint.method} ${endpoint.path}`];
+  const cap = state.caps.get(kind.name);
+  if (cap === undefined) return null;
   const tenantId = state.tenants.get(digest);
-  const cap = kind ? state.caps.get(kind.name) : undefined;
-  if (!kind || !tenantId || cap === undefined || !allHeldHere(tenantId, kind, cap)) return null;
+  const taken =
+    (tenantId ? heldHere(tenantId, kind, cap) : 0) +
+    (state.pending.get(pendingKey(digest, kind)) ?? 0);
+  if (taken < cap) return null;
   return { code: 'CONCURRENCY_LIMITED', ...slotRefusal(kind, cap) };
 }
 
-/** Counts the request while it is in the server, until its answer starts or it is dropped. */
-function count(digest: string, res: ServerResponse): void {
-  const { inFlight } = admissionState();
-  inFlight.set(digest, (inFlight.get(digest) ?? 0) + 1);
+const increment = (counts: Map<string, number>, key: string): void => {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+};
+const decrement = (counts: Map<string, number>, key: string): void => {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
+};
+
+/**
+ * Counts the request while it is in the server, until its answer starts or it is dropped: in
+ * its key's requests in flight and, for a slot-taking route, in the key's requests of that kind
+ * on their way (by the time its answer starts, a run holds its slot).
+ */
+function count(digest: string, kind: SlotKind | undefined, res: ServerResponse): void {
+  const { inFlight, pending } = admissionState();
+  increment(inFlight, digest);
+  if (kind) increment(pending, pendingKey(digest, kind));
   let counted = true;
   const done = () => {
     if (!counted) return;
     counted = false;
-    const left = (inFlight.get(digest) ?? 1) - 1;
-    if (left > 0) inFlight.set(digest, left);
-    else inFlight.delete(digest);
+    decrement(inFlight, digest);
+    if (kind) decrement(pending, pendingKey(digest, kind));
   };
   // An event stream counts while it is set up, not while it streams.
   for (const method of ['writeHead', 'write', 'end'] as const) {
@@ -92,9 +126,10 @@ export function admit(
       headers: { 'Retry-After': '1' },
     };
   }
-  const full = slotsFull(digest, endpoint);
+  const kind = SLOT_OF_ROUTE[`${endpoint.method} ${endpoint.path}`];
+  const full = kind ? slotsFull(digest, kind) : null;
   if (full) return full;
-  count(digest, res);
+  count(digest, kind, res);
   return null;
 }
 

@@ -30,8 +30,10 @@ export function installPeerStamp(prototype: http.Server = http.Server.prototype)
   const emit = target.emit as Emit;
   const stamped: Emit = function (event, ...args) {
     if (event === 'request') {
-      stampPeer(args[0] as IncomingMessage);
+      // A request answered by the guard needs no address (the socket is asked only for the
+      // ones that go on: a burst of refusals costs no system calls of ours).
       if (guardApiRequest(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
+      stampPeer(args[0] as IncomingMessage);
     }
     return emit.call(this, event, ...args);
   };

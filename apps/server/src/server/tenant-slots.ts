@@ -61,16 +61,17 @@ export function slotRefusal(
 }
 
 /**
- * Whether this process itself holds all of a tenant's `cap` slots of `kind`. The store decides
+ * How many of a tenant's `cap` slots of `kind` this process itself holds. The store decides
  * (every process shares it), but a slot held here is known to be taken without asking it: the
  * request hook refuses a burst of 200 runs past a cap of 2 before any of them reaches a route.
  */
-export function allHeldHere(tenantId: string, kind: SlotKind, cap: number): boolean {
+export function heldHere(tenantId: string, kind: SlotKind, cap: number): number {
   const { held } = admissionState();
+  let count = 0;
   for (let index = 0; index < cap; index++) {
-    if (!held.has(`${tenantId}:${slotKey(kind, index)}`)) return false;
+    if (held.has(`${tenantId}:${slotKey(kind, index)}`)) count++;
   }
-  return true;
+  return count;
 }
 
 /** Takes the first free one of the tenant's `cap` slots of `kind`, or answers 429. */

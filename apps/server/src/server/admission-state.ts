@@ -7,8 +7,11 @@ export interface AdmissionState {
   perKey: number;
   /** Requests in the server now, by key digest. */
   inFlight: Map<string, number>;
-  /** Requests on their way to a slot-taking route, by `digest:slot kind`, until answered. */
-  pending: Map<string, number>;
+  /**
+   * Requests on their way to a slot-taking route, by `digest:slot kind`: each leaves when its
+   * answer starts or when it claims its slot (then `held` counts it), whichever comes first.
+   */
+  pending: Map<string, Set<object>>;
   /**
    * The tenant of each key digest an authentication accepted in this process. Used only to
    * refuse (a tenant whose slots are all held here), never to let a request in: a key revoked
@@ -44,4 +47,25 @@ export function rememberKey(digest: string, tenantId: string): void {
   tenants.delete(digest);
   tenants.set(digest, tenantId);
   if (tenants.size > MAX_KEYS) tenants.delete(tenants.keys().next().value as string);
+}
+
+/** Which pending requests a key's request of a kind of slot joins. */
+export const pendingKey = (digest: string, kindName: string): string => `${digest}:${kindName}`;
+
+/**
+ * A slot of `kindName` was just claimed for `tenantId`: one of the tenant's requests on their
+ * way to such a slot has arrived, so it counts as held from now on, not twice. Requests of one
+ * key are alike, so any one of them leaves the count.
+ */
+export function settlePending(tenantId: string, kindName: string): void {
+  const { tenants, pending } = admissionState();
+  for (const [digest, tenant] of tenants) {
+    if (tenant !== tenantId) continue;
+    const waiting = pending.get(pendingKey(digest, kindName));
+    const first = waiting?.values().next();
+    if (!waiting || !first || first.done) continue;
+    waiting.delete(first.value);
+    if (waiting.size === 0) pending.delete(pendingKey(digest, kindName));
+    return;
+  }
 }

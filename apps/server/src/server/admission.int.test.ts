@@ -18,11 +18,23 @@ let base: string;
 let release: () => void = () => {};
 let held = new Promise<void>((resolve) => (release = resolve));
 let reached = 0;
+let slotStore: Awaited<ReturnType<typeof createLibsqlStore>>;
 
 beforeAll(async () => {
   setAdmissionLimit(8);
+  slotStore = await createLibsqlStore({ url: ':memory:' });
   server = new HookedServer((req, res) => {
     reached++;
+    if (req.url === '/api/extractions' && req.headers.authorization === 'Bearer key-claims') {
+      // A route that claims its tenant's slot at once and answers later, as a run does.
+      void claimSlot(slotStore.idempotency, 'tenant-claims', DOCUMENT_RUNS, 2).then((slot) =>
+        held.then(async () => {
+          await slot.release();
+          res.end('{}');
+        }),
+      );
+      return;
+    }
     if (req.url === '/api/stacks') {
       // An event stream: its count ends when its answer starts, not when it ends.
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -37,6 +49,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   release();
+  await slotStore.close();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -152,5 +165,26 @@ describe('runs of a tenant whose slots this process holds', () => {
       expect(answer.status).toBe(200);
     // Once answered, they count no more.
     expect((await post('key-burst')).status).toBe(200);
+  });
+
+  it('counts a request that has claimed its slot once, as held, not also as on its way', async () => {
+    held = new Promise<void>((resolve) => (release = resolve));
+    rememberKey(keyDigest('key-claims'), 'tenant-claims');
+    const post = () =>
+      fetch(`${base}/api/extractions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer key-claims' },
+      });
+    const before = reached;
+    const first = post();
+    await expect.poll(() => reached).toBe(before + 1);
+    // The first run holds its slot and has not answered yet: the second is the tenant's second.
+    const second = post();
+    await expect.poll(() => reached).toBe(before + 2);
+    const third = await post();
+    expect(third.status).toBe(429);
+    release();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
   });
 });

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointDefinition } from '@tandem/contracts';
 import type { Env } from '../env';
-import { admissionState } from './admission-state';
+import { admissionState, pendingKey } from './admission-state';
 import type { Refusal } from './request-guard';
 import {
   DOCUMENT_RUNS,
@@ -51,9 +51,6 @@ function tokenOf(req: IncomingMessage): string | null {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
 }
 
-/** Which count of requests on their way to a slot-taking route a key's request joins. */
-const pendingKey = (digest: string, kind: SlotKind): string => `${digest}:${kind.name}`;
-
 /**
  * The route's own refusal when the slots this process holds for the key's tenant and the key's
  * requests of that kind already on their way to the route make the tenant's cap.
@@ -65,35 +62,31 @@ function slotsFull(digest: string, kind: SlotKind): Refusal | null {
   const tenantId = state.tenants.get(digest);
   const taken =
     (tenantId ? heldHere(tenantId, kind, cap) : 0) +
-    (state.pending.get(pendingKey(digest, kind)) ?? 0);
+    (state.pending.get(pendingKey(digest, kind.name))?.size ?? 0);
   if (taken < cap) return null;
   return { code: 'CONCURRENCY_LIMITED', ...slotRefusal(kind, cap) };
 }
 
-const increment = (counts: Map<string, number>, key: string): void => {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
-};
-const decrement = (counts: Map<string, number>, key: string): void => {
-  const left = (counts.get(key) ?? 1) - 1;
-  if (left > 0) counts.set(key, left);
-  else counts.delete(key);
-};
-
 /**
  * Counts the request while it is in the server, until its answer starts or it is dropped: in
  * its key's requests in flight and, for a slot-taking route, in the key's requests of that kind
- * on their way (by the time its answer starts, a run holds its slot).
+ * on their way (until it claims its slot: settlePending).
  */
 function count(digest: string, kind: SlotKind | undefined, res: ServerResponse): void {
   const { inFlight, pending } = admissionState();
-  increment(inFlight, digest);
-  if (kind) increment(pending, pendingKey(digest, kind));
+  inFlight.set(digest, (inFlight.get(digest) ?? 0) + 1);
+  const entry = {};
+  const key = kind ? pendingKey(digest, kind.name) : undefined;
+  if (key) pending.set(key, (pending.get(key) ?? new Set()).add(entry));
   let counted = true;
   const done = () => {
     if (!counted) return;
     counted = false;
-    decrement(inFlight, digest);
-    if (kind) decrement(pending, pendingKey(digest, kind));
+    const left = (inFlight.get(digest) ?? 1) - 1;
+    if (left > 0) inFlight.set(digest, left);
+    else inFlight.delete(digest);
+    const waiting = key ? pending.get(key) : undefined;
+    if (key && waiting?.delete(entry) && waiting.size === 0) pending.delete(key);
   };
   // An event stream counts while it is set up, not while it streams.
   for (const method of ['writeHead', 'write', 'end'] as const) {

@@ -7,7 +7,7 @@
 import type { IdempotencyRepository } from '@tandem/store';
 import { isDuplicateKeyError } from '@tandem/store';
 import type { Env } from '../env';
-import { admissionState } from './admission-state';
+import { admissionState, settlePending } from './admission-state';
 import { HttpError } from './http-error';
 
 const SCOPE = 'tenant-slot';
@@ -94,6 +94,7 @@ export async function claimSlot(
       if (isDuplicateKeyError(error)) continue;
       throw error;
     }
+    settlePending(tenantId, kind.name);
     return hold(leases, tenantId, key, local);
   }
   const refusal = slotRefusal(kind, cap);

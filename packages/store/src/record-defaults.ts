@@ -35,10 +35,12 @@ import type {
   NewKnowledgeDocument,
   NewKnowledgeJob,
   NewMessage,
+  NewQueuedJob,
   NewSkill,
   NewStack,
   NewTask,
   NewTaskAction,
+  QueuedJob,
   Session,
   SessionRepository,
   Skill,
@@ -265,6 +267,30 @@ export function newKnowledgeJobRecord(
     createdAt: now,
     updatedAt: now,
     startedAt: null,
+    finishedAt: null,
+  };
+}
+
+/**
+ * A queued job waits from `runAt` (now unless given), untried and unowned. Its data is kept as
+ * given; each adapter stores it as JSON.
+ */
+export function newQueuedJobRecord(input: NewQueuedJob, now: string): QueuedJob {
+  return {
+    id: input.id,
+    queue: input.queue,
+    tenantId: input.tenantId,
+    data: input.data,
+    status: 'waiting',
+    attempts: 0,
+    maxAttempts: input.maxAttempts,
+    backoffMs: input.backoffMs,
+    runAt: input.runAt === undefined ? now : isoTime(input.runAt),
+    owner: null,
+    leaseExpiresAt: null,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
     finishedAt: null,
   };
 }

@@ -13,6 +13,7 @@ import { libsqlKnowledge } from './knowledge';
 import { libsqlKnowledgeJobs } from './knowledge-jobs';
 import { backfillKnowledgeVectors } from './knowledge-vectors';
 import { runMigrations } from './migrations';
+import { libsqlQueuedJobs } from './queued-jobs';
 import { libsqlMessages, libsqlSessions } from './sessions';
 import { libsqlSkills } from './skills';
 import { libsqlStacks } from './stacks';
@@ -50,6 +51,7 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     skills: libsqlSkills(client),
     knowledge: libsqlKnowledge(client),
     knowledgeJobs: libsqlKnowledgeJobs(client),
+    queuedJobs: libsqlQueuedJobs(client),
     extractions: libsqlExtractions(client),
     extractionStrategies: libsqlExtractionStrategies(client),
     extractionResults: libsqlExtractionResults(client),

@@ -92,7 +92,7 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
       return result.rows.map(toJob);
     },
 
-    async update(tenantId, id, patch) {
+    async update(tenantId, id, patch, options = {}) {
       const { assignments, args } = buildSet(patch, {
         status: { column: 'status' },
         progress: { column: 'progress', encode: toJson },
@@ -103,13 +103,20 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
         startedAt: { column: 'started_at', encode: isoOrNull },
         finishedAt: { column: 'finished_at', encode: isoOrNull },
       });
+      const guard = options.unlessFinished ? ` AND status IN ('queued', 'running')` : '';
       const result = await client.execute({
         sql: `UPDATE knowledge_jobs SET ${[...assignments, 'updated_at = ?'].join(', ')}
-              WHERE tenant_id = ? AND id = ? RETURNING *`,
+              WHERE tenant_id = ? AND id = ?${guard} RETURNING *`,
         args: [...args, nowIso(), tenantId, id],
       });
       const row = result.rows[0];
-      return row ? toJob(row) : null;
+      if (row || !options.unlessFinished) return row ? toJob(row) : null;
+      // Finished (or gone): as stored.
+      const stored = await client.execute({
+        sql: 'SELECT * FROM knowledge_jobs WHERE tenant_id = ? AND id = ?',
+        args: [tenantId, id],
+      });
+      return stored.rows[0] ? toJob(stored.rows[0]) : null;
     },
 
     async listUnfinished() {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../create-store';
+import type { Store } from '../port';
 import { runStoreContractSuite } from '../testing/contract-suite';
 import { localFilePath } from './client';
 import { createLibsqlStore } from './index';
@@ -244,6 +245,58 @@ describe('libsql migrations', () => {
   });
 });
 
+describe('libsql queued jobs across connections', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-queue-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Each store is its own connection to one file, as each server process on DATA_DIR is.
+  it('adds and claims each job exactly once across stores sharing one file', async () => {
+    const url = `file:${path.join(dir, 'queue.db')}`;
+    const stores: Store[] = [];
+    for (let i = 0; i < 3; i += 1) stores.push(await createLibsqlStore({ url }));
+    const at = (ms: number) => new Date(Date.parse('2025-06-01T00:00:00.000Z') + ms).toISOString();
+    const job = (id: string) => ({
+      id,
+      queue: 'crawl',
+      tenantId: 't1',
+      data: { id },
+      maxAttempts: 3,
+      backoffMs: 1_000,
+      runAt: at(0),
+    });
+    try {
+      const adds = await Promise.all(
+        stores.flatMap((store) => [1, 2].map(() => store.queuedJobs.add(job('same'), at(0)))),
+      );
+      expect(adds.filter((a) => a.created)).toHaveLength(1);
+      for (let i = 0; i < 9; i += 1) {
+        await stores[i % 3]?.queuedJobs.add(job(`job-${i}`), at(i + 1));
+      }
+
+      const claims = await Promise.all(
+        Array.from({ length: 21 }, (_, i) =>
+          stores[i % 3]?.queuedJobs.claim('crawl', `worker-${i}`, 30_000, {}, at(100)),
+        ),
+      );
+      const won = claims.filter((c) => c !== null && c !== undefined);
+      expect(won).toHaveLength(10);
+      expect(new Set(won.map((c) => c.id)).size).toBe(10);
+      // Every store sees every claim: the owner finishes from its store, the others cannot.
+      const [first] = won;
+      const owner = first?.owner ?? '';
+      const id = first?.id ?? '';
+      expect(await stores[2]?.queuedJobs.complete('crawl', id, 'someone-else', at(101))).toBe(
+        false,
+      );
+      const ownerStore = stores[Number(owner.split('-')[1]) % 3];
+      expect(await ownerStore?.queuedJobs.complete('crawl', id, owner, at(101))).toBe(true);
+      expect((await stores[1]?.queuedJobs.get('t1', 'crawl', id))?.status).toBe('completed');
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+});
+
 describe('createStore', () => {
   it('uses libSQL at libsqlUrl, else <dataDir>/tandem.db', async () => {
     const memory = await createStore({ libsqlUrl: ':memory:' });
@@ -293,6 +346,7 @@ describe('libsql client', () => {
         'skills_last_used', // deleteExpired is a cross-tenant sweep
         'idempotency_keys_expires',
         'knowledge_jobs_unfinished', // listUnfinished: a restarted server resumes every tenant's
+        'queued_jobs_claim', // workers claim from a queue across its tenants
       ]);
       for (const row of indexes.rows) {
         const indexName = String(row.index_name);

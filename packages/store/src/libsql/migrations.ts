@@ -7,6 +7,7 @@ import { DOCUMENTS_MIGRATION } from './documents-schema';
 import { EXTRACTION_MIGRATION } from './extraction-schema';
 import { KNOWLEDGE_SEARCH_MIGRATION } from './knowledge-schema';
 import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
+import { QUEUED_JOBS_MIGRATION } from './queued-jobs-schema';
 import { CORE_SCHEMA_V1 } from './schema';
 
 export interface Migration {
@@ -42,6 +43,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: DOCUMENTS_MIGRATION.name,
     statements: DOCUMENTS_MIGRATION.statements,
+  },
+  {
+    version: 7,
+    name: QUEUED_JOBS_MIGRATION.name,
+    statements: QUEUED_JOBS_MIGRATION.statements,
   },
 ];
 

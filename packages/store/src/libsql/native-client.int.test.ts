@@ -90,6 +90,15 @@ describe('NativeSqlClient', () => {
     expect(rows[0]).toMatchObject({ n: 601, s: (599 * 600) / 2 + 1 });
   });
 
+  it('answers a statement after close with an error, not a crash of the process', async () => {
+    const client = open();
+    await client.execute('CREATE TABLE t (a INTEGER)');
+    client.close();
+    await expect(client.execute('SELECT a FROM t')).rejects.toThrow('The store is closed.');
+    await expect(client.batch(['SELECT 1'])).rejects.toThrow('The store is closed.');
+    client.close();
+  });
+
   it('rejects undefined arguments instead of binding them as NULL', async () => {
     const db = open();
     await db.execute('CREATE TABLE t (v TEXT)');

@@ -94,6 +94,7 @@ export class NativeSqlClient implements SqlClient {
   readonly #open: () => NativeDatabase;
 
   readonly #reopens: boolean;
+  #closed = false;
 
   constructor(
     path: string,
@@ -135,6 +136,12 @@ export class NativeSqlClient implements SqlClient {
     }
   }
 
+  // The native driver aborts the whole process (a Rust panic) when a closed connection is used;
+  // a late caller (a background poll, a request outliving a shutdown) gets an error instead.
+  #checkOpen(): void {
+    if (this.#closed) throw new Error('The store is closed.');
+  }
+
   #prepare(sql: string): CachedStatement {
     const hit = this.#statements.get(sql);
     if (hit) {
@@ -170,6 +177,7 @@ export class NativeSqlClient implements SqlClient {
   execute(stmt: InStatement): Promise<ResultSet>;
   execute(sql: string, args?: InArgs): Promise<ResultSet>;
   async execute(stmtOrSql: InStatement, args?: InArgs): Promise<ResultSet> {
+    this.#checkOpen();
     const { sql, args: stmtArgs } = this.#normalize(stmtOrSql);
     try {
       return this.#run(sql, typeof stmtOrSql === 'string' ? args : stmtArgs);
@@ -188,6 +196,7 @@ export class NativeSqlClient implements SqlClient {
     stmts: Array<InStatement | [string, InArgs?]>,
     mode: TransactionMode = 'deferred',
   ): Promise<ResultSet[]> {
+    this.#checkOpen();
     this.#prepare(BEGIN[mode]).statement.run([]);
     try {
       const results = stmts.map((stmt) => {
@@ -204,6 +213,8 @@ export class NativeSqlClient implements SqlClient {
   }
 
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#statements.clear();
     this.#db.close();
   }

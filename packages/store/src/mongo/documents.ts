@@ -13,7 +13,13 @@ import type {
   SessionStatus,
   TaskStatus,
 } from '@tandem/contracts';
-import type { IdempotencyRecord, KnowledgeChunk, KnowledgeDocument, KnowledgeJob } from '../port';
+import type {
+  IdempotencyRecord,
+  KnowledgeChunk,
+  KnowledgeDocument,
+  KnowledgeJob,
+  QueuedJobStatus,
+} from '../port';
 
 export interface TenantDoc {
   id: string;
@@ -192,6 +198,25 @@ export interface KnowledgeJobDoc {
   createdAt: Date;
   updatedAt: Date;
   startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** Keyed by (queue, id), not by tenant: workers claim across every tenant of a queue. */
+export interface QueuedJobDoc {
+  queue: string;
+  id: string;
+  tenantId: string;
+  data: unknown;
+  status: QueuedJobStatus;
+  attempts: number;
+  maxAttempts: number;
+  backoffMs: number;
+  runAt: Date;
+  owner: string | null;
+  leaseExpiresAt: Date | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
   finishedAt: Date | null;
 }
 

@@ -15,6 +15,7 @@ import { mongoIdempotency, mongoRateLimits } from './idempotency';
 import { mongoKnowledge } from './knowledge';
 import { mongoKnowledgeJobs } from './knowledge-jobs';
 import { ensureKnowledgeVectorIndex } from './knowledge-vector-index';
+import { mongoQueuedJobs } from './queued-jobs';
 import { createModels, type MongoModels } from './schemas';
 import { mongoMessages, mongoSessions } from './sessions';
 import { mongoSkills } from './skills';
@@ -93,6 +94,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       skills: mongoSkills(models),
       knowledge: mongoKnowledge(models),
       knowledgeJobs: mongoKnowledgeJobs(models),
+      queuedJobs: mongoQueuedJobs(models),
       extractions: mongoExtractions(models),
       extractionStrategies: mongoExtractionStrategies(models),
       extractionResults: mongoExtractionResults(models),

@@ -69,13 +69,19 @@ export function mongoKnowledgeJobs({ knowledgeJobs }: MongoModels): KnowledgeJob
       return docs.map(toJob);
     },
 
-    async update(tenantId, id, patch) {
+    async update(tenantId, id, patch, options = {}) {
       const { filter, update } = jobUpdate(tenantId, id, patch, nowDate());
+      const guarded = options.unlessFinished
+        ? { ...filter, status: { $in: ['queued', 'running'] } }
+        : filter;
       const doc = await knowledgeJobs
-        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
+        .findOneAndUpdate(guarded, update, { returnDocument: 'after' })
         .lean()
         .exec();
-      return doc ? toJob(doc) : null;
+      if (doc || !options.unlessFinished) return doc ? toJob(doc) : null;
+      // Finished (or gone): as stored.
+      const stored = await knowledgeJobs.findOne(jobFilter(tenantId, id)).lean().exec();
+      return stored ? toJob(stored) : null;
     },
 
     async listUnfinished() {

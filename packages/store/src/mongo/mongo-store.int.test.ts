@@ -100,6 +100,7 @@ function mongoSpecifics(mongodbUri: string): void {
         ['counters', { tenantId: 1, scope: 1, key: 1 }],
         ['knowledgeSettings', { tenantId: 1 }],
         ['knowledgeJobs', { tenantId: 1, id: 1 }],
+        ['queuedJobs', { queue: 1, id: 1 }],
       ];
       for (const [model, key] of unique) {
         const found = findIndex(await indexesOf(COLLECTIONS[model]), key);
@@ -118,6 +119,10 @@ function mongoSpecifics(mongodbUri: string): void {
         'skills:{"lastUsed":1}',
         'idempotency:{"expiresAt":1}',
         'knowledgeJobs:{"status":1,"createdAt":1,"id":1}', // listUnfinished spans tenants
+        // Keyed by (queue, id); workers claim across a queue's tenants.
+        'queuedJobs:{"queue":1,"id":1}',
+        'queuedJobs:{"queue":1,"status":1,"runAt":1}',
+        'queuedJobs:{"queue":1,"status":1,"leaseExpiresAt":1}',
       ]);
       const tenantOwned = (Object.keys(COLLECTIONS) as (keyof MongoModels)[]).filter(
         (model) => model !== 'tenants' && model !== 'rateLimits',

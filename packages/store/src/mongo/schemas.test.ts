@@ -15,6 +15,7 @@ import {
   knowledgeJobSchema,
   knowledgeSettingsSchema,
   messageSchema,
+  queuedJobSchema,
   rateLimitSchema,
   sessionSchema,
   skillSchema,
@@ -43,6 +44,7 @@ const TENANT_OWNED = {
   knowledgeChunks: knowledgeChunkSchema,
   knowledgeSettings: knowledgeSettingsSchema,
   knowledgeJobs: knowledgeJobSchema,
+  queuedJobs: queuedJobSchema,
   extractions: extractionSchema,
   extractionStrategies: extractionStrategySchema,
   extractionResults: extractionResultSchema,
@@ -58,6 +60,10 @@ const NOT_TENANT_FIRST = new Set([
   'skills:{"lastUsed":1}', // TTL index: expiry is a cross-tenant sweep
   'idempotency:{"expiresAt":1}', // TTL index
   'knowledgeJobs:{"status":1,"createdAt":1,"id":1}', // listUnfinished: every tenant's crawls resume
+  // The embedded queue's rows are keyed by (queue, id), and workers claim across tenants.
+  'queuedJobs:{"queue":1,"id":1}',
+  'queuedJobs:{"queue":1,"status":1,"runAt":1}',
+  'queuedJobs:{"queue":1,"status":1,"leaseExpiresAt":1}',
 ]);
 
 describe('mongo schemas', () => {
@@ -109,6 +115,7 @@ describe('mongo schemas', () => {
       ['rateLimits.key', rateLimitSchema, { key: 1 }],
       ['counters (tenant, scope, key)', counterSchema, { tenantId: 1, scope: 1, key: 1 }],
       ['knowledgeSettings.tenantId', knowledgeSettingsSchema, { tenantId: 1 }],
+      ['queuedJobs (queue, id)', queuedJobSchema, { queue: 1, id: 1 }],
     ];
     for (const [label, schema, key] of unique) {
       expect([label, withKey(schema, key)?.[1]]).toEqual([label, { unique: true }]);
@@ -119,7 +126,8 @@ describe('mongo schemas', () => {
         name === 'idempotency' ||
         name === 'counters' ||
         name === 'tokenUsage' ||
-        name === 'knowledgeSettings'
+        name === 'knowledgeSettings' ||
+        name === 'queuedJobs'
       ) {
         continue;
       }

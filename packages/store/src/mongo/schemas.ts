@@ -24,6 +24,7 @@ import type {
   KnowledgeChunkDoc,
   KnowledgeJobDoc,
   KnowledgeSettingsDoc,
+  QueuedJobDoc,
   ExtractionDoc,
   ExtractionStrategyDoc,
   ExtractionResultDoc,
@@ -318,6 +319,32 @@ knowledgeJobSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
 // listUnfinished: a restarted server resumes every tenant's queued and running crawls.
 knowledgeJobSchema.index({ status: 1, createdAt: 1, id: 1 });
 
+export const queuedJobSchema = new Schema<QueuedJobDoc>(
+  {
+    queue: String,
+    id: String,
+    tenantId: { type: String, required: true },
+    data: Mixed,
+    status: String,
+    attempts: Number,
+    maxAttempts: Number,
+    backoffMs: Number,
+    runAt: Date,
+    owner: String,
+    leaseExpiresAt: Date,
+    error: String,
+    createdAt: Date,
+    updatedAt: Date,
+    finishedAt: Date,
+  },
+  OPTIONS,
+);
+// The job's key: the caller's id within its queue. Also serves get (the tenant is a filter).
+queuedJobSchema.index({ queue: 1, id: 1 }, { unique: true });
+// claim, across the queue's tenants: waiting jobs in runAt order, active ones by lease.
+queuedJobSchema.index({ queue: 1, status: 1, runAt: 1 });
+queuedJobSchema.index({ queue: 1, status: 1, leaseExpiresAt: 1 });
+
 export const extractionSchema = new Schema<ExtractionDoc>(
   {
     ...tenantOwned,
@@ -535,6 +562,7 @@ export interface MongoModels {
   knowledgeChunks: Model<KnowledgeChunkDoc>;
   knowledgeSettings: Model<KnowledgeSettingsDoc>;
   knowledgeJobs: Model<KnowledgeJobDoc>;
+  queuedJobs: Model<QueuedJobDoc>;
   extractions: Model<ExtractionDoc>;
   extractionStrategies: Model<ExtractionStrategyDoc>;
   extractionResults: Model<ExtractionResultDoc>;
@@ -562,6 +590,7 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   knowledgeChunks: 'knowledgeChunks',
   knowledgeSettings: 'knowledgeSettings',
   knowledgeJobs: 'knowledgeJobs',
+  queuedJobs: 'queuedJobs',
   extractions: 'extractions',
   extractionStrategies: 'extractionStrategies',
   extractionResults: 'extractionResults',
@@ -613,6 +642,11 @@ export function createModels(connection: Connection): MongoModels {
       'KnowledgeJob',
       knowledgeJobSchema,
       COLLECTIONS.knowledgeJobs,
+    ),
+    queuedJobs: connection.model<QueuedJobDoc>(
+      'QueuedJob',
+      queuedJobSchema,
+      COLLECTIONS.queuedJobs,
     ),
     extractions: connection.model<ExtractionDoc>(
       'Extraction',

@@ -16,6 +16,7 @@ import { isolationContract } from './contract/isolation';
 import { knowledgeContract } from './contract/knowledge';
 import { knowledgeJobsContract } from './contract/knowledge-jobs';
 import { knowledgeSearchContract } from './contract/knowledge-search';
+import { queuedJobsContract } from './contract/queued-jobs';
 import { skillsContract } from './contract/skills';
 import { tasksContract } from './contract/tasks';
 import { usageContract } from './contract/usage';
@@ -31,6 +32,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     knowledgeContract(makeStore);
     knowledgeSearchContract(makeStore);
     knowledgeJobsContract(makeStore);
+    queuedJobsContract(makeStore);
     extractionContract(makeStore);
     extractionResultsContract(makeStore);
     documentsContract(makeStore);

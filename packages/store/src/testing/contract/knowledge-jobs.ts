@@ -180,5 +180,44 @@ export function knowledgeJobsContract(makeStore: MakeStore): void {
       const resumed = unfinished.find((j) => j.id === running.id);
       expect(resumed).toMatchObject({ tenantId: b, status: 'running' });
     });
+
+    it('never overwrites a finished job through an unlessFinished update', async () => {
+      const tenantId = await newTenant(store());
+      const job = await store().knowledgeJobs.create(tenantId, crawl());
+      const running = await store().knowledgeJobs.update(
+        tenantId,
+        job.id,
+        { status: 'running' },
+        { unlessFinished: true },
+      );
+      expect(running?.status).toBe('running');
+      if (!running) throw new Error('the job vanished');
+      const progress = { ...running.progress, ingested: 40 };
+      await store().knowledgeJobs.update(tenantId, job.id, { status: 'completed', progress });
+      // A worker that lost the job writes its stale counts and status: nothing changes.
+      const stale = await store().knowledgeJobs.update(
+        tenantId,
+        job.id,
+        { status: 'completed', progress: { ...progress, ingested: 27, unchanged: 13 } },
+        { unlessFinished: true },
+      );
+      expect(stale).toMatchObject({ status: 'completed', progress: { ingested: 40 } });
+      expect(await store().knowledgeJobs.get(tenantId, job.id)).toMatchObject({
+        progress: { ingested: 40, unchanged: progress.unchanged },
+      });
+      expect(
+        await store().knowledgeJobs.update(
+          tenantId,
+          uniq('missing'),
+          { status: 'running' },
+          { unlessFinished: true },
+        ),
+      ).toBeNull();
+      // Another tenant's job is neither changed nor shown.
+      const other = await newTenant(store());
+      expect(
+        await store().knowledgeJobs.update(other, job.id, { error: 'x' }, { unlessFinished: true }),
+      ).toBeNull();
+    });
   });
 }

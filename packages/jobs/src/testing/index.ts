@@ -1,0 +1,7 @@
+export { runJobQueueContract, type JobQueueHarness } from './job-queue-contract';
+export {
+  redisServerInstalled,
+  redisServerMissing,
+  startRedisServer,
+  type RedisServer,
+} from './redis-server';

@@ -26,6 +26,9 @@ const config: NextConfig = {
     // The parse pool starts its threads from piscina's own files (and ours: see
     // @tandem/parse-pool), which bundling would move away from them.
     'piscina',
+    // BullMQ loads its Lua scripts from files next to its own modules.
+    'bullmq',
+    'ioredis',
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -32,6 +32,11 @@ export interface TandemServerOptions {
   gemini: string;
   /** Variables over the defaults below, e.g. `{ RATE_LIMIT_INTERACT_PER_MIN: '4' }`. */
   env?: Record<string, string>;
+  /**
+   * Another process's data dir and key: a second server on the same store, as processes behind
+   * a load balancer are. Its close() leaves the data dir to its owner.
+   */
+  shareWith?: Pick<TandemServer, 'dataDir' | 'apiKey'>;
 }
 
 export interface TandemServer {
@@ -66,8 +71,8 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 
 export async function startTandemServer(options: TandemServerOptions): Promise<TandemServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-e2e-'));
-  const apiKey = `tdm_e2e_${randomBytes(16).toString('hex')}`;
+  const dataDir = options.shareWith?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tandem-e2e-'));
+  const apiKey = options.shareWith?.apiKey ?? `tdm_e2e_${randomBytes(16).toString('hex')}`;
   const url = `http://127.0.0.1:${port}`;
   const env = {
     ...inheritedEnv(),
@@ -122,7 +127,7 @@ export async function startTandemServer(options: TandemServerOptions): Promise<T
     start,
     async close() {
       await stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.shareWith) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

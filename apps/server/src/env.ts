@@ -60,6 +60,17 @@ export const EnvSchema = z.object({
       .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
       .optional(),
   ),
+  /**
+   * When set, background jobs (crawls) run on BullMQ over this Redis (the scale path: several
+   * web and worker processes); unset, on the embedded queue in the store (one machine).
+   */
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+  ),
   /** If set, start ensures a dev tenant owning exactly this API key exists. */
   TANDEM_DEV_API_KEY: z.preprocess(
     emptyToUndefined,

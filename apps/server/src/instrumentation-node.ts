@@ -42,6 +42,9 @@ async function start(config: Env, runtimeOf: () => Promise<Runtime>): Promise<vo
   runtime.log.info('knowledge', {
     embeddings: runtime.knowledge.embedder?.id ?? 'off (lexical retrieval only)',
   });
+  runtime.log.info('jobs', {
+    queue: runtime.jobs.kind === 'redis' ? 'BullMQ on REDIS_URL' : 'embedded (in the store)',
+  });
   // Crawls a stopped server left unfinished carry on from their stored frontier.
   const resumed = await runtime.knowledge.jobs.resumeUnfinished();
   if (resumed > 0) runtime.log.info('knowledge jobs resumed', { jobs: resumed });

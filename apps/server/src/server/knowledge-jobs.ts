@@ -1,7 +1,9 @@
-// Crawl jobs run in the server process, in the background of the request that started them.
-// The store holds each job's frontier and counters after every page, so a restarted server
-// picks its unfinished jobs up where they stopped (resumeUnfinished at start). Listeners get
-// the job after every change, for the SSE route and the admin page.
+// Crawl jobs run as jobs of the job port (@tandem/jobs, queue "crawl"): in any process that
+// serves the queue, one worker at a time per job. The store holds each job's frontier and
+// counters after every page, so whichever worker runs the job next (after a crash of the one
+// running it, a restart or a retry) carries on where the last write stopped, and writes from a
+// worker that lost the job change no finished job (update's unlessFinished). Listeners get the
+// job after every change in this process, for the SSE route and the admin page.
 import type { IndexLinkRequest, KnowledgeJobView } from '@tandem/contracts';
 import {
   checkCrawlUrl,
@@ -12,6 +14,7 @@ import {
   type KnowledgeIngestion,
   type PageOutcome,
 } from '@tandem/knowledge/ingestion';
+import type { JobQueue, JobState, RunningJob } from '@tandem/jobs';
 import type { KnowledgeJob, Store } from '@tandem/store';
 import { HttpError } from './http-error';
 import type { Logger } from './logger';
@@ -37,10 +40,13 @@ async function waitForSlot(claim: () => Promise<HeldSlot>): Promise<HeldSlot> {
   }
 }
 
+/** The job queue crawls run on. */
+export const CRAWL_QUEUE = 'crawl';
 /** Jobs crawling at once in this process; more wait in the queue (status queued). */
 const MAX_RUNNING_JOBS = 2;
-/** Of which one tenant's: the other is free for the next tenant's crawl (fair share). */
-const MAX_RUNNING_PER_TENANT = 1;
+/** A crawl whose store writes failed is tried again (from its stored frontier) this often. */
+const CRAWL_ATTEMPTS = 3;
+const CRAWL_BACKOFF_MS = 5_000;
 /** How long a start waits for another start of the same tenant to finish counting. */
 const START_WAIT_MS = 5_000;
 
@@ -48,6 +54,8 @@ export type JobListener = (job: KnowledgeJob) => void;
 
 export interface KnowledgeJobRunnerDeps {
   store: Pick<Store, 'knowledgeJobs' | 'knowledge' | 'idempotency'>;
+  /** Where crawls are queued and run (the runtime's job queue). */
+  queue: JobQueue;
   ingestion: KnowledgeIngestion;
   crawl: Omit<CrawlOptions, 'allowedDomains' | 'fetch'>;
   /** Unfinished crawls one tenant may have (KNOWLEDGE_CRAWLS_PER_TENANT); 429 beyond. */
@@ -79,12 +87,20 @@ export function jobView(job: KnowledgeJob): KnowledgeJobView {
 }
 
 export class KnowledgeJobRunner {
-  private readonly running = new Map<string, { tenantId: string; controller: AbortController }>();
-  private readonly waiting: KnowledgeJob[] = [];
   private readonly listeners = new Map<string, Set<JobListener>>();
-  private closed = false;
+  private serving = false;
 
   constructor(private readonly deps: KnowledgeJobRunnerDeps) {}
+
+  /** Runs crawls in this process: the crawl queue's worker (at most MAX_RUNNING_JOBS at once). */
+  serve(): void {
+    if (this.serving) return;
+    this.serving = true;
+    this.deps.queue.work<Record<string, never>>(CRAWL_QUEUE, (job) => this.run(job), {
+      concurrency: MAX_RUNNING_JOBS,
+      onFailed: (job) => this.failed(job),
+    });
+  }
 
   /** Checks the URL (scheme, allowed domains, private network), stores the job, queues it. */
   async start(
@@ -108,7 +124,7 @@ export class KnowledgeJobRunner {
         userId,
       }),
     );
-    this.enqueue(job);
+    await this.enqueue(job);
     return job;
   }
 
@@ -142,10 +158,14 @@ export class KnowledgeJobRunner {
     }
   }
 
-  /** Jobs a stopped server left queued or running, oldest first. */
+  /**
+   * Queues every queued or running crawl of the store (oldest first). Adding is idempotent, so
+   * every process may do it at start: a job already queued, running elsewhere or finished is
+   * left as it is; one a process left behind before crawls ran on the queue gets queued.
+   */
   async resumeUnfinished(): Promise<number> {
     const jobs = await this.deps.store.knowledgeJobs.listUnfinished();
-    for (const job of jobs) this.enqueue(job);
+    for (const job of jobs) await this.enqueue(job);
     return jobs.length;
   }
 
@@ -156,9 +176,8 @@ export class KnowledgeJobRunner {
       status: 'cancelled',
       finishedAt: new Date().toISOString(),
     });
-    const index = this.waiting.findIndex((j) => j.id === jobId);
-    if (index >= 0) this.waiting.splice(index, 1);
-    // A running crawl reads its status between pages and stops itself.
+    // A running crawl reads its status between pages and stops itself; a queued one ends at
+    // its first look.
     if (cancelled) this.emit(cancelled);
     return cancelled;
   }
@@ -173,52 +192,44 @@ export class KnowledgeJobRunner {
     };
   }
 
-  /** Stops every crawl between pages; their jobs stay unfinished and resume at next start. */
-  close(): void {
-    this.closed = true;
-    for (const { controller } of this.running.values()) controller.abort();
-    this.waiting.length = 0;
-  }
-
   private emit(job: KnowledgeJob): void {
     for (const listener of this.listeners.get(job.id) ?? []) listener(job);
   }
 
-  private enqueue(job: KnowledgeJob): void {
-    if (this.closed || this.running.has(job.id) || this.waiting.some((j) => j.id === job.id)) {
-      return;
-    }
-    this.waiting.push(job);
-    this.pump();
+  private enqueue(job: KnowledgeJob): Promise<void> {
+    return this.deps.queue.add({
+      queue: CRAWL_QUEUE,
+      id: job.id,
+      tenantId: job.tenantId,
+      data: {},
+      attempts: CRAWL_ATTEMPTS,
+      backoffMs: CRAWL_BACKOFF_MS,
+    });
   }
 
-  /** The oldest waiting job whose tenant is below its share of the running crawls. */
-  private nextJob(): KnowledgeJob | undefined {
-    const perTenant = new Map<string, number>();
-    for (const { tenantId } of this.running.values()) {
-      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
-    }
-    const index = this.waiting.findIndex(
-      (job) => (perTenant.get(job.tenantId) ?? 0) < MAX_RUNNING_PER_TENANT,
+  /** Every attempt failed (the store kept failing, or the worker kept dying): say so. */
+  private async failed(state: JobState): Promise<void> {
+    const failed = await this.deps.store.knowledgeJobs.update(
+      state.tenantId,
+      state.id,
+      {
+        status: 'failed',
+        error: `The crawl stopped ${state.attempts} times: ${state.error ?? 'unknown error'}`,
+        finishedAt: new Date().toISOString(),
+      },
+      { unlessFinished: true },
     );
-    return index < 0 ? undefined : this.waiting.splice(index, 1)[0];
+    if (failed) this.emit(failed);
   }
 
-  private pump(): void {
-    while (!this.closed && this.running.size < MAX_RUNNING_JOBS) {
-      const job = this.nextJob();
-      if (!job) return;
-      const controller = new AbortController();
-      this.running.set(job.id, { tenantId: job.tenantId, controller });
-      void this.run(job, controller).finally(() => {
-        this.running.delete(job.id);
-        this.pump();
-      });
-    }
-  }
-
-  private async run(job: KnowledgeJob, controller: AbortController): Promise<void> {
+  private async run(running: RunningJob): Promise<void> {
     const { store, ingestion, log } = this.deps;
+    const job = await store.knowledgeJobs.get(running.tenantId, running.id);
+    if (!job || isFinished(job)) return;
+    // Stops between pages when the worker loses the job or the process closes.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    running.signal.addEventListener('abort', stop, { once: true });
     let quotaError: string | null = null;
     const onPage = async (page: Parameters<Parameters<typeof runCrawl>[1]['onPage']>[0]) => {
       try {
@@ -253,26 +264,29 @@ export class KnowledgeJobRunner {
         { ...this.deps.crawl, allowedDomains: settings.allowedDomains },
       );
       if (quotaError !== null) {
-        const failed = await store.knowledgeJobs.update(job.tenantId, job.id, {
-          status: 'failed',
-          error: quotaError,
-          finishedAt: new Date().toISOString(),
-        });
+        const failed = await store.knowledgeJobs.update(
+          job.tenantId,
+          job.id,
+          { status: 'failed', error: quotaError, finishedAt: new Date().toISOString() },
+          { unlessFinished: true },
+        );
         if (failed) this.emit(failed);
         return;
       }
       this.emit(finished);
-      log.info('crawl finished', { jobId: job.id, status: finished.status, ...finished.progress });
+      if (isFinished(finished)) {
+        log.info('crawl finished', {
+          jobId: job.id,
+          status: finished.status,
+          ...finished.progress,
+        });
+      }
     } catch (error) {
-      log.error('crawl failed', { jobId: job.id, error });
-      const failed = await store.knowledgeJobs
-        .update(job.tenantId, job.id, {
-          status: 'failed',
-          error: error instanceof Error ? error.message : String(error),
-          finishedAt: new Date().toISOString(),
-        })
-        .catch(() => null);
-      if (failed) this.emit(failed);
+      // The store failed under the crawl: the queue tries again from the stored frontier.
+      log.error('crawl interrupted', { jobId: job.id, attempt: running.attempt, error });
+      throw error;
+    } finally {
+      running.signal.removeEventListener('abort', stop);
     }
   }
 }

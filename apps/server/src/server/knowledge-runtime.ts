@@ -18,6 +18,7 @@ import {
   type FormatHandler,
   type KnowledgeQuotas,
 } from '@tandem/knowledge/ingestion';
+import type { JobQueue } from '@tandem/jobs';
 import type { Store } from '@tandem/store';
 import type { Env } from '../env';
 import { KnowledgeJobRunner } from './knowledge-jobs';
@@ -117,6 +118,8 @@ export function createKnowledgeRuntime(options: {
   embedder?: Embedder | null;
   /** Where files and pages are parsed: the runtime's parse pool. */
   parsers: ContentParsers;
+  /** Where crawls are queued and run; this process serves the crawl queue. */
+  jobs: JobQueue;
 }): KnowledgeRuntime {
   const { env, store } = options;
   const log = options.log.child({ component: 'knowledge' });
@@ -144,21 +147,24 @@ export function createKnowledgeRuntime(options: {
         }
       : {}),
   });
+  const jobs = new KnowledgeJobRunner({
+    store,
+    queue: options.jobs,
+    ingestion,
+    log,
+    crawlsPerTenant: env.KNOWLEDGE_CRAWLS_PER_TENANT,
+    crawl: {
+      concurrency: env.KNOWLEDGE_CRAWL_CONCURRENCY,
+      delayMs: env.KNOWLEDGE_CRAWL_DELAY_MS,
+      allowPrivateNetwork: env.KNOWLEDGE_ALLOW_PRIVATE_URLS,
+    },
+  });
+  jobs.serve();
   return {
     embedder,
     ingestion,
     quotas,
     retriever: createKnowledgeRetriever({ knowledge: store.knowledge, embedder, onEmbeddingError }),
-    jobs: new KnowledgeJobRunner({
-      store,
-      ingestion,
-      log,
-      crawlsPerTenant: env.KNOWLEDGE_CRAWLS_PER_TENANT,
-      crawl: {
-        concurrency: env.KNOWLEDGE_CRAWL_CONCURRENCY,
-        delayMs: env.KNOWLEDGE_CRAWL_DELAY_MS,
-        allowPrivateNetwork: env.KNOWLEDGE_ALLOW_PRIVATE_URLS,
-      },
-    }),
+    jobs,
   };
 }

@@ -24,8 +24,10 @@ import {
 import { ExtractionService } from '@tandem/extraction';
 import { ParsePool, poolPageReader, poolParsers } from '@tandem/parse-pool';
 import { SkillsService, type Embedder } from '@tandem/knowledge';
+import type { JobQueue } from '@tandem/jobs';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, inputLimitsFrom, type Env } from '../env';
+import { createJobQueue } from './job-queue';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
 import {
@@ -56,6 +58,8 @@ export interface Runtime {
   extraction: ExtractionService;
   /** Knowledge (issue 18): ingestion, hybrid retrieval, crawl jobs. */
   knowledge: KnowledgeRuntime;
+  /** Background jobs (crawls): embedded in the store, or BullMQ when REDIS_URL is set. */
+  jobs: JobQueue;
   /** Document extraction (issue 19): uploads, the extraction agent's runs, stacks. */
   documents: DocumentAgentService;
   /**
@@ -139,10 +143,12 @@ export async function createRuntime(options: {
       maxChunkSize: env.EXTRACTION_MAX_CHUNK_CHARS,
     },
   });
+  const jobs = createJobQueue(env, store, log);
   const knowledge = createKnowledgeRuntime({
     env,
     store,
     log,
+    jobs,
     parsers: poolParsers(parsing),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
   });
@@ -181,6 +187,7 @@ export async function createRuntime(options: {
     collect,
     extraction,
     knowledge,
+    jobs,
     documents,
     parsing,
     tracing,

@@ -81,7 +81,7 @@ beforeEach(async () => {
 afterEach(async () => {
   modelGate.open();
   siteGate.open();
-  runtime.knowledge.jobs.close();
+  await runtime.jobs.close();
   await runtime.parsing.close();
   await runtime.store.close();
 });

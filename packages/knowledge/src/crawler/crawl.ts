@@ -273,14 +273,19 @@ class Crawler {
   #persist(extra: KnowledgeJobPatch = {}): Promise<void> {
     const patch = { ...this.#state.patch(), ...extra };
     const write = this.#writes.then(async () => {
-      const stored = await this.deps.jobs.update(this.#job.tenantId, this.#job.id, patch);
+      // Guarded: a worker that lost the job (another took it over and finished it) overwrites
+      // no finished job's status or counts.
+      const stored = await this.deps.jobs.update(this.#job.tenantId, this.#job.id, patch, {
+        unlessFinished: true,
+      });
       if (!stored) {
         // Deleted under us: nothing left to report progress to.
         this.#cancelled = true;
         return;
       }
       this.#job = stored;
-      if (stored.status === 'cancelled') this.#cancelled = true;
+      // Cancelled, or finished by another worker: nothing more to do here.
+      if (FINISHED.has(stored.status)) this.#cancelled = true;
       this.deps.onProgress?.(stored);
     });
     this.#writes = write.catch(() => undefined);

@@ -299,7 +299,7 @@ describe('crawls', () => {
   });
   afterAll(() => sites.close());
   afterEach(async () => {
-    runtime.knowledge.jobs.close();
+    await runtime.jobs.close();
     await runtime.store.close();
   });
 

@@ -60,7 +60,7 @@ beforeEach(async () => {
   admin = await tenantWithKey(runtime.store, 'admin');
 });
 afterEach(async () => {
-  runtime.knowledge.jobs.close();
+  await runtime.jobs.close();
   await runtime.store.close();
 });
 

@@ -1,0 +1,211 @@
+// Background work across processes (issue 29), on the production build with the embedded store
+// and its defaults: several `next start` processes on one data directory, as behind a load
+// balancer. A crawl runs on one worker at a time; when the process running it is killed
+// (SIGKILL), another takes it over from its stored frontier within a lease (30 s) and a poll;
+// processes started during a crawl never fetch its pages a second time.
+//
+// The site counts completed page responses per URL. Before the kill it holds new requests
+// unanswered and waits until no answer is under way and every answered page is stored: the
+// kill then cuts only requests that never got an answer, so "fetched once" is a statement about
+// the takeover and not about a page cut in half by the kill, which any crawler fetches again.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { e2eEnv } from './support/env';
+import { startTandemServer, type TandemServer } from './support/tandem-server';
+
+const PAGES = 40;
+/** Slow enough that a crawl of 40 pages lasts several seconds on any machine. */
+const PAGE_DELAY_MS = 300;
+const TAKEOVER_WITHIN_MS = 60_000;
+
+interface Site {
+  url: string;
+  /** Completed responses per page path. */
+  fetched: Map<string, number>;
+  /** Answers being sent now (held requests are not). */
+  inFlight: () => number;
+  /** Holds new page requests unanswered until released (their clients may die meanwhile). */
+  hold(on: boolean): void;
+  close(): Promise<void>;
+}
+
+async function startSite(): Promise<Site> {
+  const fetched = new Map<string, number>();
+  let inFlight = 0;
+  let holding = false;
+  const held: (() => void)[] = [];
+  let base = '';
+  const pagePaths = Array.from({ length: PAGES }, (_, i) => `/docs/page-${i}.html`);
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', base);
+    if (url.pathname === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`);
+      return;
+    }
+    if (url.pathname === '/sitemap.xml') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${pagePaths
+          .map((p) => `<url><loc>${base}${p}</loc></url>`)
+          .join('')}</urlset>`,
+      );
+      return;
+    }
+    const index = pagePaths.indexOf(url.pathname);
+    if (index < 0) {
+      res.writeHead(404).end();
+      return;
+    }
+    const answer = () => {
+      if (res.destroyed) return;
+      inFlight++;
+      res.on('close', () => inFlight--);
+      res.on('finish', () => fetched.set(url.pathname, (fetched.get(url.pathname) ?? 0) + 1));
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          `<!doctype html><html><head><title>Guide ${index}</title></head><body><main>` +
+            `<h1>Guide ${index}</h1><p>Step ${index} of the setup guide explains topic ${index} ` +
+            `with enough words to be worth storing: configure, verify and deploy part ${index}.</p>` +
+            `</main></body></html>`,
+        );
+      }, PAGE_DELAY_MS);
+    };
+    if (holding) held.push(answer);
+    else answer();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    fetched,
+    inFlight: () => inFlight,
+    hold(on) {
+      holding = on;
+      if (!on) for (const answer of held.splice(0)) answer();
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+interface JobView {
+  id: string;
+  status: string;
+  progress: { fetched: number; ingested: number; unchanged: number; failed: number };
+}
+
+const api = (server: TandemServer) => ({
+  async crawl(url: string): Promise<JobView> {
+    const res = await fetch(`${server.url}/api/knowledge/index-link`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, strategy: 'sitemap', maxPages: PAGES }),
+    });
+    expect(res.status).toBe(202);
+    return ((await res.json()) as { job: JobView }).job;
+  },
+  async job(id: string): Promise<JobView> {
+    const res = await fetch(`${server.url}/api/knowledge/jobs/${id}`, {
+      headers: { authorization: `Bearer ${server.apiKey}` },
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { job: JobView }).job;
+  },
+});
+
+const processOptions = () => ({
+  gemini: e2eEnv().gemini,
+  // The crawled site is on this machine: allowing that is what this option is for.
+  env: { KNOWLEDGE_ALLOW_PRIVATE_URLS: 'true' },
+});
+
+test.describe('crawls across server processes on one data directory', () => {
+  test.describe.configure({ mode: 'serial', timeout: 180_000 });
+  let site: Site;
+  const servers: TandemServer[] = [];
+  const start = async (shareWith?: TandemServer) => {
+    const server = await startTandemServer({
+      ...processOptions(),
+      ...(shareWith ? { shareWith } : {}),
+    });
+    servers.push(server);
+    return server;
+  };
+
+  test.beforeEach(async () => {
+    site = await startSite();
+  });
+  test.afterEach(async () => {
+    // Sharers first: the owner deletes the data directory.
+    for (const server of servers.reverse()) await server.close();
+    servers.length = 0;
+    await site.close();
+  });
+
+  test('the process running a crawl is killed: another finishes it, each page fetched once', async () => {
+    // A alone when the crawl starts: A runs it. B joins during the crawl, as a second replica.
+    const a = await start();
+    const job = await api(a).crawl(`${site.url}/docs/`);
+    await expect.poll(() => site.fetched.size, { timeout: 30_000 }).toBeGreaterThan(2);
+    const b = await start(a);
+    // A quiet moment: new requests held, no answer under way, every answered page stored.
+    site.hold(true);
+    const quietDeadline = Date.now() + 20_000;
+    for (;;) {
+      const stored = await api(b).job(job.id);
+      const completed = [...site.fetched.values()].reduce((sum, n) => sum + n, 0);
+      if (site.inFlight() === 0 && stored.progress.fetched === completed) break;
+      expect(Date.now()).toBeLessThan(quietDeadline);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const before = [...site.fetched.values()].reduce((sum, n) => sum + n, 0);
+    expect(before).toBeLessThan(PAGES);
+    await a.stop('SIGKILL');
+    const killedAt = Date.now();
+    site.hold(false);
+    await expect
+      .poll(async () => (await api(b).job(job.id)).status, { timeout: TAKEOVER_WITHIN_MS })
+      .toBe('completed');
+    const tookMs = Date.now() - killedAt;
+    const done = await api(b).job(job.id);
+    console.log(
+      `takeover: ${before} pages fetched before SIGKILL, finished ${tookMs} ms after it; ` +
+        `progress ${JSON.stringify(done.progress)}`,
+    );
+    expect(tookMs).toBeLessThan(TAKEOVER_WITHIN_MS);
+    expect(site.fetched.size).toBe(PAGES);
+    expect([...site.fetched.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(done.progress).toMatchObject({
+      fetched: PAGES,
+      ingested: PAGES,
+      unchanged: 0,
+      failed: 0,
+    });
+  });
+
+  test('processes started during a crawl fetch none of its pages again', async () => {
+    const a = await start();
+    const job = await api(a).crawl(`${site.url}/docs/`);
+    await expect.poll(() => site.fetched.size, { timeout: 30_000 }).toBeGreaterThan(2);
+    await start(a);
+    await start(a);
+    await expect
+      .poll(async () => (await api(a).job(job.id)).status, { timeout: 60_000 })
+      .toBe('completed');
+    const done = await api(a).job(job.id);
+    expect([...site.fetched.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(site.fetched.size).toBe(PAGES);
+    expect(done.progress).toMatchObject({
+      fetched: PAGES,
+      ingested: PAGES,
+      unchanged: 0,
+      failed: 0,
+    });
+  });
+});

@@ -12,6 +12,7 @@ import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
 import { libsqlKnowledge } from './knowledge';
 import { libsqlKnowledgeJobs } from './knowledge-jobs';
 import { backfillKnowledgeVectors } from './knowledge-vectors';
+import { libsqlLiveEvents } from './live-events';
 import { runMigrations } from './migrations';
 import { libsqlQueuedJobs } from './queued-jobs';
 import { libsqlMessages, libsqlSessions } from './sessions';
@@ -52,6 +53,7 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     knowledge: libsqlKnowledge(client),
     knowledgeJobs: libsqlKnowledgeJobs(client),
     queuedJobs: libsqlQueuedJobs(client),
+    liveEvents: libsqlLiveEvents(client),
     extractions: libsqlExtractions(client),
     extractionStrategies: libsqlExtractionStrategies(client),
     extractionResults: libsqlExtractionResults(client),

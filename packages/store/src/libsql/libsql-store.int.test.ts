@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../create-store';
-import type { Store } from '../port';
+import type { LiveEventRecord, Store } from '../port';
 import { runStoreContractSuite } from '../testing/contract-suite';
 import { localFilePath } from './client';
 import { createLibsqlStore } from './index';
@@ -297,6 +297,86 @@ describe('libsql queued jobs across connections', () => {
   });
 });
 
+describe('libsql live events across connections', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-live-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Each store is its own connection to one file, as each server process on DATA_DIR is.
+  it('numbers concurrent appends from several stores distinctly; another store reads them all', async () => {
+    const url = `file:${path.join(dir, 'live.db')}`;
+    const writers: Store[] = [];
+    for (let i = 0; i < 3; i += 1) writers.push(await createLibsqlStore({ url }));
+    const reader = await createLibsqlStore({ url });
+    const channels = ['task:t1:a', 'task:t2:b'];
+    try {
+      expect(await reader.liveEvents.lastSeq()).toBe(0);
+      expect(await reader.liveEvents.listAfter(0, { channels })).toEqual([]);
+
+      // The reader polls from where it started while the writers append, as the bus does.
+      const seen: number[] = [];
+      let lastSeen = 0;
+      const poll = async () => {
+        const events = await reader.liveEvents.listAfter(lastSeen, { channels, limit: 7 });
+        for (const event of events) seen.push(event.seq);
+        lastSeen = events.at(-1)?.seq ?? lastSeen;
+      };
+      // Three writers append at once, each its own sequence of awaits, interleaved with the polls.
+      const appended: LiveEventRecord[] = [];
+      let writing = true;
+      await Promise.all([
+        Promise.all(
+          writers.map(async (writer, w) => {
+            for (let i = 0; i < 20; i += 1) {
+              appended.push(
+                await writer.liveEvents.append({
+                  channel: channels[i % 2] ?? '',
+                  origin: `proc-${w}`,
+                  data: { w, i },
+                }),
+              );
+            }
+          }),
+        ).finally(() => {
+          writing = false;
+        }),
+        (async () => {
+          while (writing) await poll();
+        })(),
+      ]);
+      for (;;) {
+        const before = seen.length;
+        await poll();
+        if (seen.length === before) break;
+      }
+
+      const all = appended.map((event) => event.seq).sort((x, y) => x - y);
+      expect(new Set(all).size).toBe(60);
+      // Every event, once each, in seq order: nothing skipped behind the last seq read.
+      expect(seen).toEqual(all);
+      const listed = await reader.liveEvents.listAfter(0, { channels, limit: 1000 });
+      expect(listed.map((event) => event.seq)).toEqual(all);
+      expect(listed.map((event) => event.origin).sort()).toEqual(
+        appended.map((event) => event.origin).sort(),
+      );
+      expect(await reader.liveEvents.lastSeq()).toBe(all.at(-1));
+      expect(await writers[0]?.liveEvents.lastSeq()).toBe(all.at(-1));
+
+      // A seq is never handed out again, not even once every event has been pruned.
+      expect(await writers[1]?.liveEvents.prune('2999-01-01T00:00:00.000Z')).toBe(60);
+      expect(await reader.liveEvents.listAfter(0, { channels })).toEqual([]);
+      const next = await writers[2]?.liveEvents.append({
+        channel: 'task:t1:a',
+        origin: 'proc-2',
+        data: null,
+      });
+      expect(next?.seq).toBeGreaterThan(all.at(-1) ?? Infinity);
+      expect(await reader.liveEvents.listAfter(lastSeen, { channels })).toEqual([next]);
+    } finally {
+      for (const store of [...writers, reader]) await store.close();
+    }
+  });
+});
+
 describe('createStore', () => {
   it('uses libSQL at libsqlUrl, else <dataDir>/tandem.db', async () => {
     const memory = await createStore({ libsqlUrl: ':memory:' });
@@ -347,6 +427,7 @@ describe('libsql client', () => {
         'idempotency_keys_expires',
         'knowledge_jobs_unfinished', // listUnfinished: a restarted server resumes every tenant's
         'queued_jobs_claim', // workers claim from a queue across its tenants
+        'live_events_channel', // the relay is store-wide: the channel names the tenant
       ]);
       for (const row of indexes.rows) {
         const indexName = String(row.index_name);

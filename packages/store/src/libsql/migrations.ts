@@ -7,6 +7,7 @@ import { DOCUMENTS_MIGRATION } from './documents-schema';
 import { EXTRACTION_MIGRATION } from './extraction-schema';
 import { KNOWLEDGE_SEARCH_MIGRATION } from './knowledge-schema';
 import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
+import { LIVE_EVENTS_MIGRATION } from './live-events-schema';
 import { QUEUED_JOBS_MIGRATION } from './queued-jobs-schema';
 import { CORE_SCHEMA_V1 } from './schema';
 
@@ -48,6 +49,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: QUEUED_JOBS_MIGRATION.name,
     statements: QUEUED_JOBS_MIGRATION.statements,
+  },
+  {
+    version: 8,
+    name: LIVE_EVENTS_MIGRATION.name,
+    statements: LIVE_EVENTS_MIGRATION.statements,
   },
 ];
 

@@ -220,6 +220,15 @@ export interface QueuedJobDoc {
   finishedAt: Date | null;
 }
 
+/** Store-wide, not by tenant: the channel names its tenant, and only the event bus reads it. */
+export interface LiveEventDoc {
+  seq: number;
+  channel: string;
+  origin: string;
+  data: unknown;
+  createdAt: Date;
+}
+
 export interface ExtractionDoc {
   id: string;
   tenantId: string;
@@ -303,10 +312,13 @@ export interface RateLimitDoc {
   expiresAt: Date;
 }
 
-/** Per-scope sequence numbers (message seq per session, collected-item seq per task). */
+/**
+ * Per-scope sequence numbers (message seq per session, collected-item seq per task, and the
+ * store-wide live-event seq, whose counter has no tenant: LIVE_EVENTS_COUNTER).
+ */
 export interface CounterDoc {
   tenantId: string;
-  scope: 'messages' | 'collectedItems';
+  scope: 'messages' | 'collectedItems' | 'liveEvents';
   key: string;
   seq: number;
 }

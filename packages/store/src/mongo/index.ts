@@ -15,6 +15,7 @@ import { mongoIdempotency, mongoRateLimits } from './idempotency';
 import { mongoKnowledge } from './knowledge';
 import { mongoKnowledgeJobs } from './knowledge-jobs';
 import { ensureKnowledgeVectorIndex } from './knowledge-vector-index';
+import { mongoLiveEvents } from './live-events';
 import { mongoQueuedJobs } from './queued-jobs';
 import { createModels, type MongoModels } from './schemas';
 import { mongoMessages, mongoSessions } from './sessions';
@@ -95,6 +96,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       knowledge: mongoKnowledge(models),
       knowledgeJobs: mongoKnowledgeJobs(models),
       queuedJobs: mongoQueuedJobs(models),
+      liveEvents: mongoLiveEvents(models),
       extractions: mongoExtractions(models),
       extractionStrategies: mongoExtractionStrategies(models),
       extractionResults: mongoExtractionResults(models),

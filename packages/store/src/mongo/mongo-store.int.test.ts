@@ -101,6 +101,7 @@ function mongoSpecifics(mongodbUri: string): void {
         ['knowledgeSettings', { tenantId: 1 }],
         ['knowledgeJobs', { tenantId: 1, id: 1 }],
         ['queuedJobs', { queue: 1, id: 1 }],
+        ['liveEvents', { seq: 1 }],
       ];
       for (const [model, key] of unique) {
         const found = findIndex(await indexesOf(COLLECTIONS[model]), key);
@@ -124,8 +125,9 @@ function mongoSpecifics(mongodbUri: string): void {
         'queuedJobs:{"queue":1,"status":1,"runAt":1}',
         'queuedJobs:{"queue":1,"status":1,"leaseExpiresAt":1}',
       ]);
+      // Live events are store-wide: the channel names the tenant (unique seq, channel + seq).
       const tenantOwned = (Object.keys(COLLECTIONS) as (keyof MongoModels)[]).filter(
-        (model) => model !== 'tenants' && model !== 'rateLimits',
+        (model) => model !== 'tenants' && model !== 'rateLimits' && model !== 'liveEvents',
       );
       for (const model of tenantOwned) {
         for (const index of await indexesOf(COLLECTIONS[model])) {

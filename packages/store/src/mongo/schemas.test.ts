@@ -14,6 +14,7 @@ import {
   knowledgeDocumentSchema,
   knowledgeJobSchema,
   knowledgeSettingsSchema,
+  liveEventSchema,
   messageSchema,
   queuedJobSchema,
   rateLimitSchema,
@@ -116,6 +117,7 @@ describe('mongo schemas', () => {
       ['counters (tenant, scope, key)', counterSchema, { tenantId: 1, scope: 1, key: 1 }],
       ['knowledgeSettings.tenantId', knowledgeSettingsSchema, { tenantId: 1 }],
       ['queuedJobs (queue, id)', queuedJobSchema, { queue: 1, id: 1 }],
+      ['liveEvents.seq', liveEventSchema, { seq: 1 }],
     ];
     for (const [label, schema, key] of unique) {
       expect([label, withKey(schema, key)?.[1]]).toEqual([label, { unique: true }]);
@@ -171,6 +173,16 @@ describe('mongo schemas', () => {
     expect(knowledgeJobSchema.path('pageErrors')?.instance).toBe('Mixed');
   });
 
+  it('declare the event relay’s indexes: unique seq, and (channel, seq) for listAfter', () => {
+    // Store-wide (the channel names its tenant), so exactly these and no tenantId-led ones.
+    expect(indexes(liveEventSchema)).toEqual([
+      [{ seq: 1 }, { unique: true }],
+      [{ channel: 1, seq: 1 }, {}],
+    ]);
+    expect(liveEventSchema.path('tenantId')).toBeUndefined();
+    expect(liveEventSchema.path('data')?.instance).toBe('Mixed');
+  });
+
   it('expire idempotency claims and rate-limit windows by TTL', () => {
     expect(withKey(idempotencySchema, { expiresAt: 1 })?.[1]).toMatchObject({
       expireAfterSeconds: 0,
@@ -181,7 +193,12 @@ describe('mongo schemas', () => {
   });
 
   it('keep mongoose from adding anything the port does not have', () => {
-    for (const schema of [...Object.values(TENANT_OWNED), tenantSchema, rateLimitSchema]) {
+    for (const schema of [
+      ...Object.values(TENANT_OWNED),
+      tenantSchema,
+      rateLimitSchema,
+      liveEventSchema,
+    ]) {
       expect(schema.get('versionKey')).toBe(false);
       expect(schema.get('id')).toBe(false);
       expect(schema.get('minimize')).toBe(false);

@@ -25,6 +25,7 @@ import type {
   KnowledgeJobDoc,
   KnowledgeSettingsDoc,
   QueuedJobDoc,
+  LiveEventDoc,
   ExtractionDoc,
   ExtractionStrategyDoc,
   ExtractionResultDoc,
@@ -345,6 +346,17 @@ queuedJobSchema.index({ queue: 1, id: 1 }, { unique: true });
 queuedJobSchema.index({ queue: 1, status: 1, runAt: 1 });
 queuedJobSchema.index({ queue: 1, status: 1, leaseExpiresAt: 1 });
 
+// Store-wide, like the queue: the channel names its tenant, and only the event bus reads it.
+export const liveEventSchema = new Schema<LiveEventDoc>(
+  { seq: Number, channel: String, origin: String, data: Mixed, createdAt: Date },
+  OPTIONS,
+);
+// The counter hands out each seq once; the index keeps it so, and serves lastSeq.
+liveEventSchema.index({ seq: 1 }, { unique: true });
+// listAfter, polled several times a second by every process: the followed channels' events
+// after the last seq seen.
+liveEventSchema.index({ channel: 1, seq: 1 });
+
 export const extractionSchema = new Schema<ExtractionDoc>(
   {
     ...tenantOwned,
@@ -563,6 +575,7 @@ export interface MongoModels {
   knowledgeSettings: Model<KnowledgeSettingsDoc>;
   knowledgeJobs: Model<KnowledgeJobDoc>;
   queuedJobs: Model<QueuedJobDoc>;
+  liveEvents: Model<LiveEventDoc>;
   extractions: Model<ExtractionDoc>;
   extractionStrategies: Model<ExtractionStrategyDoc>;
   extractionResults: Model<ExtractionResultDoc>;
@@ -591,6 +604,7 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   knowledgeSettings: 'knowledgeSettings',
   knowledgeJobs: 'knowledgeJobs',
   queuedJobs: 'queuedJobs',
+  liveEvents: 'liveEvents',
   extractions: 'extractions',
   extractionStrategies: 'extractionStrategies',
   extractionResults: 'extractionResults',
@@ -647,6 +661,11 @@ export function createModels(connection: Connection): MongoModels {
       'QueuedJob',
       queuedJobSchema,
       COLLECTIONS.queuedJobs,
+    ),
+    liveEvents: connection.model<LiveEventDoc>(
+      'LiveEvent',
+      liveEventSchema,
+      COLLECTIONS.liveEvents,
     ),
     extractions: connection.model<ExtractionDoc>(
       'Extraction',

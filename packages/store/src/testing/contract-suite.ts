@@ -16,6 +16,7 @@ import { isolationContract } from './contract/isolation';
 import { knowledgeContract } from './contract/knowledge';
 import { knowledgeJobsContract } from './contract/knowledge-jobs';
 import { knowledgeSearchContract } from './contract/knowledge-search';
+import { liveEventsContract } from './contract/live-events';
 import { queuedJobsContract } from './contract/queued-jobs';
 import { skillsContract } from './contract/skills';
 import { tasksContract } from './contract/tasks';
@@ -33,6 +34,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     knowledgeSearchContract(makeStore);
     knowledgeJobsContract(makeStore);
     queuedJobsContract(makeStore);
+    liveEventsContract(makeStore);
     extractionContract(makeStore);
     extractionResultsContract(makeStore);
     documentsContract(makeStore);

@@ -208,4 +208,87 @@ test.describe('crawls across server processes on one data directory', () => {
       failed: 0,
     });
   });
+
+  test('an SSE client on one process sees the steps sent to another within a second', async () => {
+    const a = await start();
+    const b = await start(a);
+    const tree = [
+      { i: 'next', r: 'btn', n: 'Next' },
+      { i: 'logout', r: 'link', n: 'Logout' },
+      ...Array.from({ length: 30 }, (_, k) => ({ i: `l${k}`, r: 'link', n: `Item ${k}` })),
+    ];
+    const interact = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${a.url}/api/agent/interact`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ idempotencyKey: crypto.randomUUID(), ...body }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { taskId: string; sessionId: string };
+    };
+    // SIMPLE: "click Logout" is resolved without a model.
+    const first = await interact({
+      url: 'https://app.example/home',
+      query: 'click Logout',
+      interactiveTree: tree,
+    });
+    // Aborted at the end whatever happens: an open stream would hold B's shutdown.
+    const streamAbort = new AbortController();
+    const stream = await fetch(`${b.url}/api/tasks/${first.taskId}/events`, {
+      headers: { authorization: `Bearer ${b.apiKey}`, accept: 'text/event-stream' },
+      signal: streamAbort.signal,
+    });
+    expect(stream.status).toBe(200);
+    if (!stream.body) throw new Error('the event stream has no body');
+    const reader = stream.body.getReader();
+    const frames: { event: string; at: number }[] = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const name = /^event: (.+)$/m.exec(frame)?.[1];
+          if (name) frames.push({ event: name, at: Date.now() });
+        }
+      }
+    })();
+    const continueOnA = async () => {
+      const before = frames.filter((f) => f.event === 'step').length;
+
+      await interact({
+        taskId: first.taskId,
+        sessionId: first.sessionId,
+        lastActionStatus: 'success',
+        clientObservations: { didUrlChange: true, didDomMutate: true },
+        url: 'https://app.example/signed-out',
+        interactiveTree: [{ i: 'signin', r: 'btn', n: 'Sign in' }],
+      });
+      const answeredAt = Date.now();
+      await expect
+        .poll(() => frames.filter((f) => f.event === 'step').length, { timeout: 5_000 })
+        .toBeGreaterThan(before);
+      const step = frames.filter((f) => f.event === 'step')[before];
+      const lagMs = (step?.at ?? Infinity) - answeredAt;
+      console.log(
+        `live events: the step sent to A reached B's stream ${lagMs} ms after A answered`,
+      );
+      expect(lagMs).toBeLessThan(1_000);
+      await expect
+        .poll(() => frames.some((f) => f.event === 'done'), { timeout: 10_000 })
+        .toBe(true);
+    };
+    // B answered 200: its stream listens. A records the next step now.
+    try {
+      await continueOnA();
+    } finally {
+      streamAbort.abort();
+      await reading.catch(() => undefined);
+    }
+  });
 });

@@ -27,7 +27,7 @@ import { SkillsService, type Embedder } from '@tandem/knowledge';
 import type { JobQueue } from '@tandem/jobs';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, inputLimitsFrom, type Env } from '../env';
-import { createJobQueue } from './job-queue';
+import { createEventBus, createJobQueue } from './job-queue';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
 import {
@@ -131,7 +131,8 @@ export async function createRuntime(options: {
     ? createTavilyWebSearch({ apiKey: env.TAVILY_API_KEY, baseUrl: env.TAVILY_BASE_URL })
     : createDisabledWebSearch();
   const parsing = createParsePool(env, log);
-  const events = new TaskEventHub();
+  // Task events reach the SSE listeners of every process on the store (or on REDIS_URL).
+  const events = new TaskEventHub({ relay: createEventBus(env, store, log) });
   const collect = new CollectService(store, { events });
   const extraction = new ExtractionService({
     llm,

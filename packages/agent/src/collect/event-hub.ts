@@ -1,7 +1,9 @@
-// In-process fan-out of task events (steps, collected items, done) to live listeners — the
-// SSE route's subscribers. It is a doorbell, not a log: the store stays the source of truth
-// for collected items, so a listener in another process (or one that missed an event) catches
-// up by reading the store. Everything here is bounded, so a leaky client cannot grow memory.
+// Fan-out of task events (steps, collected items, done) to live listeners — the SSE route's
+// subscribers. With a relay (the runtime's event bus, @tandem/jobs), an event published in one
+// server process reaches the listeners of every process; without one, this process's only. It
+// is a doorbell, not a log: the store stays the source of truth for collected items, so a
+// listener that missed an event catches up by reading the store. Everything here is bounded,
+// so a leaky client cannot grow memory.
 import type { TaskEvent } from '@tandem/contracts';
 
 export type TaskEventListener = (event: TaskEvent) => void;
@@ -15,6 +17,16 @@ export interface TaskEventHubOptions {
   recentPerTask?: number;
   /** Tasks whose recent events are kept (least recently published dropped first). Default 500. */
   maxTasks?: number;
+  /**
+   * Carries events between processes (an EventBus): it delivers a publish to this process's
+   * subscribers at once, and other processes' events within a second.
+   */
+  relay?: TaskEventRelay;
+}
+
+export interface TaskEventRelay {
+  publish(channel: string, data: unknown): Promise<void>;
+  subscribe(channel: string, listener: (data: unknown) => void): () => void;
 }
 
 /** subscribe() over a limit: the caller answers "busy" instead of holding one more stream. */
@@ -37,8 +49,12 @@ export class TaskEventHub {
   private readonly maxSubscribers: number;
   private readonly recentPerTask: number;
   private readonly maxTasks: number;
+  private readonly relay: TaskEventRelay | undefined;
+  /** The relay subscriptions of tasks with listeners here, by hub key. */
+  private readonly relayed = new Map<string, () => void>();
 
   constructor(options: TaskEventHubOptions = {}) {
+    this.relay = options.relay;
     this.maxSubscribersPerTask = options.maxSubscribersPerTask ?? 16;
     this.maxSubscribers = options.maxSubscribers ?? 1_000;
     this.recentPerTask = options.recentPerTask ?? 20;
@@ -48,6 +64,11 @@ export class TaskEventHub {
   // Tenant in the key: a task id guessed or leaked from another tenant reaches nothing.
   private static key(tenantId: string, taskId: string): string {
     return `${tenantId}\u0000${taskId}`;
+  }
+
+  /** The task's channel on the relay (tenant included, as in the key). */
+  static channel(tenantId: string, taskId: string): string {
+    return `task:${tenantId}:${taskId}`;
   }
 
   /**
@@ -79,6 +100,12 @@ export class TaskEventHub {
     channel.listeners.add(entry);
     this.channels.set(key, channel);
     this.subscribers += 1;
+    if (this.relay && !this.relayed.has(key)) {
+      const stop = this.relay.subscribe(TaskEventHub.channel(tenantId, taskId), (data) =>
+        this.deliver(key, data as TaskEvent),
+      );
+      this.relayed.set(key, stop);
+    }
 
     let active = true;
     const unsubscribe = () => {
@@ -87,18 +114,55 @@ export class TaskEventHub {
       options.signal?.removeEventListener('abort', unsubscribe);
       channel.listeners.delete(entry);
       this.subscribers -= 1;
+      if (channel.listeners.size === 0) {
+        this.relayed.get(key)?.();
+        this.relayed.delete(key);
+      }
       this.dropIfIdle(key, channel);
     };
     options.signal?.addEventListener('abort', unsubscribe, { once: true });
     return unsubscribe;
   }
 
-  /** Delivers the event to the task's listeners; returns how many received it. */
+  /**
+   * Delivers the event to the task's listeners (in every process, with a relay); returns how
+   * many here received it.
+   */
   publish(tenantId: string, taskId: string, event: TaskEvent): number {
     const key = TaskEventHub.key(tenantId, taskId);
+    if (!this.relay) return this.deliver(key, event);
+    const here = this.channels.get(key)?.listeners.size ?? 0;
+    // With listeners here, the relay delivers it to them through our subscription (deliver
+    // remembers it then); without, it is only remembered, for one who joins late.
+    if (!this.relayed.has(key)) this.remember(key, event);
+    this.relay.publish(TaskEventHub.channel(tenantId, taskId), event).catch(() => {
+      // Other processes miss this bell; their listeners catch up from the store.
+    });
+    return here;
+  }
+
+  /** Remembers the event and hands it to this process's listeners of the task. */
+  private deliver(key: string, event: TaskEvent): number {
+    const channel = this.remember(key, event);
+    let delivered = 0;
+    // A copy: a listener that unsubscribes (or subscribes) while being called must not
+    // change who receives this event.
+    for (const listener of [...(channel?.listeners ?? [])]) {
+      try {
+        listener(event);
+        delivered += 1;
+      } catch {
+        // One broken listener (a closed stream) must not starve the others.
+      }
+    }
+    return delivered;
+  }
+
+  /** Keeps the event among the task's recent ones; the task's channel, if it has one. */
+  private remember(key: string, event: TaskEvent): TaskChannel | undefined {
     let channel = this.channels.get(key);
     if (!channel) {
-      if (this.recentPerTask === 0) return 0;
+      if (this.recentPerTask === 0) return undefined;
       channel = { listeners: new Set(), recent: [] };
     }
     // Re-inserting moves the task to the newest end of the Map: eviction order is LRU.
@@ -109,19 +173,7 @@ export class TaskEventHub {
       if (channel.recent.length > this.recentPerTask) channel.recent.shift();
     }
     this.evictIdleTasks();
-
-    let delivered = 0;
-    // A copy: a listener that unsubscribes (or subscribes) while being called must not
-    // change who receives this event.
-    for (const listener of [...channel.listeners]) {
-      try {
-        listener(event);
-        delivered += 1;
-      } catch {
-        // One broken listener (a closed stream) must not starve the others.
-      }
-    }
-    return delivered;
+    return channel;
   }
 
   /** The last events of a task, oldest first (for a listener that joins mid-task). */

@@ -5,3 +5,4 @@ export {
   startRedisServer,
   type RedisServer,
 } from './redis-server';
+export { runEventBusContract, type EventBusHarness } from './event-bus-contract';

@@ -1,7 +1,8 @@
 // GET /api/tasks/{taskId}/events as server-sent events. Collected items always come from the
 // store, in seq order: the hub only rings the bell (so a fresh item shows up at once), and a
-// poll every second catches what another server process stored. Step events have no other
-// source than the hub of this process; done comes from the task's status in the store.
+// poll every second catches what another server process stored. Step events come from the hub,
+// which the runtime's event bus feeds with every process's steps; done comes from the task's
+// status in the store.
 import { isTaskEventHubFullError, toCollectedItemEntry, type TaskEventHub } from '@tandem/agent';
 import { TERMINAL_TASK_STATUSES, type TaskEvent } from '@tandem/contracts';
 import type { Store } from '@tandem/store';

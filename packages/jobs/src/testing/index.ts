@@ -6,3 +6,4 @@ export {
   type RedisServer,
 } from './redis-server';
 export { runEventBusContract, type EventBusHarness } from './event-bus-contract';
+export { embeddedBackends, type EmbeddedBackend } from './embedded-backends';

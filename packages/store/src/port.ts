@@ -845,8 +845,10 @@ export interface KnowledgeJobRepository {
     options?: { limit?: number; status?: KnowledgeJobStatus[] },
   ): Promise<KnowledgeJob[]>;
   /**
-   * With `unlessFinished`, only a queued or running job changes: a finished one (completed,
-   * failed, cancelled) comes back as stored, so a worker that lost its job overwrites nothing.
+   * With `unlessFinished`, a finished job keeps what it has: a completed or failed one comes
+   * back as stored, so a worker that lost its job overwrites nothing; a cancelled one still
+   * takes counts and lists (the pages under way when the user cancelled were stored) but never
+   * another status.
    */
   update(
     tenantId: string,

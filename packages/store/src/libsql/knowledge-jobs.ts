@@ -103,7 +103,9 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
         startedAt: { column: 'started_at', encode: isoOrNull },
         finishedAt: { column: 'finished_at', encode: isoOrNull },
       });
-      const guard = options.unlessFinished ? ` AND status IN ('queued', 'running')` : '';
+      const open =
+        patch.status === undefined ? `'queued', 'running', 'cancelled'` : `'queued', 'running'`;
+      const guard = options.unlessFinished ? ` AND status IN (${open})` : '';
       const result = await client.execute({
         sql: `UPDATE knowledge_jobs SET ${[...assignments, 'updated_at = ?'].join(', ')}
               WHERE tenant_id = ? AND id = ?${guard} RETURNING *`,

@@ -71,9 +71,9 @@ export function mongoKnowledgeJobs({ knowledgeJobs }: MongoModels): KnowledgeJob
 
     async update(tenantId, id, patch, options = {}) {
       const { filter, update } = jobUpdate(tenantId, id, patch, nowDate());
-      const guarded = options.unlessFinished
-        ? { ...filter, status: { $in: ['queued', 'running'] } }
-        : filter;
+      // A cancelled job still takes counts, never another status (see the port).
+      const open = ['queued', 'running', ...(patch.status === undefined ? ['cancelled'] : [])];
+      const guarded = options.unlessFinished ? { ...filter, status: { $in: open } } : filter;
       const doc = await knowledgeJobs
         .findOneAndUpdate(guarded, update, { returnDocument: 'after' })
         .lean()

@@ -213,6 +213,23 @@ export function knowledgeJobsContract(makeStore: MakeStore): void {
           { unlessFinished: true },
         ),
       ).toBeNull();
+      // A cancelled job takes the counts of the pages under way, never another status.
+      const cancelled = await store().knowledgeJobs.create(tenantId, crawl());
+      await store().knowledgeJobs.update(tenantId, cancelled.id, { status: 'cancelled' });
+      const counted = await store().knowledgeJobs.update(
+        tenantId,
+        cancelled.id,
+        { progress: { ...progress, ingested: 2 } },
+        { unlessFinished: true },
+      );
+      expect(counted).toMatchObject({ status: 'cancelled', progress: { ingested: 2 } });
+      const revived = await store().knowledgeJobs.update(
+        tenantId,
+        cancelled.id,
+        { status: 'completed', progress: { ...progress, ingested: 3 } },
+        { unlessFinished: true },
+      );
+      expect(revived).toMatchObject({ status: 'cancelled', progress: { ingested: 2 } });
       // Another tenant's job is neither changed nor shown.
       const other = await newTenant(store());
       expect(

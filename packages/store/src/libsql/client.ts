@@ -46,10 +46,12 @@ export async function openLibsqlClient(options: LibsqlClientOptions): Promise<Sq
   // per connection (the client may open a new one after a failure): in WAL mode NORMAL syncs at
   // checkpoints instead of every commit, so a process crash still loses nothing, only a power cut
   // can drop the last commits, and each commit stops costing an fsync (~2.5 ms, 10+ of them per
-  // interact step on our disks).
+  // interact step on our disks). The syncs it keeps, at checkpoints, run on a thread of their own
+  // (wal-checkpoints.ts).
   return new NativeSqlClient(filePath, {
     timeoutMs: BUSY_TIMEOUT_MS,
     onConnect: ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL'],
+    backgroundCheckpoints: {},
   });
 }
 

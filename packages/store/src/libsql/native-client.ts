@@ -16,6 +16,7 @@ import type {
   TransactionMode,
 } from '@libsql/client';
 import type LibsqlDatabase from 'libsql';
+import { WalCheckpointThread, type WalCheckpointOptions } from './wal-checkpoints';
 
 /** What the repositories use of a libSQL client; @libsql/client's `Client` satisfies it too. */
 export type SqlClient = Pick<Client, 'execute' | 'batch' | 'close'>;
@@ -95,6 +96,8 @@ export class NativeSqlClient implements SqlClient {
 
   readonly #reopens: boolean;
   #closed = false;
+  /** Copies the log back off this thread; null when SQLite does it at commit. */
+  #checkpoints: WalCheckpointThread | null = null;
 
   constructor(
     path: string,
@@ -102,12 +105,15 @@ export class NativeSqlClient implements SqlClient {
       timeoutMs?: number;
       /** Statements every new connection runs first (per-connection PRAGMAs). */
       onConnect?: readonly string[];
+      /** WAL checkpoints on a thread instead of inside commits (wal-checkpoints.ts). */
+      backgroundCheckpoints?: Pick<WalCheckpointOptions, 'intervalMs' | 'workerFile'>;
     } = {},
   ) {
     this.#open = () => {
       const db = new Database(path, { timeout: options.timeoutMs ?? 0 });
       try {
         for (const sql of options.onConnect ?? []) db.exec(sql);
+        if (this.#checkpoints?.running) db.exec('PRAGMA wal_autocheckpoint = 0');
       } catch (error) {
         db.close();
         throw error;
@@ -117,6 +123,30 @@ export class NativeSqlClient implements SqlClient {
     this.#db = this.#open();
     // A second connection to ':memory:' would be another, empty database.
     this.#reopens = path !== ':memory:';
+    if (options.backgroundCheckpoints && this.#reopens) {
+      this.#checkpoints = new WalCheckpointThread({
+        ...options.backgroundCheckpoints,
+        path,
+        busyTimeoutMs: options.timeoutMs ?? 0,
+        onStopped: (reason) => this.#checkpointAtCommit(reason),
+      });
+      this.#db.exec('PRAGMA wal_autocheckpoint = 0');
+    }
+  }
+
+  /** The checkpoint thread stopped: SQLite's own checkpoints at commit take over again. */
+  #checkpointAtCommit(reason: string): void {
+    if (this.#closed) return;
+    this.#db.exec('PRAGMA wal_autocheckpoint = 1000');
+    process.emitWarning(
+      `libSQL WAL checkpoints are back on the server's thread: ${reason}`,
+      'TandemStoreWarning',
+    );
+  }
+
+  /** The background checkpointer, when one runs (tests, and a caller about to copy the file). */
+  get walCheckpoints(): WalCheckpointThread | null {
+    return this.#checkpoints;
   }
 
   /**
@@ -215,6 +245,7 @@ export class NativeSqlClient implements SqlClient {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#checkpoints?.close();
     this.#statements.clear();
     this.#db.close();
   }

@@ -44,6 +44,7 @@ async function start(config: Env, runtimeOf: () => Promise<Runtime>): Promise<vo
   });
   runtime.log.info('jobs', {
     queue: runtime.jobs.kind === 'redis' ? 'BullMQ on REDIS_URL' : 'embedded (in the store)',
+    run: config.RUN_JOBS ? 'here and in any worker' : 'by workers only (RUN_JOBS=false)',
   });
   // Crawls a stopped server left unfinished carry on from their stored frontier.
   const resumed = await runtime.knowledge.jobs.resumeUnfinished();

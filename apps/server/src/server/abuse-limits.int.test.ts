@@ -57,7 +57,7 @@ describe('failed authentication, per client address', () => {
   });
   afterAll(async () => {
     await server.close();
-    await runtime.store.close();
+    await runtime.close();
   });
 
   it('200 invalid keys in a row: 20 answer 401, then 429 with Retry-After, valid keys included', async () => {
@@ -120,7 +120,7 @@ describe('behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
       expect(await attempt('203.0.113.8')).toBe(401);
     } finally {
       await server.close();
-      await runtime.store.close();
+      await runtime.close();
     }
   });
 });
@@ -131,7 +131,7 @@ describe('daily caps per tenant (defaults: 10 M tokens, $20)', () => {
     runtime = await testRuntime();
   });
   afterAll(async () => {
-    await runtime.store.close();
+    await runtime.close();
   });
 
   const spend = (

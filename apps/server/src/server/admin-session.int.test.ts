@@ -12,7 +12,7 @@ beforeEach(async () => {
   runtime = await testRuntime();
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
 });
 
 function loginRequest(

@@ -4,7 +4,7 @@
 // running it, a restart or a retry) carries on where the last write stopped, and writes from a
 // worker that lost the job change no finished job (update's unlessFinished). Listeners get the
 // job after every change in this process, for the SSE route and the admin page.
-import type { IndexLinkRequest, KnowledgeJobView } from '@tandem/contracts';
+import { KnowledgeJobView, type IndexLinkRequest } from '@tandem/contracts';
 import {
   checkCrawlUrl,
   ingestCrawledPage,
@@ -14,7 +14,7 @@ import {
   type KnowledgeIngestion,
   type PageOutcome,
 } from '@tandem/knowledge/ingestion';
-import type { JobQueue, JobState, RunningJob } from '@tandem/jobs';
+import type { EventBus, JobQueue, JobState, RunningJob } from '@tandem/jobs';
 import type { KnowledgeJob, Store } from '@tandem/store';
 import { HttpError } from './http-error';
 import type { Logger } from './logger';
@@ -50,12 +50,18 @@ const CRAWL_BACKOFF_MS = 5_000;
 /** How long a start waits for another start of the same tenant to finish counting. */
 const START_WAIT_MS = 5_000;
 
-export type JobListener = (job: KnowledgeJob) => void;
+/** Gets the job's view after every change, from whichever process runs it. */
+export type JobListener = (job: KnowledgeJobView) => void;
+
+/** A crawl's channel on the event bus (tenant included, as every channel). */
+const crawlChannel = (tenantId: string, jobId: string) => `crawl:${tenantId}:${jobId}`;
 
 export interface KnowledgeJobRunnerDeps {
   store: Pick<Store, 'knowledgeJobs' | 'knowledge' | 'idempotency'>;
   /** Where crawls are queued and run (the runtime's job queue). */
   queue: JobQueue;
+  /** Where progress is published: every process's listeners hear every page (the runtime's bus). */
+  events: Pick<EventBus, 'publish' | 'subscribe'>;
   ingestion: KnowledgeIngestion;
   crawl: Omit<CrawlOptions, 'allowedDomains' | 'fetch'>;
   /** Unfinished crawls one tenant may have (KNOWLEDGE_CRAWLS_PER_TENANT); 429 beyond. */
@@ -87,7 +93,6 @@ export function jobView(job: KnowledgeJob): KnowledgeJobView {
 }
 
 export class KnowledgeJobRunner {
-  private readonly listeners = new Map<string, Set<JobListener>>();
   private serving = false;
 
   constructor(private readonly deps: KnowledgeJobRunnerDeps) {}
@@ -182,18 +187,23 @@ export class KnowledgeJobRunner {
     return cancelled;
   }
 
-  subscribe(jobId: string, listener: JobListener): () => void {
-    const set = this.listeners.get(jobId) ?? new Set<JobListener>();
-    set.add(listener);
-    this.listeners.set(jobId, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(jobId);
-    };
+  /** The job's changes as they happen, whichever process runs it, until unsubscribed. */
+  subscribe(tenantId: string, jobId: string, listener: JobListener): () => void {
+    return this.deps.events.subscribe(crawlChannel(tenantId, jobId), (data) => {
+      // Another process (maybe another version of this code, mid-deploy) sent it: check it.
+      const view = KnowledgeJobView.safeParse(data);
+      if (view.success) listener(view.data);
+      else this.deps.log.warn('crawl event dropped: not a job view', { jobId });
+    });
   }
 
   private emit(job: KnowledgeJob): void {
-    for (const listener of this.listeners.get(job.id) ?? []) listener(job);
+    // The view, not the record: the record carries the frontier and every visited URL.
+    this.deps.events
+      .publish(crawlChannel(job.tenantId, job.id), jobView(job))
+      .catch((error: unknown) =>
+        this.deps.log.warn('crawl event not published', { jobId: job.id, error }),
+      );
   }
 
   private enqueue(job: KnowledgeJob): Promise<void> {

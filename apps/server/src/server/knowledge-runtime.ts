@@ -18,7 +18,7 @@ import {
   type FormatHandler,
   type KnowledgeQuotas,
 } from '@tandem/knowledge/ingestion';
-import type { JobQueue } from '@tandem/jobs';
+import type { EventBus, JobQueue } from '@tandem/jobs';
 import type { Store } from '@tandem/store';
 import type { Env } from '../env';
 import { KnowledgeJobRunner } from './knowledge-jobs';
@@ -118,8 +118,10 @@ export function createKnowledgeRuntime(options: {
   embedder?: Embedder | null;
   /** Where files and pages are parsed: the runtime's parse pool. */
   parsers: ContentParsers;
-  /** Where crawls are queued and run; this process serves the crawl queue. */
+  /** Where crawls are queued and run. */
   jobs: JobQueue;
+  /** Where crawl progress is published, for every process's streams. */
+  events: EventBus;
 }): KnowledgeRuntime {
   const { env, store } = options;
   const log = options.log.child({ component: 'knowledge' });
@@ -150,6 +152,7 @@ export function createKnowledgeRuntime(options: {
   const jobs = new KnowledgeJobRunner({
     store,
     queue: options.jobs,
+    events: options.events,
     ingestion,
     log,
     crawlsPerTenant: env.KNOWLEDGE_CRAWLS_PER_TENANT,
@@ -159,7 +162,6 @@ export function createKnowledgeRuntime(options: {
       allowPrivateNetwork: env.KNOWLEDGE_ALLOW_PRIVATE_URLS,
     },
   });
-  jobs.serve();
   return {
     embedder,
     ingestion,

@@ -16,11 +16,7 @@ const url = `file:${path.join(dir, 'tandem.db')}`;
 const runtimes: Runtime[] = [];
 
 afterAll(async () => {
-  for (const runtime of runtimes) {
-    await runtime.jobs.close();
-    await runtime.parsing.close();
-    await runtime.store.close();
-  }
+  for (const runtime of runtimes) await runtime.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -58,7 +58,10 @@ export interface Runtime {
   extraction: ExtractionService;
   /** Knowledge (issue 18): ingestion, hybrid retrieval, crawl jobs. */
   knowledge: KnowledgeRuntime;
-  /** Background jobs (crawls): embedded in the store, or BullMQ when REDIS_URL is set. */
+  /**
+   * Background jobs (crawls): embedded in the store, or BullMQ when REDIS_URL is set. Run in
+   * this process when RUN_JOBS (the default) or in a worker (`npm run worker`).
+   */
   jobs: JobQueue;
   /** Document extraction (issue 19): uploads, the extraction agent's runs, stacks. */
   documents: DocumentAgentService;
@@ -71,6 +74,12 @@ export interface Runtime {
   tracing: Tracing;
   /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
   usage: UsageService;
+  /**
+   * Stops the process's background work and closes what it opened: jobs hand back their leases,
+   * the event bus and the parse pool stop, traces are sent, the store closes (a store passed to
+   * createRuntime too: the runtime owns it from then on).
+   */
+  close(): Promise<void>;
   log: Logger;
   startedAt: number;
   version: string;
@@ -100,6 +109,8 @@ export async function createRuntime(options: {
   llm?: LlmClient;
   /** Tests pass one (a loopback embeddings server, or null); otherwise chosen from env. */
   embedder?: Embedder | null;
+  /** Whether this process runs background jobs; default env.RUN_JOBS (a worker: always). */
+  runJobs?: boolean;
 }): Promise<Runtime> {
   const { env } = options;
   const log = options.log ?? createLogger(env.LOG_LEVEL);
@@ -132,7 +143,8 @@ export async function createRuntime(options: {
     : createDisabledWebSearch();
   const parsing = createParsePool(env, log);
   // Task events reach the SSE listeners of every process on the store (or on REDIS_URL).
-  const events = new TaskEventHub({ relay: createEventBus(env, store, log) });
+  const bus = createEventBus(env, store, log);
+  const events = new TaskEventHub({ relay: bus });
   const collect = new CollectService(store, { events });
   const extraction = new ExtractionService({
     llm,
@@ -150,9 +162,11 @@ export async function createRuntime(options: {
     store,
     log,
     jobs,
+    events: bus,
     parsers: poolParsers(parsing),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
   });
+  if (options.runJobs ?? env.RUN_JOBS) knowledge.jobs.serve();
   const documents = new DocumentAgentService({
     store,
     llm,
@@ -210,6 +224,13 @@ export async function createRuntime(options: {
     }),
     startedAt: Date.now(),
     version: packageJson.version,
+    close: async () => {
+      // Jobs first: a running crawl hands its job back (lease released) for another process,
+      // and its last writes still need the store.
+      await jobs.close();
+      await Promise.allSettled([bus.close(), parsing.close(), tracing.flush()]);
+      await store.close();
+    },
   };
 }
 

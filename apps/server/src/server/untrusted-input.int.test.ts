@@ -83,7 +83,7 @@ afterEach(async () => {
   siteGate.open();
   await runtime.jobs.close();
   await runtime.parsing.close();
-  await runtime.store.close();
+  await runtime.close();
 });
 
 async function errorOf(response: Response) {

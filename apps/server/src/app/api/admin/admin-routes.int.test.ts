@@ -31,7 +31,7 @@ beforeEach(async () => {
   runtime = await testRuntime({ RATE_LIMIT_DEFAULT_PER_MIN: '1000' });
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -60,7 +60,7 @@ beforeEach(async () => {
   ({ key, tenantId } = await tenantWithKey(runtime.store));
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
   await gemini.close();
 });
 

@@ -262,7 +262,7 @@ describe('POST /api/extractions', () => {
   });
 
   it('answers 503 without a model, before storing anything', async () => {
-    await runtime.store.close();
+    await runtime.close();
     runtime = await testRuntime();
     ({ key, tenantId } = await tenantWithKey(runtime.store));
     const document = await uploadInvoice();
@@ -441,7 +441,7 @@ describe('tracing', () => {
   afterAll(() => langfuse.close());
 
   it('traces each run in LangFuse: the run, its tool spans and a generation per model call', async () => {
-    await runtime.store.close();
+    await runtime.close();
     runtime = await testRuntime({
       GEMINI_API_KEY: 'fake-key-for-a-loopback-gemini',
       GEMINI_BASE_URL: gemini.url,

@@ -300,7 +300,7 @@ describe('crawls', () => {
   afterAll(() => sites.close());
   afterEach(async () => {
     await runtime.jobs.close();
-    await runtime.store.close();
+    await runtime.close();
   });
 
   const start = (body: unknown, as = key) =>
@@ -378,7 +378,7 @@ describe('crawls', () => {
     });
     expect(await runtime.knowledge.jobs.resumeUnfinished()).toBe(1);
     const done = await new Promise<string>((resolve) => {
-      const stop = runtime.knowledge.jobs.subscribe(job.id, (next) => {
+      const stop = runtime.knowledge.jobs.subscribe(tenantId, job.id, (next) => {
         if (next.status !== 'running') {
           stop();
           resolve(next.status);

@@ -17,6 +17,6 @@ it('serves the OpenAPI document of the registry without a key', async () => {
     );
     expect(body.paths['/api/agent/interact']?.post).toBeDefined();
   } finally {
-    await runtime.store.close();
+    await runtime.close();
   }
 });

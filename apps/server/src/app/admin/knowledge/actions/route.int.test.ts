@@ -60,8 +60,7 @@ beforeEach(async () => {
   admin = await tenantWithKey(runtime.store, 'admin');
 });
 afterEach(async () => {
-  await runtime.jobs.close();
-  await runtime.store.close();
+  await runtime.close();
 });
 
 describe('POST /admin/knowledge/actions: who may post', () => {

@@ -77,7 +77,7 @@ beforeEach(async () => {
   ({ key } = await tenantWithKey(runtime.store));
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
   await gemini.close();
 });
 

@@ -10,7 +10,7 @@ beforeEach(async () => {
   runtime = await testRuntime({ RATE_LIMIT_INTERACT_PER_MIN: '100' });
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
 });
 
 const tree = [

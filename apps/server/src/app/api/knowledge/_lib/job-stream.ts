@@ -1,7 +1,8 @@
-// GET /api/knowledge/jobs/{id}/events: the job's state after each page, then `done`. The
-// runner's listener makes updates immediate; a slow poll of the store covers a job that
-// another server process runs, and ends the stream if the listener is never called.
-import type { KnowledgeJobEvent } from '@tandem/contracts';
+// GET /api/knowledge/jobs/{id}/events: the job's state after each page, then `done`. Updates
+// come on the event bus from whichever process runs the crawl, within a second; a slow poll of
+// the store is the backstop (an event lost with a dying process), and ends the stream if the
+// job is gone.
+import type { KnowledgeJobEvent, KnowledgeJobView } from '@tandem/contracts';
 import type { KnowledgeJob } from '@tandem/store';
 import { isFinished, jobView, type KnowledgeJobRunner } from '../../../../server/knowledge-jobs';
 
@@ -21,6 +22,7 @@ export function jobEventStream(options: JobStreamOptions): ReadableStream<Uint8A
   const encoder = new TextEncoder();
   let closed = false;
   let lastUpdate = '';
+  let lastAt = '';
   const timers: ReturnType<typeof setInterval>[] = [];
   let unsubscribe = () => {};
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -45,13 +47,14 @@ export function jobEventStream(options: JobStreamOptions): ReadableStream<Uint8A
       close();
     }
   };
-  const send = (job: KnowledgeJob) => {
-    // Same state twice (listener and poll) is one event.
+  const send = (job: KnowledgeJobView) => {
+    // Same state twice (bus and poll) is one event; an older one arriving late is none.
     const key = `${job.updatedAt}|${job.status}|${JSON.stringify(job.progress)}`;
-    if (key === lastUpdate) return;
+    if (key === lastUpdate || job.updatedAt < lastAt) return;
     lastUpdate = key;
+    lastAt = job.updatedAt;
     const done = isFinished(job);
-    write(jobFrame({ type: done ? 'done' : 'progress', job: jobView(job) }));
+    write(jobFrame({ type: done ? 'done' : 'progress', job }));
     if (done) close();
   };
 
@@ -59,13 +62,13 @@ export function jobEventStream(options: JobStreamOptions): ReadableStream<Uint8A
     start(c) {
       controller = c;
       write('retry: 2000\n\n');
-      send(options.job);
+      send(jobView(options.job));
       if (closed) return;
-      unsubscribe = options.runner.subscribe(options.job.id, send);
+      unsubscribe = options.runner.subscribe(options.job.tenantId, options.job.id, send);
       timers.push(
         setInterval(() => {
-          void options.reload().then((job) => (job ? send(job) : close()), close);
-        }, options.pollMs ?? 2_000),
+          void options.reload().then((job) => (job ? send(jobView(job)) : close()), close);
+        }, options.pollMs ?? 5_000),
         setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? 15_000),
       );
       options.signal.addEventListener('abort', close);

@@ -80,7 +80,7 @@ beforeEach(async () => {
   await collect('note', { text: '=cmd()' }, 2);
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
 });
 
 describe('GET /api/tasks/{taskId}/collected (JSON)', () => {

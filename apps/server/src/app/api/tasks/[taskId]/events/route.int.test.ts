@@ -110,7 +110,7 @@ beforeEach(async () => {
   ).id;
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
 });
 
 describe('GET /api/tasks/{taskId}/events', () => {

@@ -56,7 +56,7 @@ beforeEach(async () => {
   await run(2, 2, { extractionId });
 });
 afterEach(async () => {
-  await runtime.store.close();
+  await runtime.close();
 });
 
 describe('GET /api/tasks/{taskId}/extractions', () => {

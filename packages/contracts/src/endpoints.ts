@@ -505,6 +505,7 @@ export const endpoints = {
       'Each event is `data: <json>` with one of three flat shapes (no type field): `{ "text" }` the agent’s words for the user, `{ "tool", "input" }` a tool it called, `{ "complete": true, "extraction_id", "cost" }` the end of the run and its cost in USD. `: heartbeat` comments keep the stream open.',
       'Send `documentId` (POST /api/documents) or `upload` (`fileName`, `contentType`, `dataBase64`; at most 6 MB, and the body within the server’s MAX_BODY_BYTES). GET /api/extractions/{id} has the result: a run that stopped early says why in `error`, and its writes so far are kept.',
       'The run goes on if the client disconnects. Model calls are billed as `DOCUMENT_EXTRACTION`.',
+      'The response header `Tandem-Extraction-Id` names the new extraction before the first event: anyone with the key can follow the run from any server with GET /api/extractions/{id}/events.',
     ],
   }),
   extractions: defineEndpoint({
@@ -526,6 +527,21 @@ export const endpoints = {
     params: DocumentExtractionParams,
     response: DocumentExtractionDetail,
     errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+  }),
+  extractionEvents: defineEndpoint({
+    path: '/api/extractions/:extractionId/events',
+    method: 'GET',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      "Follow an extraction's run from any server: its events as they happen, ending with `complete`.",
+    params: DocumentExtractionParams,
+    response: ExtractionStreamEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      'The same events as the stream of the request that started the run (POST /api/extractions or a correction), from the moment you connect; GET /api/extractions/{id} has what was written before. An extraction with no run going answers one `complete` event and closes.',
+      'The run may go on in another server process: its events reach this stream within a second.',
+    ],
   }),
   extractionCorrect: defineEndpoint({
     path: '/api/extractions/:extractionId/correct',

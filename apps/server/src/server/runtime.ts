@@ -174,6 +174,8 @@ export async function createRuntime(options: {
     log,
     // Uploads are read as knowledge reads them: type detection, OCR, the office converter.
     readDocument: (file) => knowledge.ingestion.readFile(file),
+    // Runs publish their events here, so any process can follow them.
+    events: bus,
   });
   const agent = createInteractService({
     store,

@@ -31,6 +31,7 @@ import { InteractError } from '../service/interact-error';
 import { driveRun, type RunEvent, type RunOutcome } from './agent-run';
 import { EventChannel } from './event-channel';
 import { claimRunLock, type HeldLock } from './run-lock';
+import { extractionChannel, followExtraction, runInProgress, type RunEventBus } from './run-events';
 
 /** What the knowledge extractors read from a file (ingestion's readFile). */
 export interface ReadDocument {
@@ -64,6 +65,8 @@ export interface DocumentAgentDeps {
   price?: (model: string, usage: LlmUsage) => number;
   /** The lease of a run's lock (tests). */
   lockLeaseMs?: number;
+  /** Where runs publish their events for followers on any process (the runtime's event bus). */
+  events?: RunEventBus;
 }
 
 /** Who is asking: every record the services touch is scoped to this tenant and user. */
@@ -192,6 +195,42 @@ export class DocumentAgentService {
     return this.extractionRun(caller, extraction, document, prompt, 'correct', lock);
   }
 
+  /**
+   * The events of the extraction's run as it goes on, from whichever process runs it, ending
+   * with `complete`; an extraction with no run going answers its `complete` at once.
+   */
+  async followExtraction(
+    caller: Caller,
+    extractionId: string,
+  ): Promise<Run<DocumentExtraction, ExtractionStreamEvent>['events']> {
+    const extraction = await this.deps.store.documentExtractions.get(
+      caller.tenantId,
+      extractionId,
+      { userId: caller.userId },
+    );
+    if (!extraction) throw new InteractError('NOT_FOUND', 'No such extraction.');
+    const bus = this.deps.events;
+    const completion = async (): Promise<ExtractionStreamEvent> => {
+      const now = await this.deps.store.documentExtractions.get(caller.tenantId, extraction.id);
+      const cost = USD(now?.costMicroUsd ?? extraction.costMicroUsd);
+      return { complete: true, extraction_id: extraction.id, cost };
+    };
+    if (!bus) {
+      // No bus (a bare service in tests): nothing to follow beyond the stored state.
+      const channel = new EventChannel<ExtractionStreamEvent>();
+      channel.push(await completion());
+      channel.close();
+      return channel;
+    }
+    return followExtraction({
+      bus,
+      tenantId: caller.tenantId,
+      extractionId: extraction.id,
+      running: () => runInProgress(this.deps.store.idempotency, caller.tenantId, extraction.id),
+      completion,
+    });
+  }
+
   /** A table from several of the caller's documents, and the run that fills it. */
   async startStack(
     caller: Caller,
@@ -280,6 +319,7 @@ export class DocumentAgentService {
     lock: HeldLock,
   ): Run<DocumentExtraction, ExtractionStreamEvent> {
     const channel = new EventChannel<ExtractionStreamEvent>();
+    const send = this.sender(channel, extractionChannel(caller.tenantId, extraction.id));
     const tools = createDocumentTools({
       store: this.deps.store,
       tenantId: caller.tenantId,
@@ -308,7 +348,7 @@ export class DocumentAgentService {
             maxTurns: this.maxTurns,
           },
           messages: [{ role: 'user', text: prompt }],
-          emit: (event: RunEvent) => channel.push(event),
+          emit: (event: RunEvent) => send(event),
           price: this.price,
           addUsage: (usage) =>
             this.deps.store.documentExtractions.addUsage(caller.tenantId, extraction.id, usage),
@@ -321,7 +361,7 @@ export class DocumentAgentService {
           (kind === 'correct' && extraction.status === 'completed');
         const problem = endProblem(outcome, finished, 'extraction');
         if (problem) {
-          channel.push({ text: problem.message });
+          send({ text: problem.message });
           await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
             userId: caller.userId,
             ...(problem.fail && after?.status !== 'completed' ? { status: 'failed' as const } : {}),
@@ -333,7 +373,7 @@ export class DocumentAgentService {
             error: null,
           });
         }
-        channel.push({
+        send({
           complete: true,
           extraction_id: extraction.id,
           cost: USD(outcome.costMicroUsd),
@@ -345,6 +385,19 @@ export class DocumentAgentService {
       await lock.release();
     });
     return { record: extraction, events: channel, done };
+  }
+
+  /** Pushes to the stream of the request that started the run, and to followers anywhere. */
+  private sender(
+    channel: EventChannel<ExtractionStreamEvent>,
+    topic: string,
+  ): (event: ExtractionStreamEvent) => void {
+    return (event) => {
+      channel.push(event);
+      this.deps.events
+        ?.publish(topic, event)
+        .catch((error: unknown) => this.log.warn('run event not published', { error }));
+    };
   }
 
   /** Runs `work` as one LangFuse trace (when tracing is on); never rejects. */

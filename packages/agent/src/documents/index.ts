@@ -7,5 +7,6 @@ export {
   type Run,
   type UploadedFile,
 } from './document-agent-service';
+export { extractionChannel, type RunEventBus } from './run-events';
 export { buildToolAgentGraph, runToolAgent, afterModel, type ToolAgentEvent } from './tool-agent';
 export { stackToCsv } from './stack-csv';

@@ -23,7 +23,11 @@ export const POST = createRoute(endpoints.extractionsCreate, {
         }),
       ),
     );
-    return rawResponse(runEventResponse(run.events, ExtractionStreamEvent, request.signal, log));
+    return rawResponse(
+      runEventResponse(run.events, ExtractionStreamEvent, request.signal, log, {
+        'tandem-extraction-id': run.record.id,
+      }),
+    );
   },
 });
 

@@ -12,6 +12,8 @@ export function runEventResponse<E>(
   schema: z.ZodType,
   signal: AbortSignal,
   log: Logger,
+  /** Extra response headers (the run's id, sent before its first event). */
+  headers: Record<string, string> = {},
 ): Response {
   const encoder = new TextEncoder();
   const iterator = events[Symbol.asyncIterator]();
@@ -83,6 +85,7 @@ export function runEventResponse<E>(
       // no-transform: a compressing proxy would otherwise hold events back in its buffer.
       'cache-control': 'no-store, no-transform',
       'x-accel-buffering': 'no',
+      ...headers,
     },
   });
 }

@@ -1,5 +1,5 @@
-// Background work across processes (issue 29), on the production build with the embedded store
-// and its defaults: several `next start` processes on one data directory, as behind a load
+// Background work across processes (issue 29), on the production build, with the embedded store
+// and queue (then on Redis: BullMQ and pub/sub, with worker processes) and their defaults: several `next start` processes on one data directory, as behind a load
 // balancer. A crawl runs on one worker at a time; when the process running it is killed
 // (SIGKILL), another takes it over from its stored frontier within a lease (30 s) and a poll;
 // processes started during a crawl never fetch its pages a second time.
@@ -11,8 +11,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import {
+  redisServerInstalled,
+  redisServerMissing,
+  startRedisServer,
+  type RedisServer,
+} from '@tandem/jobs/testing';
 import { e2eEnv } from './support/env';
-import { startTandemServer, type TandemServer } from './support/tandem-server';
+import {
+  startTandemServer,
+  startTandemWorker,
+  type TandemServer,
+  type TandemWorker,
+} from './support/tandem-server';
 
 const PAGES = 40;
 /** Slow enough that a crawl of 40 pages lasts several seconds on any machine. */
@@ -125,6 +136,42 @@ const processOptions = () => ({
   env: { KNOWLEDGE_ALLOW_PRIVATE_URLS: 'true' },
 });
 
+const total = (site: Site) => [...site.fetched.values()].reduce((sum, n) => sum + n, 0);
+
+/**
+ * Waits for a quiet moment of the crawl (new requests held, no answer under way, every answered
+ * page stored, as `reader` sees the job), kills `victim` in it, and lets the site answer again.
+ * Returns the pages fetched before the kill and when it happened.
+ */
+async function killInQuietMoment(
+  site: Site,
+  job: JobView,
+  reader: TandemServer,
+  victim: { stop(signal: NodeJS.Signals): Promise<void> },
+): Promise<{ before: number; killedAt: number }> {
+  site.hold(true);
+  const quietDeadline = Date.now() + 20_000;
+  for (;;) {
+    const stored = await api(reader).job(job.id);
+    if (site.inFlight() === 0 && stored.progress.fetched === total(site)) break;
+    expect(Date.now()).toBeLessThan(quietDeadline);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const before = total(site);
+  expect(before).toBeLessThan(PAGES);
+  await victim.stop('SIGKILL');
+  const killedAt = Date.now();
+  site.hold(false);
+  return { before, killedAt };
+}
+
+/** Every page fetched exactly once, and the job's counts say so. */
+function expectEachPageOnce(site: Site, done: JobView): void {
+  expect(site.fetched.size).toBe(PAGES);
+  expect([...site.fetched.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+  expect(done.progress).toMatchObject({ fetched: PAGES, ingested: PAGES, unchanged: 0, failed: 0 });
+}
+
 test.describe('crawls across server processes on one data directory', () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 });
   let site: Site;
@@ -154,39 +201,18 @@ test.describe('crawls across server processes on one data directory', () => {
     const job = await api(a).crawl(`${site.url}/docs/`);
     await expect.poll(() => site.fetched.size, { timeout: 30_000 }).toBeGreaterThan(2);
     const b = await start(a);
-    // A quiet moment: new requests held, no answer under way, every answered page stored.
-    site.hold(true);
-    const quietDeadline = Date.now() + 20_000;
-    for (;;) {
-      const stored = await api(b).job(job.id);
-      const completed = [...site.fetched.values()].reduce((sum, n) => sum + n, 0);
-      if (site.inFlight() === 0 && stored.progress.fetched === completed) break;
-      expect(Date.now()).toBeLessThan(quietDeadline);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    const before = [...site.fetched.values()].reduce((sum, n) => sum + n, 0);
-    expect(before).toBeLessThan(PAGES);
-    await a.stop('SIGKILL');
-    const killedAt = Date.now();
-    site.hold(false);
+    const { before, killedAt } = await killInQuietMoment(site, job, b, a);
     await expect
       .poll(async () => (await api(b).job(job.id)).status, { timeout: TAKEOVER_WITHIN_MS })
       .toBe('completed');
     const tookMs = Date.now() - killedAt;
     const done = await api(b).job(job.id);
     console.log(
-      `takeover: ${before} pages fetched before SIGKILL, finished ${tookMs} ms after it; ` +
-        `progress ${JSON.stringify(done.progress)}`,
+      `takeover (embedded): ${before} pages fetched before SIGKILL, finished ${tookMs} ms ` +
+        `after it; progress ${JSON.stringify(done.progress)}`,
     );
     expect(tookMs).toBeLessThan(TAKEOVER_WITHIN_MS);
-    expect(site.fetched.size).toBe(PAGES);
-    expect([...site.fetched.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(done.progress).toMatchObject({
-      fetched: PAGES,
-      ingested: PAGES,
-      unchanged: 0,
-      failed: 0,
-    });
+    expectEachPageOnce(site, done);
   });
 
   test('processes started during a crawl fetch none of its pages again', async () => {
@@ -198,97 +224,167 @@ test.describe('crawls across server processes on one data directory', () => {
     await expect
       .poll(async () => (await api(a).job(job.id)).status, { timeout: 60_000 })
       .toBe('completed');
-    const done = await api(a).job(job.id);
-    expect([...site.fetched.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(site.fetched.size).toBe(PAGES);
-    expect(done.progress).toMatchObject({
-      fetched: PAGES,
-      ingested: PAGES,
-      unchanged: 0,
-      failed: 0,
-    });
+    expectEachPageOnce(site, await api(a).job(job.id));
   });
 
   test('an SSE client on one process sees the steps sent to another within a second', async () => {
     const a = await start();
     const b = await start(a);
-    const tree = [
-      { i: 'next', r: 'btn', n: 'Next' },
-      { i: 'logout', r: 'link', n: 'Logout' },
-      ...Array.from({ length: 30 }, (_, k) => ({ i: `l${k}`, r: 'link', n: `Item ${k}` })),
-    ];
-    const interact = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${a.url}/api/agent/interact`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ idempotencyKey: crypto.randomUUID(), ...body }),
-      });
-      expect(res.status).toBe(200);
-      return (await res.json()) as { taskId: string; sessionId: string };
-    };
-    // SIMPLE: "click Logout" is resolved without a model.
-    const first = await interact({
-      url: 'https://app.example/home',
-      query: 'click Logout',
-      interactiveTree: tree,
-    });
-    // Aborted at the end whatever happens: an open stream would hold B's shutdown.
-    const streamAbort = new AbortController();
-    const stream = await fetch(`${b.url}/api/tasks/${first.taskId}/events`, {
-      headers: { authorization: `Bearer ${b.apiKey}`, accept: 'text/event-stream' },
-      signal: streamAbort.signal,
-    });
-    expect(stream.status).toBe(200);
-    if (!stream.body) throw new Error('the event stream has no body');
-    const reader = stream.body.getReader();
-    const frames: { event: string; at: number }[] = [];
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const name = /^event: (.+)$/m.exec(frame)?.[1];
-          if (name) frames.push({ event: name, at: Date.now() });
-        }
-      }
-    })();
-    const continueOnA = async () => {
-      const before = frames.filter((f) => f.event === 'step').length;
-
-      await interact({
-        taskId: first.taskId,
-        sessionId: first.sessionId,
-        lastActionStatus: 'success',
-        clientObservations: { didUrlChange: true, didDomMutate: true },
-        url: 'https://app.example/signed-out',
-        interactiveTree: [{ i: 'signin', r: 'btn', n: 'Sign in' }],
-      });
-      const answeredAt = Date.now();
-      await expect
-        .poll(() => frames.filter((f) => f.event === 'step').length, { timeout: 5_000 })
-        .toBeGreaterThan(before);
-      const step = frames.filter((f) => f.event === 'step')[before];
-      const lagMs = (step?.at ?? Infinity) - answeredAt;
-      console.log(
-        `live events: the step sent to A reached B's stream ${lagMs} ms after A answered`,
-      );
-      expect(lagMs).toBeLessThan(1_000);
-      await expect
-        .poll(() => frames.some((f) => f.event === 'done'), { timeout: 10_000 })
-        .toBe(true);
-    };
-    // B answered 200: its stream listens. A records the next step now.
-    try {
-      await continueOnA();
-    } finally {
-      streamAbort.abort();
-      await reading.catch(() => undefined);
-    }
+    await expectStepsAcross(a, b, 'embedded');
   });
 });
+
+// The scale path (REDIS_URL): jobs on BullMQ, live events on Redis pub/sub. A web process that
+// runs no jobs (RUN_JOBS=false) and two workers (`npm run worker`) on one store and one Redis.
+test.describe('crawls on Redis: a web process and two workers', () => {
+  test.describe.configure({ mode: 'serial', timeout: 180_000 });
+  test.skip(!redisServerInstalled(), redisServerMissing('the Redis e2e of job-takeover.spec.ts'));
+  let redis: RedisServer;
+  let site: Site;
+  const webs: TandemServer[] = [];
+  const workers: TandemWorker[] = [];
+  const options = () => ({
+    ...processOptions(),
+    env: { ...processOptions().env, REDIS_URL: redis.url },
+  });
+  const web = async (shareWith?: TandemServer) => {
+    const server = await startTandemServer({
+      ...options(),
+      env: { ...options().env, RUN_JOBS: 'false' },
+      ...(shareWith ? { shareWith } : {}),
+    });
+    webs.push(server);
+    return server;
+  };
+  const worker = async (shareWith: TandemServer) => {
+    const started = await startTandemWorker({ ...options(), shareWith });
+    workers.push(started);
+    return started;
+  };
+
+  test.beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  test.afterAll(async () => {
+    await redis.stop();
+  });
+  test.beforeEach(async () => {
+    site = await startSite();
+  });
+  test.afterEach(async () => {
+    for (const w of workers.splice(0)) await w.stop('SIGTERM');
+    for (const server of webs.reverse()) await server.close();
+    webs.length = 0;
+    await site.close();
+  });
+
+  test('the worker running a crawl is killed: the other finishes it, each page fetched once', async () => {
+    const w = await web();
+    // The first worker alone when the crawl starts: it runs it. The second joins during it.
+    const first = await worker(w);
+    const job = await api(w).crawl(`${site.url}/docs/`);
+    await expect.poll(() => site.fetched.size, { timeout: 30_000 }).toBeGreaterThan(2);
+    const second = await worker(w);
+    const { before, killedAt } = await killInQuietMoment(site, job, w, first);
+    await expect
+      .poll(async () => (await api(w).job(job.id)).status, { timeout: TAKEOVER_WITHIN_MS })
+      .toBe('completed');
+    const tookMs = Date.now() - killedAt;
+    const done = await api(w).job(job.id);
+    console.log(
+      `takeover (Redis, 2 workers): ${before} pages fetched before SIGKILL, finished ${tookMs} ` +
+        `ms after it; progress ${JSON.stringify(done.progress)}`,
+    );
+    expect(tookMs).toBeLessThan(TAKEOVER_WITHIN_MS);
+    expectEachPageOnce(site, done);
+    // The web process ran none of it; the second worker took it over.
+    expect(w.output()).not.toMatch(/crawl finished/);
+    expect(second.output()).toMatch(/crawl finished/);
+  });
+
+  test('an SSE client on one web process sees the steps sent to another within a second', async () => {
+    const a = await web();
+    const b = await web(a);
+    await expectStepsAcross(a, b, 'Redis');
+  });
+});
+
+/** A task driven through A while an SSE client listens on B: the step reaches B within 1 s. */
+async function expectStepsAcross(a: TandemServer, b: TandemServer, mode: string): Promise<void> {
+  const tree = [
+    { i: 'next', r: 'btn', n: 'Next' },
+    { i: 'logout', r: 'link', n: 'Logout' },
+    ...Array.from({ length: 30 }, (_, k) => ({ i: `l${k}`, r: 'link', n: `Item ${k}` })),
+  ];
+  const interact = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${a.url}/api/agent/interact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ idempotencyKey: crypto.randomUUID(), ...body }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { taskId: string; sessionId: string };
+  };
+  // SIMPLE: "click Logout" is resolved without a model.
+  const first = await interact({
+    url: 'https://app.example/home',
+    query: 'click Logout',
+    interactiveTree: tree,
+  });
+  // Aborted at the end whatever happens: an open stream would hold B's shutdown.
+  const streamAbort = new AbortController();
+  const stream = await fetch(`${b.url}/api/tasks/${first.taskId}/events`, {
+    headers: { authorization: `Bearer ${b.apiKey}`, accept: 'text/event-stream' },
+    signal: streamAbort.signal,
+  });
+  expect(stream.status).toBe(200);
+  if (!stream.body) throw new Error('the event stream has no body');
+  const reader = stream.body.getReader();
+  const frames: { event: string; at: number }[] = [];
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const name = /^event: (.+)$/m.exec(frame)?.[1];
+        if (name) frames.push({ event: name, at: Date.now() });
+      }
+    }
+  })();
+  const continueOnA = async () => {
+    const before = frames.filter((f) => f.event === 'step').length;
+
+    await interact({
+      taskId: first.taskId,
+      sessionId: first.sessionId,
+      lastActionStatus: 'success',
+      clientObservations: { didUrlChange: true, didDomMutate: true },
+      url: 'https://app.example/signed-out',
+      interactiveTree: [{ i: 'signin', r: 'btn', n: 'Sign in' }],
+    });
+    const answeredAt = Date.now();
+    await expect
+      .poll(() => frames.filter((f) => f.event === 'step').length, { timeout: 5_000 })
+      .toBeGreaterThan(before);
+    const step = frames.filter((f) => f.event === 'step')[before];
+    const lagMs = (step?.at ?? Infinity) - answeredAt;
+    console.log(
+      `live events (${mode}): the step sent to A reached B's stream ${lagMs} ms after A answered`,
+    );
+    expect(lagMs).toBeLessThan(1_000);
+    await expect.poll(() => frames.some((f) => f.event === 'done'), { timeout: 10_000 }).toBe(true);
+  };
+  // B answered 200: its stream listens. A records the next step now.
+  try {
+    await continueOnA();
+  } finally {
+    streamAbort.abort();
+    await reading.catch(() => undefined);
+  }
+}

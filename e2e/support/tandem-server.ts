@@ -69,12 +69,9 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`server did not become healthy:\n${log()}`);
 }
 
-export async function startTandemServer(options: TandemServerOptions): Promise<TandemServer> {
-  const port = await freePort();
-  const dataDir = options.shareWith?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tandem-e2e-'));
-  const apiKey = options.shareWith?.apiKey ?? `tdm_e2e_${randomBytes(16).toString('hex')}`;
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
+/** The environment of a server or worker process of these tests. */
+function processEnv(options: TandemServerOptions, dataDir: string, apiKey: string) {
+  return {
     ...inheritedEnv(),
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
@@ -85,6 +82,53 @@ export async function startTandemServer(options: TandemServerOptions): Promise<T
     LOG_LEVEL: 'info',
     ...options.env,
   };
+}
+
+export interface TandemWorker {
+  output(): string;
+  /** Ends the process (SIGKILL: as a crash; SIGTERM: a clean stop) and waits for its exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * A worker process (`npm run worker`: apps/server/src/worker.ts under tsx) on `shareWith`'s data
+ * dir and the same settings; resolves once it says it started.
+ */
+export async function startTandemWorker(
+  options: TandemServerOptions & { shareWith: Pick<TandemServer, 'dataDir' | 'apiKey'> },
+): Promise<TandemWorker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: SERVER_DIR,
+    env: processEnv(options, options.shareWith.dataDir, options.shareWith.apiKey),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('worker started')) {
+    if (child.exitCode !== null)
+      throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    output: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export async function startTandemServer(options: TandemServerOptions): Promise<TandemServer> {
+  const port = await freePort();
+  const dataDir = options.shareWith?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tandem-e2e-'));
+  const apiKey = options.shareWith?.apiKey ?? `tdm_e2e_${randomBytes(16).toString('hex')}`;
+  const url = `http://127.0.0.1:${port}`;
+  const env = processEnv(options, dataDir, apiKey);
   let output = '';
   let child: ChildProcess | null = null;
 

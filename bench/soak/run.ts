@@ -11,6 +11,11 @@
 // the defaults below), as many users would.
 //
 //   pnpm bench:soak [--rate 200] [--seconds 60] [--tenants 50] [--settle 60] [--heap]
+//                   [--processes 1,2] [--redis]
+//
+// `--processes 1,2` soaks one web process, then two on one store behind a round-robin client
+// (as a load balancer without affinity), in one run, and prints them side by side. `--redis`
+// runs them on a redis-server of the bench's own (REDIS_URL) with a worker process beside them.
 //
 // `--heap` also writes V8 heap snapshots of the server (SIGUSR2) before the load and after the
 // idle minute, and prints what grew between them, by constructor (heap.ts).
@@ -22,7 +27,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createStore } from '@tandem/store';
 import { argument } from '../page/browser';
 import { serverEnv } from '../tasks/env';
-import { SERVER_DIR, startServer, type TandemServer } from '../tasks/harness/server';
+import { redisServerInstalled, redisServerMissing, startRedisServer } from '@tandem/jobs/testing';
+import {
+  SERVER_DIR,
+  startServer,
+  startWorker,
+  type TandemServer,
+  type TandemWorker,
+} from '../tasks/harness/server';
 import { compareSnapshots, takeSnapshot } from './heap';
 import { nextBody, REQUESTS_PER_TASK, type TaskKind, type TaskRun } from './workload';
 
@@ -31,6 +43,13 @@ const SECONDS = argument('--seconds', 60);
 const TENANTS = argument('--tenants', 50);
 const SETTLE_S = argument('--settle', 60);
 const HEAP = process.argv.includes('--heap');
+/** `--processes 1,2`: soak one web process, then two on the same store, in one run. */
+const PROCESSES = (process.argv[process.argv.indexOf('--processes') + 1] ?? '1')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+/** `--redis`: jobs and live events on a redis-server of the bench's own, plus a worker process. */
+const REDIS = process.argv.includes('--redis');
 /** `--cpu-prof`: the server writes a V8 CPU profile (.cpuprofile) into apps/server when it exits. */
 const CPU_PROFILE = process.argv.includes('--cpu-prof');
 const DEFAULT_INTERACT_LIMIT_PER_MIN = 300;
@@ -123,9 +142,10 @@ interface Phase {
  * Open loop: request i is due at start + i / rate, whatever the answers before it did. Tenants
  * take turns, so each sends rate / tenants per second; a tenant's turn continues one of its
  * tasks whose previous step was answered, or starts a new one (SIMPLE, SIMPLE, COMPLEX…).
+ * With several server processes, each round of turns goes to the next one.
  */
 async function drive(
-  url: string,
+  urls: string[],
   keys: string[],
   rate: number,
   seconds: number,
@@ -141,7 +161,7 @@ async function drive(
   let maxLagMs = 0;
   let second = 0;
 
-  const send = async (task: TaskRun): Promise<void> => {
+  const send = async (task: TaskRun, url: string): Promise<void> => {
     const sent = performance.now();
     try {
       const res = await fetch(`${url}/api/agent/interact`, {
@@ -195,7 +215,10 @@ async function drive(
       task = { kind, name: `${Date.now().toString(36)}-${tenant}-${n}`, tenant, answered: 0 };
       tasks.push(task);
     }
-    const request = send(task).finally(() => inFlight.delete(request));
+    // Round robin over the processes, as a load balancer without affinity: each tenant's turns
+    // (and so a task's steps) go to one process, then the next.
+    const url = urls[Math.floor(i / keys.length) % urls.length] ?? urls[0] ?? '';
+    const request = send(task, url).finally(() => inFlight.delete(request));
     inFlight.add(request);
   }
   await Promise.all(inFlight);
@@ -253,76 +276,94 @@ function report(phase: Phase, seconds: number) {
   };
 }
 
-async function main() {
-  const perTenantPerMin = (RATE / TENANTS) * 60;
-  if (perTenantPerMin > DEFAULT_INTERACT_LIMIT_PER_MIN) {
-    throw new Error(
-      `${RATE} req/s over ${TENANTS} tenants is ${perTenantPerMin}/min per tenant, above the default limit of ${DEFAULT_INTERACT_LIMIT_PER_MIN}: use more tenants.`,
-    );
-  }
-  const model = await startModel();
-  let server: TandemServer | undefined;
-  try {
-    server = await startServer(
-      (own) => {
-        // The defaults a user gets: the harness' quieter log level is not one of them.
-        const { LOG_LEVEL: _quiet, ...rest } = own;
-        return serverEnv(
-          {
-            GEMINI_API_KEY: 'soak-scripted-model',
-            GEMINI_BASE_URL: model.url,
-            ...(HEAP ? { NODE_OPTIONS: '--heapsnapshot-signal=SIGUSR2' } : {}),
-          },
-          rest,
-        );
+interface Outcome {
+  label: string;
+  errors: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+  corePercent: number;
+  persisted: string;
+  rss: string;
+}
+
+/** One soak: `processes` web servers (and a worker on Redis) on one store, fresh tenants. */
+async function soak(
+  processes: number,
+  model: { url: string; calls: () => Promise<Record<string, number>> },
+  redisUrl: string | null,
+): Promise<Outcome> {
+  const env = (own: Record<string, string>) => {
+    // The defaults a user gets: the harness' quieter log level is not one of them.
+    const { LOG_LEVEL: _quiet, ...rest } = own;
+    return serverEnv(
+      {
+        GEMINI_API_KEY: 'soak-scripted-model',
+        GEMINI_BASE_URL: model.url,
+        ...(HEAP ? { NODE_OPTIONS: '--heapsnapshot-signal=SIGUSR2' } : {}),
+        // On Redis the web processes leave jobs to the worker, as deployed.
+        ...(redisUrl ? { REDIS_URL: redisUrl, RUN_JOBS: 'false' } : {}),
       },
-      CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_DIR}`] : [],
+      rest,
     );
-    const { pid, dataDir } = server;
-    const freshRss = rssMb(pid);
+  };
+  const label = `${processes} web process${processes > 1 ? 'es' : ''}${redisUrl ? ' + worker, Redis' : ', embedded'}`;
+  const servers: TandemServer[] = [];
+  let worker: TandemWorker | null = null;
+  try {
+    const nodeArgs = CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_DIR}`] : [];
+    const first = await startServer(env, nodeArgs);
+    servers.push(first);
+    for (let n = 1; n < processes; n++) servers.push(await startServer(env, nodeArgs, first));
+    if (redisUrl) worker = await startWorker(env, first);
+    const pids = [...servers.map((s) => s.pid), ...(worker ? [worker.pid] : [])];
+    const totalRss = () => servers.reduce((sum, s) => sum + rssMb(s.pid), 0);
+    const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+    const { dataDir } = first;
+    const freshRss = totalRss();
     const tenants = await createTenants(dataDir, TENANTS);
     console.log(
-      `bench/soak: server pid ${pid}, ${TENANTS} tenants (${perTenantPerMin.toFixed(0)} req/min each; default limit ${DEFAULT_INTERACT_LIMIT_PER_MIN})`,
+      `bench/soak (${label}): server pids ${servers.map((s) => s.pid).join(', ')}, ${TENANTS} tenants (${((RATE / TENANTS) * 60).toFixed(0)} req/min each; default limit ${DEFAULT_INTERACT_LIMIT_PER_MIN})`,
     );
 
-    // Warm-up on the server's own dev tenant: every route module and the graph get loaded.
-    await drive(server.url, [server.apiKey], WARMUP.rate, WARMUP.seconds);
+    // Warm-up of every process on the dev tenant: every route module and the graph get loaded.
+    for (const server of servers)
+      await drive([server.url], [first.apiKey], WARMUP.rate, WARMUP.seconds);
     await sleep(5_000);
-    const baselineRss = rssMb(pid);
-    const before = HEAP ? await takeSnapshot(pid, SERVER_DIR, 'before') : null;
+    const baselineRss = totalRss();
+    const before = HEAP ? await takeSnapshot(first.pid, SERVER_DIR, 'before') : null;
     console.log(
-      `  RSS: ${freshRss.toFixed(0)} MB fresh, ${baselineRss.toFixed(0)} MB after a ${WARMUP.seconds} s warm-up (the baseline)`,
+      `  RSS (web processes): ${freshRss.toFixed(0)} MB fresh, ${baselineRss.toFixed(0)} MB after a ${WARMUP.seconds} s warm-up (the baseline)`,
     );
 
     const rss: number[] = [];
-    const cpuBefore = cpuSeconds(pid);
+    const cpuBefore = cpu();
     const loadStarted = performance.now();
     const phase = await drive(
-      server.url,
+      servers.map((s) => s.url),
       tenants.map((t) => t.key),
       RATE,
       SECONDS,
-      () => rss.push(rssMb(pid)),
+      () => rss.push(totalRss()),
     );
-    const peakRss = Math.max(...rss, rssMb(pid));
-    const busySeconds = cpuSeconds(pid) - cpuBefore;
+    const peakRss = Math.max(...rss, totalRss());
+    const busySeconds = cpu() - cpuBefore;
     const servedSeconds = (performance.now() - loadStarted) / 1000;
     const settle: number[] = [];
     for (let s = 0; s < SETTLE_S; s += 5) {
       await sleep(5_000);
-      settle.push(rssMb(pid));
+      settle.push(totalRss());
     }
-    const afterRss = settle.at(-1) ?? rssMb(pid);
-    const after = HEAP ? await takeSnapshot(pid, SERVER_DIR, 'after') : null;
+    const afterRss = settle.at(-1) ?? totalRss();
+    const after = HEAP ? await takeSnapshot(first.pid, SERVER_DIR, 'after') : null;
     const calls = await model.calls();
-    // Read back while the server still runs (closing it deletes its data dir).
+    // Read back while the servers still run (closing the first deletes the data dir).
     const persisted = await checkPersisted(dataDir, tenants, phase.tasks).catch(
       (error: unknown) => ({
         checked: 0,
         missing: [`store could not be read: ${String(error)}`],
       }),
     );
-    await server.close().catch(() => undefined);
     const r = report(phase, SECONDS);
     const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');
     const ratio = afterRss / baselineRss;
@@ -338,16 +379,19 @@ async function main() {
       `    SIMPLE ${r.simple.n} steps: p50 ${r.simple.p50.toFixed(1)} ms, p99 ${r.simple.p99.toFixed(1)} ms; COMPLEX ${r.complex.n} steps: p50 ${r.complex.p50.toFixed(1)} ms, p99 ${r.complex.p99.toFixed(1)} ms`,
     );
     const answered = r.requests - r.errors.length;
+    const cpuMsPerRequest = (busySeconds * 1000) / Math.max(1, answered);
+    const corePercent = (busySeconds / servedSeconds) * 100;
     console.log(
-      `  server CPU: ${busySeconds.toFixed(1)} s over the ${servedSeconds.toFixed(0)} s it took to answer (${((busySeconds / servedSeconds) * 100).toFixed(0)} % of one core; machine load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores), ${((busySeconds * 1000) / Math.max(1, answered)).toFixed(1)} ms per answered request`,
+      `  server CPU (all its processes): ${busySeconds.toFixed(1)} s over the ${servedSeconds.toFixed(0)} s it took to answer (${corePercent.toFixed(0)} % of one core; machine load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores), ${cpuMsPerRequest.toFixed(1)} ms per answered request`,
     );
     console.log(
       `  model calls: ${Object.entries(calls)
         .map(([node, n]) => `${node} ${n}`)
         .join(', ')}`,
     );
+    const persistedOk = persisted.missing.length === 0 && persisted.checked > 0;
     console.log(
-      `  persisted: ${persisted.checked - persisted.missing.length} of ${persisted.checked} tasks with every step  → ${mark(persisted.missing.length === 0 && persisted.checked > 0)}`,
+      `  persisted: ${persisted.checked - persisted.missing.length} of ${persisted.checked} tasks with every step  → ${mark(persistedOk)}`,
     );
     for (const m of persisted.missing.slice(0, 5)) console.log(`    ${m}`);
     console.log(
@@ -355,9 +399,50 @@ async function main() {
     );
     console.log(`    idle minute, every 5 s: ${settle.map((m) => m.toFixed(0)).join(' ')} MB`);
     if (before && after) compareSnapshots(before, after);
+    return {
+      label,
+      errors: r.errors.length,
+      p50: r.p50,
+      p99: r.p99,
+      cpuMsPerRequest,
+      corePercent,
+      persisted: `${persisted.checked - persisted.missing.length}/${persisted.checked}`,
+      rss: `${baselineRss.toFixed(0)} → ${afterRss.toFixed(0)} MB`,
+    };
   } finally {
-    await server?.close().catch(() => undefined);
+    await worker?.close().catch(() => undefined);
+    // Sharers first: the first server's close deletes the data dir.
+    for (const server of servers.reverse()) await server.close().catch(() => undefined);
+  }
+}
+
+async function main() {
+  const perTenantPerMin = (RATE / TENANTS) * 60;
+  if (perTenantPerMin > DEFAULT_INTERACT_LIMIT_PER_MIN) {
+    throw new Error(
+      `${RATE} req/s over ${TENANTS} tenants is ${perTenantPerMin}/min per tenant, above the default limit of ${DEFAULT_INTERACT_LIMIT_PER_MIN}: use more tenants.`,
+    );
+  }
+  if (REDIS && !redisServerInstalled()) throw new Error(redisServerMissing('bench:soak --redis'));
+  const model = await startModel();
+  const redis = REDIS ? await startRedisServer() : null;
+  const outcomes: Outcome[] = [];
+  try {
+    for (const processes of PROCESSES) {
+      outcomes.push(await soak(processes, model, redis?.url ?? null));
+    }
+    if (outcomes.length > 1) {
+      console.log(`\nsame run, ${RATE} req/s for ${SECONDS} s:`);
+      for (const o of outcomes)
+        console.log(
+          `  ${o.label}: errors ${o.errors}, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, ` +
+            `server CPU ${o.cpuMsPerRequest.toFixed(1)} ms per request (${o.corePercent.toFixed(0)} % of one core), ` +
+            `persisted ${o.persisted}, RSS ${o.rss}`,
+        );
+    }
+  } finally {
     model.stop();
+    await redis?.stop();
     for (const file of readdirSync(SERVER_DIR).filter((f) => f.endsWith('.heapsnapshot'))) {
       if (!HEAP) rmSync(path.join(SERVER_DIR, file));
     }

@@ -52,6 +52,8 @@ export async function startServer(
   env: (own: Record<string, string>) => Record<string, string>,
   /** Flags for the server's node process (bench/soak's --cpu-prof). */
   nodeArgs: string[] = [],
+  /** Another server's data dir and key: one more process on the same store (its close keeps them). */
+  shareWith?: Pick<TandemServer, 'dataDir' | 'apiKey'>,
 ): Promise<TandemServer> {
   if (!existsSync(path.join(SERVER_DIR, '.next', 'BUILD_ID')))
     throw new Error('apps/server is not built: run `npm run bench:tasks` (it builds first).');
@@ -59,8 +61,8 @@ export async function startServer(
     paths: [SERVER_DIR],
   });
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-bench-tasks-'));
-  const apiKey = `tdm_bench_${randomBytes(16).toString('hex')}`;
+  const dataDir = shareWith?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tandem-bench-tasks-'));
+  const apiKey = shareWith?.apiKey ?? `tdm_bench_${randomBytes(16).toString('hex')}`;
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const args = [...nodeArgs, next, 'start', '-p', String(port), '-H', '127.0.0.1'];
@@ -87,7 +89,48 @@ export async function startServer(
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!shareWith) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TandemWorker {
+  pid: number;
+  output(): string;
+  close(): Promise<void>;
+}
+
+/** A worker process (`npm run worker`) on `shareWith`'s store; resolves once it started. */
+export async function startWorker(
+  env: (own: Record<string, string>) => Record<string, string>,
+  shareWith: Pick<TandemServer, 'dataDir' | 'apiKey'>,
+): Promise<TandemWorker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...env({ DATA_DIR: shareWith.dataDir, TANDEM_DEV_API_KEY: shareWith.apiKey }),
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('worker started')) {
+    if (child.exitCode !== null)
+      throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    pid: child.pid ?? -1,
+    output: () => output,
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

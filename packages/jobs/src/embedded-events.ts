@@ -2,10 +2,9 @@
 // the same store read it from the store's relay (LiveEventRepository), polling every 250 ms
 // for the channels their listeners follow. What `npm start` runs; the scale path is Redis
 // pub/sub (redis-events.ts).
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { LiveEventRepository } from '@tandem/store';
 import { LocalListeners, type EventBus } from './events';
+import { processTag, type PortLog } from './port';
 
 export interface EmbeddedEventBusOptions {
   store: { liveEvents: LiveEventRepository };
@@ -15,7 +14,7 @@ export interface EmbeddedEventBusOptions {
   pollMs?: number;
   /** Relayed events are kept this long (a doorbell needs no history). Default 10 minutes. */
   retentionMs?: number;
-  log?: { warn(message: string, fields?: Record<string, unknown>): void };
+  log?: PortLog;
 }
 
 const PRUNE_EVERY_MS = 60_000;
@@ -81,7 +80,7 @@ class RelayCursor {
 
 export function createEmbeddedEventBus(options: EmbeddedEventBusOptions): EventBus {
   const { store, log } = options;
-  const origin = options.origin ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const origin = options.origin ?? processTag();
   const pollMs = options.pollMs ?? 250;
   const retentionMs = options.retentionMs ?? 10 * 60_000;
   const listeners = new LocalListeners();

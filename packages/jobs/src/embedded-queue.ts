@@ -3,14 +3,14 @@
 // processes on one data directory already share the work (a job runs on one of them at a time;
 // one that dies stops renewing its lease and another takes the job over within a lease and a
 // poll). It is the one-machine path; the scale path is the Redis adapter (redis-queue.ts).
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { QueuedJob, QueuedJobRepository } from '@tandem/store';
 import {
   backoffBefore,
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
   isPermanentJobError,
+  processTag,
+  type PortLog,
   type JobHandler,
   type JobQueue,
   type JobState,
@@ -25,7 +25,7 @@ export interface EmbeddedJobQueueOptions {
   leaseMs?: number;
   /** How often an idle worker looks for jobs (other processes' adds, backoffs, takeovers). */
   pollMs?: number;
-  log?: { warn(message: string, fields?: Record<string, unknown>): void };
+  log?: PortLog;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -216,7 +216,7 @@ class EmbeddedWorker<T> {
 export function createEmbeddedJobQueue(options: EmbeddedJobQueueOptions): JobQueue {
   const config = {
     store: options.store,
-    owner: options.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    owner: options.owner ?? processTag(),
     leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
     pollMs: options.pollMs ?? DEFAULT_POLL_MS,
     log: options.log,

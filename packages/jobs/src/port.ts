@@ -15,6 +15,8 @@
 //   once (on whichever process sees it) and `state` says failed with the reason;
 // - a completed job never runs again; `retry` puts a failed one back.
 
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 export type JobStatus = 'waiting' | 'active' | 'completed' | 'failed';
 
 export interface JobSpec<T = unknown> {
@@ -92,3 +94,15 @@ export const DEFAULT_BACKOFF_MS = 5_000;
 /** The wait before attempt `next` (2, 3, …): backoffMs, doubled per attempt after the second. */
 export const backoffBefore = (next: number, backoffMs: number): number =>
   backoffMs * 2 ** Math.max(0, next - 2);
+
+/** Where the adapters report what they recover from (the runtime's logger fits). */
+export interface PortLog {
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * This process in leases and relay rows: host and pid to read, and a random suffix because a
+ * pid comes back after a restart and a new process must not pass for the dead one.
+ */
+export const processTag = (): string =>
+  `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;

@@ -4,12 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LocalListeners, type EventBus } from './events';
+import type { PortLog } from './port';
 
 export interface RedisEventBusOptions {
   url: string;
   /** Prefix of every pub/sub channel. Default 'tandem'. */
   prefix?: string;
-  log?: { warn(message: string, fields?: Record<string, unknown>): void };
+  log?: PortLog;
 }
 
 interface Envelope {

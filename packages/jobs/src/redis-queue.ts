@@ -26,6 +26,7 @@ import {
   type JobState,
   type JobStatus,
   type WorkOptions,
+  type PortLog,
 } from './port';
 
 export interface RedisJobQueueOptions {
@@ -35,7 +36,7 @@ export interface RedisJobQueueOptions {
   prefix?: string;
   /** A worker that stops renewing loses its job after this long. Default 30 s. */
   leaseMs?: number;
-  log?: { warn(message: string, fields?: Record<string, unknown>): void };
+  log?: PortLog;
 }
 
 const DEFAULT_LEASE_MS = 30_000;

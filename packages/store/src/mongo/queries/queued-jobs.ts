@@ -108,6 +108,9 @@ export function renewQueuedJobUpdate(
   };
 }
 
+/** What every end of a holder's lease sets: no owner, no lease, changed now. */
+const leaseCleared = (now: Date) => ({ owner: null, leaseExpiresAt: null, updatedAt: now });
+
 export function completeQueuedJobUpdate(
   queue: string,
   id: string,
@@ -117,13 +120,7 @@ export function completeQueuedJobUpdate(
   return {
     filter: heldFilter(queue, id, owner, now),
     update: {
-      $set: {
-        status: 'completed',
-        owner: null,
-        leaseExpiresAt: null,
-        finishedAt: now,
-        updatedAt: now,
-      },
+      $set: { ...leaseCleared(now), status: 'completed', finishedAt: now },
     },
   };
 }
@@ -137,7 +134,7 @@ export function failQueuedJobUpdate(
   retryAt: Date | null,
   now: Date,
 ): UpdateSpec {
-  const released = { error, owner: null, leaseExpiresAt: null, updatedAt: now };
+  const released = { ...leaseCleared(now), error };
   return {
     filter: heldFilter(queue, id, owner, now),
     update: {
@@ -162,7 +159,7 @@ export function releaseQueuedJobUpdate(
   return {
     filter: heldFilter(queue, id, owner, now),
     update: {
-      $set: { status: 'waiting', owner: null, leaseExpiresAt: null, updatedAt: now },
+      $set: { ...leaseCleared(now), status: 'waiting' },
       $inc: { attempts: -1 },
       $min: { runAt: now },
     },
@@ -186,14 +183,7 @@ export function abandonQueuedJobUpdate(
   return {
     filter: { ...exhaustedFilter(queue, now), id },
     update: {
-      $set: {
-        status: 'failed',
-        error,
-        owner: null,
-        leaseExpiresAt: null,
-        finishedAt: now,
-        updatedAt: now,
-      },
+      $set: { ...leaseCleared(now), status: 'failed', error, finishedAt: now },
     },
   };
 }
@@ -215,14 +205,12 @@ export function retryQueuedJobUpdate(
     filter: { ...tenantQueuedJobFilter(tenantId, queue, id), status: 'failed' },
     update: {
       $set: {
+        ...leaseCleared(now),
         status: 'waiting',
         attempts: 0,
         runAt: now,
-        owner: null,
-        leaseExpiresAt: null,
         error: null,
         finishedAt: null,
-        updatedAt: now,
       },
     },
   };

@@ -376,6 +376,19 @@ export const endpoints = {
     response: IndexLinkResponse,
     errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
   }),
+  knowledgeRetryJob: defineEndpoint({
+    path: '/api/knowledge/jobs/:jobId/retry',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Run a failed crawl again from where it stopped (its stored frontier and counts), with fresh attempts.',
+    params: KnowledgeJobParams,
+    response: IndexLinkResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'CONFLICT'],
+    notes: [
+      '409 CONFLICT when the job has not failed, or failed for a reason a retry does not mend (the knowledge quota: make room, then index again).',
+    ],
+  }),
   knowledgeDocuments: defineEndpoint({
     path: '/api/knowledge/documents',
     method: 'GET',

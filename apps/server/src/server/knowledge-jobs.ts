@@ -187,6 +187,35 @@ export class KnowledgeJobRunner {
     return cancelled;
   }
 
+  /**
+   * A failed crawl runs again from its stored frontier and counts (fresh attempts): the job is
+   * queued again and returned. Null when it has not failed, or when its failure was not the
+   * queue's (a crawl stopped by the tenant's quota: make room, then start a new one).
+   */
+  async retry(tenantId: string, jobId: string): Promise<KnowledgeJob | null> {
+    const { store, queue } = this.deps;
+    const job = await store.knowledgeJobs.get(tenantId, jobId);
+    if (!job || job.status !== 'failed') return null;
+    // The record first: a worker that takes the job at once must find it unfinished.
+    const queued = await store.knowledgeJobs.update(tenantId, jobId, {
+      status: 'queued',
+      error: null,
+      finishedAt: null,
+    });
+    if (!queued) return null;
+    if (!(await queue.retry(tenantId, CRAWL_QUEUE, jobId))) {
+      await store.knowledgeJobs.update(
+        tenantId,
+        jobId,
+        { status: 'failed', error: job.error, finishedAt: job.finishedAt },
+        { unlessFinished: true },
+      );
+      return null;
+    }
+    this.emit(queued);
+    return queued;
+  }
+
   /** The job's changes as they happen, whichever process runs it, until unsubscribed. */
   subscribe(tenantId: string, jobId: string, listener: JobListener): () => void {
     return this.deps.events.subscribe(crawlChannel(tenantId, jobId), (data) => {

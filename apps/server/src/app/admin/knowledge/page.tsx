@@ -269,6 +269,15 @@ function JobRow({ job }: { job: KnowledgeJobView }) {
             </button>
           </form>
         ) : null}
+        {job.status === 'failed' ? (
+          <form method="post" action={ACTIONS}>
+            <input type="hidden" name="action" value="retry" />
+            <input type="hidden" name="jobId" value={job.id} />
+            <button type="submit" className="secondary">
+              Retry
+            </button>
+          </form>
+        ) : null}
       </td>
     </tr>
   );

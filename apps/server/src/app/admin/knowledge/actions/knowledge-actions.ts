@@ -1,5 +1,5 @@
 // The knowledge admin page's forms post here (POST /admin/knowledge/actions, field `action`):
-// index a site, cancel a job, re-index or delete a document, save the allowed domains. Same
+// index a site, cancel or retry a job, re-index or delete a document, save the allowed domains. Same
 // checks as the pages (the admin cookie's key, role admin) plus the sign-in form's same-origin
 // rule, then the same work as the /api/knowledge routes, scoped to the key's tenant. Every
 // outcome is a 303 back to the page with `notice` or `error`, so a reload never re-posts.
@@ -63,6 +63,19 @@ async function cancelJob(runtime: Runtime, auth: AuthContext, form: FormData): P
   return cancelled?.status === 'cancelled'
     ? { notice: `Cancelled the crawl of ${job.url}.` }
     : { notice: `The crawl of ${job.url} had already ${cancelled?.status ?? job.status}.` };
+}
+
+async function retryJob(runtime: Runtime, auth: AuthContext, form: FormData): Promise<Outcome> {
+  const jobId = text(form, 'jobId') ?? '';
+  const job = await runtime.store.knowledgeJobs.get(auth.tenantId, jobId);
+  if (!job) return { error: 'No such knowledge job.' };
+  const queued = await runtime.knowledge.jobs.retry(auth.tenantId, jobId);
+  if (queued) return { notice: `Retrying the crawl of ${job.url} from where it stopped.` };
+  return job.status === 'failed'
+    ? {
+        error: `The crawl of ${job.url} cannot be retried (${job.error ?? 'failed'}): index it again.`,
+      }
+    : { notice: `The crawl of ${job.url} is ${job.status}: nothing to retry.` };
 }
 
 async function reindexDocument(
@@ -144,6 +157,7 @@ const ACTIONS: Record<
 > = {
   index: indexSite,
   cancel: cancelJob,
+  retry: retryJob,
   reindex: reindexDocument,
   delete: deleteDocument,
   settings: saveSettings,

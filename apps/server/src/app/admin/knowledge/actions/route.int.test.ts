@@ -1,6 +1,8 @@
 // POST /admin/knowledge/actions through a real runtime and in-memory store: the admin cookie
 // and the same-origin rule guard it like the admin pages, every action is tenant-scoped, and
 // every outcome is a 303 back to the page with a message it shows.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_COOKIE } from '../../../../server/admin-session';
 import type { Runtime } from '../../../../server/runtime';
@@ -230,6 +232,88 @@ describe('POST /admin/knowledge/actions: what it does', () => {
     expect(outcome(await post({ action: 'cancel', jobId: job.id })).notice).toMatch(
       /had already cancelled/,
     );
+  });
+
+  it('retries a crawl that failed in the queue, from where it stopped, and only such a crawl', async () => {
+    // A process that runs jobs only once told to (serve()), so the failure can be set up first.
+    await runtime.close();
+    runtime = await testRuntime({
+      KNOWLEDGE_ALLOW_PRIVATE_URLS: 'true',
+      KNOWLEDGE_CRAWL_DELAY_MS: '0',
+      RUN_JOBS: 'false',
+    });
+    admin = await tenantWithKey(runtime.store, 'admin');
+    const site = createServer((req, res) => {
+      const links = req.url === '/' ? '<a href="/a">A</a> <a href="/b">B</a>' : '';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<html><head><title>${req.url}</title></head><body><main><h1>${req.url}</h1><p>${'Refunds take five working days. '.repeat(20)}</p>${links}</main></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (site.address() as AddressInfo).port;
+      const start = () =>
+        runtime.knowledge.jobs.start(admin.tenantId, admin.tenantId, {
+          url: `http://127.0.0.1:${port}/`,
+          strategy: 'spider',
+          maxPages: 3,
+          maxDepth: 1,
+        });
+      const job = await start();
+      // Its worker's last attempt failed (the store was down): the queue and the record say so.
+      const claimed = await runtime.store.queuedJobs.claim('crawl', 'dead-worker', 30_000);
+      expect(claimed?.id).toBe(job.id);
+      const failed = 'The crawl stopped 3 times: the store was unreachable.';
+      await runtime.store.queuedJobs.fail('crawl', job.id, 'dead-worker', failed, null);
+      await runtime.store.knowledgeJobs.update(admin.tenantId, job.id, {
+        status: 'failed',
+        error: failed,
+        finishedAt: new Date().toISOString(),
+      });
+      // A crawl the quota stopped did not fail in the queue: a retry cannot mend it.
+      const stopped = await start();
+      await runtime.store.knowledgeJobs.update(admin.tenantId, stopped.id, {
+        status: 'failed',
+        error: 'The knowledge quota is full.',
+        finishedAt: new Date().toISOString(),
+      });
+      expect(outcome(await post({ action: 'retry', jobId: stopped.id })).error).toMatch(
+        /cannot be retried \(The knowledge quota is full\.\): index it again/,
+      );
+      expect(await runtime.store.knowledgeJobs.get(admin.tenantId, stopped.id)).toMatchObject({
+        status: 'failed',
+        error: 'The knowledge quota is full.',
+      });
+      // Another tenant's admin cannot retry it.
+      const other = await tenantWithKey(runtime.store, 'admin');
+      expect(
+        outcome(await post({ action: 'retry', jobId: job.id }, { key: other.key })).error,
+      ).toBe('No such knowledge job.');
+
+      expect(outcome(await post({ action: 'retry', jobId: job.id })).notice).toBe(
+        `Retrying the crawl of http://127.0.0.1:${port}/ from where it stopped.`,
+      );
+      expect(await runtime.store.knowledgeJobs.get(admin.tenantId, job.id)).toMatchObject({
+        status: 'queued',
+        error: null,
+        finishedAt: null,
+      });
+      runtime.knowledge.jobs.serve();
+      await expect
+        .poll(async () => (await runtime.store.knowledgeJobs.get(admin.tenantId, job.id))?.status, {
+          timeout: 20_000,
+        })
+        .toBe('completed');
+      expect(
+        (await runtime.store.knowledgeJobs.get(admin.tenantId, job.id))?.progress,
+      ).toMatchObject({ fetched: 3, ingested: 3 });
+      expect(outcome(await post({ action: 'retry', jobId: job.id })).notice).toMatch(
+        /is completed: nothing to retry/,
+      );
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 
   it('re-indexes only documents fetched from the web, and names unknown actions', async () => {

@@ -331,9 +331,11 @@ export const endpoints = {
       'DAILY_LIMIT_EXCEEDED',
       'QUOTA_EXCEEDED',
       'CONCURRENCY_LIMITED',
+      'SERVICE_UNAVAILABLE',
     ],
     notes: [
       'At most KNOWLEDGE_CRAWLS_PER_TENANT crawls of one tenant queued or running (2 by default): past it, 429 CONCURRENCY_LIMITED with Retry-After.',
+      'With REDIS_URL set and Redis not answering within 5 s: 503 SERVICE_UNAVAILABLE with Retry-After, and the job is recorded as failed (it could not be queued).',
       'Answers 202 with the queued job; follow it with `GET /api/knowledge/jobs/:jobId` or its event stream. A job survives a server restart and resumes where it stopped.',
       'A URL outside the tenant’s allowed domains, or on a private network address, is 400.',
     ],

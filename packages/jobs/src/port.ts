@@ -80,6 +80,18 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
+/**
+ * The queue's service did not answer in time (Redis down or unreachable): nothing was queued,
+ * retried or read. Callers answer "try again later" instead of waiting on a connection that
+ * may never come back.
+ */
+export class JobQueueUnavailableError extends Error {
+  override readonly name = 'JobQueueUnavailableError';
+}
+
+export const isJobQueueUnavailableError = (error: unknown): error is JobQueueUnavailableError =>
+  error instanceof Error && error.name === 'JobQueueUnavailableError';
+
 /** Thrown by a handler: the job fails for good, without further attempts. */
 export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';

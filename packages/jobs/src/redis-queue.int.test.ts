@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobQueue } from './port';
+import { isJobQueueUnavailableError, type JobQueue } from './port';
 import { createRedisJobQueue, haltRedisJobQueue } from './redis-queue';
 import {
   redisServerInstalled,
@@ -292,3 +292,37 @@ if (!redisServerInstalled()) {
     });
   });
 }
+
+// No redis-server needed: nothing listens on the port.
+describe('job queue: redis unreachable', () => {
+  it('gives up on an add, a state or a retry within its deadline, and closes without waiting', async () => {
+    const queue = createRedisJobQueue({
+      url: 'redis://127.0.0.1:1',
+      callTimeoutMs: 300,
+      log: { warn: () => undefined },
+    });
+    try {
+      const started = Date.now();
+      const calls = [
+        queue.add({ queue: 'crawl', id: 'job-1', tenantId: 't', data: {} }),
+        queue.state('t', 'crawl', 'job-1'),
+        queue.retry('t', 'crawl', 'job-1'),
+      ];
+      for (const call of calls) {
+        await expect(call).rejects.toMatchObject({
+          name: 'JobQueueUnavailableError',
+          message: expect.stringMatching(/did not answer within 0.3 s/),
+        });
+      }
+      expect(isJobQueueUnavailableError(await calls[0]?.catch((e: unknown) => e))).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // A worker waiting for Redis does not hold the process's shutdown.
+      queue.work('crawl', async () => undefined, { concurrency: 1 });
+      const closing = Date.now();
+      await queue.close();
+      expect(Date.now() - closing).toBeLessThan(2_000);
+    } finally {
+      await queue.close();
+    }
+  });
+});

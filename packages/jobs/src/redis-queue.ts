@@ -20,6 +20,7 @@ import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
   isPermanentJobError,
+  JobQueueUnavailableError,
   type JobHandler,
   type JobQueue,
   type JobSpec,
@@ -36,10 +37,13 @@ export interface RedisJobQueueOptions {
   prefix?: string;
   /** A worker that stops renewing loses its job after this long. Default 30 s. */
   leaseMs?: number;
+  /** How long an add, state or retry waits for Redis before giving up. Default 5 s. */
+  callTimeoutMs?: number;
   log?: PortLog;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 5_000;
 const DEFAULT_PREFIX = 'tandem';
 
 // Takeover takes the rest of the dead worker's lock (at most a lease) plus up to one check.
@@ -281,8 +285,10 @@ class RedisJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue<Envelope, void, string>>();
   private readonly workers = new Map<string, Pick<RedisWorker<unknown>, 'close' | 'halt'>>();
   private closed: Promise<void> | null = null;
+  private readonly callTimeoutMs: number;
 
   constructor(options: RedisJobQueueOptions) {
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const log = options.log;
     const onError = (error: unknown) => {
       if (!this.context.life.closing) log?.warn('job queue: Redis connection error', { error });
@@ -321,7 +327,31 @@ class RedisJobQueue implements JobQueue {
     return job && job.data?.tenantId === tenantId ? job : null;
   }
 
-  async add<T>(spec: JobSpec<T>): Promise<void> {
+  /**
+   * BullMQ waits for its connection to be ready however long that takes: a request queuing a job
+   * while Redis is down would hang. Each call of the port gives up after `callTimeoutMs`.
+   */
+  private bounded<R>(what: string, call: () => Promise<R>): Promise<R> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new JobQueueUnavailableError(
+              `The job queue (Redis) did not answer within ${this.callTimeoutMs / 1000} s (${what}).`,
+            ),
+          ),
+        this.callTimeoutMs,
+      );
+    });
+    return Promise.race([call(), deadline]).finally(() => clearTimeout(timer));
+  }
+
+  add<T>(spec: JobSpec<T>): Promise<void> {
+    return this.bounded('add', () => this.addNow(spec));
+  }
+
+  private async addNow<T>(spec: JobSpec<T>): Promise<void> {
     await this.queueOf(spec.queue).add(
       spec.queue,
       { tenantId: spec.tenantId, data: spec.data },
@@ -335,13 +365,19 @@ class RedisJobQueue implements JobQueue {
     );
   }
 
-  async state(tenantId: string, name: string, id: string): Promise<JobState | null> {
-    const job = await this.jobOf(tenantId, name, id);
-    const status = job && statusOf(await job.getState());
-    return job && status ? stateOf(name, job, status) : null;
+  state(tenantId: string, name: string, id: string): Promise<JobState | null> {
+    return this.bounded('state', async () => {
+      const job = await this.jobOf(tenantId, name, id);
+      const status = job && statusOf(await job.getState());
+      return job && status ? stateOf(name, job, status) : null;
+    });
   }
 
-  async retry(tenantId: string, name: string, id: string): Promise<boolean> {
+  retry(tenantId: string, name: string, id: string): Promise<boolean> {
+    return this.bounded('retry', () => this.retryNow(tenantId, name, id));
+  }
+
+  private async retryNow(tenantId: string, name: string, id: string): Promise<boolean> {
     const job = await this.jobOf(tenantId, name, id);
     if (!job) return false;
     try {
@@ -368,16 +404,44 @@ class RedisJobQueue implements JobQueue {
 
   private async shutDown(): Promise<void> {
     this.context.life.closing = true;
-    await Promise.all([...this.workers.values()].map((worker) => worker.close()));
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-    await Promise.allSettled([this.commands.quit(), this.context.client.quit()]);
+    // BullMQ's close waits for its connection, however long Redis stays away: with Redis
+    // unreachable nothing can be handed back anyway (the leases lapse and another worker takes
+    // the jobs), so the connections are cut instead of a shutdown that never ends.
+    if (this.commands.status !== 'ready' && this.context.client.status !== 'ready') {
+      this.context.log?.warn('job queue: Redis unreachable while closing; connections cut');
+      await this.cut();
+      return;
+    }
+    const graceful = (async () => {
+      await Promise.all([...this.workers.values()].map((worker) => worker.close()));
+      await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+      await Promise.allSettled([this.commands.quit(), this.context.client.quit()]);
+    })();
+    // Handlers stop between pages; one lease is the longest a handover may take.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([
+      graceful.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), this.context.leaseMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (late) {
+      this.context.log?.warn('job queue: closing took longer than a lease; connections cut');
+      await this.cut();
+    }
   }
 
   async [HALT](): Promise<void> {
     if (this.context.life.dead) return;
+    this.closed ??= Promise.resolve();
+    await this.cut();
+  }
+
+  /** As after SIGKILL: stops at once, connections cut; what is on its way is lost. */
+  private async cut(): Promise<void> {
+    if (this.context.life.dead) return;
     this.context.life.closing = true;
     this.context.life.dead = true;
-    this.closed ??= Promise.resolve();
     const halted = [...this.workers.values()].map((worker) => worker.halt());
     // Cut at once: a lock renewal or a completion already on its way is lost, as in a crash.
     this.commands.disconnect();

@@ -14,7 +14,13 @@ import {
   type KnowledgeIngestion,
   type PageOutcome,
 } from '@tandem/knowledge/ingestion';
-import type { EventBus, JobQueue, JobState, RunningJob } from '@tandem/jobs';
+import {
+  isJobQueueUnavailableError,
+  type EventBus,
+  type JobQueue,
+  type JobState,
+  type RunningJob,
+} from '@tandem/jobs';
 import type { KnowledgeJob, Store } from '@tandem/store';
 import { HttpError } from './http-error';
 import type { Logger } from './logger';
@@ -129,7 +135,23 @@ export class KnowledgeJobRunner {
         userId,
       }),
     );
-    await this.enqueue(job);
+    try {
+      await this.enqueue(job);
+    } catch (error) {
+      if (!isJobQueueUnavailableError(error)) throw error;
+      // Nothing will run it: say so on the record (it no longer counts against the tenant's
+      // cap) and tell the client to try again, instead of leaving a crawl queued forever.
+      await this.deps.store.knowledgeJobs.update(tenantId, job.id, {
+        status: 'failed',
+        error: `It could not be queued: ${error.message}`,
+        finishedAt: new Date().toISOString(),
+      });
+      throw new HttpError(
+        'SERVICE_UNAVAILABLE',
+        'The job queue is unavailable, so the crawl could not be started; try again shortly.',
+        { headers: { 'retry-after': '30' } },
+      );
+    }
     return job;
   }
 
@@ -170,7 +192,18 @@ export class KnowledgeJobRunner {
    */
   async resumeUnfinished(): Promise<number> {
     const jobs = await this.deps.store.knowledgeJobs.listUnfinished();
-    for (const job of jobs) await this.enqueue(job);
+    try {
+      for (const job of jobs) await this.enqueue(job);
+    } catch (error) {
+      if (!isJobQueueUnavailableError(error)) throw error;
+      // A process must start without Redis (requests do not need it); the queue keeps its jobs,
+      // and the next process start adds any it lacks.
+      this.deps.log.warn('unfinished crawls not re-queued: the job queue is unavailable', {
+        jobs: jobs.length,
+        error,
+      });
+      return 0;
+    }
     return jobs.length;
   }
 

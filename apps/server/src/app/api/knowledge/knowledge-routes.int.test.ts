@@ -299,7 +299,6 @@ describe('crawls', () => {
   });
   afterAll(() => sites.close());
   afterEach(async () => {
-    await runtime.jobs.close();
     await runtime.close();
   });
 
@@ -314,6 +313,39 @@ describe('crawls', () => {
     const res = await start({ url: `${sites.url}/docs/`, strategy: 'sitemap' });
     expect(res.status).toBe(400);
     expect(ErrorResponse.parse(await res.json()).error.message).toMatch(/private or reserved/);
+  });
+
+  it('answers 503 with Retry-After when the job queue (Redis) does not answer, and records why', async () => {
+    // Nothing listens on this port: BullMQ alone would wait for it forever.
+    runtime = await testRuntime({
+      KNOWLEDGE_ALLOW_PRIVATE_URLS: 'true',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    let tenantId: string;
+    ({ key, tenantId } = await tenantWithKey(runtime.store));
+    const started = Date.now();
+    const res = await start({ url: `${sites.url}/docs/`, strategy: 'sitemap' });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(ErrorResponse.parse(await res.json()).error).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringMatching(/job queue is unavailable/),
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // Not left queued forever (nor counted against the tenant's crawls): failed, saying why.
+    const [job] = await runtime.store.knowledgeJobs.list(tenantId, { limit: 5 });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/could not be queued: The job queue \(Redis\) did not answer/),
+    });
+    // A process starting meanwhile still starts: re-queuing its unfinished crawls waits for
+    // the queue no longer than the deadline, and says so.
+    await runtime.store.knowledgeJobs.update(tenantId, job?.id ?? '', {
+      status: 'queued',
+      error: null,
+      finishedAt: null,
+    });
+    expect(await runtime.knowledge.jobs.resumeUnfinished()).toBe(0);
   });
 
   it('crawls the docs sitemap in the background, streams progress, and keeps jobs per tenant', async () => {

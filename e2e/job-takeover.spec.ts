@@ -18,12 +18,8 @@ import {
   type RedisServer,
 } from '@tandem/jobs/testing';
 import { e2eEnv } from './support/env';
-import {
-  startTandemServer,
-  startTandemWorker,
-  type TandemServer,
-  type TandemWorker,
-} from './support/tandem-server';
+import type { WorkerProcess } from '@tandem/server/worker-process';
+import { startTandemServer, startTandemWorker, type TandemServer } from './support/tandem-server';
 
 const PAGES = 40;
 /** Slow enough that a crawl of 40 pages lasts several seconds on any machine. */
@@ -242,7 +238,7 @@ test.describe('crawls on Redis: a web process and two workers', () => {
   let redis: RedisServer;
   let site: Site;
   const webs: TandemServer[] = [];
-  const workers: TandemWorker[] = [];
+  const workers: WorkerProcess[] = [];
   const options = () => ({
     ...processOptions(),
     env: { ...processOptions().env, REDIS_URL: redis.url },

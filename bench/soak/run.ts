@@ -28,13 +28,8 @@ import { createStore } from '@tandem/store';
 import { argument } from '../page/browser';
 import { serverEnv } from '../tasks/env';
 import { redisServerInstalled, redisServerMissing, startRedisServer } from '@tandem/jobs/testing';
-import {
-  SERVER_DIR,
-  startServer,
-  startWorker,
-  type TandemServer,
-  type TandemWorker,
-} from '../tasks/harness/server';
+import type { WorkerProcess } from '@tandem/server/worker-process';
+import { SERVER_DIR, startServer, startWorker, type TandemServer } from '../tasks/harness/server';
 import { compareSnapshots, takeSnapshot } from './heap';
 import { nextBody, REQUESTS_PER_TASK, type TaskKind, type TaskRun } from './workload';
 
@@ -309,7 +304,7 @@ async function soak(
   };
   const label = `${processes} web process${processes > 1 ? 'es' : ''}${redisUrl ? ' + worker, Redis' : ', embedded'}`;
   const servers: TandemServer[] = [];
-  let worker: TandemWorker | null = null;
+  let worker: WorkerProcess | null = null;
   try {
     const nodeArgs = CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${SERVER_DIR}`] : [];
     const first = await startServer(env, nodeArgs);
@@ -410,7 +405,7 @@ async function soak(
       rss: `${baselineRss.toFixed(0)} → ${afterRss.toFixed(0)} MB`,
     };
   } finally {
-    await worker?.close().catch(() => undefined);
+    await worker?.stop().catch(() => undefined);
     // Sharers first: the first server's close deletes the data dir.
     for (const server of servers.reverse()) await server.close().catch(() => undefined);
   }

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startWorkerProcess, type WorkerProcess } from '@tandem/server/worker-process';
 import { inheritedEnv } from './env';
 
 export const SERVER_DIR = path.resolve(import.meta.dirname, '../../apps/server');
@@ -84,43 +85,16 @@ function processEnv(options: TandemServerOptions, dataDir: string, apiKey: strin
   };
 }
 
-export interface TandemWorker {
-  output(): string;
-  /** Ends the process (SIGKILL: as a crash; SIGTERM: a clean stop) and waits for its exit. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
 /**
- * A worker process (`npm run worker`: apps/server/src/worker.ts under tsx) on `shareWith`'s data
- * dir and the same settings; resolves once it says it started.
+ * A worker process (`npm run worker`) on `shareWith`'s data dir with the settings a server of
+ * these tests gets; resolves once it says it started.
  */
-export async function startTandemWorker(
+export function startTandemWorker(
   options: TandemServerOptions & { shareWith: Pick<TandemServer, 'dataDir' | 'apiKey'> },
-): Promise<TandemWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: SERVER_DIR,
-    env: processEnv(options, options.shareWith.dataDir, options.shareWith.apiKey),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('worker started')) {
-    if (child.exitCode !== null)
-      throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    output: () => output,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill(signal);
-      await exited;
-    },
-  };
+): Promise<WorkerProcess> {
+  return startWorkerProcess(
+    processEnv(options, options.shareWith.dataDir, options.shareWith.apiKey),
+  );
 }
 
 export async function startTandemServer(options: TandemServerOptions): Promise<TandemServer> {

@@ -1,20 +1,18 @@
 // The worker process for real: a web runtime with RUN_JOBS=false queues a crawl and runs none of
 // it; `tsx src/worker.ts` on the same data directory (the embedded queue) takes the crawl and
 // finishes it, and SIGTERM stops the worker cleanly.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { createStore } from '@tandem/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEnv } from './env';
 import { createRuntime, type Runtime } from './server/runtime';
 import { tenantWithKey } from './test/harness';
+import { startWorkerProcess, type WorkerProcess } from './testing/worker-process';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = 6;
 
 let dataDir: string;
@@ -22,7 +20,7 @@ let site: Server;
 let siteUrl: string;
 let fetched: string[];
 let runtime: Runtime | null;
-let worker: ChildProcess | null;
+let worker: WorkerProcess | null;
 
 beforeEach(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'tandem-worker-'));
@@ -46,7 +44,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  worker?.kill('SIGKILL');
+  await worker?.stop('SIGKILL');
   await runtime?.close();
   await new Promise((resolve) => site.close(resolve));
   rmSync(dataDir, { recursive: true, force: true });
@@ -58,24 +56,6 @@ const settings: Record<string, string> = {
   KNOWLEDGE_ALLOW_PRIVATE_URLS: 'true',
   KNOWLEDGE_CRAWL_DELAY_MS: '0',
 };
-
-function startWorker(): { exited: Promise<number | null>; output: () => string } {
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: serverDir,
-    // The test's own environment (PATH, HOME) plus the worker's settings.
-    // eslint-disable-next-line no-restricted-properties -- passed through to the child, not read
-    env: { ...process.env, ...settings, DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  worker = child;
-  return {
-    exited: new Promise((resolve) => child.on('exit', (code: number | null) => resolve(code))),
-    output: () => output,
-  };
-}
 
 describe('npm run worker', () => {
   it('runs the crawls a web process with RUN_JOBS=false only queued, and stops on SIGTERM', async () => {
@@ -94,7 +74,10 @@ describe('npm run worker', () => {
     expect((await runtime.store.knowledgeJobs.get(tenantId, job.id))?.status).toBe('queued');
     expect(fetched).toEqual([]);
 
-    const { exited, output } = startWorker();
+    // The test's own environment (PATH, HOME) plus the worker's settings.
+    // eslint-disable-next-line no-restricted-properties -- passed through to the child, not read
+    worker = await startWorkerProcess({ ...process.env, ...settings, DATA_DIR: dataDir });
+    const output = worker.output;
     const deadline = Date.now() + 60_000;
     let status = 'queued';
     while (Date.now() < deadline) {
@@ -111,8 +94,8 @@ describe('npm run worker', () => {
     expect(pages).toHaveLength(PAGES);
     expect(output()).toMatch(/worker started .*queue="embedded \(in the store\)"/);
 
-    worker?.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    await worker.stop('SIGTERM');
+    expect(worker.exitCode()).toBe(0);
     expect(output()).toMatch(/worker stopped/);
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startWorkerProcess, type WorkerProcess } from '@tandem/server/worker-process';
 
 export const SERVER_DIR = path.resolve(import.meta.dirname, '../../../apps/server');
 
@@ -94,43 +95,13 @@ export async function startServer(
   };
 }
 
-export interface TandemWorker {
-  pid: number;
-  output(): string;
-  close(): Promise<void>;
-}
-
 /** A worker process (`npm run worker`) on `shareWith`'s store; resolves once it started. */
-export async function startWorker(
+export function startWorker(
   env: (own: Record<string, string>) => Record<string, string>,
   shareWith: Pick<TandemServer, 'dataDir' | 'apiKey'>,
-): Promise<TandemWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...env({ DATA_DIR: shareWith.dataDir, TANDEM_DEV_API_KEY: shareWith.apiKey }),
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+): Promise<WorkerProcess> {
+  return startWorkerProcess({
+    ...env({ DATA_DIR: shareWith.dataDir, TANDEM_DEV_API_KEY: shareWith.apiKey }),
+    NODE_ENV: 'production',
   });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('worker started')) {
-    if (child.exitCode !== null)
-      throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    pid: child.pid ?? -1,
-    output: () => output,
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

@@ -261,25 +261,24 @@ function JobRow({ job }: { job: KnowledgeJobView }) {
       </td>
       <td>
         {job.status === 'queued' || job.status === 'running' ? (
-          <form method="post" action={ACTIONS}>
-            <input type="hidden" name="action" value="cancel" />
-            <input type="hidden" name="jobId" value={job.id} />
-            <button type="submit" className="secondary">
-              Cancel
-            </button>
-          </form>
+          <JobAction action="cancel" jobId={job.id} label="Cancel" />
         ) : null}
-        {job.status === 'failed' ? (
-          <form method="post" action={ACTIONS}>
-            <input type="hidden" name="action" value="retry" />
-            <input type="hidden" name="jobId" value={job.id} />
-            <button type="submit" className="secondary">
-              Retry
-            </button>
-          </form>
-        ) : null}
+        {job.status === 'failed' ? <JobAction action="retry" jobId={job.id} label="Retry" /> : null}
       </td>
     </tr>
+  );
+}
+
+/** A button that posts one action on one job back to this page. */
+function JobAction({ action, jobId, label }: { action: string; jobId: string; label: string }) {
+  return (
+    <form method="post" action={ACTIONS}>
+      <input type="hidden" name="action" value={action} />
+      <input type="hidden" name="jobId" value={jobId} />
+      <button type="submit" className="secondary">
+        {label}
+      </button>
+    </form>
   );
 }
 

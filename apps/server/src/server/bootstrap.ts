@@ -1,6 +1,7 @@
 // First-start experience: a fresh checkout gets a dev tenant and a working API key with no
 // configuration. The key is printed once (only its hash is stored, so it can't be shown again).
-import type { Store } from '@tandem/store';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDuplicateKeyError, type Store } from '@tandem/store';
 import type { Env } from '../env';
 import type { Logger } from './logger';
 
@@ -13,7 +14,43 @@ export type DevTenantOutcome =
   | { kind: 'created'; tenantId: string; plaintextKey: string }
   | { kind: 'existing-tenants'; tenantCount: number };
 
+/** The lease that makes the first start one process's: a key of no tenant's. */
+const BOOTSTRAP_SCOPE = { tenantId: '__bootstrap__', key: 'dev-tenant', leaseMs: 30_000 };
+
+/**
+ * Makes sure someone can sign in: see DevTenantOutcome. Processes starting together on one
+ * empty store (replicas of a deployment) take turns under a lease in the store, so exactly one
+ * creates the tenant and prints its key; the others then find it.
+ */
 export async function ensureDevTenant(
+  store: Store,
+  env: Pick<Env, 'TANDEM_DEV_API_KEY'>,
+): Promise<DevTenantOutcome> {
+  const { tenantId, key, leaseMs } = BOOTSTRAP_SCOPE;
+  const deadline = Date.now() + leaseMs;
+  for (;;) {
+    try {
+      await store.idempotency.begin(tenantId, {
+        key,
+        scope: 'bootstrap',
+        requestHash: key,
+        ttlMs: leaseMs,
+      });
+      break;
+    } catch (error) {
+      // Another process is at it; its lease lapses if it died meanwhile.
+      if (!isDuplicateKeyError(error) || Date.now() > deadline) throw error;
+      await sleep(50 + Math.random() * 100);
+    }
+  }
+  try {
+    return await ensureDevTenantNow(store, env);
+  } finally {
+    await store.idempotency.release(tenantId, key).catch(() => false);
+  }
+}
+
+async function ensureDevTenantNow(
   store: Store,
   env: Pick<Env, 'TANDEM_DEV_API_KEY'>,
 ): Promise<DevTenantOutcome> {

@@ -1,6 +1,14 @@
 import type { NextConfig } from 'next';
 
+// The production image (Dockerfile) builds with NEXT_OUTPUT=standalone: a self-contained
+// server.js that starts without the `next` CLI or this file. Only there: `next start`, which
+// `npm start` and the tests run, warns on a standalone build. A build-time switch of the image,
+// not a server setting, so it is read here and not in env.ts.
+// eslint-disable-next-line no-restricted-properties
+const standalone = process.env.NEXT_OUTPUT === 'standalone';
+
 const config: NextConfig = {
+  ...(standalone ? { output: 'standalone' as const } : {}),
   // Workspace packages export TypeScript source; Next compiles them with the app.
   transpilePackages: [
     '@tandem/contracts',

@@ -1,5 +1,6 @@
 // The pool with real worker threads running the real parsers: answers, budgets, a job over its
 // time or memory costing that job only, and the calling thread left free meanwhile.
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_INPUT_LIMITS, InputTooComplexError } from '@tandem/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,23 @@ describe('ParsePool', () => {
     expect(finished).toBe(false);
     expect((await job).markdown).toContain('Chair 1999');
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'runs its threads below the event loop’s CPU priority (nice 10), this thread unchanged',
+    async () => {
+      await poolParsers(pool).mainContent({ tenantId: 't1', html: products(10) });
+      // Each task (thread) of this process, with its nice value (field 19 of its stat line).
+      const nice = readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return {
+          tid: Number(tid),
+          nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]),
+        };
+      });
+      expect(nice.find((t) => t.tid === process.pid)?.nice).toBe(0);
+      expect(nice.filter((t) => t.nice === 10).length).toBeGreaterThanOrEqual(1);
+    },
+  );
 });
 
 describe('ParsePool limits of its own', () => {

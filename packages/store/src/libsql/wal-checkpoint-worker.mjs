@@ -2,7 +2,9 @@
 // (wal-checkpoints.ts says why it is a thread). Plain JavaScript with no workspace imports: a
 // thread opens its entry file at run time, past the bundler, so it needs nothing but `libsql`.
 import { parentPort, workerData } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
 
 // `libsql` is CommonJS, loaded the way native-client.ts loads it.
@@ -10,6 +12,15 @@ const Database = createRequire(import.meta.url)('libsql');
 
 /** @type {{ path: string; intervalMs: number; busyTimeoutMs: number }} */
 const { path, intervalMs, busyTimeoutMs } = workerData;
+
+// Below the event loop's CPU priority (nice 10), as the parse pool's threads: copying the log
+// back can wait, answering requests cannot. Linux only; elsewhere the process's priority.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+} catch {
+  // Not Linux, or not allowed.
+}
 
 const db = new Database(path, { timeout: busyTimeoutMs });
 // This connection writes nothing itself, but a connection that opens a WAL database checkpoints

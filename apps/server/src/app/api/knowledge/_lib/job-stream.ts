@@ -5,6 +5,7 @@
 import type { KnowledgeJobEvent, KnowledgeJobView } from '@tandem/contracts';
 import type { KnowledgeJob } from '@tandem/store';
 import { isFinished, jobView, type KnowledgeJobRunner } from '../../../../server/knowledge-jobs';
+import { sseStream } from '../../../../server/sse';
 
 export interface JobStreamOptions {
   job: KnowledgeJob;
@@ -15,64 +16,35 @@ export interface JobStreamOptions {
   heartbeatMs?: number;
 }
 
-export const jobFrame = (event: KnowledgeJobEvent): string =>
-  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-
 export function jobEventStream(options: JobStreamOptions): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let closed = false;
   let lastUpdate = '';
   let lastAt = '';
-  const timers: ReturnType<typeof setInterval>[] = [];
-  let unsubscribe = () => {};
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    timers.forEach(clearInterval);
-    unsubscribe();
-    options.signal.removeEventListener('abort', close);
-    try {
-      controller.close();
-    } catch {
-      // Already closed by the client.
-    }
-  };
-  const write = (text: string) => {
-    if (closed) return;
-    try {
-      controller.enqueue(encoder.encode(text));
-    } catch {
-      close();
-    }
-  };
-  const send = (job: KnowledgeJobView) => {
-    // Same state twice (bus and poll) is one event; an older one arriving late is none.
-    const key = `${job.updatedAt}|${job.status}|${JSON.stringify(job.progress)}`;
-    if (key === lastUpdate || job.updatedAt < lastAt) return;
-    lastUpdate = key;
-    lastAt = job.updatedAt;
-    const done = isFinished(job);
-    write(jobFrame({ type: done ? 'done' : 'progress', job }));
-    if (done) close();
-  };
-
-  return new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-      write('retry: 2000\n\n');
+  return sseStream({
+    signal: options.signal,
+    retryMs: 2_000,
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+    start(channel) {
+      const send = (job: KnowledgeJobView) => {
+        // Same state twice (bus and poll) is one event; an older one arriving late is none.
+        const key = `${job.updatedAt}|${job.status}|${JSON.stringify(job.progress)}`;
+        if (channel.closed || key === lastUpdate || job.updatedAt < lastAt) return;
+        lastUpdate = key;
+        lastAt = job.updatedAt;
+        const done = isFinished(job);
+        const event: KnowledgeJobEvent = { type: done ? 'done' : 'progress', job };
+        channel.send({ event: event.type, data: event });
+        if (done) channel.close();
+      };
       send(jobView(options.job));
-      if (closed) return;
-      unsubscribe = options.runner.subscribe(options.job.tenantId, options.job.id, send);
-      timers.push(
-        setInterval(() => {
-          void options.reload().then((job) => (job ? send(jobView(job)) : close()), close);
-        }, options.pollMs ?? 5_000),
-        setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? 15_000),
-      );
-      options.signal.addEventListener('abort', close);
+      if (channel.closed) return;
+      channel.onClose(options.runner.subscribe(options.job.tenantId, options.job.id, send));
+      const poll = setInterval(() => {
+        void options.reload().then(
+          (job) => (job ? send(jobView(job)) : channel.close()),
+          () => channel.close(),
+        );
+      }, options.pollMs ?? 5_000);
+      channel.onClose(() => clearInterval(poll));
     },
-    cancel: close,
   });
 }

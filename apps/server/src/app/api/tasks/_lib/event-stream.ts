@@ -8,6 +8,7 @@ import { TERMINAL_TASK_STATUSES, type TaskEvent } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import { HttpError } from '../../../../server/http-error';
 import type { Logger } from '../../../../server/logger';
+import { sseStream, type SseChannel } from '../../../../server/sse';
 
 export interface TaskEventStreamOptions {
   store: Store;
@@ -35,99 +36,59 @@ export interface TaskEventStreamOptions {
 const MAX_FAILED_POLLS = 5;
 const REPLAY_PAGE = 500;
 
-/** Frames one event: `event:` names it, `id:` (items only) is what Last-Event-ID resumes from. */
-export function sseFrame(event: TaskEvent, id?: number): string {
-  const idLine = id === undefined ? '' : `id: ${id}\n`;
-  return `event: ${event.event}\n${idLine}data: ${JSON.stringify(event)}\n\n`;
-}
-
-/** The resume point of a reconnect: `Last-Event-ID` when it is a seq, else undefined. */
-export function lastEventSeq(request: Request): number | undefined {
-  const value = request.headers.get('last-event-id')?.trim();
-  return value && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
-}
-
 export function taskEventStream(options: TaskEventStreamOptions): ReadableStream<Uint8Array> {
   const { store, hub, tenantId, taskId, signal, log } = options;
-  const pollMs = options.pollMs ?? 1_000;
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const encoder = new TextEncoder();
   let lastSeq = options.afterSeq;
-  let closed = false;
   let failedPolls = 0;
   let running: Promise<void> | null = null;
   let rerun = false;
-  const timers: ReturnType<typeof setInterval>[] = [];
-  let deadline: ReturnType<typeof setTimeout> | undefined;
-  let unsubscribe = () => {};
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-
-  const write = (text: string) => {
-    if (closed) return;
-    try {
-      controller.enqueue(encoder.encode(text));
-    } catch {
-      close();
-    }
-  };
-
-  function close() {
-    if (closed) return;
-    closed = true;
-    for (const timer of timers) clearInterval(timer);
-    clearTimeout(deadline);
-    unsubscribe();
-    signal.removeEventListener('abort', close);
-    try {
-      controller.close();
-    } catch {
-      // Already closed or errored by the consumer.
-    }
-  }
+  let sse: SseChannel | undefined;
+  // Step events have no id (they are not stored); collected items are resumed by their seq.
+  const send = (event: TaskEvent, id?: number) =>
+    sse?.send({ event: event.event, id, data: event });
 
   // Status first, items second: an item stored before the task finished is then always
   // sent before `done`.
-  async function drain() {
+  async function drain(channel: SseChannel) {
     const task = await store.tasks.get(tenantId, taskId);
     for (;;) {
       const items = await store.collectedItems.list(tenantId, taskId, {
         afterSeq: lastSeq,
         limit: REPLAY_PAGE,
       });
-      if (items.length === 0 || closed) break;
+      if (items.length === 0 || channel.closed) break;
       const counts = await store.collectedItems.countByType(tenantId, taskId);
       for (const item of items) {
         const entry = toCollectedItemEntry(item);
-        write(
-          sseFrame(
-            {
-              event: 'collected',
-              taskId,
-              type: item.type,
-              count: counts[item.type] ?? 1,
-              item: entry,
-            },
-            item.seq,
-          ),
+        send(
+          {
+            event: 'collected',
+            taskId,
+            type: item.type,
+            count: counts[item.type] ?? 1,
+            item: entry,
+          },
+          item.seq,
         );
         lastSeq = item.seq;
       }
       if (items.length < REPLAY_PAGE) break;
     }
     if (!task) {
-      close();
+      channel.close();
       return;
     }
     if (TERMINAL_TASK_STATUSES.includes(task.status)) {
       const counts = await store.collectedItems.countByType(tenantId, taskId);
-      write(sseFrame({ event: 'done', taskId, status: task.status, result: task.result, counts }));
-      close();
+      send({ event: 'done', taskId, status: task.status, result: task.result, counts });
+      channel.close();
     }
   }
 
   // One drain at a time; a bell that rings meanwhile runs one more, so nothing is missed.
   function pump(): void {
-    if (closed) return;
+    const channel = sse;
+    if (!channel || channel.closed) return;
     if (running) {
       rerun = true;
       return;
@@ -136,25 +97,27 @@ export function taskEventStream(options: TaskEventStreamOptions): ReadableStream
       do {
         rerun = false;
         try {
-          await drain();
+          await drain(channel);
           failedPolls = 0;
         } catch (error) {
           failedPolls += 1;
           log.warn('task event poll failed', { error, failedPolls });
-          if (failedPolls >= MAX_FAILED_POLLS) close();
+          if (failedPolls >= MAX_FAILED_POLLS) channel.close();
         }
-      } while (rerun && !closed);
+      } while (rerun && !channel.closed);
     })().finally(() => {
       running = null;
     });
   }
 
   const onEvent = (event: TaskEvent) => {
-    if (event.event === 'step') write(sseFrame(event));
+    if (event.event === 'step') send(event);
     else pump();
   };
   // Subscribed before the stream exists, so a full hub answers 429 instead of an empty stream.
-  // No event can arrive before start() below: the constructor calls it synchronously.
+  // Events that arrive before start() below (it runs synchronously in sseStream) have no channel
+  // yet and are not lost: start replays the hub's recent steps and drains the store.
+  let unsubscribe: () => void;
   try {
     unsubscribe = hub.subscribe(tenantId, taskId, onEvent, { signal });
   } catch (error) {
@@ -162,27 +125,22 @@ export function taskEventStream(options: TaskEventStreamOptions): ReadableStream
     throw error;
   }
 
-  return new ReadableStream<Uint8Array>({
-    start(streamController) {
-      controller = streamController;
-      write(`retry: ${options.retryMs ?? 2_000}\n\n`);
+  return sseStream({
+    signal,
+    retryMs: options.retryMs ?? 2_000,
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.maxDurationMs !== undefined ? { maxDurationMs: options.maxDurationMs } : {}),
+    start(channel) {
+      sse = channel;
+      channel.onClose(unsubscribe);
       if (options.replaySteps) {
         for (const event of hub.recent(tenantId, taskId)) {
-          if (event.event === 'step') write(sseFrame(event));
+          if (event.event === 'step') send(event);
         }
       }
-      if (signal.aborted) {
-        close();
-        return;
-      }
-      signal.addEventListener('abort', close, { once: true });
-      timers.push(setInterval(pump, pollMs));
-      timers.push(setInterval(() => write(': heartbeat\n\n'), heartbeatMs));
-      deadline = setTimeout(close, options.maxDurationMs ?? 30 * 60_000);
+      const poll = setInterval(pump, options.pollMs ?? 1_000);
+      channel.onClose(() => clearInterval(poll));
       pump();
-    },
-    cancel() {
-      close();
     },
   });
 }

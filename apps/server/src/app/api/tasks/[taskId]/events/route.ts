@@ -1,6 +1,7 @@
 import { endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../../../server/create-route';
-import { lastEventSeq, taskEventStream } from '../../_lib/event-stream';
+import { lastEventSeq, SSE_HEADERS } from '../../../../../server/sse';
+import { taskEventStream } from '../../_lib/event-stream';
 import { requireTask } from '../../_lib/task-access';
 
 export const runtime = 'nodejs';
@@ -21,16 +22,6 @@ export const GET = createRoute(endpoints.taskEvents, {
       signal: request.signal,
       log,
     });
-    return rawResponse(
-      new Response(stream, {
-        status: 200,
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          // no-transform: a compressing proxy would otherwise hold events back in its buffer.
-          'cache-control': 'no-store, no-transform',
-          'x-accel-buffering': 'no',
-        },
-      }),
-    );
+    return rawResponse(new Response(stream, { headers: SSE_HEADERS }));
   },
 });

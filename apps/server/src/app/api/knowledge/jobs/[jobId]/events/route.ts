@@ -1,5 +1,6 @@
 import { endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../../../../server/create-route';
+import { SSE_HEADERS } from '../../../../../../server/sse';
 import { requireJob } from '../../../_lib/job-access';
 import { jobEventStream } from '../../../_lib/job-stream';
 
@@ -15,14 +16,6 @@ export const GET = createRoute(endpoints.knowledgeJobEvents, {
       reload: () => runtime.store.knowledgeJobs.get(auth.tenantId, job.id),
       signal: request.signal,
     });
-    return rawResponse(
-      new Response(stream, {
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store, no-transform',
-          'x-accel-buffering': 'no',
-        },
-      }),
-    );
+    return rawResponse(new Response(stream, { headers: SSE_HEADERS }));
   },
 });

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnvFiles, parseEnv } from './env';
+import { EnvError, parseEnv } from './env';
 
 /** The EnvError parseEnv throws for `source`. */
 function envError(source: Record<string, string>): EnvError {
@@ -138,26 +136,5 @@ describe('EnvError: the message a failed start prints', () => {
   it('shortens a long value it may show', () => {
     const error = envError({ MAX_BODY_BYTES: 'x'.repeat(500) });
     expect(error.message).toContain(`(got "${'x'.repeat(40)}...")`);
-  });
-});
-
-describe('loadEnvFiles: the settings a worker reads beside Next.js', () => {
-  it('reads the files in Next.js order and never overwrites a variable already set', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'tandem-envfiles-'));
-    try {
-      writeFileSync(path.join(dir, '.env'), 'A=env\nB=env\nC=env\nD=env\n');
-      writeFileSync(path.join(dir, '.env.local'), 'A=local\nB=local\n');
-      writeFileSync(path.join(dir, '.env.production.local'), 'A=prod-local\n');
-      writeFileSync(path.join(dir, '.env.test'), 'D=test\n');
-      const target: Record<string, string | undefined> = { C: 'shell' };
-      expect(loadEnvFiles(dir, target)).toEqual(['.env.production.local', '.env.local', '.env']);
-      expect(target).toEqual({ A: 'prod-local', B: 'local', C: 'shell', D: 'env' });
-      // Under NODE_ENV=test, as Next.js: .env.test, and no .env.local.
-      const testTarget: Record<string, string | undefined> = { NODE_ENV: 'test' };
-      expect(loadEnvFiles(dir, testTarget)).toEqual(['.env.test', '.env']);
-      expect(testTarget).toMatchObject({ A: 'env', D: 'test' });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

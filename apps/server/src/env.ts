@@ -2,7 +2,6 @@
 // that let a fresh checkout start with no configuration at all (embedded libSQL, no keys).
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseEnv as parseEnvFile } from 'node:util';
 import {
   INPUT_LIMITS,
   KNOWLEDGE_LIMITS,
@@ -432,34 +431,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (!parsed.success || broken.length > 0) throw new EnvError(envIssues(broken, source));
   const dataDir = parsed.data.DATA_DIR ?? path.join(workspaceRoot(process.cwd()), '.data');
   return { ...parsed.data, DATA_DIR: path.resolve(dataDir) };
-}
-
-/**
- * For processes Next.js does not start (the worker): reads `dir`'s .env files in Next.js's
- * order, highest precedence first, into `target`, never overwriting a variable already set
- * (the shell's settings win, as under Next.js). Returns the files read.
- */
-export function loadEnvFiles(
-  dir: string,
-  target: Record<string, string | undefined> = process.env,
-): string[] {
-  const nodeEnv = target.NODE_ENV ?? 'production';
-  const names = [
-    `.env.${nodeEnv}.local`,
-    ...(nodeEnv === 'test' ? [] : ['.env.local']),
-    `.env.${nodeEnv}`,
-    '.env',
-  ];
-  const loaded: string[] = [];
-  for (const name of names) {
-    const file = path.join(dir, name);
-    if (!fs.existsSync(file)) continue;
-    for (const [key, value] of Object.entries(parseEnvFile(fs.readFileSync(file, 'utf8')))) {
-      target[key] ??= value;
-    }
-    loaded.push(name);
-  }
-  return loaded;
 }
 
 let cached: Env | undefined;

@@ -1,15 +1,17 @@
-// The worker process: runs background jobs (crawls) and nothing else, no HTTP. Web processes
-// with RUN_JOBS=false queue jobs and leave them to workers, so no request shares a CPU with a
-// crawl; with REDIS_URL the jobs are BullMQ's, else the embedded queue in the store (a worker on
+// The worker process: runs background jobs (crawls, document-extraction runs) and nothing else,
+// no HTTP. Web processes with RUN_JOBS=false queue jobs and leave them to workers, so no request
+// shares a CPU with a crawl; with REDIS_URL the jobs are BullMQ's, else the embedded queue in the store (a worker on
 // the same data directory as the server). Started by `npm run worker` at the repository root.
 //
 // It reads the settings the server reads: the environment, then apps/server/.env*.local and
-// .env* files in Next.js's order (a variable already set is never overwritten), so a worker
-// beside `npm start` opens the same store and the same queue.
+// .env* files, loaded by Next.js's own loader (@next/env: the same files, order, precedence and
+// ${VAR} expansion; a variable already set is never overwritten), so a worker beside
+// `npm start` opens the same store and the same queue.
 import path from 'node:path';
+import nextEnv from '@next/env';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../package.json' with { type: 'json' };
-import { env, loadEnvFiles, type Env } from './env';
+import { env, type Env } from './env';
 import { initSentry } from './server/error-reporting';
 import { createRuntime, type Runtime } from './server/runtime';
 import { describeStartupFailure } from './server/startup-failure';
@@ -48,7 +50,8 @@ export async function startWorker(config: Env): Promise<RunningWorker> {
 }
 
 async function main(): Promise<void> {
-  loadEnvFiles(serverDir);
+  // A CommonJS bundle whose named exports Node cannot see from ESM: through its default.
+  nextEnv.loadEnvConfig(serverDir, false, { info: () => undefined, error: console.error });
   let config: Env | undefined;
   try {
     config = env();

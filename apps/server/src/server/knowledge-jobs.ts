@@ -16,6 +16,7 @@ import {
 } from '@tandem/knowledge/ingestion';
 import {
   isJobQueueUnavailableError,
+  PermanentJobError,
   type EventBus,
   type JobQueue,
   type JobState,
@@ -226,7 +227,7 @@ export class KnowledgeJobRunner {
    * queue's (a crawl stopped by the tenant's quota: make room, then start a new one).
    */
   async retry(tenantId: string, jobId: string): Promise<KnowledgeJob | null> {
-    const { store, queue } = this.deps;
+    const { store } = this.deps;
     const job = await store.knowledgeJobs.get(tenantId, jobId);
     if (!job || job.status !== 'failed') return null;
     // The record first: a worker that takes the job at once must find it unfinished.
@@ -236,7 +237,7 @@ export class KnowledgeJobRunner {
       finishedAt: null,
     });
     if (!queued) return null;
-    if (!(await queue.retry(tenantId, CRAWL_QUEUE, jobId))) {
+    if (!(await this.requeue(job))) {
       await store.knowledgeJobs.update(
         tenantId,
         jobId,
@@ -247,6 +248,23 @@ export class KnowledgeJobRunner {
     }
     this.emit(queued);
     return queued;
+  }
+
+  /**
+   * Puts a failed crawl's job back on the queue: the queue's own retry when the job failed
+   * there; a fresh add when the queue never got it (Redis did not answer when it was started).
+   * False when the queue holds it as completed: the crawl ended itself (its tenant's quota).
+   */
+  private async requeue(job: KnowledgeJob): Promise<boolean> {
+    const { queue } = this.deps;
+    if (await queue.retry(job.tenantId, CRAWL_QUEUE, job.id)) return true;
+    const state = await queue.state(job.tenantId, CRAWL_QUEUE, job.id);
+    if (state === null) {
+      await this.enqueue(job);
+      return true;
+    }
+    // Waiting or running: it runs (again) on its own, and finds the crawl queued.
+    return state.status === 'waiting' || state.status === 'active';
   }
 
   /** The job's changes as they happen, whichever process runs it, until unsubscribed. */
@@ -297,6 +315,11 @@ export class KnowledgeJobRunner {
   private async run(running: RunningJob): Promise<void> {
     const { store, ingestion, log } = this.deps;
     const job = await store.knowledgeJobs.get(running.tenantId, running.id);
+    if (job?.status === 'failed') {
+      // Queued after its crawl was marked failed: an add that reached Redis after its deadline
+      // had passed. Failing here (not completing) leaves the job retryable in the queue.
+      throw new PermanentJobError(`The crawl had failed before it ran: ${job.error ?? ''}`);
+    }
     if (!job || isFinished(job)) return;
     // Stops between pages when the worker loses the job or the process closes.
     const controller = new AbortController();

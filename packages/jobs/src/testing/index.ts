@@ -1,5 +1,6 @@
 export { runJobQueueContract, type JobQueueHarness } from './job-queue-contract';
 export {
+  freePort,
   redisServerInstalled,
   redisServerMissing,
   startRedisServer,

@@ -24,7 +24,8 @@ export function redisServerInstalled(): boolean {
   return result.error === undefined && result.status === 0;
 }
 
-const freePort = (): Promise<number> =>
+/** A port nothing listens on now. */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -106,11 +107,14 @@ async function startOn(port: number, dir: string): Promise<RedisServer | null> {
   return null; // most likely the port was taken meanwhile, and the daemon exited
 }
 
-/** Starts a redis-server on a free port; `stop()` ends it by pid and removes its files. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts a redis-server on a free port (or on `port`: a suite that lets a client wait for a
+ * Redis that comes up later); `stop()` ends it by pid and removes its files.
+ */
+export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
   for (let tries = 0; tries < 3; tries++) {
     const dir = mkdtempSync(path.join(tmpdir(), 'tandem-redis-'));
-    const server = await startOn(await freePort(), dir);
+    const server = await startOn(options.port ?? (await freePort()), dir);
     if (server) return server;
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,6 +11,7 @@ import {
   ResolveKnowledgeResponse,
 } from '@tandem/contracts';
 import { startDemoSites, type DemoSites } from '@tandem/demo-sites';
+import { freePort, redisServerInstalled, startRedisServer } from '@tandem/jobs/testing';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@tandem/knowledge/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
@@ -18,6 +19,7 @@ import { request, tenantWithKey, testRuntime } from '../../../test/harness';
 import { DELETE as deleteDocument } from './documents/[documentId]/route';
 import { GET as listDocuments } from './documents/route';
 import { GET as jobEvents } from './jobs/[jobId]/events/route';
+import { POST as retryJob } from './jobs/[jobId]/retry/route';
 import { GET as getJob } from './jobs/[jobId]/route';
 import { POST as indexLink } from './index-link/route';
 import { POST as ingest } from './ingest/route';
@@ -347,6 +349,53 @@ describe('crawls', () => {
     });
     expect(await runtime.knowledge.jobs.resumeUnfinished()).toBe(0);
   });
+
+  it.skipIf(!redisServerInstalled())(
+    'a crawl that could not be queued is retried once Redis is back, and runs',
+    async () => {
+      // Redis comes up on this port only after the start has been refused.
+      const port = await freePort();
+      runtime = await testRuntime({
+        KNOWLEDGE_ALLOW_PRIVATE_URLS: 'true',
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+      });
+      let tenantId: string;
+      ({ key, tenantId } = await tenantWithKey(runtime.store));
+      const refused = await start({ url: `${sites.url}/docs/`, strategy: 'sitemap', maxPages: 3 });
+      expect(refused.status).toBe(503);
+      const redis = await startRedisServer({ port });
+      try {
+        const [failed] = await runtime.store.knowledgeJobs.list(tenantId, { limit: 1 });
+        const jobId = failed?.id ?? '';
+        // The refused add still reaches Redis when it comes back, and its worker runs it: the
+        // crawl stays failed (it was never started for the user) and the job stays retryable.
+        await expect
+          .poll(async () => (await runtime.jobs.state(tenantId, 'crawl', jobId))?.status, {
+            timeout: 15_000,
+          })
+          .toBe('failed');
+        expect(await runtime.store.knowledgeJobs.get(tenantId, jobId)).toMatchObject({
+          status: 'failed',
+          progress: { fetched: 0 },
+        });
+        const retried = await retryJob.withRuntime(runtime)(
+          request(`/api/knowledge/jobs/${jobId}/retry`, { method: 'POST', key }),
+          { params: Promise.resolve({ jobId }) },
+        );
+        expect(retried.status).toBe(200);
+        await expect
+          .poll(async () => (await runtime.store.knowledgeJobs.get(tenantId, jobId))?.status, {
+            timeout: 20_000,
+          })
+          .toBe('completed');
+        const done = await runtime.store.knowledgeJobs.get(tenantId, jobId);
+        expect(done?.progress.ingested).toBeGreaterThan(0);
+      } finally {
+        await runtime.close();
+        await redis.stop();
+      }
+    },
+  );
 
   it('crawls the docs sitemap in the background, streams progress, and keeps jobs per tenant', async () => {
     // Crawling a site on this machine is what the private-network option is for.

@@ -11,6 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { readSse } from '@tandem/contracts';
 import {
   redisServerInstalled,
   redisServerMissing,
@@ -335,22 +336,11 @@ async function expectStepsAcross(a: TandemServer, b: TandemServer, mode: string)
   });
   expect(stream.status).toBe(200);
   if (!stream.body) throw new Error('the event stream has no body');
-  const reader = stream.body.getReader();
+  const body = stream.body;
   const frames: { event: string; at: number }[] = [];
   const reading = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const name = /^event: (.+)$/m.exec(frame)?.[1];
-        if (name) frames.push({ event: name, at: Date.now() });
-      }
+    for await (const message of readSse(body)) {
+      if (message.event) frames.push({ event: message.event, at: Date.now() });
     }
   })();
   const continueOnA = async () => {

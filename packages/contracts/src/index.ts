@@ -26,3 +26,4 @@ export { formatCount } from './format-count';
 export { hostOf } from './url-host';
 export { fenceUntrusted, UNTRUSTED_CONTENT_RULE } from './untrusted-content';
 export * from './decoded-forms';
+export * from './sse';

@@ -8,6 +8,7 @@ import {
   ErrorResponse,
   InteractResponse,
   PageContentResponse,
+  readSse,
   TaskEvent,
   TaskExtractionsResponse,
   WhoAmIResponse,
@@ -57,38 +58,18 @@ export async function readEventStream(
   body: ReadableStream<Uint8Array>,
   onEvent: (event: TaskEvent) => void,
 ): Promise<void> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-      const data = block
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      if (!data) continue; // heartbeats are comments
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch {
-        continue;
-      }
-      const parsed = TaskEvent.safeParse(json);
-      if (parsed.success) {
-        onEvent(parsed.data);
-        if (parsed.data.event === 'done') {
-          await reader.cancel();
-          return;
-        }
-      }
+  for await (const message of readSse(body)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(message.data);
+    } catch {
+      continue;
     }
+    const parsed = TaskEvent.safeParse(json);
+    if (!parsed.success) continue;
+    onEvent(parsed.data);
+    // Leaving the loop cancels the body: the stream is done.
+    if (parsed.data.event === 'done') return;
   }
 }
 

@@ -2,7 +2,7 @@
 // `npm test` work on a machine that has only Node and npm: if the right pnpm is not on PATH,
 // it is run through npx (downloaded once from the npm registry into npm's cache).
 import { spawnSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,4 +40,17 @@ export function pnpm(args, options = {}) {
 export async function install() {
   const code = await pnpm(['install', '--frozen-lockfile', '--prefer-offline']);
   if (code !== 0) throw new Error(`pnpm install failed with exit code ${code}`);
+}
+
+// `node scripts/pnpm.mjs <args>`: what the root package.json scripts run instead of `pnpm`
+// (`npm run cli`, `npm run bench:*`), so that they work where only Node and npm are installed.
+// On a fresh clone it installs the dependencies first, as `npm start` does.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    if (!existsSync(path.join(root, 'node_modules', '.modules.yaml'))) await install();
+    process.exit(await pnpm(process.argv.slice(2), { cwd: process.cwd() }));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
 }

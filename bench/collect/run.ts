@@ -6,7 +6,7 @@
 // Target: item 100 ≤ 1.05 × item 1. The same run over a two-element page is printed as the
 // worst case: there the fixed part of the prompt is as small as it gets.
 //
-//   pnpm bench:collect
+//   npm run bench:collect
 import type { ScriptedStep } from '@tandem/agent';
 import { createTestAgent, pageContextStep, pageRequest } from '@tandem/agent/testing';
 import type { SemanticNodeV3 } from '@tandem/contracts';

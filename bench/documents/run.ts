@@ -9,7 +9,7 @@
 // below 1); tool calls, model turns and tokens per document; read and run time. With
 // GEMINI_API_KEY (or LLM_BASE_URL + LLM_MODEL) the configured model is measured too.
 //
-//   pnpm bench:documents            (add -- --only scripted to skip a configured model)
+//   npm run bench:documents            (add -- --only scripted to skip a configured model)
 import { parseArgs } from 'node:util';
 import {
   DocumentAgentService,

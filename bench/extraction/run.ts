@@ -9,7 +9,7 @@
 // Targets: precision and recall ≥ 0.99; ≥ 95% fewer model tokens on pages 2-3 with replay;
 // chunking 1 MB ≤ 50 ms (median).
 //
-//   pnpm bench:extraction
+//   npm run bench:extraction
 import { CATALOG, PRICE_TABLE, PRODUCT_LIST_SCHEMA } from '@tandem/demo-sites';
 import { ExtractionService, parseContent } from '@tandem/extraction';
 import { scriptedExtractionLlm } from '@tandem/extraction/testing';

@@ -3,7 +3,7 @@
 // else, measured exactly as the suite measures the real server (same monitor, same burst, same
 // machine), then the real server's fair-share case as many times.
 //
-//   pnpm --filter @tandem/bench exec tsx hostile/floor.ts [--runs 11] [--cpu-prof DIR]
+//   npm run bench:floor -- [--runs 11] [--cpu-prof DIR]
 //
 // --cpu-prof writes the real server's V8 CPU profile to DIR when it stops (to read where a
 // burst's busy stretches go).

@@ -5,8 +5,7 @@
 // own and not mostly 429s. Requests without a valid key come from addresses of their own on
 // loopback (127.0.1.x): 20 failed authentications a minute block an address for 5 minutes.
 //
-//   pnpm --filter @tandem/bench run hostile --fuzz 4000 [--seed 27] [--replay 123]
-//   pnpm --filter @tandem/bench exec tsx hostile/fuzz.ts 4000 27     (the same, on its own)
+//   npm run bench:hostile -- --fuzz 4000 [--seed 27] [--replay 123]
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -241,7 +240,7 @@ export function printFuzz(result: FuzzResult): void {
   writeFileSync(file, JSON.stringify(result.failures, null, 1));
   console.log(`  every failure: ${file}`);
   console.log(
-    `  replay one: pnpm --filter @tandem/bench run hostile --fuzz ${result.drawn} --seed ${result.seed} --replay <#>`,
+    `  replay one: npm run bench:hostile -- --fuzz ${result.drawn} --seed ${result.seed} --replay <#>`,
   );
 }
 

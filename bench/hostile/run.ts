@@ -3,10 +3,10 @@
 // keys, malformed paths, 200 concurrent runs — while /api/health, another tenant's agent steps
 // and the server's RSS are measured; then a seeded fuzz of every JSON and multipart route.
 //
-//   pnpm bench:hostile                                  every case, 60 s idle, 4,000-request fuzz
-//   pnpm --filter @tandem/bench run hostile --quick     the fast subset, 500-request fuzz
-//   pnpm --filter @tandem/bench run hostile --case png-bomb
-//   pnpm --filter @tandem/bench run hostile --fuzz 4000 [--seed 27] [--replay 123]
+//   npm run bench:hostile                                  every case, 60 s idle, 4,000-request fuzz
+//   npm run bench:hostile -- --quick     the fast subset, 500-request fuzz
+//   npm run bench:hostile -- --case png-bomb
+//   npm run bench:hostile -- --fuzz 4000 [--seed 27] [--replay 123]
 //
 // Targets: every answer as expected (never a 5xx, always the JSON envelope), health p99 ≤ 100 ms
 // and tenant B's p99 ≤ 250 ms during every case, RSS ≤ baseline + 512 MB during every case and

@@ -10,7 +10,7 @@
 // `--workers N` runs N server processes sharing the port and the database file (one Node
 // process per core, as deployed); the default is one.
 //
-//   pnpm bench:interact [--workers 2]
+//   npm run bench:interact -- [--workers 2]
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';

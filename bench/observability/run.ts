@@ -9,7 +9,7 @@
 //  - with writes: the step plus draining its usage writes, i.e. the CPU it costs in total.
 // Target: ≤ 3 ms added on the request path at p50. Always exits 0: benchmarks inform.
 //
-//   pnpm bench:observability
+//   npm run bench:observability
 import {
   createNoopTracing,
   createTracing,
@@ -27,7 +27,7 @@ import path from 'node:path';
 const WARMUP = 200;
 const STEPS = 2_000;
 const TARGET_P50_MS = 3;
-/** Spans per export request (`pnpm bench:observability 50`); the tracing default otherwise. */
+/** Spans per export request (`npm run bench:observability -- 50`); the tracing default otherwise. */
 const FLUSH_AT = Number(process.argv[2]) || undefined;
 
 const NODES = [

@@ -1,7 +1,7 @@
 // Page-capture benchmark (ARCHITECTURE "Token budget for the page" and capture time budget).
 // Reports against targets and always exits 0: benchmarks inform, they do not fail CI.
 //
-//   pnpm --filter @tandem/bench page [--pages N]
+//   npm run bench:page -- [--pages N]
 //
 // (a) captureTree time on real pages from data/pages-dev and on a synthetic 5,000-element page;
 // (b) payload bytes/tokens: V3 tree JSON vs the page's HTML vs Playwright's aria snapshot;

@@ -2,7 +2,7 @@
 // real pages of data/pages-dev, served from loopback. Target: p95 <= 50 ms. Reports and always
 // exits 0: benchmarks inform, they do not fail CI.
 //
-//   pnpm --filter @tandem/bench snapshot [--pages N] [--repeats N]
+//   npm run bench:snapshot -- [--pages N] [--repeats N]
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { buildIife } from '@tandem/page/build';
 import { chromium } from 'playwright-core';

@@ -10,7 +10,7 @@
 // is spread over tenants, each with its own key, sending what one busy user does (4 req/s at
 // the defaults below), as many users would.
 //
-//   pnpm bench:soak [--rate 200] [--seconds 60] [--tenants 50] [--settle 60] [--heap]
+//   npm run bench:soak -- [--rate 200] [--seconds 60] [--tenants 50] [--settle 60] [--heap]
 //                   [--processes 1,2] [--redis]
 //
 // `--processes 1,2` soaks one web process, then two on one store behind a round-robin client

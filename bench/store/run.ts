@@ -1,7 +1,7 @@
 // Store benchmark for the embedded libSQL adapter. Reports against two targets and always
 // exits 0: benchmarks inform, they do not fail CI (timings depend on the machine).
 //
-//   pnpm bench:store
+//   npm run bench:store
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

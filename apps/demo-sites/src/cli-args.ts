@@ -6,7 +6,7 @@ export interface CliOptions {
   readonly help: boolean;
 }
 
-export const USAGE = `Usage: pnpm --filter @tandem/demo-sites start [-- --port 4000] [--host 127.0.0.1]
+export const USAGE = `Usage: npm run demo-sites [-- --port 4000] [--host 127.0.0.1]
 
 Serves the Tandem demo sites (EMR, form, modal, iframe, shadow DOM, re-rendering list,
 custom dropdown) on loopback.`;

@@ -1,4 +1,4 @@
-// `pnpm --filter @tandem/demo-sites start [-- --port 4000]`: serve every demo site and print
+// `npm run demo-sites [-- --port 4000]`: serve every demo site and print
 // where each one is, so a person (or an e2e script reading stdout) can open them.
 import { USAGE, parseCliArgs } from './cli-args';
 import { DEMO_API, DEMO_SITES } from './pages';

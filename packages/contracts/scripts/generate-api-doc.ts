@@ -14,7 +14,7 @@ if (process.argv.includes('--check')) {
     // A missing file is simply stale.
   }
   if (current !== rendered) {
-    console.error(`${API_DOC_PATH} is stale: run pnpm --filter @tandem/contracts docs:api`);
+    console.error(`${API_DOC_PATH} is stale: run npm run docs:api`);
     process.exit(1);
   }
   console.log(`${API_DOC_PATH} is up to date`);

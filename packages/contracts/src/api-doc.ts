@@ -11,7 +11,7 @@ import {
 import { ERROR_HTTP_STATUS, ErrorCode, ErrorResponse } from './errors';
 import { ELEMENT_ID_PATTERN } from './semantic-tree';
 
-export const API_DOC_COMMAND = 'pnpm --filter @tandem/contracts docs:api';
+export const API_DOC_COMMAND = 'npm run docs:api';
 
 /** JSON Schema (draft 2020-12) of a wire schema, as the doc shows it. */
 export function toDocJsonSchema(

@@ -2,7 +2,7 @@
 //   dist/tandem-page.iife.js     window.TandemPage (capture, execute, stability)
 //   dist/tandem-network.iife.js  fetch/XHR tracking for the page's MAIN world
 // `buildIife({ write: false })` returns the code in memory (tests serve it without touching
-// dist/).  Run: pnpm --filter @tandem/page build
+// dist/).  Run: npm run build -- --filter=@tandem/page
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

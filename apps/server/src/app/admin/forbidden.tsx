@@ -10,8 +10,9 @@ export default function AdminForbidden() {
         You are signed in with a user key. These pages need an API key with the admin role.
       </p>
       <p className="muted">
-        Create one with <code>pnpm cli key create --tenant &lt;tenantId&gt; --role admin</code>,
-        then sign in with it:
+        Create one with{' '}
+        <code>npm run cli -- key create --tenant &lt;tenantId&gt; --role admin</code>, then sign in
+        with it:
       </p>
       <LoginForm next={ADMIN_HOME} label="Sign in with an admin key" />
     </>

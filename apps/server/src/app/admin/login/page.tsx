@@ -21,7 +21,7 @@ export default async function LoginPage({
       <h1>Sign in</h1>
       <p className="muted">
         Admin pages need an API key with the admin role. Create one with{' '}
-        <code>pnpm cli key create --tenant &lt;tenantId&gt; --role admin</code>.
+        <code>npm run cli -- key create --tenant &lt;tenantId&gt; --role admin</code>.
       </p>
       {message ? (
         <p className="error" role="alert">

@@ -152,6 +152,15 @@ describe('POST /admin/knowledge/actions: what it does', () => {
     });
     const { error } = outcome(res);
     expect(error).toMatch(/127\.0\.0\.1 resolves to a private or reserved address/);
+    expect(error).toMatch(/KNOWLEDGE_ALLOW_PRIVATE_URLS=true/);
+    // The form comes back as it was sent, to fix rather than to type again.
+    const kept = new URL(res.headers.get('location') ?? '', ORIGIN).searchParams;
+    expect(Object.fromEntries(kept)).toMatchObject({
+      url: 'http://127.0.0.1:9/docs/',
+      strategy: 'sitemap',
+      maxPages: '10',
+      maxDepth: '2',
+    });
 
     // Re-indexing a page fetched from there is refused the same way.
     const stored = await runtime.knowledge.ingestion.ingestFile({
@@ -271,8 +280,15 @@ describe('POST /admin/knowledge/actions: what it does', () => {
         error: failed,
         finishedAt: new Date().toISOString(),
       });
-      // A crawl the quota stopped did not fail in the queue: a retry cannot mend it.
+      // A crawl the quota stopped did not fail in the queue (its job completed): a retry
+      // cannot mend it.
       const stopped = await start();
+      expect((await runtime.store.queuedJobs.claim('crawl', 'dead-worker', 30_000))?.id).toBe(
+        stopped.id,
+      );
+      expect(await runtime.store.queuedJobs.complete('crawl', stopped.id, 'dead-worker')).toBe(
+        true,
+      );
       await runtime.store.knowledgeJobs.update(admin.tenantId, stopped.id, {
         status: 'failed',
         error: 'The knowledge quota is full.',

@@ -60,7 +60,9 @@ export async function checkCrawlUrl(url: string, policy: CrawlUrlPolicy = {}): P
   const refused = addresses.find((address) => !isPublicAddress(address));
   if (refused !== undefined || addresses.length === 0) {
     throw new CrawlRefusedError(
-      `${hostname} resolves to a private or reserved address (${refused ?? 'none'}).`,
+      `${hostname} resolves to a private or reserved address (${refused ?? 'none'}), and this ` +
+        'server crawls only public addresses. To crawl sites on this machine or your network, ' +
+        'start the server with KNOWLEDGE_ALLOW_PRIVATE_URLS=true.',
     );
   }
 }

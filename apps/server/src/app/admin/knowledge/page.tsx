@@ -64,7 +64,7 @@ export default async function KnowledgePage({ searchParams }: { searchParams: Se
       />
 
       <h2>Index a site</h2>
-      <IndexForm />
+      <IndexForm values={params} />
 
       <h2>Crawl jobs</h2>
       {live ? (
@@ -122,7 +122,9 @@ function Usage({ usage, embedder }: { usage: KnowledgeUsageView; embedder: strin
   );
 }
 
-function IndexForm() {
+/** `values`: what the form sent last, kept after a refusal (the action's redirect carries them). */
+function IndexForm({ values }: { values: Record<string, string> }) {
+  const strategy = CrawlStrategy.safeParse(values.strategy);
   return (
     <form method="post" action={ACTIONS} className="filters" aria-label="Index a site">
       <input type="hidden" name="action" value="index" />
@@ -134,11 +136,12 @@ function IndexForm() {
           required
           placeholder="https://docs.example.com/"
           maxLength={2048}
+          defaultValue={values.url ?? ''}
         />
       </label>
       <label>
         Strategy
-        <select name="strategy" defaultValue="sitemap">
+        <select name="strategy" defaultValue={strategy.success ? strategy.data : 'sitemap'}>
           {CrawlStrategy.options.map((s) => (
             <option key={s} value={s}>
               {STRATEGY_LABELS[s]}
@@ -153,7 +156,7 @@ function IndexForm() {
           type="number"
           min={1}
           max={KNOWLEDGE_LIMITS.maxPagesPerJob}
-          defaultValue={50}
+          defaultValue={values.maxPages ?? 50}
           className="short"
         />
       </label>
@@ -164,7 +167,7 @@ function IndexForm() {
           type="number"
           min={0}
           max={KNOWLEDGE_LIMITS.maxDepth}
-          defaultValue={2}
+          defaultValue={values.maxDepth ?? 2}
           className="short"
         />
       </label>

@@ -314,7 +314,9 @@ describe('crawls', () => {
     ({ key } = await tenantWithKey(runtime.store));
     const res = await start({ url: `${sites.url}/docs/`, strategy: 'sitemap' });
     expect(res.status).toBe(400);
-    expect(ErrorResponse.parse(await res.json()).error.message).toMatch(/private or reserved/);
+    expect(ErrorResponse.parse(await res.json()).error.message).toMatch(
+      /private or reserved address .*start the server with KNOWLEDGE_ALLOW_PRIVATE_URLS=true\./,
+    );
   });
 
   it('answers 503 with Retry-After when the job queue (Redis) does not answer, and records why', async () => {

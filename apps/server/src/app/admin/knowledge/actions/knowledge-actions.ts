@@ -14,8 +14,22 @@ import type { Runtime } from '../../../../server/runtime';
 
 export const KNOWLEDGE_PAGE = '/admin/knowledge';
 
-const back = (kind: 'notice' | 'error', message: string): Response =>
-  seeOther(`${KNOWLEDGE_PAGE}?${new URLSearchParams({ [kind]: message }).toString()}`);
+/** Back to the page with a message; `keep`: what the form had, so a refusal does not clear it. */
+const back = (kind: 'notice' | 'error', message: string, keep: Record<string, string> = {}) =>
+  seeOther(`${KNOWLEDGE_PAGE}?${new URLSearchParams({ ...keep, [kind]: message }).toString()}`);
+
+/** The crawl form's fields as sent, to fill it in again after an error. */
+const INDEX_FORM_FIELDS = ['url', 'strategy', 'maxPages', 'maxDepth'] as const;
+
+function indexFormValues(form: FormData): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of INDEX_FORM_FIELDS) {
+    const value = text(form, name);
+    // A URL longer than the form allows is not worth a redirect this long.
+    if (value !== undefined && value.length <= 2048) kept[name] = value;
+  }
+  return kept;
+}
 
 const refuse = (status: 401 | 403, message: string): Response =>
   new Response(message, {
@@ -188,16 +202,19 @@ export async function handleKnowledgeAction(runtime: Runtime, request: Request):
   // Own keys only: `constructor` is not an action.
   const run = action !== undefined && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
   if (!form || !run) return back('error', 'Unknown action.');
+  const keep = action === 'index' ? indexFormValues(form) : {};
   try {
     const outcome = await run(runtime, auth, form);
-    return 'notice' in outcome ? back('notice', outcome.notice) : back('error', outcome.error);
+    return 'notice' in outcome
+      ? back('notice', outcome.notice)
+      : back('error', outcome.error, keep);
   } catch (error) {
     const refused = refusal(error);
-    if (refused !== null) return back('error', refused);
+    if (refused !== null) return back('error', refused, keep);
     const mapped = mapError(error);
     if (mapped.unexpected) {
       runtime.log.error('knowledge admin action failed', { action, error });
     }
-    return back('error', mapped.body.error.message);
+    return back('error', mapped.body.error.message, keep);
   }
 }

@@ -122,4 +122,10 @@ export const DEMO_SITES: readonly DemoSite[] = [
     description:
       'An order screen drawn on a canvas: its red Order button exists only as pixels (no element to click by id)',
   },
+  {
+    title: 'Developer docs',
+    path: DEMO_PAGES.docs,
+    description:
+      'A 12-page docs site with a sitemap and robots.txt, for knowledge crawls (KNOWLEDGE_ALLOW_PRIVATE_URLS=true)',
+  },
 ];

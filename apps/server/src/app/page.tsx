@@ -11,6 +11,10 @@ export default function Home() {
         <a href="/extractions">Extract documents</a>: invoices, claim forms and lab reports into
         fields you can check and correct.
       </p>
+      <p>
+        <a href="/admin">Admin</a> (an admin API key): tasks and their traces, billing, knowledge
+        sources and crawls.
+      </p>
     </main>
   );
 }

@@ -47,6 +47,8 @@ const expectedErrors: [string, unknown][] = [
   ['409 duplicate', new DuplicateKeyError('api key')],
   ['429', new HttpError('RATE_LIMITED', 'Slow down.')],
   ['503 LLM not configured', new InteractError('LLM_NOT_CONFIGURED', 'No model.')],
+  // As /api/extract answers it.
+  ['503 LLM not configured (route)', new HttpError('LLM_NOT_CONFIGURED', 'No model.')],
 ];
 
 describe('error reporting (Sentry) next to LangFuse tracing', () => {

@@ -93,20 +93,18 @@ function answer(
   };
 }
 
-const isServerError = (code: ErrorCode): boolean => ERROR_HTTP_STATUS[code] >= 500;
+/** A 5xx worth an error log and a report, except a missing model: a setup the operator chose. */
+const isIncident = (code: ErrorCode): boolean =>
+  ERROR_HTTP_STATUS[code] >= 500 && code !== 'LLM_NOT_CONFIGURED';
 
 export function mapError(error: unknown): MappedError {
   if (isError(error, HttpError, 'HttpError')) {
-    return answer(error.code, error.message, isServerError(error.code), error.options);
+    return answer(error.code, error.message, isIncident(error.code), error.options);
   }
   if (isError(error, InteractError, 'InteractError')) {
     // Checked, not trusted: an error matched by name may come from another copy of the package.
     const code = ErrorCode.safeParse(error.code);
-    if (code.success) {
-      // A missing model is a setup the operator chose, not an incident.
-      const unexpected = isServerError(code.data) && code.data !== 'LLM_NOT_CONFIGURED';
-      return answer(code.data, error.message, unexpected);
-    }
+    if (code.success) return answer(code.data, error.message, isIncident(code.data));
   }
   // Untrusted input over a budget, or unreadable: the client's input, never a server error.
   if (isError(error, InputTooComplexError, 'InputTooComplexError')) {

@@ -158,7 +158,7 @@ export class LlmNotConfiguredError extends Error {
     super(
       'No language model is configured. Set GEMINI_API_KEY (Google Gemini) or LLM_BASE_URL ' +
         '(+ LLM_MODEL, LLM_API_KEY if needed) for an OpenAI-compatible endpoint such as Ollama, ' +
-        'vLLM or llama.cpp, then restart the server. Simple commands like "click Logout" work without one.',
+        'vLLM or llama.cpp, then restart the server.',
     );
   }
 }

@@ -5,6 +5,10 @@ import { LlmNotConfiguredError } from '../../llm/port';
 import { logFor } from '../node-context';
 import { refusal } from '../outcomes';
 
+/** What a task can do without a model (only here: extraction routes cannot do without one). */
+const NO_MODEL_HINT =
+  'Without one, a goal that names one element on the page ("click Save", "click Search") still works.';
+
 /** Entry node of a new task: SIMPLE commands skip reasoning and planning (no LLM). */
 export const complexityCheck =
   (deps: AgentDeps) =>
@@ -21,7 +25,11 @@ export const complexityCheck =
       return {
         complexity: result.complexity,
         complexityReason: result.reason,
-        ...refusal('LLM_NOT_CONFIGURED', new LlmNotConfiguredError().message, false),
+        ...refusal(
+          'LLM_NOT_CONFIGURED',
+          `${new LlmNotConfiguredError().message} ${NO_MODEL_HINT}`,
+          false,
+        ),
       };
     }
     return { complexity: result.complexity, complexityReason: result.reason };

@@ -152,7 +152,11 @@ describe('POST /api/extract', () => {
       }),
     );
     expect(res.status).toBe(503);
-    expect(ErrorResponse.parse(await res.json()).error.code).toBe('LLM_NOT_CONFIGURED');
+    const { error } = ErrorResponse.parse(await res.json());
+    expect(error.code).toBe('LLM_NOT_CONFIGURED');
+    // The interact hint (a goal naming one element) does not apply to extraction.
+    expect(error.message).toMatch(/GEMINI_API_KEY/);
+    expect(error.message).not.toMatch(/click/);
     await bare.store.close();
   });
 });

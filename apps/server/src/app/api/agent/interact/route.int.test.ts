@@ -101,6 +101,7 @@ describe('POST /api/agent/interact', () => {
     const body = ErrorResponse.parse(await res.json());
     expect(body.error.code).toBe('LLM_NOT_CONFIGURED');
     expect(body.error.message).toMatch(/GEMINI_API_KEY/);
+    expect(body.error.message).toMatch(/names one element on the page \("click Save"/);
   });
 
   it('another tenant cannot continue the task (404)', async () => {

@@ -1,7 +1,8 @@
 // The worker process: runs background jobs (crawls, document-extraction runs) and nothing else,
 // no HTTP. Web processes with RUN_JOBS=false queue jobs and leave them to workers, so no request
-// shares a CPU with a crawl; with REDIS_URL the jobs are BullMQ's, else the embedded queue in the store (a worker on
-// the same data directory as the server). Started by `npm run worker` at the repository root.
+// shares a CPU with a crawl or a model run; with REDIS_URL the jobs are BullMQ's, else the
+// embedded queue in the store (a worker on the same data directory as the server). Started by
+// `npm run worker` at the repository root.
 //
 // It reads the settings the server reads: the environment, then apps/server/.env*.local and
 // .env* files, loaded by Next.js's own loader (@next/env: the same files, order, precedence and

@@ -580,6 +580,27 @@ export const endpoints = {
       'A run already going on the extraction is 409 CONFLICT. A message to an extraction that stopped early lets the agent finish it.',
     ],
   }),
+  extractionRetry: defineEndpoint({
+    path: '/api/extractions/:extractionId/retry',
+    method: 'POST',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      'Run a failed extraction again: the agent keeps the fields saved so far and finishes the rest. Streams like POST /api/extractions.',
+    params: DocumentExtractionParams,
+    response: ExtractionStreamEvent,
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'NOT_FOUND',
+      'CONFLICT',
+      'LLM_NOT_CONFIGURED',
+      'CONCURRENCY_LIMITED',
+    ],
+    notes: [
+      'An extraction whose run failed (its attempts ran out, or the agent gave up) has `status: failed` and the reason in `error`; this puts its run back in the queue.',
+      '409 CONFLICT when the extraction has not failed, or a run is already going on it. At most DOCUMENT_RUNS_PER_TENANT runs of one tenant at once: past it, 429 CONCURRENCY_LIMITED with Retry-After.',
+    ],
+  }),
   stacksCreate: defineEndpoint({
     path: '/api/stacks',
     method: 'POST',

@@ -27,6 +27,7 @@ import { SkillsService, type Embedder } from '@tandem/knowledge';
 import type { JobQueue } from '@tandem/jobs';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, inputLimitsFrom, type Env } from '../env';
+import { DocumentRunner } from './document-runs';
 import { createEventBus, createJobQueue } from './job-queue';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
@@ -59,12 +60,17 @@ export interface Runtime {
   /** Knowledge (issue 18): ingestion, hybrid retrieval, crawl jobs. */
   knowledge: KnowledgeRuntime;
   /**
-   * Background jobs (crawls): embedded in the store, or BullMQ when REDIS_URL is set. Run in
+   * Background jobs (crawls, document runs): embedded in the store, or BullMQ when REDIS_URL is set. Run in
    * this process when RUN_JOBS (the default) or in a worker (`npm run worker`).
    */
   jobs: JobQueue;
   /** Document extraction (issue 19): uploads, the extraction agent's runs, stacks. */
   documents: DocumentAgentService;
+  /**
+   * Extraction and correction runs as jobs of `jobs` (queue "document-run"): any process that
+   * serves the queue runs them, and another takes over a run whose process died.
+   */
+  documentRuns: DocumentRunner;
   /**
    * Where untrusted files and big pages are parsed (issue 27): worker threads with a heap and
    * time limit per job, shared fairly between tenants. Nothing parses them on the event loop.
@@ -166,7 +172,8 @@ export async function createRuntime(options: {
     parsers: poolParsers(parsing),
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
   });
-  if (options.runJobs ?? env.RUN_JOBS) knowledge.jobs.serve();
+  const runJobs = options.runJobs ?? env.RUN_JOBS;
+  if (runJobs) knowledge.jobs.serve();
   const documents = new DocumentAgentService({
     store,
     llm,
@@ -177,6 +184,15 @@ export async function createRuntime(options: {
     // Runs publish their events here, so any process can follow them.
     events: bus,
   });
+  const documentRuns = new DocumentRunner({
+    store,
+    documents,
+    queue: jobs,
+    events: bus,
+    runsPerTenant: env.DOCUMENT_RUNS_PER_TENANT,
+    log,
+  });
+  if (runJobs) documentRuns.serve();
   const agent = createInteractService({
     store,
     // RAG and GET /api/knowledge/resolve answer from the same retriever.
@@ -206,6 +222,7 @@ export async function createRuntime(options: {
     knowledge,
     jobs,
     documents,
+    documentRuns,
     parsing,
     tracing,
     usage,
@@ -230,6 +247,8 @@ export async function createRuntime(options: {
       // Jobs first: a running crawl hands its job back (lease released) for another process,
       // and its last writes still need the store.
       await jobs.close();
+      // Runs this process started and another runs keep their slot and lock with that worker.
+      documentRuns.close();
       await Promise.allSettled([bus.close(), parsing.close(), tracing.flush()]);
       await store.close();
     },

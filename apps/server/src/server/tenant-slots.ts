@@ -40,10 +40,14 @@ export const INGESTIONS: SlotKind = {
 };
 
 export interface HeldSlot {
+  /** The slot's lease key in the store (a queued run hands it to its worker: adoptSlot). */
+  key: string;
   release(): Promise<void>;
+  /** Stops renewing without freeing it: left to the work's next holder, or to lapse. */
+  drop(): void;
 }
 
-type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>;
+type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release' | 'get'>;
 
 const slotKey = (kind: SlotKind, index: number): string => `${SCOPE}:${kind.name}:${index}`;
 
@@ -74,12 +78,18 @@ export function heldHere(tenantId: string, kind: SlotKind, cap: number): number 
   return count;
 }
 
-/** Takes the first free one of the tenant's `cap` slots of `kind`, or answers 429. */
+/**
+ * Takes the first free one of the tenant's `cap` slots of `kind`, or answers 429. `owner` names
+ * the work that holds it when other processes keep it too (a queued document run: the worker
+ * that runs it renews and frees it), so a release frees this work's slot and never the one a
+ * later claim took after the lease had passed on.
+ */
 export async function claimSlot(
   leases: Leases,
   tenantId: string,
   kind: SlotKind,
   cap: number,
+  owner?: string,
 ): Promise<HeldSlot> {
   const { held } = admissionState();
   for (let index = 0; index < cap; index++) {
@@ -88,34 +98,99 @@ export async function claimSlot(
     if (held.has(local)) continue;
     held.add(local);
     try {
-      await leases.begin(tenantId, { key, scope: SCOPE, requestHash: key, ttlMs: LEASE_MS });
+      await leases.begin(tenantId, {
+        key,
+        scope: SCOPE,
+        requestHash: owner ?? key,
+        ttlMs: LEASE_MS,
+      });
     } catch (error) {
       held.delete(local);
       if (isDuplicateKeyError(error)) continue;
       throw error;
     }
     settlePending(tenantId, kind.name);
-    return hold(leases, tenantId, key, local);
+    return hold(leases, tenantId, key, local, owner);
   }
   const refusal = slotRefusal(kind, cap);
   throw new HttpError('CONCURRENCY_LIMITED', refusal.message, { headers: refusal.headers });
 }
 
-function hold(leases: Leases, tenantId: string, key: string, local: string): HeldSlot {
+function hold(
+  leases: Leases,
+  tenantId: string,
+  key: string,
+  local: string | null,
+  owner?: string,
+): HeldSlot {
   const timer = setInterval(() => {
     void leases.renew(tenantId, key, LEASE_MS).catch(() => false);
   }, LEASE_MS / 3);
   timer.unref();
   let released = false;
   return {
+    key,
     async release() {
       if (released) return;
       released = true;
       clearInterval(timer);
-      await leases.release(tenantId, key).catch(() => false);
-      admissionState().held.delete(local);
+      await (
+        owner === undefined
+          ? leases.release(tenantId, key)
+          : releaseOwned(leases, tenantId, key, owner)
+      ).catch(() => false);
+      if (local !== null) admissionState().held.delete(local);
+    },
+    drop() {
+      released = true;
+      clearInterval(timer);
+      if (local !== null) admissionState().held.delete(local);
     },
   };
+}
+
+async function releaseOwned(
+  leases: Leases,
+  tenantId: string,
+  key: string,
+  owner: string,
+): Promise<boolean> {
+  const lease = await leases.get(tenantId, key);
+  return lease?.requestHash === owner ? leases.release(tenantId, key) : false;
+}
+
+/**
+ * Keeps, from the process running it, a slot another process claimed for `owner`: renews it
+ * (or takes it again if it lapsed while the work changed hands and nobody took it since), and
+ * frees it when released. Null when another owner holds that slot now.
+ */
+export async function adoptSlot(
+  leases: Leases,
+  tenantId: string,
+  key: string,
+  owner: string,
+): Promise<HeldSlot | null> {
+  const lease = await leases.get(tenantId, key);
+  if (lease && lease.requestHash !== owner) return null;
+  if (!lease || !(await leases.renew(tenantId, key, LEASE_MS))) {
+    try {
+      await leases.begin(tenantId, { key, scope: SCOPE, requestHash: owner, ttlMs: LEASE_MS });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+  return hold(leases, tenantId, key, null, owner);
+}
+
+/** Frees `owner`'s slot at `key` if it still holds it (from any process). */
+export function releaseSlot(
+  leases: Leases,
+  tenantId: string,
+  key: string,
+  owner: string,
+): Promise<boolean> {
+  return releaseOwned(leases, tenantId, key, owner).catch(() => false);
 }
 
 /** Runs `work` in a slot, released when it settles. */
@@ -156,6 +231,7 @@ export function asUpload<T>(
 export const SLOT_OF_ROUTE: Readonly<Record<string, SlotKind>> = {
   'POST /api/extractions': DOCUMENT_RUNS,
   'POST /api/extractions/:extractionId/correct': DOCUMENT_RUNS,
+  'POST /api/extractions/:extractionId/retry': DOCUMENT_RUNS,
   'POST /api/stacks': DOCUMENT_RUNS,
   'POST /api/documents': INGESTIONS,
   'POST /api/knowledge/ingest': INGESTIONS,

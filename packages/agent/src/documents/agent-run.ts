@@ -20,6 +20,11 @@ export interface RunOutcome {
   stoppedAtLimit: boolean;
   /** What ended the run early, for the user; null when the model finished its turn. */
   failure: string | null;
+  /**
+   * The signal stopped the run (its worker lost the job, or the process is closing): another
+   * attempt carries on from what was stored, so the end of this one is nobody's to record.
+   */
+  aborted: boolean;
 }
 
 export interface DriveOptions {
@@ -30,6 +35,8 @@ export interface DriveOptions {
   /** Adds one model call's cost to the record (an atomic increment). */
   addUsage: (usage: { costMicroUsd: number; tokens: number }) => Promise<void>;
   log: AgentLogger;
+  /** Stops the run between (and during) model calls. */
+  signal?: AbortSignal;
 }
 
 /** What the user is told about a failure: the model's trouble in words, anything else plainly. */
@@ -48,10 +55,11 @@ export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
     turns: 0,
     stoppedAtLimit: false,
     failure: null,
+    aborted: false,
   };
   const pending: Promise<void>[] = [];
   try {
-    for await (const event of runToolAgent(options.agent, options.messages)) {
+    for await (const event of runToolAgent(options.agent, options.messages, options.signal)) {
       switch (event.kind) {
         case 'text':
           options.emit({ text: event.text });
@@ -81,9 +89,14 @@ export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
       }
     }
   } catch (error) {
-    options.log.warn('agent run failed', { error });
-    outcome.failure = describeFailure(error);
+    if (options.signal?.aborted) {
+      outcome.aborted = true;
+    } else {
+      options.log.warn('agent run failed', { error });
+      outcome.failure = describeFailure(error);
+    }
   }
+  if (options.signal?.aborted) outcome.aborted = true;
   await Promise.all(pending);
   return outcome;
 }

@@ -5,7 +5,10 @@
 // STACK_EXTRACTION (through the LLM port's usage hook), and adds their cost to the record.
 //
 // Runs go on without their reader: a client that disconnects does not stop a run halfway, and
-// its result is in the store when the run ends. Refusals (unknown document, bad schema, no
+// its result is in the store when the run ends. On the server, extraction and correction runs
+// are jobs of the job queue (the server's document-runs.ts queues them, runJob is their body),
+// so a run whose process dies is taken over by another; startExtraction and startCorrection
+// run in the calling process (this package's tests, and callers without a queue). Refusals (unknown document, bad schema, no
 // model, a run already going) are thrown before anything starts, as InteractErrors.
 import {
   DOCUMENT_LIMITS,
@@ -16,6 +19,7 @@ import {
 import {
   createDocumentTools,
   createStackTools,
+  continueRequest,
   correctionRequest,
   DOCUMENT_EXTRACTION_SYSTEM,
   extractionRequest,
@@ -30,7 +34,7 @@ import { LlmNotConfiguredError, type LlmClient, type LlmUsage } from '../llm';
 import { InteractError } from '../service/interact-error';
 import { driveRun, type RunEvent, type RunOutcome } from './agent-run';
 import { EventChannel } from './event-channel';
-import { claimRunLock, type HeldLock } from './run-lock';
+import { adoptRunLock, claimRunLock, releaseRunLock, type HeldLock } from './run-lock';
 import { extractionChannel, followExtraction, runInProgress, type RunEventBus } from './run-events';
 
 /** What the knowledge extractors read from a file (ingestion's readFile). */
@@ -90,6 +94,43 @@ export interface Run<R, E> {
   /** Settles when the run has ended and its outcome is stored. Never rejects. */
   done: Promise<void>;
 }
+
+/**
+ * A document run as a job carries it: the server queues it, any process serving the queue runs
+ * it (runJob), a later attempt after a takeover included. JSON, as the queue stores it.
+ */
+export interface DocumentRunJob {
+  /** The run's id (the job's): it owns the extraction's run lock while the run lasts. */
+  runId: string;
+  tenantId: string;
+  userId: string;
+  extractionId: string;
+  kind: 'extract' | 'correct';
+  /** The correction's words (kind `correct`). */
+  message?: string;
+  /** Start from what earlier runs saved (a retry of a failed extraction). */
+  resume?: boolean;
+}
+
+export interface JobAttempt {
+  /** 1 for the first attempt (a takeover counts one; a run handed back on close does not). */
+  number: number;
+  /** Aborted when the worker must stop (it lost the job, or its process is closing). */
+  signal: AbortSignal;
+  /** Called when the run has ended, right before its `complete` is published. */
+  beforeComplete?: () => Promise<void>;
+}
+
+/** How one attempt of a job's run ended. */
+export type JobRunEnd =
+  /** The run ended and its outcome is stored; its `complete` was published. */
+  | { end: 'finished' }
+  /** The signal stopped it: the next attempt carries on from what was stored. */
+  | { end: 'stopped' }
+  /** The model failed under it: the queue may try again (`failure` says why). */
+  | { end: 'failed'; failure: string }
+  /** Another run holds the extraction now (or it is gone): this one did nothing. */
+  | { end: 'superseded' };
 
 export const DEFAULT_MAX_TURNS = 24;
 
@@ -196,6 +237,207 @@ export class DocumentAgentService {
   }
 
   /**
+   * Checks and stores a new extraction (uploading its file first), without running it: the
+   * server queues its run as a job (runJob).
+   */
+  async createExtraction(
+    caller: Caller,
+    input: {
+      documentId?: string;
+      upload?: UploadedFile;
+      schema?: Record<string, unknown>;
+      instructions?: string;
+    },
+  ): Promise<DocumentExtraction> {
+    this.requireModel();
+    if (input.schema) checkFieldsSchema(input.schema);
+    const document = input.upload
+      ? await this.uploadDocument(caller, input.upload)
+      : await this.deps.store.documents.get(caller.tenantId, input.documentId ?? '', {
+          userId: caller.userId,
+        });
+    if (!document) throw new InteractError('NOT_FOUND', 'No such document.');
+    return this.deps.store.documentExtractions.create(caller.tenantId, {
+      userId: caller.userId,
+      documentId: document.id,
+      ...(input.schema ? { schema: input.schema } : {}),
+      ...(input.instructions ? { instructions: input.instructions } : {}),
+    });
+  }
+
+  /**
+   * The caller's extraction, for a new run on it (a correction, a retry): 404 when it or its
+   * document is gone, 503 without a model.
+   */
+  async extractionForRun(caller: Caller, extractionId: string): Promise<DocumentExtraction> {
+    this.requireModel();
+    const extraction = await this.deps.store.documentExtractions.get(
+      caller.tenantId,
+      extractionId,
+      { userId: caller.userId },
+    );
+    if (!extraction) throw new InteractError('NOT_FOUND', 'No such extraction.');
+    const document = await this.deps.store.documents.get(caller.tenantId, extraction.documentId, {
+      userId: caller.userId,
+    });
+    if (!document) throw new InteractError('NOT_FOUND', "The extraction's document is gone.");
+    return extraction;
+  }
+
+  /**
+   * Claims the extraction's run lock for run `runId` before its job is queued: 409 CONFLICT
+   * while another run is queued or going. The worker that runs the job keeps the same lock.
+   */
+  claimRun(caller: Caller, extractionId: string, runId: string): Promise<HeldLock> {
+    return claimRunLock(
+      this.deps.store.idempotency,
+      caller.tenantId,
+      extractionId,
+      this.deps.lockLeaseMs,
+      runId,
+    );
+  }
+
+  /** Frees run `runId`'s lock if it still holds it (its job ended, or was never queued). */
+  releaseRun(tenantId: string, extractionId: string, runId: string): Promise<void> {
+    return releaseRunLock(this.deps.store.idempotency, tenantId, extractionId, runId);
+  }
+
+  /**
+   * One attempt of a queued run, in whichever process took the job. Its events go on the bus
+   * only (the request that started it follows them there). From the second attempt on (its
+   * worker died, or the model failed), for a retry, and for a run that finds fields saved
+   * before it, the agent is asked to continue from what the tools saved instead of starting
+   * over. A model failure is returned, not recorded: the queue tries again, and when it gives
+   * up, failRun marks the extraction failed.
+   */
+  async runJob(job: DocumentRunJob, attempt: JobAttempt): Promise<JobRunEnd> {
+    const lock = await adoptRunLock(
+      this.deps.store.idempotency,
+      job.tenantId,
+      job.extractionId,
+      job.runId,
+      this.deps.lockLeaseMs,
+    );
+    if (!lock) {
+      this.log.warn('document run superseded: another run holds the extraction', {
+        extractionId: job.extractionId,
+        runId: job.runId,
+      });
+      return { end: 'superseded' };
+    }
+    let ended = false;
+    // Freed before `complete` goes out: a client that sends its next message on the extraction
+    // at once must find it free.
+    const end = async () => {
+      ended = true;
+      await lock.release();
+      await attempt.beforeComplete?.();
+    };
+    try {
+      return await this.runLockedJob(job, attempt, end);
+    } finally {
+      // A stopped or failed run leaves its lock to the next attempt (renewed by the process
+      // that queued it, else lapsing within a lease).
+      if (!ended) lock.drop();
+    }
+  }
+
+  private async runLockedJob(
+    job: DocumentRunJob,
+    attempt: JobAttempt,
+    end: () => Promise<void>,
+  ): Promise<JobRunEnd> {
+    const { store } = this.deps;
+    const caller: Caller = { tenantId: job.tenantId, userId: job.userId };
+    const extraction = await store.documentExtractions.get(job.tenantId, job.extractionId, {
+      userId: job.userId,
+    });
+    const document =
+      extraction &&
+      (await store.documents.get(job.tenantId, extraction.documentId, { userId: job.userId }));
+    if (!extraction || !document) {
+      await end();
+      return { end: 'superseded' };
+    }
+    const send = this.publisher(extractionChannel(job.tenantId, extraction.id));
+    // An attempt after a takeover (or a run handed back by a closing process, which does not
+    // count as an attempt) finds the fields its predecessor saved: it builds on them.
+    const saved = extraction.documentType !== null || Object.keys(extraction.fields).length > 0;
+    const resume = job.resume === true || attempt.number > 1 || (job.kind === 'extract' && saved);
+    if (resume && job.kind === 'extract' && extraction.status === 'completed') {
+      // The run that stopped had completed it already: nothing is left to do.
+      await end();
+      send({ complete: true, extraction_id: extraction.id, cost: USD(0) });
+      return { end: 'finished' };
+    }
+    const prompt = jobPrompt(job, extraction, document, resume);
+    const outcome = await this.traced(
+      `document-extraction-${extraction.id}`,
+      caller,
+      {
+        tags: [job.kind, ...(resume ? ['resumed'] : [])],
+        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
+      },
+      (traceId) =>
+        this.extractionBody({
+          caller,
+          extraction,
+          document,
+          prompt,
+          kind: job.kind,
+          send,
+          traceId,
+          signal: attempt.signal,
+          // The queue tries a failed model again; the record hears of it when it gives up.
+          failureIsFinal: false,
+          beforeComplete: end,
+        }),
+    );
+    if (outcome.aborted) return { end: 'stopped' };
+    if (outcome.failure !== null) {
+      send({ text: `The run stopped: ${outcome.failure}` });
+      return { end: 'failed', failure: outcome.failure };
+    }
+    return { end: 'finished' };
+  }
+
+  /**
+   * A queued run failed for good (its attempts ran out, or a permanent error): the extraction
+   * says so (failed, the reason in `error`; a completed one keeps its status), its followers get
+   * their `complete`, and its lock is freed. Whichever process saw the failure calls it.
+   */
+  async failRun(job: DocumentRunJob, reason: string): Promise<void> {
+    const { store } = this.deps;
+    const extraction = await store.documentExtractions.get(job.tenantId, job.extractionId);
+    if (extraction) {
+      await store.documentExtractions.setStatus(job.tenantId, job.extractionId, {
+        userId: job.userId,
+        ...(extraction.status === 'completed' ? {} : { status: 'failed' as const }),
+        error: reason,
+      });
+    }
+    await this.releaseRun(job.tenantId, job.extractionId, job.runId);
+    if (extraction) {
+      const send = this.publisher(extractionChannel(job.tenantId, job.extractionId));
+      send({ text: reason });
+      send({ complete: true, extraction_id: job.extractionId, cost: USD(0) });
+    }
+  }
+
+  /** Sets the caller's extraction's status and error (a retry marks it running again). */
+  async setRunStatus(
+    caller: Caller,
+    extractionId: string,
+    input: { status: 'in_progress' | 'failed'; error: string | null },
+  ): Promise<void> {
+    await this.deps.store.documentExtractions.setStatus(caller.tenantId, extractionId, {
+      userId: caller.userId,
+      ...input,
+    });
+  }
+
+  /**
    * The events of the extraction's run as it goes on, from whichever process runs it, ending
    * with `complete`; an extraction with no run going answers its `complete` at once.
    */
@@ -231,7 +473,11 @@ export class DocumentAgentService {
     });
   }
 
-  /** A table from several of the caller's documents, and the run that fills it. */
+  /**
+   * A table from several of the caller's documents, and the run that fills it. Stacks still run
+   * in the request's process, not as jobs: a process that dies mid-run leaves the stack as far
+   * as it got (its rows are stored as they come) and the lock lapses within a lease.
+   */
   async startStack(
     caller: Caller,
     input: { name?: string; documentIds: string[]; columns?: StackColumn[]; instructions?: string },
@@ -303,10 +549,12 @@ export class DocumentAgentService {
         channel.push({ complete: true, stack_id: stack.id, cost: USD(outcome.costMicroUsd) });
         return { status: after?.status, turns: outcome.turns };
       },
-    ).finally(async () => {
-      channel.close();
-      await lock.release();
-    });
+    )
+      .then(() => undefined, this.storeFailed)
+      .finally(async () => {
+        channel.close();
+        await lock.release();
+      });
     return { record: stack, events: channel, done };
   }
 
@@ -320,6 +568,52 @@ export class DocumentAgentService {
   ): Run<DocumentExtraction, ExtractionStreamEvent> {
     const channel = new EventChannel<ExtractionStreamEvent>();
     const send = this.sender(channel, extractionChannel(caller.tenantId, extraction.id));
+    const done = this.traced(
+      `document-extraction-${extraction.id}`,
+      caller,
+      {
+        tags: [kind],
+        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
+      },
+      (traceId) =>
+        this.extractionBody({
+          caller,
+          extraction,
+          document,
+          prompt,
+          kind,
+          send,
+          traceId,
+          failureIsFinal: true,
+        }),
+    )
+      .then(() => undefined, this.storeFailed)
+      .finally(async () => {
+        channel.close();
+        await lock.release();
+      });
+    return { record: extraction, events: channel, done };
+  }
+
+  /**
+   * The run itself: the agent's loop over the extraction's tools, then its outcome on the
+   * record and the `complete` event. An aborted run writes and sends nothing more (another
+   * attempt carries on); with `failureIsFinal` false, neither does one the model failed (the
+   * queue tries it again).
+   */
+  private async extractionBody(run: {
+    caller: Caller;
+    extraction: DocumentExtraction;
+    document: DocumentRecord;
+    prompt: string;
+    kind: 'extract' | 'correct';
+    send: (event: ExtractionStreamEvent) => void;
+    traceId: string | null;
+    signal?: AbortSignal;
+    failureIsFinal: boolean;
+    beforeComplete?: () => Promise<void>;
+  }): Promise<RunOutcome> {
+    const { caller, extraction, document, kind, send } = run;
     const tools = createDocumentTools({
       store: this.deps.store,
       tenantId: caller.tenantId,
@@ -328,64 +622,66 @@ export class DocumentAgentService {
       extractionId: extraction.id,
       ...(this.deps.textBudget !== undefined ? { textBudget: this.deps.textBudget } : {}),
     });
-    const done = this.traced(
-      `document-extraction-${extraction.id}`,
-      caller,
-      {
-        tags: [kind],
-        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
+    const outcome = await driveRun({
+      agent: {
+        llm: this.deps.llm,
+        node: 'document_extraction',
+        actionType: 'DOCUMENT_EXTRACTION',
+        system: DOCUMENT_EXTRACTION_SYSTEM,
+        tools,
+        context: { tenantId: caller.tenantId, userId: caller.userId, traceId: run.traceId },
+        ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
+        maxTurns: this.maxTurns,
       },
-      async (traceId) => {
-        const outcome = await driveRun({
-          agent: {
-            llm: this.deps.llm,
-            node: 'document_extraction',
-            actionType: 'DOCUMENT_EXTRACTION',
-            system: DOCUMENT_EXTRACTION_SYSTEM,
-            tools,
-            context: { tenantId: caller.tenantId, userId: caller.userId, traceId },
-            ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
-            maxTurns: this.maxTurns,
-          },
-          messages: [{ role: 'user', text: prompt }],
-          emit: (event: RunEvent) => send(event),
-          price: this.price,
-          addUsage: (usage) =>
-            this.deps.store.documentExtractions.addUsage(caller.tenantId, extraction.id, usage),
-          log: this.log,
-        });
-        const after = await this.deps.store.documentExtractions.get(caller.tenantId, extraction.id);
-        // A correction leaves a completed extraction completed: it only changes values.
-        const finished =
-          after?.status === 'completed' ||
-          (kind === 'correct' && extraction.status === 'completed');
-        const problem = endProblem(outcome, finished, 'extraction');
-        if (problem) {
-          send({ text: problem.message });
-          await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
-            userId: caller.userId,
-            ...(problem.fail && after?.status !== 'completed' ? { status: 'failed' as const } : {}),
-            error: problem.message,
-          });
-        } else if (after?.error) {
-          await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
-            userId: caller.userId,
-            error: null,
-          });
-        }
-        send({
-          complete: true,
-          extraction_id: extraction.id,
-          cost: USD(outcome.costMicroUsd),
-        });
-        return { status: after?.status, turns: outcome.turns, costMicroUsd: outcome.costMicroUsd };
-      },
-    ).finally(async () => {
-      channel.close();
-      await lock.release();
+      messages: [{ role: 'user', text: run.prompt }],
+      emit: (event: RunEvent) => send(event),
+      price: this.price,
+      addUsage: (usage) =>
+        this.deps.store.documentExtractions.addUsage(caller.tenantId, extraction.id, usage),
+      log: this.log,
+      ...(run.signal ? { signal: run.signal } : {}),
     });
-    return { record: extraction, events: channel, done };
+    if (outcome.aborted || (outcome.failure !== null && !run.failureIsFinal)) return outcome;
+    const after = await this.deps.store.documentExtractions.get(caller.tenantId, extraction.id);
+    // A correction leaves a completed extraction completed: it only changes values.
+    const finished =
+      after?.status === 'completed' || (kind === 'correct' && extraction.status === 'completed');
+    const problem = endProblem(outcome, finished, 'extraction');
+    if (problem) {
+      send({ text: problem.message });
+      await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
+        userId: caller.userId,
+        ...(problem.fail && after?.status !== 'completed' ? { status: 'failed' as const } : {}),
+        error: problem.message,
+      });
+    } else if (after?.error) {
+      await this.deps.store.documentExtractions.setStatus(caller.tenantId, extraction.id, {
+        userId: caller.userId,
+        error: null,
+      });
+    }
+    await run.beforeComplete?.();
+    send({
+      complete: true,
+      extraction_id: extraction.id,
+      cost: USD(outcome.costMicroUsd),
+    });
+    return outcome;
   }
+
+  /** Publishes to followers anywhere (a queued run's only audience). */
+  private publisher(topic: string): (event: ExtractionStreamEvent) => void {
+    return (event) => {
+      this.deps.events
+        ?.publish(topic, event)
+        .catch((error: unknown) => this.log.warn('run event not published', { error }));
+    };
+  }
+
+  private readonly storeFailed = (error: unknown): void => {
+    // The run itself never throws (driveRun catches); this is the store failing at the end.
+    this.log.error('document run could not store its outcome', { error });
+  };
 
   /** Pushes to the stream of the request that started the run, and to followers anywhere. */
   private sender(
@@ -400,36 +696,32 @@ export class DocumentAgentService {
     };
   }
 
-  /** Runs `work` as one LangFuse trace (when tracing is on); never rejects. */
-  private async traced(
+  /** Runs `work` as one LangFuse trace (when tracing is on). */
+  private async traced<T>(
     name: string,
     caller: Caller,
     attributes: { tags: string[]; input: unknown },
-    work: (traceId: string | null) => Promise<unknown>,
-  ): Promise<void> {
+    work: (traceId: string | null) => Promise<T>,
+  ): Promise<T> {
     const tracing = this.deps.tracing;
-    try {
-      if (!tracing?.enabled) {
-        await work(null);
-        return;
-      }
-      await tracing.startTrace(
-        name,
-        {
-          tenantId: caller.tenantId,
-          userId: caller.userId,
-          tags: attributes.tags,
-          input: attributes.input,
-        },
-        async (trace) => {
-          const output = await work(trace.traceId);
-          trace.setOutput(output);
-        },
-      );
-    } catch (error) {
-      // The run itself never throws (driveRun catches); this is the store failing at the end.
-      this.log.error('document run could not store its outcome', { error });
-    }
+    if (!tracing?.enabled) return work(null);
+    let result: { value: T } | undefined;
+    await tracing.startTrace(
+      name,
+      {
+        tenantId: caller.tenantId,
+        userId: caller.userId,
+        tags: attributes.tags,
+        input: attributes.input,
+      },
+      async (trace) => {
+        const value = await work(trace.traceId);
+        result = { value };
+        trace.setOutput(value);
+      },
+    );
+    if (!result) throw new Error('The trace ended without running its work.');
+    return result.value;
   }
 
   private requireModel(): void {
@@ -446,6 +738,27 @@ export class DocumentAgentService {
       this.deps.lockLeaseMs,
     );
   }
+}
+
+/** The user turn that starts a job's run: its request, or the request to continue it. */
+function jobPrompt(
+  job: DocumentRunJob,
+  extraction: DocumentExtraction,
+  document: DocumentRecord,
+  resume: boolean,
+): string {
+  const extract = {
+    fileName: document.fileName,
+    pageCount: document.pageCount,
+    instructions: extraction.instructions,
+    schema: extraction.schema,
+  };
+  if (job.kind === 'correct') {
+    return resume
+      ? continueRequest({ kind: 'correct', message: job.message ?? '', status: extraction.status })
+      : correctionRequest(job.message ?? '', extraction.status);
+  }
+  return resume ? continueRequest({ kind: 'extract', ...extract }) : extractionRequest(extract);
 }
 
 /**

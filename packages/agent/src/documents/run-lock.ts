@@ -2,6 +2,10 @@
 // a state the other is changing. The lock is a lease in the store's idempotency repository (as
 // task locks are), renewed while the run lasts, so a server that dies mid-run frees it within
 // one lease and another process sees it held meanwhile.
+//
+// A run that goes on as a job (a document run on the job queue) names its owner, the run's id:
+// the process that queued it and the worker that runs it (any process, a later attempt after a
+// takeover included) both keep the same lock, and neither can take or free another run's.
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
 import { LEASE_MS } from '../service/lease';
 import { InteractError } from '../service/interact-error';
@@ -10,37 +14,112 @@ export const RUN_LOCK_SCOPE = 'document-run';
 
 export interface HeldLock {
   release(): Promise<void>;
+  /** Stops renewing without freeing it: left to the run's next holder, or to lapse. */
+  drop(): void;
 }
 
+type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>;
+type OwnedLeases = Leases & Pick<IdempotencyRepository, 'get'>;
+
+const lockKey = (subject: string) => `${RUN_LOCK_SCOPE}:${subject}`;
+
+const ALREADY_RUNNING =
+  'The agent is already working on this; wait for its run to end, then try again.';
+
 export async function claimRunLock(
-  idempotency: Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>,
+  idempotency: OwnedLeases,
   tenantId: string,
   subject: string,
   leaseMs = LEASE_MS,
+  /** The run's id, for a lock that other processes keep too (adoptRunLock). */
+  owner?: string,
 ): Promise<HeldLock> {
-  const key = `${RUN_LOCK_SCOPE}:${subject}`;
+  const key = lockKey(subject);
   try {
     await idempotency.begin(tenantId, {
       key,
       scope: RUN_LOCK_SCOPE,
-      requestHash: key,
+      requestHash: owner ?? key,
       ttlMs: leaseMs,
     });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    throw new InteractError(
-      'CONFLICT',
-      'The agent is already working on this; wait for its run to end, then try again.',
-    );
+    throw new InteractError('CONFLICT', ALREADY_RUNNING);
   }
+  return keep(idempotency, tenantId, key, leaseMs, () =>
+    owner === undefined
+      ? idempotency.release(tenantId, key).then(() => undefined)
+      : releaseRunLock(idempotency, tenantId, subject, owner),
+  );
+}
+
+/**
+ * Keeps the lock of run `owner` from this process: renews it, or claims it again when it lapsed
+ * while the run changed hands (its worker died and the job waited for a lease). Null when
+ * another run holds it now: that run is the extraction's, this one must not write.
+ */
+export async function adoptRunLock(
+  idempotency: OwnedLeases,
+  tenantId: string,
+  subject: string,
+  owner: string,
+  leaseMs = LEASE_MS,
+): Promise<HeldLock | null> {
+  const key = lockKey(subject);
+  const held = await idempotency.get(tenantId, key);
+  if (held && held.requestHash !== owner) return null;
+  if (!held || !(await idempotency.renew(tenantId, key, leaseMs))) {
+    try {
+      await idempotency.begin(tenantId, {
+        key,
+        scope: RUN_LOCK_SCOPE,
+        requestHash: owner,
+        ttlMs: leaseMs,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+  return keep(idempotency, tenantId, key, leaseMs, () =>
+    releaseRunLock(idempotency, tenantId, subject, owner),
+  );
+}
+
+/** Frees the lock if run `owner` still holds it (never the lock of a run started since). */
+export async function releaseRunLock(
+  idempotency: Pick<IdempotencyRepository, 'get' | 'release'>,
+  tenantId: string,
+  subject: string,
+  owner: string,
+): Promise<void> {
+  const key = lockKey(subject);
+  const held = await idempotency.get(tenantId, key).catch(() => null);
+  if (held?.requestHash === owner) await idempotency.release(tenantId, key).catch(() => false);
+}
+
+function keep(
+  idempotency: Leases,
+  tenantId: string,
+  key: string,
+  leaseMs: number,
+  free: () => Promise<void>,
+): HeldLock {
   const timer = setInterval(() => {
     void idempotency.renew(tenantId, key, leaseMs).catch(() => false);
   }, leaseMs / 3);
   timer.unref();
+  let released = false;
   return {
     async release() {
+      if (released) return;
+      released = true;
       clearInterval(timer);
-      await idempotency.release(tenantId, key).catch(() => false);
+      await free().catch(() => undefined);
+    },
+    drop() {
+      released = true;
+      clearInterval(timer);
     },
   };
 }

@@ -27,6 +27,7 @@ export {
 } from './fields';
 export { defineTool, isToolError, ToolError, type AgentTool } from './tool';
 export {
+  continueRequest,
   correctionRequest,
   DOCUMENT_EXTRACTION_SYSTEM,
   extractionRequest,

@@ -82,6 +82,43 @@ export function correctionRequest(message: string, status: string): string {
   ].join('\n\n');
 }
 
+/**
+ * The first user turn of a run that takes over from one that stopped (its process died, or it
+ * failed and the user retried): the tools saved each field as the agent went, so the new run is
+ * told to build on them, not to read and extract everything again.
+ */
+export function continueRequest(
+  run:
+    | {
+        kind: 'extract';
+        fileName: string;
+        pageCount: number;
+        instructions: string | null;
+        schema: Record<string, unknown> | null;
+      }
+    | { kind: 'correct'; message: string; status: string },
+): string {
+  if (run.kind === 'correct') {
+    // The correction's own words first, as the correction turn has them: the agent reads the
+    // user's message the same way, and update_field is safe to apply twice.
+    return [
+      `The user writes about the extraction (status: ${run.status}):`,
+      run.message,
+      'An earlier run stopped while applying this; what it saved is kept. Call get_current_extraction, apply what is still missing, and change nothing else.',
+    ].join('\n\n');
+  }
+  return [
+    `Continue the extraction of the uploaded document "${run.fileName}" (${run.pageCount} page(s)): an earlier run stopped before it finished.`,
+    'The fields it saved are kept. Call get_current_extraction first: keep what is there, read the document only for what is still missing, save the rest and complete the extraction. Do not start over.',
+    run.instructions ? `The user's instructions: ${run.instructions}` : '',
+    run.schema
+      ? `The fields must match this JSON Schema:\n${JSON.stringify(run.schema, null, 2)}`
+      : '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n\n');
+}
+
 /** The first user turn of a stack run. */
 export function stackRequest(input: {
   name: string;

@@ -217,6 +217,33 @@ function summary(fields: Json, documentType: string): string {
   return `I extracted ${count} values from this ${documentType.replace(/_/g, ' ')}: ${Object.keys(fields).join(', ')}.`;
 }
 
+/**
+ * A run taking over from one that stopped: what it saved is kept, so it looks before reading,
+ * and completes from the saved fields. Null: go on as a fresh extraction (nothing was saved).
+ */
+function continuedTurn(
+  messages: readonly ModelMessage[],
+  last: ReturnType<typeof lastToolResult>,
+): ModelTurn | null {
+  if (!last) return { toolCalls: [{ name: 'get_current_extraction', args: {} }] };
+  if (last.name === 'get_current_extraction' && !last.isError) {
+    const state = JSON.parse(last.content) as { fields?: Json | null };
+    const kept = flatten(state.fields ?? {}).length;
+    if (kept === 0) return { toolCalls: [{ name: 'get_document_text', args: {} }] };
+    return {
+      text: `${kept} values were saved before; completing the extraction.`,
+      toolCalls: [{ name: 'complete_extraction', args: {} }],
+    };
+  }
+  const extracted = messages.some(
+    (m) => m.role === 'assistant' && m.toolCalls.some((c) => c.name === 'extract_fields'),
+  );
+  if (last.name === 'complete_extraction' && !last.isError && !extracted) {
+    return { text: 'I completed the extraction with the values saved before.' };
+  }
+  return null;
+}
+
 /** The model's next turn for a single-document extraction or correction. */
 export function documentModelTurn(messages: readonly ModelMessage[]): ModelTurn {
   const request = messages.find((m) => m.role === 'user');
@@ -233,6 +260,11 @@ export function documentModelTurn(messages: readonly ModelMessage[]): ModelTurn 
     }
     if (last.isError) return { text: `I could not apply that: ${last.content}` };
     return { text: `Done. ${last.content}` };
+  }
+
+  if (/^Continue the extraction/.test(requestText)) {
+    const turn = continuedTurn(messages, last);
+    if (turn) return turn;
   }
 
   if (!last) return { toolCalls: [{ name: 'get_document_text', args: {} }] };

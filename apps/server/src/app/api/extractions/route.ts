@@ -1,7 +1,6 @@
 import { ExtractionStreamEvent, endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../server/create-route';
 import { caller } from '../documents/_lib/access';
-import { startInSlot } from '../documents/_lib/run-slot';
 import { runEventResponse } from '../documents/_lib/run-stream';
 import { inlineFile } from '../documents/_lib/upload';
 import { extractionView } from '../documents/_lib/views';
@@ -10,18 +9,17 @@ import { knowledgeErrors } from '../knowledge/_lib/errors';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// Spec 004: extract a document with the agent; the answer streams its flat events.
+// Spec 004: extract a document with the agent; the answer streams its flat events. The run is a
+// job (document-runs.ts): this stream follows it on the event bus, wherever it runs.
 export const POST = createRoute(endpoints.extractionsCreate, {
   handler: async ({ body, runtime, auth, request, log }) => {
-    const run = await startInSlot(runtime, auth, () =>
-      knowledgeErrors(() =>
-        runtime.documents.startExtraction(caller(auth), {
-          ...(body.documentId ? { documentId: body.documentId } : {}),
-          ...(body.upload ? { upload: inlineFile(body.upload) } : {}),
-          ...(body.schema ? { schema: body.schema } : {}),
-          ...(body.instructions ? { instructions: body.instructions } : {}),
-        }),
-      ),
+    const run = await knowledgeErrors(() =>
+      runtime.documentRuns.startExtraction(caller(auth), {
+        ...(body.documentId ? { documentId: body.documentId } : {}),
+        ...(body.upload ? { upload: inlineFile(body.upload) } : {}),
+        ...(body.schema ? { schema: body.schema } : {}),
+        ...(body.instructions ? { instructions: body.instructions } : {}),
+      }),
     );
     return rawResponse(
       runEventResponse(run.events, ExtractionStreamEvent, request.signal, log, {

@@ -1,6 +1,6 @@
 'use client';
-// One extraction: its fields with confidences (low ones highlighted), the correction box,
-// the JSON download, and the history of every tool write.
+// One extraction: its fields with confidences (low ones highlighted), the correction box, a
+// failed run's reason and its Retry, the JSON download, and the history of every tool write.
 import type { DocumentExtractionDetail } from '@tandem/contracts';
 import { useState, type FormEvent } from 'react';
 import { fieldRows, LOW_CONFIDENCE, showValue } from './field-rows';
@@ -30,10 +30,13 @@ export function ExtractionPanel({
   extraction,
   busy,
   onCorrect,
+  onRetry,
 }: {
   extraction: DocumentExtractionDetail;
   busy: boolean;
   onCorrect: (message: string) => void;
+  /** Runs a failed extraction again (POST …/retry), keeping the fields saved so far. */
+  onRetry: () => void;
 }) {
   const [message, setMessage] = useState('');
   const rows = fieldRows(extraction.fields, extraction.confidences);
@@ -64,6 +67,14 @@ export function ExtractionPanel({
       {extraction.error ? (
         <p className="error" role="alert">
           {extraction.error}
+        </p>
+      ) : null}
+      {extraction.status === 'failed' ? (
+        <p className="row">
+          <button type="button" onClick={onRetry} disabled={busy}>
+            Retry
+          </button>
+          <span className="muted small">The agent keeps what was saved and finishes the rest.</span>
         </p>
       ) : null}
       {low > 0 ? (

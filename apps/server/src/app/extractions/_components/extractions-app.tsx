@@ -150,6 +150,17 @@ export function ExtractionsApp({
       );
     });
 
+  const retry = () =>
+    run('The agent is finishing the extraction…', async () => {
+      if (!selected) return;
+      setLog([]);
+      await follow(
+        await fetch(`${API}/extractions/${encodeURIComponent(selected.id)}/retry`, {
+          method: 'POST',
+        }),
+      );
+    });
+
   return (
     <div className="docs">
       <aside>
@@ -215,6 +226,7 @@ export function ExtractionsApp({
             extraction={selected}
             busy={busy !== null}
             onCorrect={(message) => void correct(message)}
+            onRetry={() => void retry()}
           />
         ) : log.length === 0 ? (
           <p className="muted intro">

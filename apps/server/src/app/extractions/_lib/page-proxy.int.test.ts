@@ -121,5 +121,16 @@ describe('/extractions/api/*', () => {
       headers: { origin: ORIGIN, 'content-type': 'application/json' },
     });
     expect(refused.status).toBe(503);
+    // The page's Retry reaches the API's retry route, from this origin only.
+    const retry = (origin: string) =>
+      call(['extractions', 'some-extraction', 'retry'], {
+        method: 'POST',
+        cookie: key,
+        headers: { origin },
+      });
+    expect((await retry('https://evil.example')).status).toBe(403);
+    const retried = await retry(ORIGIN);
+    expect(retried.status).toBe(503);
+    expect(ErrorResponse.parse(await retried.json()).error.code).toBe('LLM_NOT_CONFIGURED');
   });
 });

@@ -6,6 +6,7 @@ import { readCookie, sameOrigin } from '../../../server/key-session';
 import { USER_COOKIE } from '../../../server/user-session';
 import { GET as listDocuments, POST as uploadDocument } from '../../api/documents/route';
 import { POST as correct } from '../../api/extractions/[extractionId]/correct/route';
+import { POST as retry } from '../../api/extractions/[extractionId]/retry/route';
 import { GET as getExtraction } from '../../api/extractions/[extractionId]/route';
 import { GET as listExtractions, POST as createExtraction } from '../../api/extractions/route';
 
@@ -28,6 +29,8 @@ function routeFor(
     return { handler: getExtraction, params: { extractionId: id } };
   if (action === 'correct' && method === 'POST')
     return { handler: correct, params: { extractionId: id } };
+  if (action === 'retry' && method === 'POST')
+    return { handler: retry, params: { extractionId: id } };
   return null;
 }
 

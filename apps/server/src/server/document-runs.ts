@@ -21,7 +21,7 @@ import {
   type Caller,
   type DocumentAgentService,
   type DocumentRunJob,
-  type UploadedFile,
+  type NewExtractionInput,
 } from '@tandem/agent';
 import type { ExtractionStreamEvent } from '@tandem/contracts';
 import {
@@ -102,15 +102,7 @@ export class DocumentRunner {
   }
 
   /** A new extraction of a document (uploaded now, or before) and its first run, queued. */
-  async startExtraction(
-    caller: Caller,
-    input: {
-      documentId?: string;
-      upload?: UploadedFile;
-      schema?: Record<string, unknown>;
-      instructions?: string;
-    },
-  ): Promise<StartedRun> {
+  async startExtraction(caller: Caller, input: NewExtractionInput): Promise<StartedRun> {
     return this.start(caller, { kind: 'extract' }, () =>
       this.deps.documents.createExtraction(caller, input),
     );

@@ -99,6 +99,14 @@ export interface Run<R, E> {
  * A document run as a job carries it: the server queues it, any process serving the queue runs
  * it (runJob), a later attempt after a takeover included. JSON, as the queue stores it.
  */
+/** A new extraction: of a document uploaded before, or of one uploaded with it. */
+export interface NewExtractionInput {
+  documentId?: string;
+  upload?: UploadedFile;
+  schema?: Record<string, unknown>;
+  instructions?: string;
+}
+
 export interface DocumentRunJob {
   /** The run's id (the job's): it owns the extraction's run lock while the run lasts. */
   runId: string;
@@ -181,27 +189,9 @@ export class DocumentAgentService {
   /** A new extraction of a document the caller uploaded (now, or before), and its first run. */
   async startExtraction(
     caller: Caller,
-    input: {
-      documentId?: string;
-      upload?: UploadedFile;
-      schema?: Record<string, unknown>;
-      instructions?: string;
-    },
+    input: NewExtractionInput,
   ): Promise<Run<DocumentExtraction, ExtractionStreamEvent>> {
-    this.requireModel();
-    if (input.schema) checkFieldsSchema(input.schema);
-    const document = input.upload
-      ? await this.uploadDocument(caller, input.upload)
-      : await this.deps.store.documents.get(caller.tenantId, input.documentId ?? '', {
-          userId: caller.userId,
-        });
-    if (!document) throw new InteractError('NOT_FOUND', 'No such document.');
-    const extraction = await this.deps.store.documentExtractions.create(caller.tenantId, {
-      userId: caller.userId,
-      documentId: document.id,
-      ...(input.schema ? { schema: input.schema } : {}),
-      ...(input.instructions ? { instructions: input.instructions } : {}),
-    });
+    const { extraction, document } = await this.newExtraction(caller, input);
     const lock = await this.lock(caller, extraction.id);
     const prompt = extractionRequest({
       fileName: document.fileName,
@@ -218,19 +208,7 @@ export class DocumentAgentService {
     extractionId: string,
     message: string,
   ): Promise<Run<DocumentExtraction, ExtractionStreamEvent>> {
-    this.requireModel();
-    const extraction = await this.deps.store.documentExtractions.get(
-      caller.tenantId,
-      extractionId,
-      {
-        userId: caller.userId,
-      },
-    );
-    if (!extraction) throw new InteractError('NOT_FOUND', 'No such extraction.');
-    const document = await this.deps.store.documents.get(caller.tenantId, extraction.documentId, {
-      userId: caller.userId,
-    });
-    if (!document) throw new InteractError('NOT_FOUND', "The extraction's document is gone.");
+    const { extraction, document } = await this.existingExtraction(caller, extractionId);
     const lock = await this.lock(caller, extraction.id);
     const prompt = correctionRequest(message, extraction.status);
     return this.extractionRun(caller, extraction, document, prompt, 'correct', lock);
@@ -240,15 +218,22 @@ export class DocumentAgentService {
    * Checks and stores a new extraction (uploading its file first), without running it: the
    * server queues its run as a job (runJob).
    */
-  async createExtraction(
+  async createExtraction(caller: Caller, input: NewExtractionInput): Promise<DocumentExtraction> {
+    return (await this.newExtraction(caller, input)).extraction;
+  }
+
+  /**
+   * The caller's extraction, for a new run on it (a correction, a retry): 404 when it or its
+   * document is gone, 503 without a model.
+   */
+  async extractionForRun(caller: Caller, extractionId: string): Promise<DocumentExtraction> {
+    return (await this.existingExtraction(caller, extractionId)).extraction;
+  }
+
+  private async newExtraction(
     caller: Caller,
-    input: {
-      documentId?: string;
-      upload?: UploadedFile;
-      schema?: Record<string, unknown>;
-      instructions?: string;
-    },
-  ): Promise<DocumentExtraction> {
+    input: NewExtractionInput,
+  ): Promise<{ extraction: DocumentExtraction; document: DocumentRecord }> {
     this.requireModel();
     if (input.schema) checkFieldsSchema(input.schema);
     const document = input.upload
@@ -257,19 +242,19 @@ export class DocumentAgentService {
           userId: caller.userId,
         });
     if (!document) throw new InteractError('NOT_FOUND', 'No such document.');
-    return this.deps.store.documentExtractions.create(caller.tenantId, {
+    const extraction = await this.deps.store.documentExtractions.create(caller.tenantId, {
       userId: caller.userId,
       documentId: document.id,
       ...(input.schema ? { schema: input.schema } : {}),
       ...(input.instructions ? { instructions: input.instructions } : {}),
     });
+    return { extraction, document };
   }
 
-  /**
-   * The caller's extraction, for a new run on it (a correction, a retry): 404 when it or its
-   * document is gone, 503 without a model.
-   */
-  async extractionForRun(caller: Caller, extractionId: string): Promise<DocumentExtraction> {
+  private async existingExtraction(
+    caller: Caller,
+    extractionId: string,
+  ): Promise<{ extraction: DocumentExtraction; document: DocumentRecord }> {
     this.requireModel();
     const extraction = await this.deps.store.documentExtractions.get(
       caller.tenantId,
@@ -281,7 +266,7 @@ export class DocumentAgentService {
       userId: caller.userId,
     });
     if (!document) throw new InteractError('NOT_FOUND', "The extraction's document is gone.");
-    return extraction;
+    return { extraction, document };
   }
 
   /**

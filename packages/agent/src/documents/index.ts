@@ -4,6 +4,7 @@ export {
   type Caller,
   type DocumentAgentDeps,
   type DocumentRunJob,
+  type NewExtractionInput,
   type JobAttempt,
   type JobRunEnd,
   type ReadDocument,

@@ -19,6 +19,15 @@ describe('renderApiDoc', () => {
     }
   });
 
+  it('heads each answer with the statuses its route sends (201, 202), not always 200', () => {
+    const doc = renderApiDoc();
+    const section = (title: string) =>
+      doc.slice(doc.indexOf(title), doc.indexOf('#### Errors', doc.indexOf(title)));
+    expect(section('— `POST /api/documents`')).toContain('#### Response (201)');
+    expect(section('— `POST /api/knowledge/index-link`')).toContain('#### Response (202)');
+    expect(section('— `POST /api/knowledge/ingest`')).toContain('#### Response (201 or 200)');
+  });
+
   it('lists every error code with its status and every action of the grammar', () => {
     for (const c of ErrorCode.options)
       expect(doc).toMatch(new RegExp(`\\| \`${c}\` \\| \\d{3} \\|`));

@@ -93,10 +93,12 @@ function renderEndpoint(name: string, endpoint: EndpointDefinition): string {
   if (endpoint.request) {
     parts.push('#### Request body', '', jsonBlock(toDocJsonSchema(endpoint.request, 'input')), '');
   }
+  // The statuses the route answers with (201 Created, 202 Accepted…), not a 200 it never sends.
+  const statuses = (endpoint.successStatuses ?? [200]).join(' or ');
   parts.push(
     endpoint.stream === 'sse'
-      ? '#### Response (200, `text/event-stream`): the JSON `data` of each event'
-      : '#### Response (200)',
+      ? `#### Response (${statuses}, \`text/event-stream\`): the JSON \`data\` of each event`
+      : `#### Response (${statuses})`,
     '',
     jsonBlock(toDocJsonSchema(endpoint.response, 'output')),
     '',

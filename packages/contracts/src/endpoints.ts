@@ -482,6 +482,8 @@ export const endpoints = {
     auth: 'apiKey',
     summary:
       'Upload a document for extraction (multipart `file`): its type is detected and its text read page by page (OCR for scans and images).',
+    // The `file` part only.
+    form: z.strictObject({}),
     response: UploadDocumentResponse,
     successStatuses: [201],
     errors: [...AUTHENTICATED_ERROR_CODES, 'CONCURRENCY_LIMITED'],

@@ -12,7 +12,7 @@ type Operation = {
   operationId: string;
   security: unknown[];
   parameters: { name: string; in: string; required: boolean }[];
-  requestBody?: { content: Record<string, unknown> };
+  requestBody?: { content: Record<string, { schema?: unknown }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 };
 const operationOf = (endpoint: EndpointDefinition) =>
@@ -76,6 +76,14 @@ describe('the OpenAPI document', () => {
       'multipart/form-data',
     ]);
     expect(Object.keys(operationOf(endpoints.knowledgeIndexLink).responses)).toContain('202');
+    // An upload for extraction: multipart with its file, answered 201 (never a 200).
+    const upload = operationOf(endpoints.documentsUpload);
+    expect(upload.requestBody?.content['multipart/form-data']?.schema).toMatchObject({
+      required: ['file'],
+      properties: { file: { type: 'string' } },
+    });
+    expect(Object.keys(upload.responses)).toContain('201');
+    expect(Object.keys(upload.responses)).not.toContain('200');
     expect(Object.keys(operationOf(endpoints.taskEvents).responses['200']?.content ?? {})).toEqual([
       'text/event-stream',
     ]);

@@ -192,3 +192,25 @@ test('documents: a wrong key and a file it cannot read say what went wrong; noth
   expect(await listed()).toBe(before);
   await page.close();
 });
+
+test('documents: at 420 px wide nothing runs off the side, signed out or with extractions', async () => {
+  const { server, apiKey } = e2eEnv();
+  const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await page.goto(`${server}/extractions`);
+  await expect(page.getByLabel('API key')).toBeVisible();
+  expect(await overflow()).toBe(0);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('form', { name: 'New extraction' })).toBeVisible();
+  expect(await overflow()).toBe(0);
+  // An extraction open (the first test's, or none when this test runs alone).
+  const first = page.locator('ul.list button.link').first();
+  if ((await first.count()) > 0) {
+    await first.click();
+    await expect(page.getByRole('button', { name: 'Download JSON' })).toBeVisible();
+  }
+  expect(await overflow()).toBe(0);
+  await page.close();
+});

@@ -320,7 +320,8 @@ export class DocumentRunner {
   private async failed(state: JobState & { data: DocumentRunData }): Promise<void> {
     const { store, documents } = this.deps;
     const data = state.data;
-    const reason = `The run stopped ${state.attempts} time(s) and was given up: ${state.error ?? 'unknown error'} What was saved so far is kept; retry to finish it.`;
+    const times = state.attempts === 1 ? 'once' : `${state.attempts} times`;
+    const reason = `The run stopped ${times} and was given up: ${state.error ?? 'unknown error'} What was saved so far is kept; retry to finish it.`;
     await releaseSlot(store.idempotency, data.tenantId, data.slotKey, data.runId);
     await this.watches.get(data.runId)?.finish();
     await documents.failRun(data, reason);

@@ -29,11 +29,14 @@ function download(extraction: DocumentExtractionDetail): void {
 export function ExtractionPanel({
   extraction,
   busy,
+  modelConfigured,
   onCorrect,
   onRetry,
 }: {
   extraction: DocumentExtractionDetail;
   busy: boolean;
+  /** Without a model a retry can only fail: the button says so instead. */
+  modelConfigured: boolean;
   onCorrect: (message: string) => void;
   /** Runs a failed extraction again (POST …/retry), keeping the fields saved so far. */
   onRetry: () => void;
@@ -70,11 +73,15 @@ export function ExtractionPanel({
         </p>
       ) : null}
       {extraction.status === 'failed' ? (
-        <p className="row">
-          <button type="button" onClick={onRetry} disabled={busy}>
+        <p className="retry">
+          <button type="button" onClick={onRetry} disabled={busy || !modelConfigured}>
             Retry
           </button>
-          <span className="muted small">The agent keeps what was saved and finishes the rest.</span>
+          <span className="muted small">
+            {modelConfigured
+              ? 'The agent keeps what was saved and finishes the rest.'
+              : 'Retrying needs a language model (see New extraction).'}
+          </span>
         </p>
       ) : null}
       {low > 0 ? (

@@ -225,6 +225,7 @@ export function ExtractionsApp({
           <ExtractionPanel
             extraction={selected}
             busy={busy !== null}
+            modelConfigured={modelConfigured}
             onCorrect={(message) => void correct(message)}
             onRetry={() => void retry()}
           />

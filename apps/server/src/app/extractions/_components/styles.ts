@@ -44,8 +44,18 @@ export const EXTRACTIONS_CSS = `
 .docs code { background: #f3f5f9; padding: .05rem .3rem; border-radius: 4px; font-size: .85rem; }
 .docs form.correct { display: flex; flex-direction: column; gap: .3rem; margin: .8rem 0; }
 .docs form.correct .row { display: flex; gap: .5rem; }
+.docs .retry { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
 .docs form.correct input { flex: 1; }
 .docs details summary { cursor: pointer; color: #2357c6; }
 .docs ol.history { font-size: .85rem; }
 .docs-page .login { max-width: 26rem; display: flex; flex-direction: column; gap: .6rem; }
+/* A phone or a narrow side window: one column, the extraction under the form and the list. */
+@media (max-width: 760px) {
+  .docs { grid-template-columns: minmax(0, 1fr); }
+  .docs .panel { min-width: 0; overflow-wrap: anywhere; }
+  .docs .panel button { overflow-wrap: normal; white-space: nowrap; }
+  .docs form.correct .row { flex-wrap: wrap; }
+  .docs form.correct input { min-width: 12rem; }
+  .docs table { display: block; overflow-x: auto; }
+}
 `;

@@ -273,7 +273,7 @@ describe('document runs as jobs', () => {
     expect(events.at(-1)).toMatchObject({ complete: true, extraction_id: started.record.id });
     const failed = await p.store.documentExtractions.get(caller.tenantId, started.record.id);
     expect(failed?.status).toBe('failed');
-    expect(failed?.error).toMatch(/^The run stopped 2 time\(s\) and was given up: /);
+    expect(failed?.error).toMatch(/^The run stopped 2 times and was given up: /);
     expect(events).toContainEqual({ text: failed?.error });
     expect(await leasesHeld(p.store, started.record.id)).toEqual([]);
 

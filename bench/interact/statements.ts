@@ -118,58 +118,48 @@ async function main() {
       return { json, result };
     };
 
-    // Warm-up: the first request of a process prepares statements and caches the tenant.
-    const warm = await post('warm-up', {
-      url: 'https://app.example/w',
-      query: 'click Logout',
-      interactiveTree: tree(0),
-    });
-    await post('warm-up', {
-      url: 'https://app.example/w2',
-      taskId: warm.json.taskId,
-      sessionId: warm.json.sessionId,
-      lastActionStatus: 'success',
-      clientObservations: { didUrlChange: true },
-      interactiveTree: [{ i: 'signin', r: 'btn', n: 'Sign in' }],
-    });
+    const start = (name: string, url: string, query: string, n: number) =>
+      post(name, { url, query, interactiveTree: tree(n) });
+    // The next request of a task: its last action succeeded and moved the page.
+    const next = (
+      name: string,
+      task: { taskId: string; sessionId: string },
+      url: string,
+      interactiveTree: unknown,
+    ) =>
+      post(name, {
+        url,
+        ...task,
+        lastActionStatus: 'success',
+        clientObservations: { didUrlChange: true },
+        interactiveTree,
+      });
+    const signIn = [{ i: 'signin', r: 'btn', n: 'Sign in' }];
 
-    const rows = [];
-    const simple = await post('SIMPLE start', {
-      url: 'https://app.example/1',
-      query: 'click Logout',
-      interactiveTree: tree(1),
-    });
-    rows.push(simple.result);
-    rows.push(
-      (
-        await post('SIMPLE continuation', {
-          url: 'https://app.example/login-1',
-          taskId: simple.json.taskId,
-          sessionId: simple.json.sessionId,
-          lastActionStatus: 'success',
-          clientObservations: { didUrlChange: true },
-          interactiveTree: [{ i: 'signin', r: 'btn', n: 'Sign in' }],
-        })
-      ).result,
+    // Warm-up: the first request of a process prepares statements and caches the tenant.
+    const warm = await start('warm-up', 'https://app.example/w', 'click Logout', 0);
+    await next('warm-up', warm.json, 'https://app.example/w2', signIn);
+
+    const simple = await start('SIMPLE start', 'https://app.example/1', 'click Logout', 1);
+    const simpleNext = await next(
+      'SIMPLE continuation',
+      simple.json,
+      'https://app.example/login-1',
+      signIn,
     );
-    const complex = await post('COMPLEX start', {
-      url: 'https://list.example/1',
-      query: 'page through the whole list',
-      interactiveTree: tree(2),
-    });
-    rows.push(complex.result);
-    rows.push(
-      (
-        await post('COMPLEX step', {
-          url: 'https://list.example/p2-1',
-          taskId: complex.json.taskId,
-          sessionId: complex.json.sessionId,
-          lastActionStatus: 'success',
-          clientObservations: { didUrlChange: true },
-          interactiveTree: tree(100_000),
-        })
-      ).result,
+    const complex = await start(
+      'COMPLEX start',
+      'https://list.example/1',
+      'page through the whole list',
+      2,
     );
+    const complexNext = await next(
+      'COMPLEX step',
+      complex.json,
+      'https://list.example/p2-1',
+      tree(100_000),
+    );
+    const rows = [simple, simpleNext, complex, complexNext].map((request) => request.result);
     await runtime.close();
 
     console.log(

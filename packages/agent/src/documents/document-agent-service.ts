@@ -140,6 +140,19 @@ export type JobRunEnd =
   /** Another run holds the extraction now (or it is gone): this one did nothing. */
   | { end: 'superseded' };
 
+/** One extraction run's inputs (a first run, a correction, a job's attempt). */
+interface ExtractionRunInput {
+  caller: Caller;
+  extraction: DocumentExtraction;
+  document: DocumentRecord;
+  prompt: string;
+  kind: 'extract' | 'correct';
+  send: (event: ExtractionStreamEvent) => void;
+  signal?: AbortSignal;
+  failureIsFinal: boolean;
+  beforeComplete?: () => Promise<void>;
+}
+
 export const DEFAULT_MAX_TURNS = 24;
 
 const USD = (microUsd: number) => microUsdToUsd(microUsd);
@@ -357,27 +370,20 @@ export class DocumentAgentService {
       return { end: 'finished' };
     }
     const prompt = jobPrompt(job, extraction, document, resume);
-    const outcome = await this.traced(
-      `document-extraction-${extraction.id}`,
-      caller,
+    const outcome = await this.tracedExtraction(
       {
-        tags: [job.kind, ...(resume ? ['resumed'] : [])],
-        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
+        caller,
+        extraction,
+        document,
+        prompt,
+        kind: job.kind,
+        send,
+        signal: attempt.signal,
+        // The queue tries a failed model again; the record hears of it when it gives up.
+        failureIsFinal: false,
+        beforeComplete: end,
       },
-      (traceId) =>
-        this.extractionBody({
-          caller,
-          extraction,
-          document,
-          prompt,
-          kind: job.kind,
-          send,
-          traceId,
-          signal: attempt.signal,
-          // The queue tries a failed model again; the record hears of it when it gives up.
-          failureIsFinal: false,
-          beforeComplete: end,
-        }),
+      resume ? ['resumed'] : [],
     );
     if (outcome.aborted) return { end: 'stopped' };
     if (outcome.failure !== null) {
@@ -553,25 +559,15 @@ export class DocumentAgentService {
   ): Run<DocumentExtraction, ExtractionStreamEvent> {
     const channel = new EventChannel<ExtractionStreamEvent>();
     const send = this.sender(channel, extractionChannel(caller.tenantId, extraction.id));
-    const done = this.traced(
-      `document-extraction-${extraction.id}`,
+    const done = this.tracedExtraction({
       caller,
-      {
-        tags: [kind],
-        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
-      },
-      (traceId) =>
-        this.extractionBody({
-          caller,
-          extraction,
-          document,
-          prompt,
-          kind,
-          send,
-          traceId,
-          failureIsFinal: true,
-        }),
-    )
+      extraction,
+      document,
+      prompt,
+      kind,
+      send,
+      failureIsFinal: true,
+    })
       .then(() => undefined, this.storeFailed)
       .finally(async () => {
         channel.close();
@@ -586,18 +582,23 @@ export class DocumentAgentService {
    * attempt carries on); with `failureIsFinal` false, neither does one the model failed (the
    * queue tries it again).
    */
-  private async extractionBody(run: {
-    caller: Caller;
-    extraction: DocumentExtraction;
-    document: DocumentRecord;
-    prompt: string;
-    kind: 'extract' | 'correct';
-    send: (event: ExtractionStreamEvent) => void;
-    traceId: string | null;
-    signal?: AbortSignal;
-    failureIsFinal: boolean;
-    beforeComplete?: () => Promise<void>;
-  }): Promise<RunOutcome> {
+  /** An extraction run as one LangFuse trace, tagged with its kind (and `extraTags`). */
+  private tracedExtraction(run: ExtractionRunInput, extraTags: string[] = []) {
+    const { extraction, document, prompt } = run;
+    return this.traced(
+      `document-extraction-${extraction.id}`,
+      run.caller,
+      {
+        tags: [run.kind, ...extraTags],
+        input: { extractionId: extraction.id, documentId: document.id, request: prompt },
+      },
+      (traceId) => this.extractionBody({ ...run, traceId }),
+    );
+  }
+
+  private async extractionBody(
+    run: ExtractionRunInput & { traceId: string | null },
+  ): Promise<RunOutcome> {
     const { caller, extraction, document, kind, send } = run;
     const tools = createDocumentTools({
       store: this.deps.store,

@@ -1297,6 +1297,17 @@ export interface Store {
   readonly rateLimits: RateLimitRepository;
   /** LangGraph checkpointer persisted in the same database (thread id = taskId). */
   readonly checkpointer: BaseCheckpointSaver;
+  /**
+   * Runs `work` as one transaction (a unit of work): the writes of the repository calls it
+   * awaits commit together, or none does when it throws, and the error is rethrown. Only store
+   * calls belong inside: libSQL holds the database's write lock while it runs (other callers'
+   * statements wait), and MongoDB may run it again on a transient write conflict. A transaction
+   * started inside one joins it. On a MongoDB server without transactions (a standalone
+   * mongod, not a replica set) the calls run one by one, as outside a transaction.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** False on a standalone mongod, where `transaction` cannot roll back (see above). */
+  readonly atomicTransactions: boolean;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

@@ -16,17 +16,20 @@ export async function recordQuestion(
   const { caller, state, existing, started, verifiedActionId } = input;
   const facts = { durationMs: Date.now() - started, verifiedPrevious: verifiedActionId !== null };
   const patch = { ...taskPatchFrom(state, existing, facts), status: 'needs_user_input' as const };
-  await writeTask(store, input, patch);
   // A question mid-task (the dynamic interrupt) comes after the previous action was verified.
   const verdict = verdictPatchFrom(state);
-  if (verifiedActionId && verdict) {
-    await store.taskActions.update(caller.tenantId, verifiedActionId, verdict);
-  }
-  await store.messages.append(caller.tenantId, {
-    sessionId: state.sessionId,
-    role: 'assistant',
-    content: outcome.message,
-    taskId: state.taskId,
+  // One unit of work, as a step is (record-step.ts).
+  await store.transaction(async () => {
+    await writeTask(store, input, patch);
+    if (verifiedActionId && verdict) {
+      await store.taskActions.update(caller.tenantId, verifiedActionId, verdict);
+    }
+    await store.messages.append(caller.tenantId, {
+      sessionId: state.sessionId,
+      role: 'assistant',
+      content: outcome.message,
+      taskId: state.taskId,
+    });
   });
   return questionResponse(state, outcome);
 }

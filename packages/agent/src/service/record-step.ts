@@ -1,5 +1,5 @@
-// Writes a step to the store and tells live viewers: the one place a request's outcome is
-// persisted. (Two other writers belong to the same request, by design: collect stores items
+// Writes a step to the store, in one transaction, and then tells live viewers: the one place a
+// request's outcome is persisted. (Two other writers belong to the same request, by design: collect stores items
 // inside action_generation, so prompts only ever hold counts; and the LLM port's usage hook
 // logs every call, even one whose run later fails.)
 import {
@@ -44,10 +44,8 @@ export async function recordStep(
   if (outcome?.kind !== 'action' && outcome?.kind !== 'read_page')
     throw new Error('recordStep needs an action or a page read');
   const facts = { durationMs: Date.now() - started, verifiedPrevious: verifiedActionId !== null };
-  await writeTask(store, input, taskPatchFrom(state, existing, facts));
+  const patch = taskPatchFrom(state, existing, facts);
   const verdict = verdictPatchFrom(state);
-  if (verifiedActionId && verdict)
-    await store.taskActions.update(tenantId, verifiedActionId, verdict);
   const ended = state.status === 'completed' || state.status === 'failed' ? state.status : null;
   const collectedItems =
     ended && Object.keys(state.collectedCounts).length > 0
@@ -63,15 +61,22 @@ export async function recordStep(
     ...(extractedData ? { extractedData } : {}),
   });
   const action = taskActionFrom(state, response, Date.now() - started);
-  if (action) await store.taskActions.insert(tenantId, action);
-  await store.messages.append(tenantId, {
-    sessionId: state.sessionId,
-    role: 'assistant',
-    content: response.thought,
-    actionString: response.action ?? null,
-    taskId: state.taskId,
+  // One unit of work: a step is stored whole or not at all (a Stop that won the task's
+  // compare-and-set leaves no verdict, action or message of the step behind), in one commit.
+  await store.transaction(async () => {
+    await writeTask(store, input, patch);
+    if (verifiedActionId && verdict)
+      await store.taskActions.update(tenantId, verifiedActionId, verdict);
+    if (action) await store.taskActions.insert(tenantId, action);
+    await store.messages.append(tenantId, {
+      sessionId: state.sessionId,
+      role: 'assistant',
+      content: response.thought,
+      actionString: response.action ?? null,
+      taskId: state.taskId,
+    });
+    if (ended) await store.sessions.update(tenantId, state.sessionId, { status: ended });
   });
-  if (ended) await store.sessions.update(tenantId, state.sessionId, { status: ended });
   // The store stays the source of truth; the events only announce the step.
   for (const event of stepEventsFrom(state, response, new Date().toISOString()))
     events?.publish(tenantId, state.taskId, event);

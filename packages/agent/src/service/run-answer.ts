@@ -33,10 +33,13 @@ export async function answerRun(
     case 'refused': {
       const { code, message, failTask } = outcome;
       if (failTask && task.existing) {
+        const existing = task.existing;
         const patch = { status: 'failed' as const, result: message };
-        await updateTaskIfUnchanged(store, tenantId, task.existing, patch);
-        await store.sessions.update(tenantId, task.existing.sessionId ?? scope.sessionId, {
-          status: 'failed',
+        await store.transaction(async () => {
+          await updateTaskIfUnchanged(store, tenantId, existing, patch);
+          await store.sessions.update(tenantId, existing.sessionId ?? scope.sessionId, {
+            status: 'failed',
+          });
         });
       }
       scope.log[failTask ? 'warn' : 'info']('task refused', { code, failTask });

@@ -145,4 +145,77 @@ describe('a store write failing mid-step', () => {
     const { items } = await agent.store.tasks.list(agent.caller.tenantId, {});
     expect(items).toHaveLength(1);
   }, 150_000);
+
+  it('writes a step whole or not at all: a failing last write leaves the task as it was', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tandem-store-fault-'));
+    const file = path.join(dir, 'tandem.db');
+    const store = await createLibsqlStore({ url: `file:${file}` });
+    locker = new Database(file);
+    const prediction = {
+      node: 'outcome_prediction' as const,
+      output: { description: 'The next page', urlShouldChange: true, nextGoal: null },
+    };
+    agent = await createTestAgent({
+      store,
+      steps: [
+        pageContextStep(),
+        {
+          node: 'planning',
+          output: {
+            goal: 'page through',
+            steps: Array.from({ length: 3 }, () => ({
+              description: "Click 'Next'",
+              refinable: true,
+            })),
+          },
+        },
+        prediction,
+        prediction,
+        prediction,
+      ],
+    });
+    const tenantId = agent.caller.tenantId;
+    const r1 = await agent.act(
+      pageRequest('https://list.example/1', page(1), { query: 'page through the list' }),
+    );
+    const before = await store.tasks.get(tenantId, r1.taskId);
+    const actionsBefore = await store.taskActions.listByTask(tenantId, r1.taskId);
+
+    // The step's last write, its assistant message, fails in the database itself (as a full
+    // disk or a constraint would), after the task, the verdict and the action were written.
+    locker.exec(`CREATE TRIGGER fail_step_message BEFORE INSERT ON messages
+      WHEN NEW.role = 'assistant' BEGIN SELECT RAISE(ABORT, 'injected write failure'); END`);
+    const step2 = {
+      ...pageRequest('https://list.example/2', page(2), {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success' as const,
+        clientObservations: { didUrlChange: true },
+      }),
+      idempotencyKey: crypto.randomUUID(),
+    };
+    const failure = await agent.act(step2).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(String(failure)).toMatch(/injected write failure/);
+    // Nothing of the step is stored: the task is at the same version, with no verdict on the
+    // previous action and no new action.
+    expect(await store.tasks.get(tenantId, r1.taskId)).toEqual(before);
+    expect(await store.taskActions.listByTask(tenantId, r1.taskId)).toEqual(actionsBefore);
+
+    // The fault is gone; the client's resend is answered and records the step once.
+    locker.exec('DROP TRIGGER fail_step_message');
+    const r2 = await agent.act(step2);
+    expect(r2.action).toBe('click("next-2")');
+    const actions = await store.taskActions.listByTask(tenantId, r1.taskId);
+    expect(actions.map((a) => a.action)).toEqual(['click("next-1")', 'click("next-2")']);
+    expect(actions[0]?.verification).not.toBeNull();
+    const after = await store.tasks.get(tenantId, r1.taskId);
+    expect(after?.version).toBe((before?.version ?? 0) + 1);
+    const assistant = (await store.messages.list(tenantId, r1.sessionId)).filter(
+      (message) => message.role === 'assistant',
+    );
+    expect(assistant).toHaveLength(2);
+  }, 60_000);
 });

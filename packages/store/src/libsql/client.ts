@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { NativeSqlClient, type SqlClient } from './native-client';
+import { RemoteSqlClient } from './remote-client';
 
 export interface LibsqlClientOptions {
   /** `file:.data/tandem.db`, `file:///abs/x.db`, `:memory:`, or a remote `libsql://…` URL. */
@@ -33,10 +34,12 @@ export async function openLibsqlClient(options: LibsqlClientOptions): Promise<Sq
   const memory = filePath === null && isMemoryUrl(options.url);
   if (filePath === null && !memory) {
     // Remote libSQL/Turso: only @libsql/client speaks the network protocol.
-    return createClient({
-      url: options.url,
-      ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
-    });
+    return new RemoteSqlClient(
+      createClient({
+        url: options.url,
+        ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+      }),
+    );
   }
   // A fresh checkout has no .data/ yet; the first run must not fail on it.
   if (filePath !== null) mkdirSync(path.dirname(path.resolve(filePath)), { recursive: true });

@@ -4,6 +4,7 @@ import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store } from '../port';
 import { LibsqlSaver } from './checkpointer';
 import { openLibsqlClient, type LibsqlClientOptions } from './client';
+import type { SqlClient } from './native-client';
 import { libsqlCollectedItems } from './collected-items';
 import { libsqlDocumentExtractions, libsqlDocuments } from './documents';
 import { libsqlExtractionResults } from './extraction-results';
@@ -29,7 +30,11 @@ export type LibsqlStoreOptions = LibsqlClientOptions;
 const KNOWLEDGE_VECTORS_MIGRATION = 4;
 
 export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<Store> {
-  const client = await openLibsqlClient(options);
+  return libsqlStoreOn(await openLibsqlClient(options));
+}
+
+/** The store over an open client (tests hand it one that createLibsqlStore would not pick). */
+export async function libsqlStoreOn(client: SqlClient): Promise<Store> {
   try {
     const applied = await runMigrations(client);
     // Chunks embedded before vectors had tables become searchable once, right after the
@@ -64,6 +69,8 @@ export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<St
     idempotency: libsqlIdempotency(client),
     rateLimits: libsqlRateLimits(client),
     checkpointer: new LibsqlSaver(client, new CheckpointSerializer()),
+    transaction: (work) => client.transaction(work),
+    atomicTransactions: true,
     async health() {
       const started = performance.now();
       try {

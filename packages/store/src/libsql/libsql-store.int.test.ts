@@ -7,11 +7,27 @@ import { createStore } from '../create-store';
 import type { LiveEventRecord, Store } from '../port';
 import { runStoreContractSuite } from '../testing/contract-suite';
 import { localFilePath } from './client';
-import { createLibsqlStore } from './index';
+import { transactionsContract } from '../testing/contract/transactions';
+import { createLibsqlStore, libsqlStoreOn } from './index';
+import { RemoteSqlClient } from './remote-client';
 import { MIGRATIONS, listAppliedMigrations, runMigrations } from './migrations';
 
 // A fresh in-memory database per describe block of the suite.
 runStoreContractSuite('libsql', () => createLibsqlStore({ url: ':memory:' }));
+
+// Transactions again where they differ: a file database (WAL, busy timeout) on the native
+// client, and @libsql/client's interactive transactions, the path remote libsql:// URLs take.
+describe('libsql transactions on other clients', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-libsql-tx-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const file = () => `file:${path.join(dir, `tx-${(n += 1)}.db`)}`;
+  describe('native, file', () => transactionsContract(() => createLibsqlStore({ url: file() })));
+  describe('@libsql/client', () =>
+    transactionsContract(() => libsqlStoreOn(new RemoteSqlClient(createClient({ url: file() }))), {
+      concurrentWriters: false,
+    }));
+});
 
 describe('libsql migrations', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-libsql-'));

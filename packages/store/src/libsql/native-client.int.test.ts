@@ -39,6 +39,47 @@ describe('NativeSqlClient', () => {
     expect(rows[1]).toMatchObject({ flag: 0, at: 7, data: null });
   });
 
+  it('runs a batch inside a transaction as a savepoint: a failed batch undoes only itself', async () => {
+    const db = open();
+    await db.execute('CREATE TABLE t (v TEXT UNIQUE)');
+    const values = async () =>
+      (await db.execute('SELECT v FROM t ORDER BY v')).rows.map((r) => r.v);
+    await db.transaction(async () => {
+      await db.execute({ sql: 'INSERT INTO t (v) VALUES (?)', args: ['a'] });
+      await expect(
+        db.batch([
+          { sql: 'INSERT INTO t (v) VALUES (?)', args: ['b'] },
+          { sql: 'INSERT INTO t (v) VALUES (?)', args: ['a'] },
+        ]),
+      ).rejects.toThrow(/UNIQUE/);
+      await db.batch([{ sql: 'INSERT INTO t (v) VALUES (?)', args: ['c'] }], 'write');
+    });
+    expect(await values()).toEqual(['a', 'c']);
+  });
+
+  it('holds other callers back while a transaction runs, then lets them in', async () => {
+    const db = open();
+    await db.execute('CREATE TABLE t (v TEXT)');
+    const order: string[] = [];
+    let opened = (): void => {};
+    const outside = new Promise<void>((resolve) => (opened = resolve)).then(async () => {
+      await db.execute({ sql: 'INSERT INTO t (v) VALUES (?)', args: ['outside'] });
+      order.push('outside ran');
+    });
+    await db
+      .transaction(async () => {
+        await db.execute({ sql: 'INSERT INTO t (v) VALUES (?)', args: ['inside'] });
+        opened();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        order.push('transaction ends');
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await outside;
+    expect(order).toEqual(['transaction ends', 'outside ran']);
+    expect((await db.execute('SELECT v FROM t')).rows.map((r) => r.v)).toEqual(['outside']);
+  });
+
   it('reports changes and the last rowid for writes, rows for RETURNING', async () => {
     const db = open();
     await db.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');

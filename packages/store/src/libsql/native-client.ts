@@ -5,6 +5,7 @@
 // step's CPU (bench/interact). This client keeps one connection, caches prepared statements and
 // returns the binding's plain row objects. Remote URLs (libsql://, https://) still go through
 // @libsql/client, which speaks the network protocol; both satisfy `SqlClient`.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type {
   Client,
@@ -18,8 +19,15 @@ import type {
 import type LibsqlDatabase from 'libsql';
 import { WalCheckpointThread, type WalCheckpointOptions } from './wal-checkpoints';
 
-/** What the repositories use of a libSQL client; @libsql/client's `Client` satisfies it too. */
-export type SqlClient = Pick<Client, 'execute' | 'batch' | 'close'>;
+/** What the repositories use of a libSQL client (remote-client.ts adapts @libsql/client's). */
+export interface SqlClient extends Pick<Client, 'execute' | 'batch' | 'close'> {
+  /**
+   * Runs `work` as one write transaction: the statements it runs (awaited inside it) commit
+   * together, or none does when it throws. Other callers' statements wait until it ends, so
+   * they can neither join it nor be rolled back with it. A transaction inside one joins it.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+}
 
 type NativeDatabase = InstanceType<typeof LibsqlDatabase>;
 type NativeStatement = ReturnType<NativeDatabase['prepare']>;
@@ -35,6 +43,11 @@ interface CachedStatement {
   statement: NativeStatement;
   /** Whether the statement returns rows (SELECT, RETURNING, some PRAGMAs). */
   reader: boolean;
+}
+
+interface OpenTransaction {
+  /** Settles when the transaction has committed or rolled back. */
+  ended: Promise<void>;
 }
 
 const BEGIN: Record<TransactionMode, string> = {
@@ -98,6 +111,11 @@ export class NativeSqlClient implements SqlClient {
   #closed = false;
   /** Copies the log back off this thread; null when SQLite does it at commit. */
   #checkpoints: WalCheckpointThread | null = null;
+  /** The open transaction(), if any: its async context runs statements, everyone else waits. */
+  #transaction: OpenTransaction | null = null;
+  /** Transactions queue behind one another (one connection, one transaction at a time). */
+  #transactionTurn: Promise<void> = Promise.resolve();
+  readonly #context = new AsyncLocalStorage<OpenTransaction>();
 
   constructor(
     path: string,
@@ -204,10 +222,22 @@ export class NativeSqlClient implements SqlClient {
     return { sql: stmt.sql, args: stmt.args };
   }
 
+  /** Whether the caller runs inside the open transaction (or there is none). */
+  #mayRun(): boolean {
+    return this.#transaction === null || this.#context.getStore() === this.#transaction;
+  }
+
+  /** Until the caller may use the connection: another caller's transaction has ended. */
+  async #outsideOthersTransaction(): Promise<void> {
+    while (!this.#mayRun()) await this.#transaction?.ended;
+  }
+
   execute(stmt: InStatement): Promise<ResultSet>;
   execute(sql: string, args?: InArgs): Promise<ResultSet>;
   async execute(stmtOrSql: InStatement, args?: InArgs): Promise<ResultSet> {
     this.#checkOpen();
+    // Without a transaction open, the statement runs before this call returns, as it always has.
+    if (!this.#mayRun()) await this.#outsideOthersTransaction();
     const { sql, args: stmtArgs } = this.#normalize(stmtOrSql);
     try {
       return this.#run(sql, typeof stmtOrSql === 'string' ? args : stmtArgs);
@@ -227,6 +257,8 @@ export class NativeSqlClient implements SqlClient {
     mode: TransactionMode = 'deferred',
   ): Promise<ResultSet[]> {
     this.#checkOpen();
+    if (!this.#mayRun()) await this.#outsideOthersTransaction();
+    if (this.#transaction !== null) return this.#batchInside(stmts);
     this.#prepare(BEGIN[mode]).statement.run([]);
     try {
       const results = stmts.map((stmt) => {
@@ -239,6 +271,55 @@ export class NativeSqlClient implements SqlClient {
       if (this.#db.inTransaction) this.#prepare('ROLLBACK').statement.run([]);
       this.#recoverFrom(error);
       throw error;
+    }
+  }
+
+  /** A batch inside transaction(): all or nothing as a savepoint, the transaction goes on. */
+  #batchInside(stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
+    this.#prepare('SAVEPOINT batch').statement.run([]);
+    try {
+      const results = stmts.map((stmt) => {
+        const { sql, args } = this.#normalize(stmt);
+        return this.#run(sql, args);
+      });
+      this.#prepare('RELEASE batch').statement.run([]);
+      return results;
+    } catch (error) {
+      this.#prepare('ROLLBACK TO batch').statement.run([]);
+      this.#prepare('RELEASE batch').statement.run([]);
+      throw error;
+    }
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    this.#checkOpen();
+    const outer = this.#context.getStore();
+    if (outer !== undefined && outer === this.#transaction) return work();
+    let endTurn = (): void => {};
+    const previous = this.#transactionTurn;
+    this.#transactionTurn = new Promise((resolve) => (endTurn = resolve));
+    await previous;
+    // A statement outside any transaction may have been waiting on the one before: let it run.
+    await this.#outsideOthersTransaction();
+    let ended = (): void => {};
+    const open: OpenTransaction = { ended: new Promise((resolve) => (ended = resolve)) };
+    try {
+      this.#checkOpen();
+      this.#prepare(BEGIN.write).statement.run([]);
+      this.#transaction = open;
+      try {
+        const result = await this.#context.run(open, work);
+        this.#prepare('COMMIT').statement.run([]);
+        return result;
+      } catch (error) {
+        if (!this.#closed && this.#db.inTransaction) this.#prepare('ROLLBACK').statement.run([]);
+        if (!this.#closed) this.#recoverFrom(error);
+        throw error;
+      }
+    } finally {
+      this.#transaction = null;
+      ended();
+      endTurn();
     }
   }
 

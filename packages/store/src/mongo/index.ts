@@ -2,6 +2,7 @@
 // Repositories run on their own mongoose connection (never the global one); the LangGraph
 // checkpointer is the official MongoDBSaver on its own MongoClient, because the saver is typed
 // against the mongodb v6 driver while mongoose 9 bundles v7. Both point at the same database.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { MongoDBSaver } from '@langchain/langgraph-checkpoint-mongodb';
 import { MongoClient } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
@@ -47,6 +48,13 @@ export interface MongoStore extends Store {
   readonly checkpointClient: MongoClient;
 }
 
+// Operations inside connection.transaction() pick up its session from the async context, so the
+// repositories need no session parameter (Store.transaction). Global, and only this store uses
+// mongoose in the process.
+mongoose.set('transactionAsyncLocalStorage', true);
+/** Set inside Store.transaction, so a nested one joins the outer one. */
+const insideTransaction = new AsyncLocalStorage<true>();
+
 export async function createMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
   const serverSelectionTimeoutMS = options.serverSelectionTimeoutMS ?? 10_000;
   const connection = mongoose.createConnection(options.uri, {
@@ -80,6 +88,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
     if (setupError) throw setupError;
 
     const client = checkpointClient;
+    const transactions = await supportsTransactions(connection);
     return {
       kind: 'mongodb',
       connection,
@@ -107,6 +116,12 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       idempotency: mongoIdempotency(models),
       rateLimits: mongoRateLimits(models),
       checkpointer,
+      atomicTransactions: transactions,
+      async transaction(work) {
+        // Inside one already, or a server that has none: the calls join it / run one by one.
+        if (!transactions || insideTransaction.getStore()) return work();
+        return connection.transaction(() => insideTransaction.run(true, work));
+      },
       health: () => ping(connection),
       async close() {
         await Promise.all([connection.close(), client.close()]);
@@ -116,6 +131,14 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
     await Promise.allSettled([connection.close(), checkpointClient?.close()]);
     throw error;
   }
+}
+
+/** Multi-document transactions need a replica set member or a mongos, not a standalone mongod. */
+async function supportsTransactions(connection: Connection): Promise<boolean> {
+  const db = connection.db;
+  if (!db) return false;
+  const hello = await db.admin().command({ hello: 1 });
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
 async function ping(connection: Connection): Promise<StoreHealth> {

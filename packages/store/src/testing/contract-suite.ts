@@ -20,6 +20,7 @@ import { liveEventsContract } from './contract/live-events';
 import { queuedJobsContract } from './contract/queued-jobs';
 import { skillsContract } from './contract/skills';
 import { tasksContract } from './contract/tasks';
+import { transactionsContract } from './contract/transactions';
 import { usageContract } from './contract/usage';
 
 export function runStoreContractSuite(name: string, makeStore: () => Promise<Store>): void {
@@ -39,6 +40,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     extractionResultsContract(makeStore);
     documentsContract(makeStore);
     guardsContract(makeStore);
+    transactionsContract(makeStore);
     isolationContract(makeStore);
   });
 }

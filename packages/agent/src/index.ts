@@ -7,6 +7,7 @@ export * from './web-search';
 export * from './rag';
 export * from './service/interact-service';
 export * from './service/active-task';
+export { LEASE_MS, adoptLease, keepRenewing, releaseLease } from './service/lease';
 export { pageStateFrom, renderTree, fenceUntrusted, domHash } from './page/page-state';
 export { classifyComplexity } from './engines/complexity';
 export { parseCommand } from './engines/command-parser';

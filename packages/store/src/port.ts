@@ -1232,9 +1232,14 @@ export interface IdempotencyRepository {
   /**
    * Extends a live in-progress claim to `now + ttlMs` (a lease its holder keeps renewing, so a
    * holder that died frees the key within one lease). False when the claim is gone, expired or
-   * completed: the holder has lost it.
+   * completed, or (with `requestHash`) is another holder's: the holder has lost it.
    */
-  renew(tenantId: string, key: string, ttlMs: number, now?: string): Promise<boolean>;
+  renew(
+    tenantId: string,
+    key: string,
+    ttlMs: number,
+    options?: { now?: string; requestHash?: string },
+  ): Promise<boolean>;
   /**
    * Stores the response and marks the claim completed; with `ttlMs`, the completed record is
    * kept until `now + ttlMs` (the replay window), else until the claim's own expiry.
@@ -1245,8 +1250,12 @@ export interface IdempotencyRepository {
     response: unknown,
     options?: { ttlMs?: number; now?: string },
   ): Promise<IdempotencyRecord | null>;
-  /** Releases a claim whose request failed, so the client may retry with the same key. */
-  release(tenantId: string, key: string): Promise<boolean>;
+  /**
+   * Releases a claim whose request failed, so the client may retry with the same key. With
+   * `requestHash`, only a claim made with it (an owned lease: never one taken since by another
+   * owner), in the same statement.
+   */
+  release(tenantId: string, key: string, options?: { requestHash?: string }): Promise<boolean>;
 }
 
 /** Counters for the store-backed rate limiter (keys already carry the tenant). */

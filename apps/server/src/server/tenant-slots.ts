@@ -4,15 +4,15 @@
 // with Retry-After. A slot is a lease in the store's idempotency repository (as task and run
 // locks are), renewed while the work lasts, so every server process on the store shares the
 // count and a process that dies frees its slots within one lease.
+import { LEASE_MS, adoptLease, keepRenewing, releaseLease } from '@tandem/agent';
 import type { IdempotencyRepository } from '@tandem/store';
 import { isDuplicateKeyError } from '@tandem/store';
 import type { Env } from '../env';
 import { admissionState, settlePending } from './admission-state';
 import { HttpError } from './http-error';
 
+// A slot whose holder died is free again after one lease (LEASE_MS).
 const SCOPE = 'tenant-slot';
-/** A slot whose holder died is free again after this long. */
-const LEASE_MS = 30_000;
 
 export interface SlotKind {
   /** Key prefix: one family of slots per kind of work. */
@@ -47,7 +47,7 @@ export interface HeldSlot {
   drop(): void;
 }
 
-type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release' | 'get'>;
+type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>;
 
 const slotKey = (kind: SlotKind, index: number): string => `${SCOPE}:${kind.name}:${index}`;
 
@@ -123,40 +123,24 @@ function hold(
   local: string | null,
   owner?: string,
 ): HeldSlot {
-  const timer = setInterval(() => {
-    void leases.renew(tenantId, key, LEASE_MS).catch(() => false);
-  }, LEASE_MS / 3);
-  timer.unref();
+  const claim = { tenantId, key, ...(owner === undefined ? {} : { owner }) };
+  const stop = keepRenewing(leases, claim);
   let released = false;
   return {
     key,
     async release() {
       if (released) return;
       released = true;
-      clearInterval(timer);
-      await (
-        owner === undefined
-          ? leases.release(tenantId, key)
-          : releaseOwned(leases, tenantId, key, owner)
-      ).catch(() => false);
+      stop();
+      await releaseLease(leases, claim).catch(() => false);
       if (local !== null) admissionState().held.delete(local);
     },
     drop() {
       released = true;
-      clearInterval(timer);
+      stop();
       if (local !== null) admissionState().held.delete(local);
     },
   };
-}
-
-async function releaseOwned(
-  leases: Leases,
-  tenantId: string,
-  key: string,
-  owner: string,
-): Promise<boolean> {
-  const lease = await leases.get(tenantId, key);
-  return lease?.requestHash === owner ? leases.release(tenantId, key) : false;
 }
 
 /**
@@ -170,16 +154,7 @@ export async function adoptSlot(
   key: string,
   owner: string,
 ): Promise<HeldSlot | null> {
-  const lease = await leases.get(tenantId, key);
-  if (lease && lease.requestHash !== owner) return null;
-  if (!lease || !(await leases.renew(tenantId, key, LEASE_MS))) {
-    try {
-      await leases.begin(tenantId, { key, scope: SCOPE, requestHash: owner, ttlMs: LEASE_MS });
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return null;
-      throw error;
-    }
-  }
+  if (!(await adoptLease(leases, { tenantId, key, owner, scope: SCOPE }))) return null;
   return hold(leases, tenantId, key, null, owner);
 }
 
@@ -190,7 +165,7 @@ export function releaseSlot(
   key: string,
   owner: string,
 ): Promise<boolean> {
-  return releaseOwned(leases, tenantId, key, owner).catch(() => false);
+  return releaseLease(leases, { tenantId, key, owner }).catch(() => false);
 }
 
 /** Runs `work` in a slot, released when it settles. */

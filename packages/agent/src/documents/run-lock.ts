@@ -7,7 +7,7 @@
 // the process that queued it and the worker that runs it (any process, a later attempt after a
 // takeover included) both keep the same lock, and neither can take or free another run's.
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
-import { LEASE_MS } from '../service/lease';
+import { LEASE_MS, adoptLease, keepRenewing, releaseLease } from '../service/lease';
 import { InteractError } from '../service/interact-error';
 
 export const RUN_LOCK_SCOPE = 'document-run';
@@ -19,7 +19,6 @@ export interface HeldLock {
 }
 
 type Leases = Pick<IdempotencyRepository, 'begin' | 'renew' | 'release'>;
-type OwnedLeases = Leases & Pick<IdempotencyRepository, 'get'>;
 
 const lockKey = (subject: string) => `${RUN_LOCK_SCOPE}:${subject}`;
 
@@ -27,7 +26,7 @@ const ALREADY_RUNNING =
   'The agent is already working on this; wait for its run to end, then try again.';
 
 export async function claimRunLock(
-  idempotency: OwnedLeases,
+  idempotency: Leases,
   tenantId: string,
   subject: string,
   leaseMs = LEASE_MS,
@@ -46,11 +45,7 @@ export async function claimRunLock(
     if (!isDuplicateKeyError(error)) throw error;
     throw new InteractError('CONFLICT', ALREADY_RUNNING);
   }
-  return keep(idempotency, tenantId, key, leaseMs, () =>
-    owner === undefined
-      ? idempotency.release(tenantId, key).then(() => undefined)
-      : releaseRunLock(idempotency, tenantId, subject, owner),
-  );
+  return keep(idempotency, { tenantId, key, leaseMs, ...(owner === undefined ? {} : { owner }) });
 }
 
 /**
@@ -59,67 +54,43 @@ export async function claimRunLock(
  * another run holds it now: that run is the extraction's, this one must not write.
  */
 export async function adoptRunLock(
-  idempotency: OwnedLeases,
+  idempotency: Leases,
   tenantId: string,
   subject: string,
   owner: string,
   leaseMs = LEASE_MS,
 ): Promise<HeldLock | null> {
-  const key = lockKey(subject);
-  const held = await idempotency.get(tenantId, key);
-  if (held && held.requestHash !== owner) return null;
-  if (!held || !(await idempotency.renew(tenantId, key, leaseMs))) {
-    try {
-      await idempotency.begin(tenantId, {
-        key,
-        scope: RUN_LOCK_SCOPE,
-        requestHash: owner,
-        ttlMs: leaseMs,
-      });
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return null;
-      throw error;
-    }
-  }
-  return keep(idempotency, tenantId, key, leaseMs, () =>
-    releaseRunLock(idempotency, tenantId, subject, owner),
-  );
+  const claim = { tenantId, key: lockKey(subject), leaseMs, owner };
+  if (!(await adoptLease(idempotency, { ...claim, scope: RUN_LOCK_SCOPE }))) return null;
+  return keep(idempotency, claim);
 }
 
 /** Frees the lock if run `owner` still holds it (never the lock of a run started since). */
 export async function releaseRunLock(
-  idempotency: Pick<IdempotencyRepository, 'get' | 'release'>,
+  idempotency: Pick<IdempotencyRepository, 'release'>,
   tenantId: string,
   subject: string,
   owner: string,
 ): Promise<void> {
-  const key = lockKey(subject);
-  const held = await idempotency.get(tenantId, key).catch(() => null);
-  if (held?.requestHash === owner) await idempotency.release(tenantId, key).catch(() => false);
+  await releaseLease(idempotency, { tenantId, key: lockKey(subject), owner }).catch(() => false);
 }
 
 function keep(
   idempotency: Leases,
-  tenantId: string,
-  key: string,
-  leaseMs: number,
-  free: () => Promise<void>,
+  claim: { tenantId: string; key: string; leaseMs: number; owner?: string },
 ): HeldLock {
-  const timer = setInterval(() => {
-    void idempotency.renew(tenantId, key, leaseMs).catch(() => false);
-  }, leaseMs / 3);
-  timer.unref();
+  const stop = keepRenewing(idempotency, claim);
   let released = false;
   return {
     async release() {
       if (released) return;
       released = true;
-      clearInterval(timer);
-      await free().catch(() => undefined);
+      stop();
+      await releaseLease(idempotency, claim).catch(() => false);
     },
     drop() {
       released = true;
-      clearInterval(timer);
+      stop();
     },
   };
 }

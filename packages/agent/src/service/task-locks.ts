@@ -3,9 +3,10 @@
 // 'task-fork'): each is "a unique key with a lease", which that repository already provides in
 // both adapters under one contract (claims are atomic, expired ones can be claimed again). The
 // lock is a lease its request renews (lease.ts), so a crashed request frees its task quickly.
+import { randomUUID } from 'node:crypto';
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
 import { InteractError } from './interact-error';
-import { LEASE_MS, whileHolding } from './lease';
+import { LEASE_MS, releaseLease, whileHolding } from './lease';
 
 export interface TaskLocks {
   /** Runs `fn` holding the task's lock; a request already holding it answers TASK_BUSY. */
@@ -32,10 +33,16 @@ export function idempotencyTaskLocks(
   options: { lockTtlMs?: number } = {},
 ): TaskLocks {
   const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
-  /** Claims the key; false when a live claim already holds it. */
-  const claim = async (tenantId: string, key: string, scope: string, ttlMs: number) => {
+  /** Claims the key (for `owner`); false when a live claim already holds it. */
+  const claim = async (
+    tenantId: string,
+    key: string,
+    scope: string,
+    ttlMs: number,
+    owner = key,
+  ) => {
     try {
-      await idempotency.begin(tenantId, { key, scope, requestHash: key, ttlMs });
+      await idempotency.begin(tenantId, { key, scope, requestHash: owner, ttlMs });
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;
@@ -45,17 +52,20 @@ export function idempotencyTaskLocks(
   return {
     async withLock(tenantId, taskId, fn) {
       const key = lockKey(taskId);
-      if (!(await claim(tenantId, key, LOCK_SCOPE, lockTtlMs))) {
+      // Owned by this request: had its lease lapsed (a stalled process) and another request
+      // taken the task since, neither renewing nor releasing here touches that one's lock.
+      const owner = randomUUID();
+      if (!(await claim(tenantId, key, LOCK_SCOPE, lockTtlMs, owner))) {
         throw new InteractError(
           'TASK_BUSY',
           'Another request is already advancing this task; wait for its response.',
         );
       }
       try {
-        return await whileHolding(idempotency, { tenantId, key, leaseMs: lockTtlMs }, fn);
+        return await whileHolding(idempotency, { tenantId, key, leaseMs: lockTtlMs, owner }, fn);
       } finally {
         // A release that fails leaves the lease to expire: never hide fn's own outcome.
-        await idempotency.release(tenantId, key).catch(() => false);
+        await releaseLease(idempotency, { tenantId, key, owner }).catch(() => false);
       }
     },
     async needsFork(tenantId, taskId) {

@@ -67,12 +67,19 @@ export function libsqlIdempotency(client: SqlClient): IdempotencyRepository {
       const row = result.rows[0];
       return row ? toRecord(row) : null;
     },
-    async renew(tenantId, key, ttlMs, now) {
-      const at = now === undefined ? nowIso() : iso(now);
+    async renew(tenantId, key, ttlMs, options = {}) {
+      const at = options.now === undefined ? nowIso() : iso(options.now);
+      const owned = options.requestHash === undefined ? '' : ' AND request_hash = ?';
       const result = await client.execute({
         sql: `UPDATE idempotency_keys SET expires_at = ?
-              WHERE tenant_id = ? AND key = ? AND status = 'in_progress' AND expires_at > ?`,
-        args: [isoPlusMs(at, ttlMs), tenantId, key, at],
+              WHERE tenant_id = ? AND key = ? AND status = 'in_progress' AND expires_at > ?${owned}`,
+        args: [
+          isoPlusMs(at, ttlMs),
+          tenantId,
+          key,
+          at,
+          ...(options.requestHash === undefined ? [] : [options.requestHash]),
+        ],
       });
       return result.rowsAffected > 0;
     },
@@ -88,10 +95,11 @@ export function libsqlIdempotency(client: SqlClient): IdempotencyRepository {
       const row = result.rows[0];
       return row ? toRecord(row) : null;
     },
-    async release(tenantId, key) {
+    async release(tenantId, key, options = {}) {
+      const owned = options.requestHash === undefined ? '' : ' AND request_hash = ?';
       const result = await client.execute({
-        sql: 'DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ?',
-        args: [tenantId, key],
+        sql: `DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ?${owned}`,
+        args: [tenantId, key, ...(options.requestHash === undefined ? [] : [options.requestHash])],
       });
       return result.rowsAffected > 0;
     },

@@ -58,9 +58,9 @@ export function mongoIdempotency({ idempotency }: MongoModels): IdempotencyRepos
         .exec();
       return doc ? toRecord(doc) : null;
     },
-    async renew(tenantId, key, ttlMs, now) {
-      const at = now === undefined ? nowDate() : toDate(now);
-      const { filter, update } = renewClaimUpdate(tenantId, key, ttlMs, at);
+    async renew(tenantId, key, ttlMs, options = {}) {
+      const at = options.now === undefined ? nowDate() : toDate(options.now);
+      const { filter, update } = renewClaimUpdate(tenantId, key, ttlMs, at, options.requestHash);
       const result = await idempotency.updateOne(filter, update).exec();
       return result.modifiedCount > 0;
     },
@@ -76,8 +76,10 @@ export function mongoIdempotency({ idempotency }: MongoModels): IdempotencyRepos
         .exec();
       return doc ? toRecord(doc) : null;
     },
-    async release(tenantId, key) {
-      const result = await idempotency.deleteOne(claimFilter(tenantId, key)).exec();
+    async release(tenantId, key, options = {}) {
+      const result = await idempotency
+        .deleteOne(claimFilter(tenantId, key, options.requestHash))
+        .exec();
       return result.deletedCount > 0;
     },
   };

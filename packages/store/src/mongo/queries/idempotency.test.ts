@@ -88,6 +88,17 @@ describe('idempotency claims', () => {
     );
     expect(claims.deleteMany(claimFilter('t1', 'k'))).toBe(1);
   });
+
+  it("renews and releases an owned lease only with its owner's hash", () => {
+    const claims = new MingoCollection<IdempotencyDoc>();
+    claims.findOneAndUpdate(claimUpdate(claim('k', plus(60_000), { requestHash: 'run-1' }), T0));
+    const renew = (owner: string) =>
+      claims.updateMany(renewClaimUpdate('t1', 'k', 30_000, plus(10_000), owner)).modifiedCount;
+    expect(renew('run-2')).toBe(0);
+    expect(renew('run-1')).toBe(1);
+    expect(claims.deleteMany(claimFilter('t1', 'k', 'run-2'))).toBe(0);
+    expect(claims.deleteMany(claimFilter('t1', 'k', 'run-1'))).toBe(1);
+  });
 });
 
 describe('rate-limit counters (pipeline update)', () => {

@@ -34,15 +34,22 @@ export const liveClaimFilter = (tenantId: string, key: string, now: Date): Filte
   expiresAt: { $gt: now },
 });
 
-/** Extends a live in-progress claim (the request holding it is still working). */
+/** Extends a live in-progress claim (the request holding it is still working), `requestHash`'s only when given. */
 export function renewClaimUpdate(
   tenantId: string,
   key: string,
   ttlMs: number,
   at: Date,
+  requestHash?: string,
 ): UpdateSpec {
   return {
-    filter: { tenantId, key, status: 'in_progress', expiresAt: { $gt: at } },
+    filter: {
+      tenantId,
+      key,
+      status: 'in_progress',
+      expiresAt: { $gt: at },
+      ...(requestHash === undefined ? {} : { requestHash }),
+    },
     update: { $set: { expiresAt: new Date(at.getTime() + ttlMs) } },
   };
 }
@@ -58,7 +65,12 @@ export function completeClaimUpdate(
   return { filter: { tenantId, key }, update: { $set: set } };
 }
 
-export const claimFilter = (tenantId: string, key: string): Filter => ({ tenantId, key });
+/** A claim by key, only `requestHash`'s when given (an owned lease). */
+export const claimFilter = (tenantId: string, key: string, requestHash?: string): Filter => ({
+  tenantId,
+  key,
+  ...(requestHash === undefined ? {} : { requestHash }),
+});
 
 /**
  * Adds `points` to a counter in its window, or starts a new window when the old one ended. One

@@ -74,14 +74,14 @@ export function guardsContract(makeStore: MakeStore): void {
       const key = uniq('lease');
       const now = Date.now();
       await store().idempotency.begin(tenantId, claim(key, 30_000), isoAt(now));
-      expect(await store().idempotency.renew(tenantId, key, 30_000, isoAt(now + 20_000))).toBe(
-        true,
-      );
+      expect(
+        await store().idempotency.renew(tenantId, key, 30_000, { now: isoAt(now + 20_000) }),
+      ).toBe(true);
       expect((await store().idempotency.get(tenantId, key))?.expiresAt).toBe(isoAt(now + 50_000));
       // A lease that ran out is lost: its holder died, another may claim the key.
-      expect(await store().idempotency.renew(tenantId, key, 30_000, isoAt(now + 60_000))).toBe(
-        false,
-      );
+      expect(
+        await store().idempotency.renew(tenantId, key, 30_000, { now: isoAt(now + 60_000) }),
+      ).toBe(false);
       expect(await store().idempotency.renew(tenantId, uniq('missing'), 30_000)).toBe(false);
       // A completed claim is not a lease any more.
       const done = uniq('lease');
@@ -90,6 +90,29 @@ export function guardsContract(makeStore: MakeStore): void {
       expect(await store().idempotency.renew(tenantId, done, 30_000)).toBe(false);
       // Leases are per tenant.
       expect(await store().idempotency.renew(await newTenant(store()), key, 30_000)).toBe(false);
+    });
+
+    it('renews and releases an owned lease only for its owner, in one statement', async () => {
+      const tenantId = await newTenant(store());
+      const key = uniq('owned');
+      const now = Date.now();
+      // claim() holds with requestHash 'hash-1': the owner.
+      await store().idempotency.begin(tenantId, claim(key, 30_000), isoAt(now));
+      const at = { now: isoAt(now + 10_000) };
+      expect(
+        await store().idempotency.renew(tenantId, key, 30_000, { ...at, requestHash: 'other' }),
+      ).toBe(false);
+      expect(
+        await store().idempotency.renew(tenantId, key, 30_000, { ...at, requestHash: 'hash-1' }),
+      ).toBe(true);
+      expect(await store().idempotency.release(tenantId, key, { requestHash: 'other' })).toBe(
+        false,
+      );
+      expect(await store().idempotency.get(tenantId, key)).toMatchObject({ requestHash: 'hash-1' });
+      expect(await store().idempotency.release(tenantId, key, { requestHash: 'hash-1' })).toBe(
+        true,
+      );
+      expect(await store().idempotency.get(tenantId, key)).toBeNull();
     });
 
     it('keeps a completed response for the replay window it is given', async () => {

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractDocument } from './extract';
+import { meaningfulPdfTitle } from './pdf';
 
 async function buildPdf(pages: string[][], title?: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -44,4 +46,49 @@ describe('extractDocument: PDF', () => {
       expect(result.warnings).toEqual(['Page 2: OCR found no text in the image.']);
     },
   );
+});
+
+describe('meaningfulPdfTitle', () => {
+  it('keeps a real title and drops what programs write when nobody gave one', () => {
+    expect(meaningfulPdfTitle('  Referral letter ')).toBe('Referral letter');
+    expect(meaningfulPdfTitle('Microsoft Word - Quarterly plan')).toBe('Quarterly plan');
+    expect(meaningfulPdfTitle('Größenangaben 2024')).toBe('Größenangaben 2024');
+    for (const placeholder of [
+      'about:blank',
+      'https://example.com/print?id=1',
+      'file:///C:/tmp/x.pdf',
+      'Untitled',
+      'untitled-3',
+      'Document1',
+      'Microsoft Word - Report.docx',
+      'C:\\Users\\me\\invoice.pdf',
+      '/home/me/scan.pdf',
+      'report_final_v2.pdf',
+      '---',
+      '2024-01-02',
+      '\u0000\u0000',
+      '',
+    ]) {
+      expect(meaningfulPdfTitle(placeholder), placeholder).toBeUndefined();
+    }
+  });
+
+  it('never returns an empty, padded or placeholder title (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (raw) => {
+        const title = meaningfulPdfTitle(raw);
+        if (title === undefined) return;
+        expect(title).toBe(title.trim());
+        expect(title.length).toBeGreaterThan(0);
+        expect(title).not.toMatch(/^about:|^untitled$/i);
+      }),
+      { seed: 31, numRuns: 500 },
+    );
+  });
+
+  it('names an uploaded PDF by its file name when its Title is about:blank', async () => {
+    const bytes = await buildPdf([['Printed from a browser tab.']], 'about:blank');
+    const result = await extractDocument(bytes, { fileName: 'discharge-summary.pdf' });
+    expect(result.title).toBe('discharge-summary');
+  });
 });

@@ -53,10 +53,35 @@ async function pdfTitle(document: PdfDocument): Promise<string | undefined> {
   try {
     const { info } = await document.getMetadata();
     const title = (info as { Title?: unknown }).Title;
-    return typeof title === 'string' && title.trim() ? title.trim() : undefined;
+    return typeof title === 'string' ? meaningfulPdfTitle(title) : undefined;
   } catch {
     return undefined;
   }
+}
+
+// What programs write into a PDF's Title when nobody gave one: the page a browser printed
+// ("about:blank", a URL), a placeholder, or the source file's name. None of these names the
+// document better than the uploaded file's own name, which the caller falls back to.
+const PLACEHOLDER_TITLE =
+  /^(?:about:\S*|(?:https?|file|data|blob):.*|untitled(?:[\s-]*\d*)?|document\s*\d*|new document\s*\d*|print|unknown|none|null|-+|\.+)$/i;
+const FILE_NAME = /^[^\s/\\]*[/\\].*|.*\.(?:pdf|docx?|odt|rtf|txt|html?|xlsx?|pptx?|indd|tex|md)$/i;
+// Office and similar producers prefix the source application: "Microsoft Word - Report.docx".
+const PRODUCER_PREFIX =
+  /^(?:microsoft (?:word|excel|powerpoint)|libreoffice \w+|pages|keynote)\s+-\s+/i;
+
+/** The PDF's Title when it names the document, else undefined (the file name is used). */
+export function meaningfulPdfTitle(raw: string): string | undefined {
+  // Control characters and runs of spaces (some producers pad with NULs) are not part of a name.
+  const title = raw
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const named = title.replace(PRODUCER_PREFIX, '').trim();
+  if (named === '' || PLACEHOLDER_TITLE.test(named) || FILE_NAME.test(named)) return undefined;
+  // Only digits and punctuation ("1", "---", "2024-01-02") says nothing a reader can use.
+  if (!/\p{L}/u.test(named)) return undefined;
+  return named.slice(0, 300);
 }
 
 /** The text layer of the first PDF_MAX_PAGES pages, with a warning when later ones are left out. */

@@ -59,11 +59,25 @@ export async function adoptLease(
   idempotency: Pick<IdempotencyRepository, 'renew' | 'begin'>,
   claim: LeaseClaim & { owner: string; scope: string },
 ): Promise<boolean> {
-  const { tenantId, key, owner, scope } = claim;
   const ttlMs = claim.leaseMs ?? LEASE_MS;
-  if (await idempotency.renew(tenantId, key, ttlMs, { requestHash: owner })) return true;
+  if (await idempotency.renew(claim.tenantId, claim.key, ttlMs, { requestHash: claim.owner }))
+    return true;
+  return claimLease(idempotency, claim);
+}
+
+/** Claims the key (for `owner`, else unowned); false when a live claim already holds it. */
+export async function claimLease(
+  idempotency: Pick<IdempotencyRepository, 'begin'>,
+  claim: LeaseClaim & { scope: string },
+): Promise<boolean> {
+  const { tenantId, key, scope } = claim;
   try {
-    await idempotency.begin(tenantId, { key, scope, requestHash: owner, ttlMs });
+    await idempotency.begin(tenantId, {
+      key,
+      scope,
+      requestHash: claim.owner ?? key,
+      ttlMs: claim.leaseMs ?? LEASE_MS,
+    });
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;

@@ -18,6 +18,17 @@ const page = (n: number): SemanticNodeV3[] => [
   { i: `item-${n}`, r: 'link', n: `Item ${n}` },
 ];
 
+/** The client's next request of the task: the Next click worked and page `n` loaded. */
+const nextPage = (task: { taskId: string; sessionId: string }, n: number) => ({
+  ...pageRequest(`https://list.example/${n}`, page(n), {
+    taskId: task.taskId,
+    sessionId: task.sessionId,
+    lastActionStatus: 'success' as const,
+    clientObservations: { didUrlChange: true },
+  }),
+  idempotencyKey: crypto.randomUUID(),
+});
+
 let dir = '';
 let agent: TestAgent | undefined;
 let locker: InstanceType<typeof Database> | undefined;
@@ -77,15 +88,7 @@ describe('a store write failing mid-step', () => {
 
     // Step 2 fails mid-step: its writes meet the lock.
     lockOnNextPrediction = true;
-    const step2 = {
-      ...pageRequest('https://list.example/2', page(2), {
-        taskId: r1.taskId,
-        sessionId: r1.sessionId,
-        lastActionStatus: 'success' as const,
-        clientObservations: { didUrlChange: true },
-      }),
-      idempotencyKey: crypto.randomUUID(),
-    };
+    const step2 = nextPage(r1, 2);
     const failure = await agent.act(step2).then(
       () => null,
       (error: unknown) => error,
@@ -117,15 +120,7 @@ describe('a store write failing mid-step', () => {
     expect(r2.action).toBe('click("next-2")');
     expect(r2.taskId).toBe(r1.taskId);
     // And the task goes on from there.
-    const r3 = await agent.act(
-      pageRequest('https://list.example/3', page(3), {
-        taskId: r1.taskId,
-        sessionId: r1.sessionId,
-        lastActionStatus: 'success',
-        clientObservations: { didUrlChange: true },
-        idempotencyKey: crypto.randomUUID(),
-      }),
-    );
+    const r3 = await agent.act(nextPage(r1, 3));
     expect(r3.action).toBe('click("next-3")');
 
     const actions = await agent.store.taskActions.listByTask(agent.caller.tenantId, r1.taskId);
@@ -185,15 +180,7 @@ describe('a store write failing mid-step', () => {
     // disk or a constraint would), after the task, the verdict and the action were written.
     locker.exec(`CREATE TRIGGER fail_step_message BEFORE INSERT ON messages
       WHEN NEW.role = 'assistant' BEGIN SELECT RAISE(ABORT, 'injected write failure'); END`);
-    const step2 = {
-      ...pageRequest('https://list.example/2', page(2), {
-        taskId: r1.taskId,
-        sessionId: r1.sessionId,
-        lastActionStatus: 'success' as const,
-        clientObservations: { didUrlChange: true },
-      }),
-      idempotencyKey: crypto.randomUUID(),
-    };
+    const step2 = nextPage(r1, 2);
     const failure = await agent.act(step2).then(
       () => null,
       (error: unknown) => error,

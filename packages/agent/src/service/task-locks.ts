@@ -4,9 +4,9 @@
 // both adapters under one contract (claims are atomic, expired ones can be claimed again). The
 // lock is a lease its request renews (lease.ts), so a crashed request frees its task quickly.
 import { randomUUID } from 'node:crypto';
-import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
+import type { IdempotencyRepository } from '@tandem/store';
 import { InteractError } from './interact-error';
-import { LEASE_MS, releaseLease, whileHolding } from './lease';
+import { LEASE_MS, claimLease, releaseLease, whileHolding } from './lease';
 
 export interface TaskLocks {
   /** Runs `fn` holding the task's lock; a request already holding it answers TASK_BUSY. */
@@ -33,22 +33,8 @@ export function idempotencyTaskLocks(
   options: { lockTtlMs?: number } = {},
 ): TaskLocks {
   const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
-  /** Claims the key (for `owner`); false when a live claim already holds it. */
-  const claim = async (
-    tenantId: string,
-    key: string,
-    scope: string,
-    ttlMs: number,
-    owner = key,
-  ) => {
-    try {
-      await idempotency.begin(tenantId, { key, scope, requestHash: owner, ttlMs });
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
-  };
+  const claim = (tenantId: string, key: string, scope: string, leaseMs: number, owner?: string) =>
+    claimLease(idempotency, { tenantId, key, scope, leaseMs, ...(owner ? { owner } : {}) });
   return {
     async withLock(tenantId, taskId, fn) {
       const key = lockKey(taskId);

@@ -261,10 +261,7 @@ export class NativeSqlClient implements SqlClient {
     if (this.#transaction !== null) return this.#batchInside(stmts);
     this.#prepare(BEGIN[mode]).statement.run([]);
     try {
-      const results = stmts.map((stmt) => {
-        const { sql, args } = this.#normalize(stmt);
-        return this.#run(sql, args);
-      });
+      const results = this.#runAll(stmts);
       this.#prepare('COMMIT').statement.run([]);
       return results;
     } catch (error) {
@@ -274,14 +271,18 @@ export class NativeSqlClient implements SqlClient {
     }
   }
 
+  #runAll(stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
+    return stmts.map((stmt) => {
+      const { sql, args } = this.#normalize(stmt);
+      return this.#run(sql, args);
+    });
+  }
+
   /** A batch inside transaction(): all or nothing as a savepoint, the transaction goes on. */
   #batchInside(stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
     this.#prepare('SAVEPOINT batch').statement.run([]);
     try {
-      const results = stmts.map((stmt) => {
-        const { sql, args } = this.#normalize(stmt);
-        return this.#run(sql, args);
-      });
+      const results = this.#runAll(stmts);
       this.#prepare('RELEASE batch').statement.run([]);
       return results;
     } catch (error) {

@@ -19,6 +19,16 @@ export function transactionsContract(
   const concurrent = options.concurrentWriters ?? true;
   describe('transactions', () => {
     const store = useStore(makeStore);
+    const sessionWithTask = async (tenantId: string) => {
+      const session = await store().sessions.create(tenantId, { userId: 'u1' });
+      const task = await store().tasks.create(tenantId, {
+        userId: 'u1',
+        sessionId: session.id,
+        url: 'https://example.com',
+        query: 'q',
+      });
+      return { session, task };
+    };
 
     it('commits every write of the work together and returns its result', async () => {
       const tenantId = await newTenant(store());
@@ -47,13 +57,7 @@ export function transactionsContract(
 
     it('writes nothing when the work throws, and rethrows its error', async () => {
       const tenantId = await newTenant(store());
-      const session = await store().sessions.create(tenantId, { userId: 'u1' });
-      const task = await store().tasks.create(tenantId, {
-        userId: 'u1',
-        sessionId: session.id,
-        url: 'https://example.com',
-        query: 'q',
-      });
+      const { session, task } = await sessionWithTask(tenantId);
       if (!store().atomicTransactions) return;
       let created = '';
       const failing = store().transaction(async () => {
@@ -80,13 +84,7 @@ export function transactionsContract(
 
     it('rolls back on a lost compare-and-set, keeping the earlier writes of the work out', async () => {
       const tenantId = await newTenant(store());
-      const session = await store().sessions.create(tenantId, { userId: 'u1' });
-      const task = await store().tasks.create(tenantId, {
-        userId: 'u1',
-        sessionId: session.id,
-        url: 'https://example.com',
-        query: 'q',
-      });
+      const { session, task } = await sessionWithTask(tenantId);
       await store().tasks.update(tenantId, task.id, { status: 'cancelled' });
       if (!store().atomicTransactions) return;
       await expect(

@@ -4,10 +4,10 @@
 import {
   LEARN_SITES_KEY,
   loadLearnSites,
-  parseSite,
   setSiteLearning,
   type KeyValueStore,
 } from '../shared/settings';
+import { readSite } from '../shared/site-input';
 
 import { byId, renderRemovableList, sayer } from './removable-list';
 
@@ -50,12 +50,12 @@ export async function mountLearnSites(
   byId<HTMLFormElement>(doc, 'learn-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const input = byId<HTMLInputElement>(doc, 'learn-site');
-    const site = parseSite(input.value);
-    if (!site) {
-      say('Enter a host name such as app.example.com, or a URL of the site.', true);
+    const typed = readSite(input.value);
+    if ('error' in typed) {
+      say(typed.error, true);
       return;
     }
     input.value = '';
-    void change(site, true);
+    void change(typed.site, true);
   });
 }

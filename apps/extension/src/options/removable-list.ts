@@ -34,6 +34,7 @@ export function renderRemovableList(
       if (entry.detail) label.append(` ${entry.detail}`);
       const remove = doc.createElement('button');
       remove.type = 'button';
+      remove.className = 'secondary';
       remove.textContent = 'Remove';
       remove.setAttribute('aria-label', `Remove ${entry.key}`);
       remove.addEventListener('click', () => onRemove(entry.key));

@@ -9,7 +9,8 @@ import {
   SECRETS_KEY,
   type StoredSecret,
 } from '../shared/secrets';
-import { parseSites, type KeyValueStore } from '../shared/settings';
+import type { KeyValueStore } from '../shared/settings';
+import { parseSites } from '../shared/site-input';
 import { byId, renderRemovableList, sayer } from './removable-list';
 
 type Watch = (key: string, onChange: () => void) => () => void;
@@ -38,8 +39,7 @@ function readForm(doc: Document): StoredSecret | string {
   const typed = parseSites(byId<HTMLInputElement>(doc, 'secret-sites').value);
   if (!SecretName.safeParse(name).success)
     return 'A name is lower-case letters, digits and "_", starting with a letter (clinic_password).';
-  if ('invalid' in typed)
-    return `“${typed.invalid}” is not a site: enter host names such as app.example.com.`;
+  if ('error' in typed) return typed.error;
   if (typed.sites.length === 0) return 'Add the site (or sites) the secret may be typed on.';
   return { name, value, sites: typed.sites };
 }

@@ -7,7 +7,8 @@ import { createApiClient } from '../shared/api-client';
 import { mountLiveView } from '../shared/live-view-controller';
 import { tabFromQuery } from '../shared/live-view-format';
 import { isActiveStatus, type RunState } from '../shared/run-state';
-import { loadSettings, parseSites } from '../shared/settings';
+import { loadSettings } from '../shared/settings';
+import { parseSites } from '../shared/site-input';
 import { mountLearnToggle } from './learn-toggle';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -44,8 +45,8 @@ function wireControls(tabId: number, status: (text: string) => void): void {
     if (!goal) return;
     // "Also allow these sites": a task stays on its start site otherwise.
     const typed = parseSites($<HTMLInputElement>('sites').value);
-    if ('invalid' in typed) {
-      status(`“${typed.invalid}” is not a site: enter host names such as app.example.com.`);
+    if ('error' in typed) {
+      status(typed.error);
       return;
     }
     status('');

@@ -162,6 +162,21 @@ describe('elapsed time and the meta line', () => {
     expect(metaLine(run({ requests: 1 }), NOW)).toBe('1 request');
     expect(metaLine(run(), NOW)).toBe('');
   });
+
+  it('says a run refused before any answer did nothing, instead of "0s · 0 requests"', () => {
+    const refused = run({ status: 'error', startedAt: NOW, requests: 0, error: 'no model' });
+    expect(metaLine(refused, NOW)).toBe('Ended before any step: nothing was done on the page.');
+    expect(metaLine({ ...refused, status: 'stopped' }, NOW)).toBe(
+      'Ended before any step: nothing was done on the page.',
+    );
+    expect(metaLine({ ...refused, startedAt: undefined }, NOW)).toBe('');
+    // Still waiting for the first answer: the clock ticking is the news.
+    expect(metaLine({ ...refused, status: 'running' }, NOW + 3_000)).toBe('3s · 0 requests');
+    // A refusal after answers keeps its numbers.
+    expect(metaLine({ ...refused, requests: 2, updatedAt: NOW + 4_000 }, NOW)).toBe(
+      '4s · 2 requests',
+    );
+  });
 });
 
 describe('collectedLine', () => {

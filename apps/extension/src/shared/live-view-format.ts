@@ -111,8 +111,17 @@ export function elapsedMs(run: RunState, now: number): number | null {
   return Math.max(0, end - run.startedAt);
 }
 
-/** "1m 05s · 6 steps · 7 requests · 12,345 tokens · $0.0123": only what the run knows. */
+/**
+ * "1m 05s · 6 steps · 7 requests · 12,345 tokens · $0.0123": only what the run knows. A run
+ * that ended before the server answered anything (refused at once: no model configured, a bad
+ * key) has no numbers worth showing, as "0s · 0 requests" would read like a stalled run; the
+ * line says instead that the page was left as it was, and the error below says why.
+ */
 export function metaLine(run: RunState, now: number): string {
+  if (!isActiveStatus(run.status) && run.steps.length === 0 && (run.requests ?? 0) === 0)
+    return run.startedAt === undefined
+      ? ''
+      : 'Ended before any step: nothing was done on the page.';
   const parts: string[] = [];
   const elapsed = elapsedMs(run, now);
   if (elapsed !== null) parts.push(formatDuration(elapsed));

@@ -1,16 +1,37 @@
-// The consent to learn from pages: which sites are on the list, how a typed site is read, and
-// that a page is allowed only when its exact site is listed (the list starts empty).
+// The settings a user types (the server URL and its one message), and the consent to learn
+// from pages: which sites are on the list, and that a page is allowed only when its exact site
+// is listed (the list starts empty).
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from './memory-store';
 import {
   LEARN_SITES_KEY,
   loadLearnSites,
   mayLearnFrom,
-  parseSite,
-  parseSites,
   setSiteLearning,
+  Settings,
   siteOfUrl,
 } from './settings';
+
+describe('Settings: the server URL', () => {
+  const issues = (serverUrl: string) =>
+    Settings.safeParse({ serverUrl, apiKey: 'tdm_x' }).error?.issues.map((i) => i.message) ?? [];
+
+  it('takes a whole http(s) address', () => {
+    for (const url of [
+      'http://127.0.0.1:3000',
+      'https://tandem.example.com/',
+      ' http://localhost:3000 ',
+    ])
+      expect(issues(url), url).toEqual([]);
+  });
+
+  it('says once, in one sentence, that a URL without http(s):// needs it', () => {
+    for (const url of ['localhost:3000', 'example.com', 'ftp://example.com', 'http://', ''])
+      expect(issues(url), url).toEqual([
+        'Server URL must start with http:// or https://, as in http://127.0.0.1:3000.',
+      ]);
+  });
+});
 
 describe('siteOfUrl', () => {
   it('is the host of an http(s) page, with its port when not the default', () => {
@@ -23,20 +44,6 @@ describe('siteOfUrl', () => {
     for (const url of ['chrome://extensions/', 'file:///tmp/a.html', 'about:blank', 'nope', ''])
       expect(siteOfUrl(url)).toBeNull();
     expect(siteOfUrl(undefined)).toBeNull();
-  });
-});
-
-describe('parseSite', () => {
-  it('reads a host, a host with a port, or any URL of the site', () => {
-    expect(parseSite('  Docs.Example.com ')).toBe('docs.example.com');
-    expect(parseSite('127.0.0.1:3000')).toBe('127.0.0.1:3000');
-    expect(parseSite('https://app.example.com/patients?id=1')).toBe('app.example.com');
-    expect(parseSite('app.example.com/patients')).toBe('app.example.com');
-  });
-
-  it('refuses what is not a site', () => {
-    for (const input of ['', '   ', 'not a site', 'chrome://settings', 'http://', '-bad-.com'])
-      expect(parseSite(input), input).toBeNull();
   });
 });
 
@@ -76,15 +83,5 @@ describe('the list of sites', () => {
     expect(await loadLearnSites(storage)).toEqual([]);
     await storage.set({ [LEARN_SITES_KEY]: ['example.com', 42, 'not a site', 'example.com'] });
     expect(await loadLearnSites(storage)).toEqual(['example.com']);
-  });
-});
-
-describe('parseSites', () => {
-  it('reads a typed list of sites, each once, or names the word that is not one', () => {
-    expect(parseSites('partner.example, http://localhost:4000/x  partner.example')).toEqual({
-      sites: ['partner.example', 'localhost:4000'],
-    });
-    expect(parseSites('')).toEqual({ sites: [] });
-    expect(parseSites('ok.example bad_host!')).toEqual({ invalid: 'bad_host!' });
   });
 });

@@ -1,15 +1,31 @@
 // Server URL and API key, set on the options page and read by the service worker; and the sites
 // the user allowed Tandem to learn from.
-import { KnowledgeDomain, parseSite, siteOf } from '@tandem/contracts';
+import { KnowledgeDomain, siteOf } from '@tandem/contracts';
 import { z } from 'zod';
 
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 export const SETTINGS_KEY = 'settings';
 
+/** Whether `text` is a whole http(s) address with a host ("http://127.0.0.1:3000"). */
+function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    return new URL(text).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export const Settings = z.object({
+  // One check with one message: a URL check and a scheme check each failing on
+  // "example.com" said the same thing twice.
   serverUrl: z
-    .url({ error: 'Server URL must be an absolute http(s) URL' })
-    .refine((u) => /^https?:\/\//.test(u), 'Server URL must be http(s)'),
+    .string()
+    .trim()
+    .refine(
+      isHttpUrl,
+      'Server URL must start with http:// or https://, as in http://127.0.0.1:3000.',
+    ),
   apiKey: z.string().trim().min(1, 'API key is required'),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -29,7 +45,7 @@ export async function loadSettings(storage: KeyValueStore): Promise<Settings | n
     : null;
 }
 
-// ---- Learning from pages (spec 003 Hardening B): the sites the user allowed ----------------
+// ---- Learning from pages (docs/specs.md, "two-phase SPA ingestion"): the sites the user allowed
 // While a task runs on one of these hosts, the worker sends the page's content to the server as
 // the tenant's knowledge. Kept under its own key, apart from the server URL and key above, so
 // saving one never overwrites the other. The list starts empty: nothing is sent by default.
@@ -42,23 +58,6 @@ export const LearnSites = z.array(LearnSite);
 
 /** The site of an http(s) page ("app.example.com", "127.0.0.1:8080"); null for any other URL. */
 export const siteOfUrl = siteOf;
-
-/** What the user typed ("app.example.com", or a URL of the site) as a site; null if not one. */
-export { parseSite };
-
-/**
- * The sites typed in a list ("a.example, b.example:8080"), each once; or the first word that
- * is not a site.
- */
-export function parseSites(text: string): { sites: string[] } | { invalid: string } {
-  const sites: string[] = [];
-  for (const word of text.split(/[\s,]+/).filter(Boolean)) {
-    const site = parseSite(word);
-    if (!site) return { invalid: word };
-    if (!sites.includes(site)) sites.push(site);
-  }
-  return { sites };
-}
 
 /** The allowed sites, sorted; an unreadable stored value counts as none. */
 export async function loadLearnSites(storage: KeyValueStore): Promise<string[]> {

@@ -129,7 +129,7 @@ test('admin pages: billing chart and table, task list with KPIs, a task trace; 4
   await expect(kpis).toContainText('Task completion');
   await expect(kpis).toContainText('Verification success');
   await expect(kpis.locator('.kpi', { hasText: 'Step latency' })).toContainText(/\d+(\.\d+)? m?s/);
-  // Issue 17's KPIs, each with its sample count ("no data" while there is none).
+  // The KPIs, each with its sample count ("no data" while there is none).
   for (const name of ['Classification accuracy', 'Round-trip reduction', 'Critic catch rate']) {
     await expect(kpis.locator('.kpi', { hasText: name })).toBeVisible();
   }

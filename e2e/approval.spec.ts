@@ -1,4 +1,4 @@
-// Approval for risky steps (issue 20, item 3), with the real extension, server and Chromium: a
+// Approval for risky steps, with the real extension, server and Chromium: a
 // goal that sends a patient a message pauses before anything of the step runs, with an
 // approval card in the popup and the side panel. Approve, edit or reject resumes the SAME task.
 // The pause survives the service worker being stopped and the browser being restarted (a new

@@ -1,4 +1,4 @@
-// Issue 28 in CI: bench/attacks' generated attacks with a fixed seed, and the ordinary effects of
+// bench/attacks in CI: generated attacks with a fixed seed, and the ordinary effects of
 // the same shapes, through POST /api/agent/interact on a server of their own with every default
 // and a model that obeys the page (only its data dir, key, the model and a search provider on
 // loopback are set). No browser: the extension's own guards are not what is measured. Every
@@ -16,7 +16,7 @@ import {
   type CaseResult,
 } from '../bench/attacks/suite';
 
-/** ≥ 500 attacks (issue 28), with a control for every ten. */
+/** ≥ 500 attacks, with a control for every ten. */
 const CASES = 660;
 
 let stack: AttackStack | undefined;

@@ -1,7 +1,7 @@
-// Streaming extraction end to end (spec 000): the real extension on the demo job board, the
-// fake model reading each page through a content snapshot (spec 002) and collecting every
-// card, the server deduplicating across pages and stopping at 25; the popup counts the items
-// and its Download CSV button saves them.
+// Streaming extraction end to end (docs/specs.md, "streaming extraction"): the real extension on
+// the demo job board, the fake model reading each page through a content snapshot (docs/specs.md,
+// "page snapshots") and collecting every card, the server deduplicating across pages and stopping
+// at 25; the popup counts the items and its Download CSV button saves them.
 import { readFileSync } from 'node:fs';
 import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
 

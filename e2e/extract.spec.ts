@@ -1,7 +1,7 @@
-// Structured extraction end to end (spec 001): the real extension on the demo catalogue, the
-// fake model asking the server to extract each page (the product schema on page 1, the
-// extraction_id it was given on pages 2 and 3), the server extracting page 1 with the model
-// and replaying the learned selectors on pages 2 and 3 with zero model tokens, and the popup
+// Structured extraction end to end (docs/specs.md, "extraction overhaul"): the real extension on
+// the demo catalogue, the fake model asking the server to extract each page (the product schema on
+// page 1, the extraction_id it was given on pages 2 and 3), the server extracting page 1 with the
+// model and replaying the learned selectors on pages 2 and 3 with zero model tokens, and the popup
 // showing the merged 119 unique products with Download JSON / Download CSV.
 import { readFileSync } from 'node:fs';
 import { TaskExtractionsResponse } from '@tandem/contracts';

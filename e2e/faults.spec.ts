@@ -1,4 +1,4 @@
-// Faults with the real extension and server (issue 20): the service worker killed in the middle
+// Faults with the real extension and server: the service worker killed in the middle
 // of a chain, between two of its actions. The run must resume the same task from
 // chrome.storage, execute none of the chain's actions again (each field is typed into once) and
 // submit the form once. The server restarted mid-task is in server-trouble.spec.ts.

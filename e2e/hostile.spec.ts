@@ -1,4 +1,4 @@
-// Issue 27 in CI: bench/hostile's quick cases and a 500-request seeded fuzz, against a server of
+// bench/hostile in CI: quick cases and a 500-request seeded fuzz, against a server of
 // their own with every default (only its data dir, key and scripted model are set: not the e2e
 // stack's LLM_MAX_RETRIES=0 or LOG_LEVEL, which would change what is measured). No browser:
 // plain HTTP, sent as an attacker sends it (paths as is). Each case asserts its answer — the

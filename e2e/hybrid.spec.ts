@@ -1,4 +1,4 @@
-// Pages without a tree, end to end (issue 17 item 9): on the canvas kiosk the Order button is
+// Pages without a tree, end to end: on the canvas kiosk the Order button is
 // pixels only, so the tree lists nothing. The goal is visual, so the server asks for a
 // screenshot (needs_screenshot); the real extension takes one of the tab and resends the step
 // in hybrid mode; the model receives it as an image part and answers clickAt at the red

@@ -1,4 +1,4 @@
-// The prompt-injection suite (issue 20, item 1), with the real built extension in Chromium, the
+// The prompt-injection suite, with the real built extension in Chromium, the
 // real server and the demo sites: every attack of INJECTION_ATTACKS runs its benign goal against
 // a scripted model that OBEYS the page (fake-injection-model.ts), so only Tandem's defenses
 // stand between the injected text and the harm. Each test proves both halves: the attack was

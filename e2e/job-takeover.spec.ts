@@ -1,4 +1,4 @@
-// Background work across processes (issue 29), on the production build, with the embedded store
+// Background work across processes, on the production build, with the embedded store
 // and queue (then on Redis: BullMQ and pub/sub, with worker processes) and their defaults: several `next start` processes on one data directory, as behind a load
 // balancer. A crawl runs on one worker at a time; when the process running it is killed
 // (SIGKILL), another takes it over from its stored frontier within a lease (30 s) and a poll;

@@ -1,9 +1,9 @@
-// Two-phase SPA ingestion from the real built extension (spec 003 Hardening B): the user allows
-// the demo site on the options page, the popup shows the consent for the tab's site, and a task
-// on it sends the page's content as it first sees each page (hidden content kept) and again
-// after the click that opened a menu; once the popup's toggle is off, a task sends nothing.
-// What the extension sends is recorded by a loopback capture server (knowledge-capture.ts) that
-// passes every other request through to the real server. Screenshots go to docs/images/.
+// Two-phase SPA ingestion from the real built extension (docs/specs.md, "two-phase SPA ingestion"):
+// the user allows the demo site on the options page, the popup shows the consent for the tab's
+// site, and a task on it sends the page's content as it first sees each page (hidden content kept)
+// and again after the click that opened a menu; once the popup's toggle is off, a task sends
+// nothing. What the extension sends is recorded by a loopback capture server (knowledge-capture.ts)
+// that passes every other request through to the real server. Screenshots go to docs/images/.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// The live view (issue 15, point 5) in every state, rendered by the real built extension in
+// The live view in every state, rendered by the real built extension in
 // Chromium: a run state is written for a tab from the service worker, the popup and the side
 // panel page are opened for that tab, and what each shows is asserted and saved as a
 // screenshot in docs/images/ to look at. This tests the rendering, so it needs neither the

@@ -1,7 +1,7 @@
 import base from './playwright.config';
 import { defineConfig } from '@playwright/test';
 
-// Snapshot-race benchmark (spec 003 Client Contract § 2): the add-patient flow with its async
+// Snapshot-race benchmark (docs/specs.md, "stability wait"): the add-patient flow with its async
 // save, 20 times. A run "raced" if any verification failed, i.e. the capture after Save saw the
 // spinner instead of the result and a correction was needed.
 export default defineConfig({

@@ -1,4 +1,4 @@
-// A question and its answer end to end (issue 15): the goal lacks a value only the user knows,
+// A question and its answer end to end: the goal lacks a value only the user knows,
 // so the agent asks (context analysis: ASK_USER); the popup shows the question with an answer
 // field, the user types the answer there, and the SAME task and session go on with it: the
 // model reads it in the next prompt and the patient is saved with it.

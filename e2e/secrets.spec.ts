@@ -1,4 +1,4 @@
-// Secrets the server never sees (issue 20, item 2), end to end: the user stores a password in
+// Secrets the server never sees, end to end: the user stores a password in
 // the options page, the agent signs in with it on the clinic's login page, and the value is
 // typed there, yet it appears in no model prompt, no server log line, no LangFuse trace, no
 // byte of the store (tasks, steps, usage log) and no API answer. The model only ever sees and

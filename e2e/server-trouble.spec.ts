@@ -1,4 +1,4 @@
-// When the server says "not now" or is not there (issue 15): a tight rate limit (429 with
+// When the server says "not now" or is not there: a tight rate limit (429 with
 // Retry-After), the server killed for 20 s in the middle of a task, and a key it refuses.
 // The first two start their OWN server (support/tandem-server.ts) with what they need, point
 // the extension's settings at it and put the suite's server back afterwards.

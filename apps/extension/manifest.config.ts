@@ -2,12 +2,13 @@ import { defineManifest } from '@crxjs/vite-plugin';
 import packageJson from './package.json' with { type: 'json' };
 
 // Permissions, and why each is needed:
-//  storage   — taskId per tab (task_${tabId}), the running loop, settings (spec 003 § 1).
+//  storage   — taskId per tab (task_${tabId}), the running loop, settings (docs/specs.md,
+//              "taskId persistence and task recovery").
 //  tabs      — the active tab's URL, load events after navigation, captureVisibleTab (hybrid mode).
 //  alarms    — wakes a stopped service worker to resume a running task.
 //  scripting — the MAIN-world network tracker; re-injecting into tabs opened before install.
 //  sidePanel — the live view beside the page: a popup closes as soon as the user clicks the
-//              page the agent works on, the side panel stays open while the agent acts (#15).
+//              page the agent works on, the side panel stays open while the agent acts.
 //  declarativeNetRequestWithHostAccess — while a task runs, its tab may not navigate outside
 //              the task's sites (session rules scoped to that tab, site-guard.ts). The
 //              host-access variant adds no install warning beyond <all_urls> below.

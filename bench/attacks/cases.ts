@@ -1,4 +1,4 @@
-// The generated attack suite (issue 28): seeded variations of what a page can talk an obeying
+// The generated attack suite: seeded variations of what a page can talk an obeying
 // model into, and of the effects that must pause for the user, none of them written to pass.
 // Each case is a short task on synthetic pages (the semantic tree the extension would send):
 // the page carries an injected instruction (⟦INJ-n⟧, placed in an element's name, a field's

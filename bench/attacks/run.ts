@@ -1,4 +1,4 @@
-// bench/attacks (issue 28): generated attacks, and ordinary effects of the same shapes, through
+// bench/attacks: generated attacks, and ordinary effects of the same shapes, through
 // POST /api/agent/interact on `next start` with every default and a model that obeys the page.
 //
 //   npm run bench:attacks                                        2,200 cases, seed 28

@@ -1,6 +1,6 @@
-// bench/collect: spec 000 promises O(1) context for streaming extraction — the items live in
-// the store, the prompt carries counts only. A scripted collection run of 100 steps (one job
-// per step: open a card, collect it) through the real graph, store and prompts, over the
+// bench/collect: streaming extraction promises O(1) context (docs/specs.md, "O(1) context") — the
+// items live in the store, the prompt carries counts only. A scripted collection run of 100 steps
+// (one job per step: open a card, collect it) through the real graph, store and prompts, over the
 // interactive trees the page library captures from the demo job board in Chromium; the figure
 // is the action prompt's size in tokens (o200k) when item 1 is collected vs when item 100 is.
 // Target: item 100 ≤ 1.05 × item 1. The same run over a two-element page is printed as the

@@ -1,7 +1,7 @@
-// bench:content — main-content F1 on data/pages-dev (issue 18 item 1): ours against
+// bench:content — main-content F1 on data/pages-dev: ours against
 // Readability alone, measured in the same run, overall and per page type, plus median and
 // p95 ms. Targets: overall F1 ≥ 0.85, every page type ≥ 0.75, median ≤ 50 ms per page.
-// Then the same pages through the server's parse pool (issue 27: budgets checked, a worker
+// Then the same pages through the server's parse pool (budgets checked, a worker
 // thread, the copy to and from it), which must give the same Markdown at a cost per page that
 // stays within 10 % of the inline median; `--no-pool` skips it.
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// bench/documents (issue 19): the document extraction agent on the demo documents — an invoice
+// bench/documents: the document extraction agent on the demo documents — an invoice
 // (PDF text layer), a lab report (Word) and a two-page insurance claim that is a scan (OCR) —
 // through the real pipeline: knowledge extractors, the LangGraph tool-calling loop, the tools,
 // a libSQL store. Each document is extracted with its ground truth's shape as the schema, then

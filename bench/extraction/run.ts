@@ -1,8 +1,9 @@
-// bench/extraction (spec 001): structured extraction on the demo catalogue (3 pages × 40
-// products, one repeated) and its 500-row price list, through the real ExtractionService,
-// store (libSQL in memory) and chunker, with the scripted model that answers only from the
-// text it is given — so wrong chunking or a wrong replay shows up as wrong data. Content is
-// the page library's HTML content snapshot from headless Chromium, as the extension sends it.
+// bench/extraction (docs/specs.md, "extraction overhaul"): structured extraction on the demo
+// catalogue (3 pages × 40 products, one repeated) and its 500-row price list, through the real
+// ExtractionService, store (libSQL in memory) and chunker, with the scripted model that answers
+// only from the text it is given — so wrong chunking or a wrong replay shows up as wrong data.
+// Content is the page library's HTML content snapshot from headless Chromium, as the extension
+// sends it.
 //
 // Figures: field-level precision/recall against the demo's ground truth; model tokens and
 // calls per page with and without the strategy replay; chunking 1 MB of Markdown.

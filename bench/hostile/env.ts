@@ -1,5 +1,5 @@
 // The one place bench/hostile reads the environment. The server under attack runs with every
-// default (issue 27: `npm start` as shipped), so it gets only what a process needs to run and
+// default (`npm start` as shipped), so it gets only what a process needs to run and
 // what the suite must set: its data dir and key (from the harness) and the scripted model. No
 // variable of this shell reaches it: a RATE_LIMIT_* or *_PER_TENANT exported here would
 // otherwise change the defaults being measured.

@@ -1,4 +1,4 @@
-// The seeded route fuzz (issue 27): requests drawn by fast-check from the endpoint registry
+// The seeded route fuzz: requests drawn by fast-check from the endpoint registry
 // (fuzz/requests.ts) against the real server, every answer checked (fuzz/check.ts). The default
 // per-tenant limit (120 requests a minute) is not raised: requests are spread over a pool of
 // tenants and paced under it, as many users would send them, so the answers are the routes'

@@ -1,4 +1,4 @@
-// bench/hostile (issue 27, "No input can freeze the server"): the real server with every default,
+// bench/hostile ("No input can freeze the server"): the real server with every default,
 // attacked by one tenant's hostile inputs — bombs, malformed files, deep nesting, prototype
 // keys, malformed paths, 200 concurrent runs — while /api/health, another tenant's agent steps
 // and the server's RSS are measured; then a seeded fuzz of every JSON and multipart route.

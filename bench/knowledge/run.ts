@@ -1,4 +1,4 @@
-// bench:knowledge — issue 18's figures: ingestion pages/s on data/pages-dev, retrieval p95 at
+// bench:knowledge — the knowledge figures: ingestion pages/s on data/pages-dev, retrieval p95 at
 // 100k chunks on libSQL (target ≤ 50 ms), and recall@5 on the demo docs questions (target
 // ≥ 0.9 with embeddings; lexical-only reported too). Each part uses its own file database.
 import { mkdtempSync, rmSync } from 'node:fs';

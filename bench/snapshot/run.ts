@@ -1,5 +1,5 @@
-// snapshot() benchmark (spec 002 outline mode): time per call in headless Chromium over the
-// real pages of data/pages-dev, served from loopback. Target: p95 <= 50 ms. Reports and always
+// snapshot() benchmark (docs/specs.md, "Mode: outline"): time per call in headless Chromium over
+// the real pages of data/pages-dev, served from loopback. Target: p95 <= 50 ms. Reports and always
 // exits 0: benchmarks inform, they do not fail CI.
 //
 //   npm run bench:snapshot -- [--pages N] [--repeats N]

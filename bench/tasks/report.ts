@@ -1,7 +1,8 @@
 // The bench's table (Markdown, so a run can be pasted into docs as it is) and its totals,
 // with the issue-17 targets for scripted runs: every task succeeds, the critic and the
 // re-planner add at most one LLM call per task on average, and chaining sends at least 50%
-// fewer round trips than one action per request would (spec 003 §D round-trip reduction).
+// fewer round trips than one action per request would (round-trip reduction, docs/specs.md,
+// "Metrics and KPIs").
 import type { TaskOutcome } from './harness/run-task';
 
 export interface Target {
@@ -31,7 +32,10 @@ const percent = (rate: number | null) => (rate === null ? 'n/a' : `${Math.round(
 export const isFormFill = (o: TaskOutcome) =>
   o.task.script.kind === 'steps' && o.task.script.intents.some((i) => i.kind === 'fill');
 
-/** Spec 003 §D: 1 − Σ steps / Σ actions sent (a step is one round trip with an action or chain). */
+/**
+ * Round-trip reduction (docs/specs.md, "Metrics and KPIs"): 1 − Σ steps / Σ actions sent (a step is
+ * one round trip with an action or chain).
+ */
 function reduction(outcomes: readonly TaskOutcome[]): number | null {
   const records = outcomes.flatMap((o) => (o.record ? [o.record] : []));
   const actions = sum(records.map((r) => r.actionsSent));

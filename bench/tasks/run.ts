@@ -1,4 +1,4 @@
-// bench/tasks (issue 17): the goal catalogue run end to end — the demo sites, the real server
+// bench/tasks: the goal catalogue run end to end — the demo sites, the real server
 // (production build), the real built extension in Chromium driven through its popup — with
 // the model the environment configures (GEMINI_API_KEY, or LLM_BASE_URL + LLM_MODEL), else the
 // scripted model behind a local fake Gemini. Prints per task: success, steps, round trips,

@@ -24,11 +24,15 @@ export type Script =
   /** Intents in order, then finish(). `done`: the text the page shows once the goal is met. */
   | { kind: 'steps'; intents: Intent[]; done?: RegExp }
   /**
-   * Spec 001: extract the page with a schema; with `allPages`, follow "Next page" and reuse
-   * the extraction_id there (the server replays the learned selectors).
+   * Structured extraction (docs/specs.md, "extraction overhaul"): extract the page with a schema;
+   * with `allPages`, follow "Next page" and reuse the extraction_id there (the server replays the
+   * learned selectors).
    */
   | { kind: 'extract'; query: string; schema: Record<string, unknown>; allPages: boolean }
-  /** Spec 000: read the list with a content snapshot, collect every card, page on. */
+  /**
+   * Streaming extraction (docs/specs.md, "streaming extraction"): read the list with a content
+   * snapshot, collect every card, page on.
+   */
   | { kind: 'collect'; selector: string; type: string };
 
 export interface CheckContext {

@@ -1,8 +1,8 @@
 // The fake model's catalogue scenario ("Extract every product as JSON with name, price and
-// rating"): on each page it asks the server to extract (spec 001), with the product schema on
-// the first page and the extraction_id it was given on the next ones, then follows "Next
-// page" until there is none. It reads only its prompt: the summaries the server wrote, the URL
-// and the element list. The server chunks, extracts, replays and aggregates.
+// rating"): on each page it asks the server to extract (docs/specs.md, "extraction overhaul"), with
+// the product schema on the first page and the extraction_id it was given on the next ones, then
+// follows "Next page" until there is none. It reads only its prompt: the summaries the server
+// wrote, the URL and the element list. The server chunks, extracts, replays and aggregates.
 import { PRODUCT_LIST_SCHEMA } from '@tandem/demo-sites';
 import { elementsIn } from './fake-gemini';
 

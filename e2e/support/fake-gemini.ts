@@ -105,7 +105,7 @@ function answer(node: string, prompt: string, images: readonly RecordedImage[]):
     const safety = answerSafety(node, prompt, goal);
     if (safety !== null) return safety;
   }
-  // The injection suite's obeying model, on its attack pages only (issue 20).
+  // The injection suite's obeying model, on its attack pages only.
   if (isInjectionPrompt(prompt)) {
     const obeyed = answerInjection(node, prompt, goal);
     if (obeyed !== null) return obeyed;

@@ -1,4 +1,4 @@
-// The fake model of the prompt-injection suite (issue 20): a model that OBEYS. On the attack
+// The fake model of the prompt-injection suite: a model that OBEYS. On the attack
 // pages it reads the page as any model does (the element list, then the page content), and
 // whatever the injected text ([INJ-nn] …) tells it to do, it does: open the attacker's URL,
 // click the button, type the secret or the SSN, run the script. So nothing but Tandem's

@@ -1,4 +1,4 @@
-// The fake model's everyday safety scenarios (issue 20): sending a patient a message, a step
+// The fake model's everyday safety scenarios: sending a patient a message, a step
 // the user approves, edits or rejects on the approval card; and signing in with a stored
 // secret, which the model types by its placeholder as the prompt names it, never knowing it.
 // A competent model: it reads the element list, chains the form, and respects a rejection.

@@ -1,9 +1,9 @@
 // The product catalogue's data: fixed (no randomness, no clock) so a structured-extraction
-// benchmark (spec 001) can compare what an agent extracted with exactly what the pages show.
-// The traps it sets: one product repeated on the next page (a "Featured" card, so a correct
-// multi-page merge dedups 120 cards to 119 products), prices from "$8.49" to "$1,249.00",
-// a specs table whose header row is in <td>s (no <thead>) with a short row and a colspan,
-// and a 500-row price list for chunked extraction.
+// benchmark (docs/specs.md, "extraction overhaul") can compare what an agent extracted with exactly
+// what the pages show. The traps it sets: one product repeated on the next page (a "Featured" card,
+// so a correct multi-page merge dedups 120 cards to 119 products), prices from "$8.49" to
+// "$1,249.00", a specs table whose header row is in <td>s (no <thead>) with a short row and a
+// colspan, and a 500-row price list for chunked extraction.
 
 export type StockStatus = 'In stock' | 'Low stock' | 'Out of stock';
 

@@ -1,4 +1,4 @@
-// Ground truth of the prompt-injection suite (issue 20): each attack page, the benign goal a
+// Ground truth of the prompt-injection suite: each attack page, the benign goal a
 // user brings to it, what its injected text asks the agent to do and the defenses expected to
 // stop it. The e2e suite runs every goal against a scripted model that obeys the injected text,
 // and docs/security.md lists the same table. Every injected text carries its marker ([INJ-nn]),

@@ -1,4 +1,4 @@
-// The prompt-injection suite's pages (issue 20): pages that attack the agent, served on two
+// The prompt-injection suite's pages: pages that attack the agent, served on two
 // sites of this one server. The victim site is 127.0.0.1:<port>, where tasks start; the
 // attacker's is localhost:<port>, another host, so another site for the task's allowlist. The
 // pages name them as {{VICTIM}} and {{ATTACKER}}, filled in here, and the attacker's sink

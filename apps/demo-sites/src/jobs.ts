@@ -1,7 +1,8 @@
 // The job board's listings: fixed data (no randomness, no clock) so an extraction benchmark
 // can compare what an agent collected with exactly what the pages show. The board has the
-// traps spec 000's `collect` exists for: jobs repeated on the next page ("promoted" listings),
-// one card without an id (dedup falls back to title@company), and salaries on some jobs only.
+// traps `collect` (docs/specs.md, "streaming extraction") exists for: jobs repeated on the next
+// page ("promoted" listings), one card without an id (dedup falls back to title@company), and
+// salaries on some jobs only.
 
 export interface Job {
   /** "J-1001"…; null for the listing whose card shows no id. */

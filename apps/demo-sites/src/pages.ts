@@ -28,7 +28,7 @@ export const DEMO_PAGES = {
   messages: '/messages/',
   /** The prompt-injection suite's index; the attack pages are INJECTION_ATTACKS. */
   injection: '/inject/',
-  /** The clinic's sign-in page, where a stored secret is typed (issue 20). */
+  /** The clinic's sign-in page, where a stored secret is typed. */
   injectLogin: '/inject/login.html',
 } as const;
 

@@ -88,10 +88,11 @@ export const EnvSchema = z.object({
     z.string().min(20, 'must be at least 20 characters').optional(),
   ),
   /**
-   * Requests per minute per tenant for POST /api/agent/interact. Spec 003 says 10, which a
-   * single task exceeds: the extension sends one request per step and waits at least 500 ms
-   * for the page to settle between them, so one tab at full speed sends ~100/min. 300 leaves
-   * room for a few tabs or users at once and still stops a runaway client at 5 req/s.
+   * Requests per minute per tenant for POST /api/agent/interact. The spec says 10 (docs/specs.md,
+   * "the 10 req/min rate limit"), which a single task exceeds: the extension sends one request per
+   * step and waits at least 500 ms for the page to settle between them, so one tab at full speed
+   * sends ~100/min. 300 leaves room for a few tabs or users at once and still stops a runaway
+   * client at 5 req/s.
    */
   RATE_LIMIT_INTERACT_PER_MIN: positiveInt(300),
   /**
@@ -196,16 +197,16 @@ export const EnvSchema = z.object({
   SENTRY_RELEASE: optionalString,
 
   // --- agent limits ---
-  /** Spec 003 MAX_STEPS_PER_TASK. */
+  /** MAX_STEPS_PER_TASK (docs/specs.md, "limits fail the task with a 400"). */
   MAX_STEPS_PER_TASK: positiveInt(50),
 
-  // --- structured extraction (spec 001) ---
+  // --- structured extraction (docs/specs.md, "extraction overhaul") ---
   /** Chunks of one extraction sent to the model at once. */
   EXTRACTION_CONCURRENCY: positiveInt(3),
   /** Largest chunk in characters; content up to it is one model call. */
   EXTRACTION_MAX_CHUNK_CHARS: positiveInt(20_000),
 
-  // --- knowledge (issue 18) ---
+  // --- knowledge ---
   /**
    * Embeddings for hybrid retrieval. auto: EMBEDDINGS_BASE_URL when set, else Gemini when
    * GEMINI_API_KEY is set, else none (lexical retrieval only). off: never embed.
@@ -249,7 +250,7 @@ export const EnvSchema = z.object({
       .transform((v) => v === 'true'),
   ),
 
-  // --- untrusted input (issue 27, docs/security-operations.md) ---
+  // --- untrusted input (docs/security-operations.md) ---
   /**
    * Worker threads that parse documents and big pages, off the event loop that answers
    * requests. Each tenant may use half of them at once, so one tenant's files never hold all.

@@ -1,4 +1,4 @@
-// One tenant starts 200 document extractions at once (issue 27: all were accepted). Per-tenant
+// One tenant starts 200 document extractions at once (all were accepted). Per-tenant
 // caps keep one tenant from taking the server: at most DOCUMENT_RUNS_PER_TENANT (2 by default)
 // runs go on, the rest are told 429 CONCURRENCY_LIMITED with Retry-After (or RATE_LIMITED,
 // past the tenant's 120 requests a minute), quickly. The scripted model answers document turns

@@ -1,4 +1,5 @@
-// The hostile files (issue 27 and its fuzz): archives, PDFs, images, structured data, big text.
+// The hostile files (those that froze the server before, and what the fuzz found): archives, PDFs,
+// images, structured data, big text.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { IngestResponse, UploadDocumentResponse } from '@tandem/contracts';

@@ -1,5 +1,6 @@
 // How the attacker sends a file: to the three routes that read uploads. Each file goes where
-// issue 27 met it; a few go to more than one route, since each route wraps the readers itself.
+// it was first found to hurt; a few go to more than one route, since each route wraps the readers
+// itself.
 import { jsonRequest, uploadRequest, type RawRequest } from '../http';
 import type { HostileStack } from '../stack';
 

@@ -47,7 +47,7 @@ export const smallDocx = () =>
 
 /**
  * Paragraphs of varied prose unpacking to `mb` MB of XML: compresses about 6× like real text,
- * so it passes the ZIP budgets and is work to parse (issue 27: 61 MB took 148 s).
+ * so it passes the ZIP budgets and is work to parse (61 MB took 148 s).
  */
 export function proseDocx(mb: number): Promise<Buffer> {
   const words = seededWords(27);

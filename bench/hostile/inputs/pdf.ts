@@ -1,6 +1,6 @@
 // PDFs with pdf-lib: what OCR and the page renderer meet. Pages without text are rendered and
 // read by OCR, so a blank page costs a render and an OCR pass, and a 5000 × 5000 pt page costs
-// a 25-megapixel bitmap (issue 27: +1.4 GB).
+// a 25-megapixel bitmap (+1.4 GB).
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 
 /** A one-page PDF whose text layer says `lines`. */

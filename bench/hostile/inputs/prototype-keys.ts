@@ -1,4 +1,4 @@
-// A schema whose property names are Object.prototype's (issue 27: `constructor`, `toString`,
+// A schema whose property names are Object.prototype's (`constructor`, `toString`,
 // `valueOf`, `hasOwnProperty` gave 502 although the model's answer was right), nested and in a
 // list, optional; and one with a `__proto__` property, which no object built by assignment can
 // hold (zod's included): the server must say so rather than drop the field. Everything is

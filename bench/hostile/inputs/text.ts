@@ -36,7 +36,7 @@ export const nestedDivs = (depth: number): string =>
 
 /**
  * A CSV of `rows` orders after its header, about 22 bytes a row (1,000,000 rows: 22.7 MB, like
- * the 22.6 MB of issue 27).
+ * the 22.6 MB file that once froze the server).
  */
 export function ordersCsv(rows: number): Buffer {
   const random = prng(1);

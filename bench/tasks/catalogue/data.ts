@@ -1,7 +1,8 @@
 // Data out of pages: streaming collection over a paged job board with promoted repeats
-// (spec 000), structured extraction of the product catalogue with replay on later pages
-// (spec 001), and a cart button among forty look-alikes. Checked against the demo's ground
-// truth (JOB_BOARD, CATALOG), from what the server stored for the task.
+// (docs/specs.md, "streaming extraction"), structured extraction of the product catalogue with
+// replay on later pages (docs/specs.md, "extraction overhaul"), and a cart button among forty
+// look-alikes. Checked against the demo's ground truth (JOB_BOARD, CATALOG), from what the server
+// stored for the task.
 import {
   CATALOG,
   DEMO_PAGES,

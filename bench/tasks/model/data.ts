@@ -1,8 +1,9 @@
-// The scripted model on data scripts. Extraction (spec 001): ask the server to extract the page
-// with the schema, reuse the extraction_id it reports on the next page, follow "Next page".
-// Collection (spec 000): read the list through a content snapshot, collect every card it
-// shows, page on. Counting, deduplication and limits are the server's; the model reads only
-// its prompt (the summaries the server wrote, the URL, the element list, the snapshot).
+// The scripted model on data scripts. Extraction (docs/specs.md, "extraction overhaul"): ask the
+// server to extract the page with the schema, reuse the extraction_id it reports on the next page,
+// follow "Next page". Collection (docs/specs.md, "streaming extraction"): read the list through a
+// content snapshot, collect every card it shows, page on. Counting, deduplication and limits are
+// the server's; the model reads only its prompt (the summaries the server wrote, the URL, the
+// element list, the snapshot).
 import type { Script } from '../task';
 import { elementsIn, historyOf } from './prompt';
 import type { ActionAnswer } from './steps';

@@ -16,7 +16,7 @@ export interface AgentLogger {
 }
 
 export interface AgentLimits {
-  /** Spec 003 Step 3.5: MAX_STEPS_PER_TASK. */
+  /** MAX_STEPS_PER_TASK (docs/specs.md, "limits fail the task with a 400"). */
   maxStepsPerTask: number;
   /** Corrections of one step before the task fails. */
   maxRetriesPerStep: number;
@@ -47,13 +47,24 @@ export interface AgentDeps {
   webSearch: WebSearch;
   log: AgentLogger;
   limits: AgentLimits;
-  /** LangFuse spans per node and scores (spec 003); absent or disabled: no tracing. */
+  /**
+   * LangFuse spans per node and scores (docs/specs.md, "What's Traced"); absent or disabled: no
+   * tracing.
+   */
   tracing?: Tracing;
-  /** Streaming extraction (spec 000); absent: collect items from the model are ignored. */
+  /**
+   * Streaming extraction (docs/specs.md, "streaming extraction"); absent: collect items from the
+   * model are ignored.
+   */
   collect?: CollectService;
-  /** Structured extraction (spec 001); absent: an extract request is refused to the model. */
+  /**
+   * Structured extraction (docs/specs.md, "extraction overhaul"); absent: an extract request is
+   * refused to the model.
+   */
   extraction?: Pick<ExtractionService, 'run' | 'cache'>;
-  /** The skills library (spec 003 LLM Flow 6); absent: no lessons are kept or shown. */
+  /**
+   * The skills library (docs/specs.md, "episodic memory"); absent: no lessons are kept or shown.
+   */
   skills?: Pick<SkillsService, 'hintsFor' | 'learn' | 'recordOutcome'>;
 }
 

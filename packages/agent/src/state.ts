@@ -70,7 +70,10 @@ export interface TokenTotals {
   costMicroUsd?: number;
 }
 
-/** What the prompts know of one extraction: counts and ids, never the data (spec 001). */
+/**
+ * What the prompts know of one extraction: counts and ids, never the data (docs/specs.md,
+ * "extraction overhaul").
+ */
 export interface ExtractionNote {
   extractionId: string;
   items: number | null;
@@ -92,7 +95,7 @@ export interface PreviousAction {
  * How a run ends, set by the node that ends it; the service answers the request from it and
  * the state (service/response.ts builds the response once).
  * - `action`: send `pending` (an action, a chain, or the terminal finish/fail);
- * - `read_page`: send `pageRequest` and execute nothing (spec 002);
+ * - `read_page`: send `pageRequest` and execute nothing (docs/specs.md, "page snapshots");
  * - `ask_user`: the agent needs information only the user has; no task is created;
  * - `refused`: an error answer, failing the task when `failTask`.
  */
@@ -110,7 +113,10 @@ export type RunOutcome =
 const replace = <T>(fallback: () => T) =>
   Annotation<T>({ reducer: (_old, next) => next, default: fallback });
 
-/** The task's KPI counters (spec 003 §D), copied onto its metrics (contracts' TaskMetrics). */
+/**
+ * The task's KPI counters (docs/specs.md, "Metrics and KPIs"), copied onto its metrics (contracts'
+ * TaskMetrics).
+ */
 export type KpiCounter =
   | 'actionsSent'
   | 'criticReviews'
@@ -152,7 +158,7 @@ export const InteractState = Annotation.Root({
     hasOrgKnowledge: false,
   })),
 
-  // --- what the task may do (issue 20; nodes/action-policy.ts enforces it) ---------------
+  // --- what the task may do (nodes/action-policy.ts enforces it) -------------------------
   /**
    * The sites the task may act on: the start page's site, then the ones the user added
    * (contracts' site-policy). Empty only in checkpoints written before the rule: then the
@@ -179,7 +185,7 @@ export const InteractState = Annotation.Root({
   /** Web search summary injected into planning and action prompts (fenced as untrusted). */
   webSearchSummary: replace<string | null>(() => null),
 
-  // --- conversation (spec 003 Steps 1.3/1.5: sessions, MEMORY, ASK_USER) ----------------
+  // --- conversation (sessions, MEMORY, ASK_USER: docs/specs.md, "session") ---------------
   /**
    * The session's conversation as the prompts read it: the user's goals and answers, the
    * agent's questions and final answers (recent ones verbatim, older ones summarised). Loaded
@@ -221,8 +227,8 @@ export const InteractState = Annotation.Root({
   /** Verdict on the previous action, returned with the next response. */
   lastVerification: replace<VerificationResult | null>(() => null),
   /**
-   * Set by dispatch when the page under the plan changed (spec 003 Batch & Adapt Task 2): the
-   * URL path, or a DOM similarity below 70%. The replanning node checks the plan against it.
+   * Set by dispatch when the page under the plan changed (docs/specs.md, "dynamic re-planning"):
+   * the URL path, or a DOM similarity below 70%. The replanning node checks the plan against it.
    */
   replanSignal: replace<{ reason: ReplanReason; similarity: number } | null>(() => null),
   /** The plan was adapted or regenerated in this request (the response's `rePlanning`). */
@@ -265,25 +271,29 @@ export const InteractState = Annotation.Root({
   /** Snapshots asked for the current step; capped so a model cannot loop on reading. */
   pageReadsThisStep: replace<number>(() => 0),
   /**
-   * A richer capture asked of the client instead of acting (spec 003 "Mode Priority", issue 17
-   * item 9): `full` (needs_full_dom) when the tree is empty or too poor, `hybrid`
-   * (needs_screenshot) for visual goals and canvas pages; set while waiting for it.
+   * A richer capture asked of the client instead of acting (docs/specs.md, "Mode Priority"): `full`
+   * (needs_full_dom) when the tree is empty or too poor, `hybrid` (needs_screenshot) for visual
+   * goals and canvas pages; set while waiting for it.
    */
   captureRequest: replace<'full' | 'hybrid' | null>(() => null),
   /** stepCount when a capture was last asked: at most one ask per step, so it never loops. */
   captureAskedAtStep: replace<number | null>(() => null),
-  /** Finish once this many items are collected (spec 000 collectLimit); null: no target. */
+  /**
+   * Finish once this many items are collected (docs/specs.md, "Collection Limits"); null: no
+   * target.
+   */
   collectLimit: replace<number | null>(() => null),
   /**
    * Items collected so far per type. Counts only: the items live in the store, so the state
-   * and every prompt stay the same size however many are collected (spec 000).
+   * and every prompt stay the same size however many are collected (docs/specs.md, "streaming
+   * extraction").
    */
   collectedCounts: replace<CollectedCounts>(() => ({})),
   /** Items collect skipped as duplicates so far (shown as a count, never one line each). */
   duplicatesSkipped: replace<number>(() => 0),
   /**
-   * The extraction the model asked for (spec 001), waiting for the page content it needs: the
-   * client answers the content snapshot and the extraction node runs it.
+   * The extraction the model asked for (docs/specs.md, "extraction overhaul"), waiting for the page
+   * content it needs: the client answers the content snapshot and the extraction node runs it.
    */
   pendingExtraction: replace<ExtractRequest | null>(() => null),
   /**

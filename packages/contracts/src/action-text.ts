@@ -85,14 +85,14 @@ export function describeActions(actions: readonly ParsedAction[], names: TargetN
 }
 
 /**
- * A richer capture of the page the server asked for (spec 003 "Mode Priority"), as if done:
+ * A richer capture of the page the server asked for (docs/specs.md, "Mode Priority"), as if done:
  * `full` answers needs_full_dom, `hybrid` needs_screenshot.
  */
 export function describePageCapture(mode: 'full' | 'hybrid'): string {
   return mode === 'full' ? 'Read the whole page' : 'Looked at a screenshot of the page';
 }
 
-/** A page read the server asked for (spec 002), as if done. */
+/** A page read the server asked for (docs/specs.md, "page snapshots"), as if done. */
 export function describePageRead(request: Pick<SnapshotRequest, 'mode' | 'grep'>): string {
   const what =
     request.mode === 'outline'

@@ -1,4 +1,4 @@
-// Admin API: billing rollups, the spec 003 KPIs (§D "Metrics and KPIs") and the in-app task
+// Admin API: billing rollups, the KPIs (docs/specs.md, "Metrics and KPIs") and the in-app task
 // trace (every step with its verification, corrections, tokens, cost and latency) for when
 // LangFuse is not configured. All of it is tenant-scoped to the admin key's tenant.
 import { z } from 'zod';
@@ -129,10 +129,10 @@ export const MetricsQuery = ReportWindowQuery;
 export type MetricsQuery = z.infer<typeof MetricsQuery>;
 
 /**
- * GET /api/admin/metrics: the spec 003 KPIs the store can answer, over the tasks created in
- * the window and their steps (skill effectiveness excepted: skills outlive windows). A step's
- * latency is the server time of the request that produced it; a chain is a step that sent
- * more than one action. Counters a task row lacks (rows older than the counter) count as
+ * GET /api/admin/metrics: the KPIs (docs/specs.md, "Metrics and KPIs") the store can answer, over
+ * the tasks created in the window and their steps (skill effectiveness excepted: skills outlive
+ * windows). A step's latency is the server time of the request that produced it; a chain is a step
+ * that sent more than one action. Counters a task row lacks (rows older than the counter) count as
  * absent, never as zero, where a zero would move a rate.
  */
 export const MetricsResponse = z.object({
@@ -211,10 +211,10 @@ export type MetricsResponse = z.infer<typeof MetricsResponse>;
 export const SIMPLE_TASK_STEPS = 2;
 
 /**
- * Spec 003 §D targets and alert thresholds, for dashboards to compare against. With
- * `alertBelow`, higher is better (target: at least); with `alertAbove`, lower is better
- * (target: under). A null alert: the spec sets none. The critic and the look-ahead have no
- * targets in the spec.
+ * The KPIs' targets and alert thresholds (docs/specs.md, "Metrics and KPIs"), for dashboards to
+ * compare against. With `alertBelow`, higher is better (target: at least); with `alertAbove`, lower
+ * is better (target: under). A null alert: the spec sets none. The critic and the look-ahead have
+ * no targets in the spec.
  */
 export const KPI_TARGETS = {
   taskCompletion: { target: 0.85, alertBelow: 0.75 },

@@ -49,7 +49,7 @@ const INTERACT_LLM_NODES = [
 ] as const satisfies readonly GraphNode[];
 
 /**
- * The model nodes of the document agents (issue 19): tool-calling loops of their own graphs,
+ * The model nodes of the document agents: tool-calling loops of their own graphs,
  * not interact-graph nodes, with their own model choice, usage rows and generation names.
  */
 export const DOCUMENT_AGENT_NODES = ['document_extraction', 'stack_extraction'] as const;

@@ -69,7 +69,7 @@ describe('CollectData', () => {
 });
 
 describe('CollectCall', () => {
-  it('is the spec 000 action shape: type optional, data required', () => {
+  it('is the spec\'s action shape (docs/specs.md, "Streaming Extraction"): type optional, data required', () => {
     expect(CollectCall.parse({ data: { title: 'x' } })).toStrictEqual({ data: { title: 'x' } });
     expect(CollectCall.parse({ type: 'Job', data: { jobId: 1 } })).toStrictEqual({
       type: 'job',

@@ -1,4 +1,4 @@
-// Streaming extraction (spec 000 "Streaming Extraction"): what the model hands to `collect`,
+// Streaming extraction (docs/specs.md, "Streaming Extraction"): what the model hands to `collect`,
 // how collected items travel to clients (JSON pages, CSV, server-sent events), and the task
 // events the live stream carries. Collected data lives in the store, never in the prompt.
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export const COLLECT_LIMITS = {
   pageSize: 1_000,
 } as const;
 
-/** Spec 000: `type || 'default'`. */
+/** `type || 'default'`, as the spec writes it (docs/specs.md, "Streaming Extraction"). */
 export const DEFAULT_COLLECT_TYPE = 'default';
 
 const TYPE_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
@@ -102,8 +102,9 @@ export const CollectData = z
 export type CollectData = z.infer<typeof CollectData>;
 
 /**
- * One `collect` call, as the model writes it in its structured output (spec 000
- * `collectActionSchema`: `{ type?, data }`). A missing type means "default".
+ * One `collect` call, as the model writes it in its structured output
+ * (`collectActionSchema`: `{ type?, data }`, docs/specs.md, "Streaming Extraction"). A missing type
+ * means "default".
  */
 export const CollectCall = z.object({
   type: CollectType.optional().meta({
@@ -119,7 +120,7 @@ export const CollectedItemEntry = z.object({
   type: z.string(),
   uniqueKey: z.string().nullable().meta({
     description:
-      'The key duplicates were detected by ("job:123", "title@company"…); null when none could be inferred (spec 000: duplicates allowed).',
+      'The key duplicates were detected by ("job:123", "title@company"…); null when none could be inferred (duplicates are then kept).',
   }),
   data: z.record(z.string(), z.unknown()),
   sourceUrl: z.string().nullable(),

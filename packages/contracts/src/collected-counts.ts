@@ -2,7 +2,7 @@
 // interact's TaskId) use it: keeping it in either would make the two import each other.
 import { z } from 'zod';
 
-/** Collected items per type, e.g. `{ "job": 12 }` (spec 000 "Streaming Extraction"). */
+/** Collected items per type, e.g. `{ "job": 12 }` (docs/specs.md, "Streaming Extraction"). */
 export const CollectedCounts = z.record(z.string(), z.number().int().nonnegative());
 export type CollectedCounts = z.infer<typeof CollectedCounts>;
 
@@ -12,7 +12,7 @@ export type CollectedCounts = z.infer<typeof CollectedCounts>;
  */
 export const RESULT_ITEMS_MAX = 1_000;
 
-/** Collected items' data per type, in collection order (spec 000's `TaskResult.collected`). */
+/** Collected items' data per type, in collection order (docs/specs.md, "TaskResult.collected"). */
 export const CollectedItemsByType = z.record(
   z.string(),
   z.array(z.record(z.string(), z.unknown())),

@@ -1,4 +1,4 @@
-// What a piece of outbound text can carry once decoded (issue 28): a model that obeys a page can
+// What a piece of outbound text can carry once decoded: a model that obeys a page can
 // hide an off-site address or a patient's number in a URL as %-escapes, in base64, in full-width
 // digits or spelled out with spaces. Every outbound check (a navigate URL and the URLs inside it,
 // typed text, the final answer, a search query) reads the text in all the forms it decodes to,

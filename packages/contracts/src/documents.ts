@@ -1,8 +1,9 @@
-// Document extraction (spec 004, issue 19): a user uploads an invoice, a claim form or a lab
-// report; an agent whose tools write to the store reads its text, extracts validated fields
-// with confidences, and corrects them when the user says what is wrong. Stacks extract several
-// documents into one table. The run answers a stream of the spec's flat events: `{ text }`,
-// `{ tool, input }`, `{ complete, extraction_id, cost }` (no type field; clients check keys).
+// Document extraction (the document-extraction agent spec in docs/specs.md): a user uploads an
+// invoice, a claim form or a lab report; an agent whose tools write to the store reads its text,
+// extracts validated fields with confidences, and corrects them when the user says what is wrong.
+// Stacks extract several documents into one table. The run answers a stream of the spec's flat
+// events: `{ text }`, `{ tool, input }`, `{ complete, extraction_id, cost }` (no type field;
+// clients check keys).
 import { z } from 'zod';
 import { fieldNameProblem } from './field-path';
 import { OutputSchema } from './extraction';
@@ -147,9 +148,10 @@ const TextEvent = z.strictObject({ text: z.string() });
 const ToolEvent = z.strictObject({ tool: z.string(), input: z.unknown() });
 
 /**
- * One event of an extraction run (spec 004 "Simplified SSE Events"): the model's words for the
- * user, a tool it called with its input, and the end of the run with what it cost in USD.
- * `complete` ends every run, also one that stopped early; GET the extraction for its status.
+ * One event of an extraction run (flat SSE events, per the document-extraction agent spec in
+ * docs/specs.md): the model's words for the user, a tool it called with its input, and the end of
+ * the run with what it cost in USD. `complete` ends every run, also one that stopped early; GET the
+ * extraction for its status.
  */
 export const ExtractionStreamEvent = z.union([
   TextEvent,

@@ -172,9 +172,10 @@ export const TaskMetrics = z.object({
   /** Plans adapted or regenerated because the page changed (re-plan frequency). */
   replans: z.number().int().nonnegative().optional(),
   /**
-   * Counters behind the spec 003 §D KPIs, kept per task (absent on tasks recorded before they
-   * were counted, and while zero). `actionsSent` counts every client action, each element of
-   * a chain included, so 1 − totalSteps / actionsSent is the round-trip reduction of chaining.
+   * Counters behind the KPIs (docs/specs.md, "Metrics and KPIs"), kept per task (absent on tasks
+   * recorded before they were counted, and while zero). `actionsSent` counts every client action,
+   * each element of a chain included, so 1 − totalSteps / actionsSent is the round-trip reduction
+   * of chaining.
    */
   actionsSent: z.number().int().nonnegative().optional(),
   /** Proposals the critic reviewed, and those it rejected (its catch rate). */
@@ -229,7 +230,7 @@ export const StoredChain = z.object({
 });
 export type StoredChain = z.infer<typeof StoredChain>;
 
-/** The action types a TokenUsageLog is attributed to (spec 003 Task 3 + Phase 4 additions). */
+/** The action types a TokenUsageLog is attributed to (docs/specs.md, "usage dual-write"). */
 export const LlmActionType = z.enum([
   'PLANNING',
   'REFINEMENT',
@@ -250,7 +251,7 @@ export const LlmActionType = z.enum([
   'EMBEDDING',
   /** The final answer finalize writes for the user. */
   'FINAL_ANSWER',
-  /** The document extraction agent (issue 19): extraction runs and corrections. */
+  /** The document extraction agent: extraction runs and corrections. */
   'DOCUMENT_EXTRACTION',
   /** The stacks agent: several documents into one table. */
   'STACK_EXTRACTION',

@@ -227,7 +227,7 @@ export const endpoints = {
     method: 'GET',
     auth: 'apiKey',
     summary:
-      'The items a task stored with collect (spec 000): JSON pages by seq, or every item as one CSV file.',
+      'The items a task stored with collect: JSON pages by seq, or every item as one CSV file.',
     params: TaskParams,
     query: CollectedItemsQuery,
     response: CollectedItemsResponse,
@@ -243,7 +243,7 @@ export const endpoints = {
     method: 'GET',
     auth: 'apiKey',
     summary:
-      'The structured extractions of a task (spec 001): each page result and each extraction merged across pages, as JSON, or one list as CSV.',
+      'The structured extractions of a task: each page result and each extraction merged across pages, as JSON, or one list as CSV.',
     params: TaskParams,
     query: TaskExtractionsQuery,
     response: TaskExtractionsResponse,
@@ -259,7 +259,7 @@ export const endpoints = {
     method: 'POST',
     auth: 'apiKey',
     summary:
-      'Extracts structured data from HTML or Markdown you send, without the extension (spec 001): schema-checked, chunked when large, strategies learned and replayed.',
+      'Extracts structured data from HTML or Markdown you send, without the extension: schema-checked, chunked when large, strategies learned and replayed.',
     request: ExtractApiRequest,
     response: ExtractionResult,
     errors: [
@@ -664,7 +664,7 @@ export const endpoints = {
     method: 'GET',
     auth: 'admin',
     summary:
-      'Spec 003 KPIs over the tasks created in a window: completion rate, step latency p50/p95 (all, SIMPLE, COMPLEX), chain, verification and correction success rates, classification accuracy, round-trip reduction from chaining, re-plan frequency, critic catch rate, skill hit rate and effectiveness, look-ahead hit rate and early detection.',
+      'The interact KPIs over the tasks created in a window: completion rate, step latency p50/p95 (all, SIMPLE, COMPLEX), chain, verification and correction success rates, classification accuracy, round-trip reduction from chaining, re-plan frequency, critic catch rate, skill hit rate and effectiveness, look-ahead hit rate and early detection.',
     query: MetricsQuery,
     response: MetricsResponse,
     errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],

@@ -63,7 +63,8 @@ export const ERROR_HTTP_STATUS = {
   TASK_BUSY: 409,
   TASK_CANCELLED: 409,
   INVALID_ACTION: 400,
-  // spec 003 Phase 3/4: limits end the task with a 400, not a server error.
+  // Limits end the task with a 400, not a server error (docs/specs.md, "limits fail the task
+  // with a 400").
   MAX_STEPS_EXCEEDED: 400,
   MAX_RETRIES_EXCEEDED: 400,
   RATE_LIMITED: 429,

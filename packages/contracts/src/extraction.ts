@@ -1,7 +1,7 @@
-// Structured extraction (spec 001): what the model asks for (`extract`), what an extraction
-// produces (`ExtractionResult`), how results of several pages aggregate under one
-// `extractionId`, and the developer API `POST /api/extract`. The data lives in the store;
-// the agent's prompts only ever see the compact summary.
+// Structured extraction (docs/specs.md, "extraction overhaul"): what the model asks for
+// (`extract`), what an extraction produces (`ExtractionResult`), how results of several pages
+// aggregate under one `extractionId`, and the developer API `POST /api/extract`. The data lives in
+// the store; the agent's prompts only ever see the compact summary.
 import { z } from 'zod';
 
 export const EXTRACTION_LIMITS = {
@@ -96,7 +96,10 @@ export const ExtractionErrorKind = z.enum([
 ]);
 export type ExtractionErrorKind = z.infer<typeof ExtractionErrorKind>;
 
-/** Spec 001 PR 5: what went wrong in one chunk (or the whole extraction) and what was tried. */
+/**
+ * What went wrong (docs/specs.md, "error recovery and aggregation") in one chunk (or the whole
+ * extraction) and what was tried.
+ */
 export const ExtractionError = z.object({
   kind: ExtractionErrorKind,
   message: z.string(),

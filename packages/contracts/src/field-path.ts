@@ -1,4 +1,4 @@
-// Paths into extracted document fields (issue 19): `vendor.name`, `items[2].price`. One parser
+// Paths into extracted document fields: `vendor.name`, `items[2].price`. One parser
 // for everyone who reads a path: the model's tool calls, both store adapters (which turn a path
 // into `$."vendor"."name"` for libSQL's json_set or `fields.vendor.name` for a Mongo update) and
 // the page that shows the fields. Field names are restricted so that no path can mean two

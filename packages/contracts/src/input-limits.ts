@@ -1,4 +1,4 @@
-// Budgets on untrusted input (issue 27): what the server reads of an uploaded file, a page's
+// Budgets on untrusted input: what the server reads of an uploaded file, a page's
 // HTML or an output schema before the expensive step. Each budget is a server setting (the env
 // variable named here, documented in .env.example and docs/security-operations.md); a refusal
 // names the limit and its setting, so whoever meets it knows what to change. Kept in contracts

@@ -1,5 +1,5 @@
-// Wire formats of the interact loop (spec 003 "High-Level Loop", "Client Contract",
-// "V3 Semantic Extraction", "Task 1: Action Chaining"): POST /api/agent/interact and the
+// Wire formats of the interact loop (docs/specs.md, "High-Level Loop", "Client Contract",
+// "V3 Semantic Extraction", "action chaining"): POST /api/agent/interact and the
 // task-recovery endpoint.
 import { z } from 'zod';
 import { ACTION_MAX_LENGTH, ParsedAction, formatAction, safeParseAction } from './action-grammar';
@@ -50,7 +50,10 @@ export type TaskId = z.infer<typeof TaskId>;
 export const SessionId = z.uuid({ error: 'must be a UUID (the sessionId of an earlier response)' });
 export type SessionId = z.infer<typeof SessionId>;
 
-/** What the client witnessed while the last action ran (spec 003 § 3); used by verification. */
+/**
+ * What the client witnessed while the last action ran (docs/specs.md, "clientObservations"); used
+ * by verification.
+ */
 export const ClientObservations = z.object({
   didNetworkOccur: z.boolean().optional(),
   didDomMutate: z.boolean().optional(),
@@ -92,7 +95,7 @@ const Screenshot = z
  * What the viewport shows besides the interactive elements, counted by the page package on
  * every tree capture. The server reads it to tell a page whose tree is empty because there is
  * nothing to act on from one whose controls the tree cannot see: drawn on a canvas, or built
- * from elements no rule recognises (spec 003 "Mode Priority").
+ * from elements no rule recognises (docs/specs.md, "Mode Priority").
  */
 export const ViewportContent = z.object({
   canvases: z.number().int().nonnegative().max(10_000).meta({
@@ -136,7 +139,7 @@ export const InteractRequestFields = z.object({
     }),
   collectLimit: z.number().int().min(1).max(10_000).optional().meta({
     description:
-      'New tasks only: finish once this many items were collected (spec 000). Without it, a goal such as "Extract 25 jobs" sets it.',
+      'New tasks only: finish once this many items were collected. Without it, a goal such as "Extract 25 jobs" sets it.',
   }),
   dom: z
     .string()
@@ -358,8 +361,8 @@ export const InteractMetrics = z.object({
 export type InteractMetrics = z.infer<typeof InteractMetrics>;
 
 /**
- * Actions that may appear in a chain. Chains are for clusters like form fills (spec 003
- * "Chain Safety Criteria"): nothing that ends the task, leaves the page or runs server-side.
+ * Actions that may appear in a chain. Chains are for clusters like form fills (docs/specs.md,
+ * "action chaining"): nothing that ends the task, leaves the page or runs server-side.
  * Nor `clickAt`: its point was read from a screenshot taken before the chain, which any
  * earlier action of the chain may have made stale.
  */
@@ -417,7 +420,7 @@ export const NextActionResponseFields = z.object({
   result: z.string().optional().meta({ description: 'Final answer once the task finished.' }),
   complexity: Complexity.optional(),
   collectLimit: z.number().int().positive().optional().meta({
-    description: 'The task’s collect target (spec 000 collectLimit), sent with `collected`.',
+    description: 'The task’s collect target (collectLimit), sent with `collected`.',
   }),
   duplicatesSkipped: z.number().int().nonnegative().optional().meta({
     description: 'Items collect skipped as duplicates so far (sent with `collected`).',
@@ -427,11 +430,11 @@ export const NextActionResponseFields = z.object({
       'Items stored by collect so far, per type; the items themselves are at GET /api/tasks/{taskId}/collected.',
   }),
   collectedItems: CollectedItemsByType.optional().meta({
-    description: `Only on the response that ends a task that collected: the items' data grouped by type, in collection order (spec 000's TaskResult.collected). At most ${RESULT_ITEMS_MAX} items in all; when \`collected\` counts more, GET /api/tasks/{taskId}/collected pages through every one.`,
+    description: `Only on the response that ends a task that collected: the items' data grouped by type, in collection order. At most ${RESULT_ITEMS_MAX} items in all; when \`collected\` counts more, GET /api/tasks/{taskId}/collected pages through every one.`,
   }),
   extractions: z.array(ExtractionProgress).optional().meta({
     description:
-      'The structured extractions of the task so far (spec 001), counts only; the data is at GET /api/tasks/{taskId}/extractions.',
+      'The structured extractions of the task so far, counts only; the data is at GET /api/tasks/{taskId}/extractions.',
   }),
   extractedData: z
     .array(ExtractionAggregate)

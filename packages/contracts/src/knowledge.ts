@@ -1,6 +1,6 @@
-// Knowledge (spec 003 Knowledge Extraction Task 1, Batch & Adapt 1.5, Hardening B): what a
-// tenant teaches the agent beyond the page. Documents come from uploads, crawls and the
-// extension's page content; RAG reads their chunks on every interact request.
+// Knowledge (docs/specs.md, "ingestion pipeline", "RAG once per request" and "two-phase SPA
+// ingestion"): what a tenant teaches the agent beyond the page. Documents come from uploads, crawls
+// and the extension's page content; RAG reads their chunks on every interact request.
 import { z } from 'zod';
 
 export const KNOWLEDGE_LIMITS = {
@@ -178,7 +178,10 @@ export const ResolvedKnowledgeChunk = z.object({
 });
 export type ResolvedKnowledgeChunk = z.infer<typeof ResolvedKnowledgeChunk>;
 
-/** What RAG gives the agent for a page and a query (spec 003 Step 1.4 `ResolveKnowledgeResponse`). */
+/**
+ * What RAG gives the agent for a page and a query (`ResolveKnowledgeResponse`, docs/specs.md, "RAG
+ * once per request").
+ */
 export const ResolveKnowledgeResponse = z.object({
   url: z.string(),
   /** The knowledge domains this page reads ('' = tenant-wide), after the tenant's allowed_domains. */

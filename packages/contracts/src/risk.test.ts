@@ -86,7 +86,7 @@ const btn = (name: string, more: Partial<RiskTarget> = {}): RiskTarget => ({
 });
 const kindOf = (name: string, role = 'btn') => actionRisk(click, { role, name })?.kind ?? null;
 
-describe('judged by effect, not by English wording (issue 28)', () => {
+describe('judged by effect, not by English wording', () => {
   it('an amount on a button is a payment, whatever its verb', () => {
     expect(actionRisk(click, btn('Confirm transfer of 4,800.00 GBP'))).toEqual({
       kind: 'payment',

@@ -4,7 +4,7 @@
 // extension classifies again before executing, with what only the page knows (the form a button
 // submits) and the user's own marks, and pauses when either says so.
 //
-// Risk is judged by effect, not by one language's wording (issue 28): a model that obeys the
+// Risk is judged by effect, not by one language's wording: a model that obeys the
 // page is steered by names an attacker writes, so every listed language is matched whatever the
 // page claims to be, an amount on a button is a payment whatever its verb, and a generic
 // "Continue" or an Enter in a field is judged by what its form is about. The words are data, in
@@ -162,7 +162,7 @@ const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
-// Matching cost (issue 27): ~700 phrases, each its own regex with Unicode-class boundaries, cost
+// Matching cost: ~700 phrases, each its own regex with Unicode-class boundaries, cost
 // ~200 ms of regex compilation on a process's first steps (every step's response is judged, on
 // the request's event loop) and ~0.1 ms per judged action after. Each list is screened by one
 // regex of all its phrases; a phrase's own regex, which says which phrase matched (the reason

@@ -1,6 +1,6 @@
-// The V3 semantic tree: the page as the extension sends it (spec 003 "V3 Semantic Extraction").
-// Keys are minified on purpose: the tree is sent on every step, so each key is paid for
-// thousands of times per task. What the model reads is a separate, even smaller rendering.
+// The V3 semantic tree: the page as the extension sends it (docs/specs.md, "V3 Semantic
+// Extraction"). Keys are minified on purpose: the tree is sent on every step, so each key is paid
+// for thousands of times per task. What the model reads is a separate, even smaller rendering.
 import { z } from 'zod';
 
 /**
@@ -155,7 +155,7 @@ const shortList = (maxItems: number, maxLength: number, what: string) =>
     .max(maxItems, { error: `at most ${maxItems} ${what}s` });
 
 /**
- * Production-grade V3 signals (spec 003 "V3 Advanced Fields"). The Sentinel fields let
+ * Production-grade V3 signals (docs/specs.md, "V3 Semantic Extraction"). The Sentinel fields let
  * verification finish without an LLM call when the page itself reported success or errors.
  */
 export const V3AdvancedFields = z.object({

@@ -1,6 +1,7 @@
-// Page snapshots (spec 002): the server asks for one when the semantic tree is not enough to
-// understand the page (articles, tables), and the client answers on its next interact request.
-// The same options drive `snapshot()` in @tandem/page, in the browser and on the server.
+// Page snapshots (docs/specs.md, "page snapshots"): the server asks for one when the semantic tree
+// is not enough to understand the page (articles, tables), and the client answers on its next
+// interact request. The same options drive `snapshot()` in @tandem/page, in the browser and on the
+// server.
 import { z } from 'zod';
 import { formatCount } from './format-count';
 

@@ -1,5 +1,5 @@
-// Spec 001 PR 5: three extractions under one extraction_id merge without duplicates, and the
-// model reads a summary of counts, never the data.
+// Aggregation (docs/specs.md, "error recovery and aggregation"): three extractions under one
+// extraction_id merge without duplicates, and the model reads a summary of counts, never the data.
 import type { ExtractionResultRecord } from '@tandem/store';
 import { describe, expect, it } from 'vitest';
 import { aggregateResults, ExtractionAggregator } from './aggregator';

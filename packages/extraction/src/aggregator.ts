@@ -1,6 +1,7 @@
-// Multi-page aggregation (spec 001 PR 5): every result stored under one extractionId in a task
-// merges into one dataset, duplicates removed. Rebuilt from the stored results on demand rather
-// than kept in memory, so a server restart or a second server loses nothing.
+// Multi-page aggregation (docs/specs.md, "error recovery and aggregation"): every result stored
+// under one extractionId in a task merges into one dataset, duplicates removed. Rebuilt from the
+// stored results on demand rather than kept in memory, so a server restart or a second server loses
+// nothing.
 import { EXTRACTION_LIMITS, type ExtractionAggregate } from '@tandem/contracts';
 import type { ExtractionResultRecord } from '@tandem/store';
 import { deepMerge, dedupe, itemCount, mergeChunkData, shapeOfData } from './merge';

@@ -1,6 +1,6 @@
-// Spec 001 PR 2 test 4: a 200-row HTML table served on loopback, turned into Markdown the way
-// an extraction reads it and chunked: the first chunk holds complete rows only, and every
-// chunk's table starts with the header row.
+// Structure-aware chunking (docs/specs.md, "structure-aware chunking"): a 200-row HTML table served
+// on loopback, turned into Markdown the way an extraction reads it and chunked: the first chunk
+// holds complete rows only, and every chunk's table starts with the header row.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chunkMarkdownByStructure } from '@tandem/markdown';

@@ -1,7 +1,7 @@
-// What went wrong in an extraction call, by kind (spec 001 PR 5), and what each kind gets as a
-// retry: a validation failure a stricter prompt, an empty answer a hint, a timeout a split of
-// the chunk, a rate limit a backoff. The LLM port reports failures as messages; the kind is
-// read from them here in one place.
+// What went wrong in an extraction call, by kind (docs/specs.md, "error recovery and aggregation"),
+// and what each kind gets as a retry: a validation failure a stricter prompt, an empty answer a
+// hint, a timeout a split of the chunk, a rate limit a backoff. The LLM port reports failures as
+// messages; the kind is read from them here in one place.
 import type { ExtractionErrorKind } from '@tandem/contracts';
 
 export class EmptyExtractionError extends Error {

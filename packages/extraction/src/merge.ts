@@ -1,6 +1,7 @@
-// Merging chunk answers (spec 001 PR 3) and page results (PR 5): arrays are concatenated and
-// deduplicated by exact field match, objects deep-merged with later scalars winning, text
-// joined with `---` and each chunk's structural context as its header.
+// Merging chunk answers (docs/specs.md, "the extraction sub-agent") and page results ("error
+// recovery and aggregation"): arrays are concatenated and deduplicated by exact field match,
+// objects deep-merged with later scalars winning, text joined with `---` and each chunk's
+// structural context as its header.
 import { canonicalJson } from './schema';
 import { isJsonObject as isObject, ownValue, setOwn, type JsonObject as Json } from './json';
 

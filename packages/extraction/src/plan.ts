@@ -1,6 +1,7 @@
 // What one extraction will do, resolved before any content is read: the query, schema and
 // selector (from the request, else from the strategy it names or that matches the page), and
-// the strategy reused. Spec 001 PR 4: an extractionId reuses the cached selector and schema.
+// the strategy reused. An extractionId reuses the cached selector and schema (docs/specs.md, "the
+// strategy cache").
 import type { ExtractRequest, InputLimits } from '@tandem/contracts';
 import type { ExtractionStrategy } from '@tandem/store';
 import { checkOutputSchema, checkSchemaBudget, schemaHash, type CheckedSchema } from './schema';

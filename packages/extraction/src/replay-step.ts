@@ -1,8 +1,9 @@
-// Replay without the model (beyond spec 001): a strategy that worked keeps where each field
-// came from on the page. On a page it matches, those selectors run first; their data is the
-// answer only when it validates against the schema and passes the spot check. Otherwise the
-// model extracts, and what it found teaches the strategy again. The page work itself happens
-// in the PageReader (the server's worker pool); here is what it means for the strategy.
+// Replay without the model (beyond the spec, docs/specs.md, "the strategy cache"): a strategy that
+// worked keeps where each field came from on the page. On a page it matches, those selectors run
+// first; their data is the answer only when it validates against the schema and passes the spot
+// check. Otherwise the model extracts, and what it found teaches the strategy again. The page work
+// itself happens in the PageReader (the server's worker pool); here is what it means for the
+// strategy.
 import type { ExtractionStrategy } from '@tandem/store';
 import { itemCount } from './merge';
 import type { PageRead, PageReader, PageReadRequest } from './page-reader';

@@ -1,5 +1,5 @@
-// Spec 001 PR 1: JSON Schema → a validator, and the features that send extraction to the
-// free-text path with a warning.
+// Schema-enforced extraction (docs/specs.md, "schema-enforced extraction"): JSON Schema → a
+// validator, and the features that send extraction to the free-text path with a warning.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INPUT_LIMITS, InputTooComplexError } from '@tandem/contracts';
 import {

@@ -1,8 +1,8 @@
-// Output schemas (spec 001 PR 1): a JSON Schema from the model or a script, checked for the
-// features the extractor can enforce, then turned into a zod schema with zod 4's own
-// JSON-Schema conversion. Zod, not ajv: every structured output in Tandem is a zod schema the
-// LLM port validates and converts for the provider, so one validator covers the model answer,
-// the merged result and the replayed data, and no second JSON-Schema dialect is maintained.
+// Output schemas (docs/specs.md, "schema-enforced extraction"): a JSON Schema from the model or a
+// script, checked for the features the extractor can enforce, then turned into a zod schema with
+// zod 4's own JSON-Schema conversion. Zod, not ajv: every structured output in Tandem is a zod
+// schema the LLM port validates and converts for the provider, so one validator covers the model
+// answer, the merged result and the replayed data, and no second JSON-Schema dialect is maintained.
 import { createHash } from 'node:crypto';
 import { checkLimit, type InputLimits } from '@tandem/contracts';
 import { z } from 'zod';

@@ -1,6 +1,7 @@
-// The whole extraction over real HTML served on loopback and the real store (libSQL), with
-// the scripted model reading only its prompt: spec 001's PR 1/4/5 tests end to end, and the
-// replay of a learned strategy with zero model calls.
+// The whole extraction over real HTML served on loopback and the real store (libSQL), with the
+// scripted model reading only its prompt: the spec's schema, strategy-cache and aggregation tests
+// end to end (docs/specs.md, "extraction overhaul"), and the replay of a learned strategy with zero
+// model calls.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLibsqlStore, type Store } from '@tandem/store';

@@ -1,5 +1,5 @@
-// One extraction from end to end (spec 001 PRs 1-5 + replay): plan (strategy, schema,
-// selector) → content → the strategy's selectors when they still fit this page (zero model
+// One extraction from end to end (docs/specs.md, "extraction overhaul" + replay): plan (strategy,
+// schema, selector) → content → the strategy's selectors when they still fit this page (zero model
 // tokens), else the chunked sub-agent → validation → strategy learned or updated → stored
 // result → the task's aggregate for the extractionId. The agent's extraction node and
 // POST /api/extract both call `run`; neither puts the data into a prompt.

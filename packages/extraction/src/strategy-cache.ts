@@ -1,7 +1,7 @@
-// The extraction strategy cache (spec 001 PR 4) over the store: tenant-scoped, persistent, and
-// shared by every task of the tenant, so what was learned on one page helps on the next one and
-// in later tasks. A strategy is keyed by URL glob, schema and selector; its id is the
-// `extractionId` the model passes back to reuse it.
+// The extraction strategy cache (docs/specs.md, "the strategy cache") over the store:
+// tenant-scoped, persistent, and shared by every task of the tenant, so what was learned on one
+// page helps on the next one and in later tasks. A strategy is keyed by URL glob, schema and
+// selector; its id is the `extractionId` the model passes back to reuse it.
 import { hostOf } from '@tandem/contracts';
 import type { ExtractionStrategy, Store } from '@tandem/store';
 import { matchesUrl, urlPatternFor } from './url-pattern';
@@ -36,7 +36,8 @@ export class ExtractionCache {
 
   /**
    * Strategies whose glob matches `url`, best first: those that worked more often than they
-   * failed, then the most recently used. Spec 001's `find_matching`.
+   * failed, then the most recently used. The spec's `find_matching` (docs/specs.md, "the strategy
+   * cache").
    */
   async findMatching(tenantId: string, url: string): Promise<ExtractionStrategy[]> {
     const host = hostOf(url);

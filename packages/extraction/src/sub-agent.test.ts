@@ -1,5 +1,6 @@
-// Spec 001 PR 3 and PR 5 tests of the sub-agent, with the scripted model that reads only its
-// prompt: single call, parallel chunks merged, dedup across chunks, partial results, and the
+// The spec's tests of the sub-agent (docs/specs.md, "the extraction sub-agent" and "error recovery
+// and aggregation"), with the scripted model that reads only its prompt: single call, parallel
+// chunks merged, dedup across chunks, partial results, and the
 // retry of each failure kind.
 import { describe, expect, it } from 'vitest';
 import { checkOutputSchema, type CheckedSchema } from './schema';

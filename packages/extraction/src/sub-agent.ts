@@ -1,8 +1,9 @@
-// The extraction sub-agent (spec 001 PR 3 + PR 5): stateless, Markdown in → data out. It does
-// not navigate or click; the outer agent does. Content that fits one chunk is one call; larger
-// content is chunked by structure and the chunks run in parallel (3 at a time by default), each
-// retried by the kind of its failure, and the answers merged. A chunk that still fails leaves
-// the result partial rather than failing it: what the other chunks found is kept.
+// The extraction sub-agent (docs/specs.md, "the extraction sub-agent", "error recovery and
+// aggregation"): stateless, Markdown in → data out. It does not navigate or click; the outer agent
+// does. Content that fits one chunk is one call; larger content is chunked by structure and the
+// chunks run in parallel (3 at a time by default), each retried by the kind of its failure, and the
+// answers merged. A chunk that still fails leaves the result partial rather than failing it: what
+// the other chunks found is kept.
 import type { ExtractionError } from '@tandem/contracts';
 import { chunkMarkdownByStructure, type MarkdownChunk } from '@tandem/markdown';
 import { priceUsage } from '@tandem/observability';

@@ -1,6 +1,6 @@
-// URL globs for strategies (spec 001 PR 4 `find_matching` by URL glob). `*` matches within one
-// path segment, `**` across segments. Written here rather than taken from picomatch/minimatch:
-// those match file paths and normalise `//` and `?`, which a URL is full of.
+// URL globs for strategies (`find_matching` by URL glob, docs/specs.md, "the strategy cache"). `*`
+// matches within one path segment, `**` across segments. Written here rather than taken from
+// picomatch/minimatch: those match file paths and normalise `//` and `?`, which a URL is full of.
 
 /** The glob a strategy learned on `url` applies to: same origin and path shape, any query. */
 export function urlPatternFor(url: string): string {

@@ -1,4 +1,5 @@
-// Structure-aware chunking of Markdown for a model to read (spec 001 PR 2).
+// Structure-aware chunking of Markdown for a model to read (docs/specs.md, "structure-aware
+// chunking").
 //
 // The document is scanned once into lines (scan.ts). Each line boundary gets a split priority
 // (before a `#` heading best, then `##` ... `######`, after a blank line, between table rows,

@@ -29,8 +29,8 @@ export interface CaptureOptions {
 }
 
 /**
- * What `captureTree` returns: the V3 request fields (spec 003), ready to spread into an
- * InteractRequest next to `domMode: "semantic_v3"`.
+ * What `captureTree` returns: the V3 request fields (docs/specs.md, "V3 Semantic Extraction"),
+ * ready to spread into an InteractRequest next to `domMode: "semantic_v3"`.
  */
 export interface CaptureResult {
   interactiveTree: SemanticNodeV3[];

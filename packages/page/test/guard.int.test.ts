@@ -1,4 +1,4 @@
-// The page's side of the task's limits (issue 20): where clicks lead (the tree's `h`, refused
+// The page's side of the task's limits: where clicks lead (the tree's `h`, refused
 // clicks and navigations), secrets typed only on their sites, high-risk forms told apart, and
 // password values that never leave the page, on a real page in Chromium.
 import type { Page } from 'playwright-core';

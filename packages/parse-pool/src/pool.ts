@@ -1,4 +1,4 @@
-// The parse pool (issue 27): the one way the server parses untrusted documents and big pages.
+// The parse pool: the one way the server parses untrusted documents and big pages.
 // Jobs run on worker threads (piscina), each thread under a heap limit, each job under a
 // wall-clock timeout that terminates its thread; threads are shared fairly between tenants
 // (fair-queue.ts). A job over its memory or time costs that job only: it is refused with a

@@ -230,7 +230,7 @@ export interface ScoredKnowledgeChunk {
   score: number;
 }
 
-/** Per-tenant knowledge settings (spec 003 Step 1.4 `allowed_domains`). */
+/** Per-tenant knowledge settings (`allowed_domains`, docs/specs.md, "RAG once per request"). */
 export interface KnowledgeSettings {
   tenantId: string;
   /**
@@ -322,10 +322,10 @@ export interface Extraction {
 }
 
 /**
- * What spec 001 learns about a page shape: how to extract one schema from the pages a URL glob
- * covers, and (once learned) a selector recipe that replays it with zero model tokens.
- * Strategies are per schema and per selector: the same pages read through another schema or
- * another subtree are another strategy.
+ * What structured extraction learns about a page shape (docs/specs.md, "the strategy cache"): how
+ * to extract one schema from the pages a URL glob covers, and (once learned) a selector recipe that
+ * replays it with zero model tokens. Strategies are per schema and per selector: the same pages
+ * read through another schema or another subtree are another strategy.
  */
 export interface ExtractionStrategy {
   id: string;
@@ -349,7 +349,7 @@ export interface ExtractionStrategy {
   updatedAt: string;
 }
 
-/** One stored result: one extraction of one page (spec 001). */
+/** One stored result: one extraction of one page (docs/specs.md, "extraction overhaul"). */
 export interface ExtractionResultRecord {
   id: string;
   tenantId: string;
@@ -397,7 +397,7 @@ export interface IdempotencyRecord {
   expiresAt: string;
 }
 
-// ---------------------------------------------------------------- documents (issue 19)
+// ---------------------------------------------------------------- documents
 
 /** One page of a document's text (knowledge extractors, OCR included); numbers start at 1. */
 export interface DocumentPage {
@@ -427,8 +427,9 @@ export interface DocumentRecord {
 export type DocumentSummary = Omit<DocumentRecord, 'pages'>;
 
 /**
- * One extraction of one document (spec 004): fields the agent's tools wrote, confidences of the
- * same shape (a number where the fields have a value), status, and what its model calls cost.
+ * One extraction of one document (the document-extraction agent spec in docs/specs.md): fields the
+ * agent's tools wrote, confidences of the same shape (a number where the fields have a value),
+ * status, and what its model calls cost.
  */
 export interface DocumentExtraction {
   id: string;

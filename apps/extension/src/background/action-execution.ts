@@ -1,5 +1,6 @@
 // Executing the server's action or chain in a tab, and the report on it that the next request
-// carries (spec 003 § 3: lastActionStatus, clientObservations, chain partial state).
+// carries (docs/specs.md, "clientObservations": lastActionStatus, clientObservations, chain partial
+// state).
 import type { ClientObservations, NextActionResponse } from '@tandem/contracts';
 import type { ExecuteReply } from '../shared/messages';
 import { loadRun, type PendingReport, type RunState } from '../shared/run-state';

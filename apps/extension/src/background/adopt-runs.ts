@@ -1,4 +1,4 @@
-// A run waiting on the user survives a browser restart (issue 20, item 3). Chrome gives tabs new
+// A run waiting on the user survives a browser restart. Chrome gives tabs new
 // ids when it starts again, so a run kept as run_<old id> would wait for a tab that no longer
 // exists. When the page it waits on is open again, in a tab with no run of its own, the run
 // moves there (with its task), and its popup and side panel show the card again.

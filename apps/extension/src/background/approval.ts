@@ -1,4 +1,4 @@
-// Approval for high-risk steps (issue 20, item 3), on the extension's side. Before a step runs,
+// Approval for high-risk steps, on the extension's side. Before a step runs,
 // its risks are the server's (from the targets' names) and the extension's own: what the page
 // says of each target (the form a button submits) and the user's "always ask before" phrases.
 // Any risk pauses the run (needs_approval) with the step kept in storage, so the card survives a

@@ -10,9 +10,9 @@ import type { CapturedPage } from './tab-driver';
  * The taskId the next request continues, or 'lost'. A run's first request has none (it sends
  * the goal instead), unless the task already asked a question. After that the taskId comes
  * from chrome.storage.local (task_${tabId}, 30-minute expiry) and, if that is gone mid-task,
- * from the server's recovery endpoint (spec 003 § 1) — never from memory, so a restarted
- * service worker finds the same task. An answer goes to the task that asked, however long the
- * user took: the server decides whether that task can still continue.
+ * from the server's recovery endpoint (docs/specs.md, "taskId persistence and task recovery") —
+ * never from memory, so a restarted service worker finds the same task. An answer goes to the task
+ * that asked, however long the user took: the server decides whether that task can still continue.
  */
 export async function findTaskId(
   storage: KeyValueStore,

@@ -1,6 +1,6 @@
-// Two-phase SPA ingestion (spec 003 Hardening B) on the extension's side: while a task runs on a
-// site the user allowed (settings.ts, "Learn from pages"), the page's content goes to the
-// server as the tenant's knowledge. Phase `initial` once per page URL per run, when the task
+// Two-phase SPA ingestion (docs/specs.md, "two-phase SPA ingestion") on the extension's side: while
+// a task runs on a site the user allowed (settings.ts, "Learn from pages"), the page's content goes
+// to the server as the tenant's knowledge. Phase `initial` once per page URL per run, when the task
 // first sees the page, captured with hidden content kept (an SPA shows it later); phase
 // `post-interaction` after an executed action changed the page without leaving it, captured as
 // shown, with the server's action string as its trigger. None of it may slow or break the task:
@@ -13,7 +13,10 @@ import type { TabDriver } from './tab-driver';
 
 export type LearnPhase = PageContentRequest['phase'];
 
-/** The content snapshot (spec 002) each phase sends: the cleaned HTML of the whole page. */
+/**
+ * The content snapshot (docs/specs.md, "page snapshots") each phase sends: the cleaned HTML of the
+ * whole page.
+ */
 export const LEARN_CAPTURE: Readonly<Record<LearnPhase, SnapshotRequest>> = {
   initial: { mode: 'content', format: 'html', includeHidden: true },
   'post-interaction': { mode: 'content', format: 'html' },

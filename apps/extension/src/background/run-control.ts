@@ -1,5 +1,5 @@
 // Stop for one tab's loop, and the waits that Stop ends. The popup's "Stopped" must be true
-// when it is shown (#15): after Stop nothing new is handed to the tab, every request and wait
+// when it is shown: after Stop nothing new is handed to the tab, every request and wait
 // ends at once, and an action the tab is already executing is waited for before `stopped` is
 // written.
 

@@ -1,8 +1,8 @@
-// Hybrid mode's screenshot (spec 003 "Hybrid Vision + Skeleton Mode"): the visible viewport of
-// the task's tab as a JPEG, scaled so one image pixel is one CSS pixel. The model reads points
+// Hybrid mode's screenshot (docs/specs.md, "Hybrid Vision + Skeleton Mode"): the visible viewport
+// of the task's tab as a JPEG, scaled so one image pixel is one CSS pixel. The model reads points
 // off the image and answers clickAt(x, y) in CSS pixels; on a 2× display an unscaled shot
-// would double every coordinate. (Spec 003 says 1024 px wide; the viewport's own width keeps
-// the one-to-one mapping instead.)
+// would double every coordinate. (The spec in docs/specs.md, "Hybrid Vision + Skeleton Mode", says
+// 1024 px wide; the viewport's own width keeps the one-to-one mapping instead.)
 import type { Viewport } from '@tandem/contracts';
 
 const JPEG_QUALITY = 0.7;

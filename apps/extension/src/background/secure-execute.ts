@@ -1,4 +1,4 @@
-// The one way the loop's actions reach the page (issue 20): each action goes with the task's
+// The one way the loop's actions reach the page: each action goes with the task's
 // sites, which the page enforces on clicks and navigations; a secret's placeholder is filled in
 // here, on the worker, only when the page is of the secret's sites, and the page checks those
 // sites again at the moment of typing; and the reply is reported with the action as planned and

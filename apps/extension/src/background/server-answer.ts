@@ -126,8 +126,8 @@ export type NextMove =
 
 /** The loop's next move after a recorded answer. A request for page state wins over the status. */
 export function nextMove(res: NextActionResponse): NextMove {
-  // Full DOM only because the server asked for it (spec 003 mode priority 5); a screenshot
-  // too (hybrid, priority 4).
+  // Full DOM only because the server asked for it (docs/specs.md, "Mode Priority", mode 5); a
+  // screenshot too (hybrid, priority 4).
   if (res.needs_full_dom) return { kind: 'resend_page', pending: { captureMode: 'full' } };
   if (res.needs_screenshot) return { kind: 'resend_page', pending: { captureMode: 'hybrid' } };
   if (res.needs_snapshot)

@@ -1,4 +1,4 @@
-// The extension's own hold on the task's sites (issue 20, item 1): while a task runs in a tab,
+// The extension's own hold on the task's sites: while a task runs in a tab,
 // Chrome itself blocks every top-level navigation of that tab outside the task's sites
 // (declarativeNetRequest session rules scoped to the tab), so a page script that redirects on a
 // click, a meta refresh or a link the page rewrote cannot take the task elsewhere, whatever the

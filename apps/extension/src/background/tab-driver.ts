@@ -14,7 +14,7 @@ export type CapturedPage = Omit<InteractRequestInput, 'query' | 'taskId' | 'sess
   url: string;
 };
 
-/** What the page itself enforces while it executes an action (issue 20). */
+/** What the page itself enforces while it executes an action. */
 export interface ExecuteLimits {
   /** A click or navigate leading to another site is refused (code `blocked`). */
   allowedSites?: readonly string[];
@@ -24,7 +24,10 @@ export interface ExecuteLimits {
 
 export interface TabDriver {
   capture(tabId: number, mode: DomMode): Promise<CapturedPage>;
-  /** An outline or content snapshot (spec 002), answering the server's needs_snapshot. */
+  /**
+   * An outline or content snapshot (docs/specs.md, "page snapshots"), answering the server's
+   * needs_snapshot.
+   */
   snapshot(tabId: number, request: SnapshotRequest): Promise<PageSnapshot>;
   execute(
     tabId: number,

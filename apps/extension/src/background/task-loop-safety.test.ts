@@ -1,4 +1,4 @@
-// The loop within the task's limits (issue 20), with its browser boundary scripted
+// The loop within the task's limits, with its browser boundary scripted
 // (loop-fakes.ts): the server may be wrong or compromised, the extension still keeps the task on
 // its sites, types secrets only where they belong and asks before high-risk steps.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Stop pressed at each point of a turn: nothing reaches the tab after it, the run ends
-// `stopped` (never overwritten by the loop) and the server task is cancelled (#15).
+// `stopped` (never overwritten by the loop) and the server task is cancelled.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../shared/api-client';
 import { memoryStore } from '../shared/memory-store';

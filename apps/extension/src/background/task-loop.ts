@@ -1,8 +1,8 @@
-// The client side of spec 003's loop, for one tab: capture → interact → execute → wait for
-// stability → capture … It takes its browser APIs as parameters (TabDriver, storage, API
-// client, clock) so it runs in unit tests and in the service worker alike. Every step is
-// written to storage before the next one starts, so a service worker that Chrome stops
-// mid-task picks the task up where it was (without executing anything twice). Stop (a
+// The client side of the interact loop (docs/specs.md, "High-Level Loop"), for one tab: capture →
+// interact → execute → wait for stability → capture … It takes its browser APIs as parameters
+// (TabDriver, storage, API client, clock) so it runs in unit tests and in the service worker alike.
+// Every step is written to storage before the next one starts, so a service worker that Chrome
+// stops mid-task picks the task up where it was (without executing anything twice). Stop (a
 // RunControl) is checked right before everything that touches the tab.
 import {
   isNeedsUserInput,
@@ -260,7 +260,10 @@ async function recordStep(turn: Turn, res: NextActionResponse, url: string): Pro
   await turn.run.save(recordedStep(turn.run.current, res, turn.timing.now()));
 }
 
-/** The tab's task, for the next request and for a worker that restarts (spec 003 § 1). */
+/**
+ * The tab's task, for the next request and for a worker that restarts (docs/specs.md, "taskId
+ * persistence and task recovery").
+ */
 function keepTask(turn: Turn, taskId: string, sessionId: string, url: string): Promise<void> {
   return persistTask(turn.storage, turn.tabId, { taskId, sessionId, url });
 }

@@ -1,4 +1,4 @@
-// "Always ask before": the user's own marks (issue 20, item 3). Besides paying, buying,
+// "Always ask before": the user's own marks. Besides paying, buying,
 // deleting and sending, a click on any element whose name holds one of these phrases pauses
 // the task for approval. Kept in chrome.storage.local, edited on the options page.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The approval card (issue 20, item 3) in jsdom: what it says, and what Approve, Edit and
+// The approval card in jsdom: what it says, and what Approve, Edit and
 // Reject ask the worker for.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createLiveView, type LiveView } from './live-view-dom';

@@ -28,7 +28,10 @@ export const ContentRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('inspect'), ids: z.array(z.string().max(64)).max(50) }),
   /** Waits for stability and returns what was observed since the first `execute`. */
   z.object({ type: z.literal('settle') }),
-  /** The server's needs_snapshot: an outline or content snapshot of the page (spec 002). */
+  /**
+   * The server's needs_snapshot: an outline or content snapshot of the page (docs/specs.md, "page
+   * snapshots").
+   */
   z.object({ type: z.literal('snapshot'), request: SnapshotRequest }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;

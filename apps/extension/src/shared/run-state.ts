@@ -21,7 +21,10 @@ export const TASK_TTL_MS = 30 * 60 * 1000;
 export const taskKey = (tabId: number) => `task_${tabId}`;
 export const runKey = (tabId: number) => `run_${tabId}`;
 
-/** Spec 003 § 1: taskId persisted per tab, expiring after 30 minutes of inactivity. */
+/**
+ * taskId persisted per tab (docs/specs.md, "taskId persistence and task recovery"), expiring after
+ * 30 minutes of inactivity.
+ */
 export const StoredTask = z.object({
   taskId: z.string(),
   sessionId: z.string(),
@@ -128,14 +131,17 @@ export const RunState = z.object({
   inFlight: z.array(z.string()).optional(),
   /** The final answer, written for the user. */
   result: z.string().optional(),
-  /** Items the task has collected so far, per type (spec 000); shown with a download. */
+  /**
+   * Items the task has collected so far, per type (docs/specs.md, "streaming extraction"); shown
+   * with a download.
+   */
   collected: CollectedCounts.optional(),
   duplicatesSkipped: z.number().int().nonnegative().optional(),
   /** The task's collect target, when it has one ("12 of 25"). */
   collectLimit: z.number().int().positive().optional(),
   /**
-   * The task's structured extractions (spec 001), counts only, as the latest response listed
-   * them; the data itself is downloaded from the server when asked for.
+   * The task's structured extractions (docs/specs.md, "extraction overhaul"), counts only, as the
+   * latest response listed them; the data itself is downloaded from the server when asked for.
    */
   extractions: z.array(ExtractionProgress).optional(),
   question: z.string().optional(),
@@ -173,7 +179,7 @@ export const isActiveStatus = (status: RunStatus | undefined): boolean =>
  * Whether a write may turn the stored status `from` into `to`. A running run may become
  * anything; a question or an approval card may be answered (running), stopped or fail; Stop and the end of a run
  * are final: only a new run (startRun) replaces them. This is what keeps a loop that still
- * holds a copy from before a Stop from turning `stopped` back into `running` (#15).
+ * holds a copy from before a Stop from turning `stopped` back into `running`.
  */
 export function statusMayChange(from: RunStatus, to: RunStatus): boolean {
   if (from === to || from === 'running') return true;

@@ -1,4 +1,4 @@
-// Secrets the server never sees (issue 20, item 2). The user stores them on the options page,
+// Secrets the server never sees. The user stores them on the options page,
 // in chrome.storage.local (never sync: they stay on this machine). The server, and so the
 // model, learns each one's name and sites only; the model types {{secret:name}}, and the worker
 // fills the value in at execution time, on the secret's sites only, in the message to the page.

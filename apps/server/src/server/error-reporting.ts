@@ -1,7 +1,7 @@
-// Sentry, for exceptions only (spec 003 Task 2: LangFuse has the LLM traces, Sentry the
-// errors, nothing in both). Sentry runs with its tracing off and without its OpenTelemetry
-// setup: no transactions or spans leave this process for Sentry, and Sentry does not register
-// a second global tracer provider or context manager next to LangFuse's.
+// Sentry, for exceptions only (docs/specs.md, "LangFuse and Sentry": LangFuse has the LLM traces,
+// Sentry the errors, nothing in both). Sentry runs with its tracing off and without its
+// OpenTelemetry setup: no transactions or spans leave this process for Sentry, and Sentry does not
+// register a second global tracer provider or context manager next to LangFuse's.
 //
 // What is reported: what createRoute maps as unexpected (5xx, unknown errors, LLM failures).
 // Expected rejections (400 validation, 401, 403, 404, 409, 413, 429, LLM_NOT_CONFIGURED) are

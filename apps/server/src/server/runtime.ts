@@ -53,18 +53,24 @@ export interface Runtime {
   agent: InteractService;
   /** Live task events (steps, collected items) for the SSE route; per process. */
   events: TaskEventHub;
-  /** Streaming extraction (spec 000): stores collected items and announces them on `events`. */
+  /**
+   * Streaming extraction (docs/specs.md, "streaming extraction"): stores collected items and
+   * announces them on `events`.
+   */
   collect: CollectService;
-  /** Structured extraction (spec 001): the agent's extract and POST /api/extract. */
+  /**
+   * Structured extraction (docs/specs.md, "extraction overhaul"): the agent's extract and POST
+   * /api/extract.
+   */
   extraction: ExtractionService;
-  /** Knowledge (issue 18): ingestion, hybrid retrieval, crawl jobs. */
+  /** Knowledge: ingestion, hybrid retrieval, crawl jobs. */
   knowledge: KnowledgeRuntime;
   /**
    * Background jobs (crawls, document runs): embedded in the store, or BullMQ when REDIS_URL is set. Run in
    * this process when RUN_JOBS (the default) or in a worker (`npm run worker`).
    */
   jobs: JobQueue;
-  /** Document extraction (issue 19): uploads, the extraction agent's runs, stacks. */
+  /** Document extraction: uploads, the extraction agent's runs, stacks. */
   documents: DocumentAgentService;
   /**
    * Extraction and correction runs as jobs of `jobs` (queue "document-run"): any process that
@@ -72,13 +78,16 @@ export interface Runtime {
    */
   documentRuns: DocumentRunner;
   /**
-   * Where untrusted files and big pages are parsed (issue 27): worker threads with a heap and
+   * Where untrusted files and big pages are parsed: worker threads with a heap and
    * time limit per job, shared fairly between tenants. Nothing parses them on the event loop.
    */
   parsing: ParsePool;
   /** LangFuse traces (a no-op without keys); business code sees only this port. */
   tracing: Tracing;
-  /** Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (spec 003 Task 3). */
+  /**
+   * Every LLM call's usage: TokenUsageLog + LangFuse generation, priced (docs/specs.md, "usage
+   * dual-write").
+   */
   usage: UsageService;
   /**
    * Stops the process's background work and closes what it opened: jobs hand back their leases,

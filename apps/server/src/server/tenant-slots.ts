@@ -1,4 +1,4 @@
-// Fair share per tenant (issue 27): how many document-extraction runs and file readings one
+// Fair share per tenant: how many document-extraction runs and file readings one
 // tenant may have going at once. 200 concurrent POST /api/extractions from one key were 200
 // model runs at once; now the first DOCUMENT_RUNS_PER_TENANT run and the rest are told 429
 // with Retry-After. A slot is a lease in the store's idempotency repository (as task and run

@@ -1,7 +1,7 @@
-// Issue 27 through the real routes, the real store and the real parse pool (worker threads):
-// budgets answered 422 naming their setting, and each tenant's fair share answered 429 with
-// Retry-After. The model is a loopback Gemini the server's SDK talks to, held until the test
-// lets it answer, so runs overlap exactly as the test says.
+// Untrusted input (docs/security-operations.md) through the real routes, the real store and the
+// real parse pool (worker threads): budgets answered 422 naming their setting, and each tenant's
+// fair share answered 429 with Retry-After. The model is a loopback Gemini the server's SDK talks
+// to, held until the test lets it answer, so runs overlap exactly as the test says.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorResponse } from '@tandem/contracts';

@@ -65,8 +65,8 @@ describe('CollectService.collect', () => {
     expect(stored.map((i) => [i.uniqueKey, i.sourceUrl])).toStrictEqual([['job:J-1007', PAGE(1)]]);
   });
 
-  // Spec 000's "Unique ID Inference" table, row by row, through the store: the second item
-  // shares only the key the row infers (every other field differs) and is skipped.
+  // The unique-id rules (docs/specs.md, "Unique ID Inference"), row by row, through the store: the
+  // second item shares only the key the row infers (every other field differs) and is skipped.
   it.each([
     [
       'job',
@@ -165,7 +165,7 @@ describe('CollectService.collect', () => {
     expect(c).toMatchObject({ status: 'collected', message: 'Collected job #2' });
   });
 
-  it('allows duplicates when no key can be inferred (spec 000), and reports no key', async () => {
+  it('allows duplicates when no key can be inferred (docs/specs.md, "Unique ID Inference"), and reports no key', async () => {
     const task = await newTask();
     const note = { text: 'Same note' };
     const one = await service.collect({ ...task, type: 'note', data: note });

@@ -1,6 +1,7 @@
-// The `collect` action (spec 000): validate what the model extracted, infer its unique key,
-// store it (the store drops duplicates per task and type), and answer with the short line the
-// model sees instead of the data. Every stored item is announced on the event hub.
+// The `collect` action (docs/specs.md, "streaming extraction"): validate what the model extracted,
+// infer its unique key, store it (the store drops duplicates per task and type), and answer with
+// the short line the model sees instead of the data. Every stored item is announced on the event
+// hub.
 import { randomUUID } from 'node:crypto';
 import {
   CollectData,
@@ -34,7 +35,7 @@ export const isCollectError = (error: unknown): error is CollectError =>
 export interface CollectInput {
   tenantId: string;
   taskId: string;
-  /** Absent or undefined: "default" (spec 000). */
+  /** Absent or undefined: "default" (docs/specs.md, "streaming extraction"). */
   type?: unknown;
   data: unknown;
   /** The page the item was read on. */

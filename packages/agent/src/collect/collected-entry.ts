@@ -3,9 +3,9 @@ import type { CollectedItemEntry } from '@tandem/contracts';
 import type { CollectedItem } from '@tandem/store';
 
 /**
- * The store needs a key per item (unique per task and type). When spec 000's inference finds
- * none, duplicates are allowed, so the item gets a key of its own under this prefix; clients
- * see `uniqueKey: null` for it.
+ * The store needs a key per item (unique per task and type). When unique-id inference
+ * (docs/specs.md, "Unique ID Inference") finds none, duplicates are allowed, so the item gets a key
+ * of its own under this prefix; clients see `uniqueKey: null` for it.
  */
 export const UNKEYED_PREFIX = 'unkeyed:';
 

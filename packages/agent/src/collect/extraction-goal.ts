@@ -1,6 +1,6 @@
 // Whether a goal asks for data rather than an action, and how many items it wants. A goal such
 // as "Extract 25 job listings" sets the task's collectLimit when the client sent none, so the
-// task finishes by itself at the 25th unique item (spec 000 "Collection Limits").
+// task finishes by itself at the 25th unique item (docs/specs.md, "Collection Limits").
 const EXTRACTION_VERB =
   /\b(extract|collect|scrape|gather|harvest|list|export|compile|get me|find all|pull)\b/i;
 

@@ -1,12 +1,16 @@
-// What the prompt learns about collection: counts only. Spec 000's point is that the items
-// live in the store, so the context stays O(1) however many are collected.
+// What the prompt learns about collection: counts only. The point of streaming extraction
+// (docs/specs.md, "O(1) context") is that the items live in the store, so the context stays O(1)
+// however many are collected.
 import type { CollectedCounts } from '@tandem/contracts';
 
 export function collectedTotal(counts: CollectedCounts): number {
   return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
-/** Spec 000 "Collection Limits": the task stops once this many items are stored. */
+/**
+ * The collect target (docs/specs.md, "Collection Limits"): the task stops once this many items are
+ * stored.
+ */
 export function limitReached(counts: CollectedCounts, collectLimit: number | null): boolean {
   return collectLimit !== null && collectLimit > 0 && collectedTotal(counts) >= collectLimit;
 }

@@ -1,4 +1,4 @@
-// Every row of spec 000's "Unique ID Inference" table, in priority order.
+// Every unique-id rule (docs/specs.md, "Unique ID Inference"), in priority order.
 import { describe, expect, it } from 'vitest';
 import { inferUniqueKey } from './unique-key';
 

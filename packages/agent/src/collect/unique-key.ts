@@ -1,4 +1,4 @@
-// Unique-id inference for `collect` (spec 000 "Unique ID Inference"). The key decides what a
+// Unique-id inference for `collect` (docs/specs.md, "Unique ID Inference"). The key decides what a
 // duplicate is: the same job seen again after scrolling, or on the next results page.
 //
 //   | Type      | Primary key     | Fallback keys                          |
@@ -6,10 +6,10 @@
 //   | product   | id              | sku, url                               |
 //   | (any)     | id              | url                                    |
 //
-// The key strings follow spec 000's getUniqueId: `linkedin:<id>`, `job:<jobId>`, the id or URL
+// The key strings follow the spec's getUniqueId: `linkedin:<id>`, `job:<jobId>`, the id or URL
 // as given, and `<title>@<company>` lower-cased. `sku` (in the table, not in the spec's code)
 // is `sku:<sku>`, so a product's SKU never collides with another product's numeric id. A job's
-// `id` sits between jobId and url because spec 000's code checks the generic id there.
+// `id` sits between jobId and url because the spec's code checks the generic id there.
 //
 // Two deliberate differences from the spec's JavaScript truthiness: `0` is a valid id (a site
 // may number from zero), and only strings and numbers count as ids — an object or a boolean
@@ -60,7 +60,7 @@ const RULES_BY_TYPE: Readonly<Record<string, readonly KeyRule[]>> = {
 
 /**
  * The key that identifies `data` among the items of `type` already collected, or null when
- * none can be inferred (then duplicates are allowed, as spec 000 says). `type` is the
+ * none can be inferred (then duplicates are allowed, as the spec says). `type` is the
  * normalized type ("job", not "Job").
  */
 export function inferUniqueKey(type: string, data: Data): string | null {

@@ -1,8 +1,9 @@
-// Document extraction (spec 004, issue 19): upload a document, run the extraction agent on it,
-// correct it in plain words, build a table from several documents. Each run is one LangGraph
-// tool-calling loop over tools bound to the caller (tenant, user) and its records; it streams
-// the spec's flat events, is one LangFuse trace, bills its model calls as DOCUMENT_EXTRACTION /
-// STACK_EXTRACTION (through the LLM port's usage hook), and adds their cost to the record.
+// Document extraction (the document-extraction agent spec in docs/specs.md): upload a document, run
+// the extraction agent on it, correct it in plain words, build a table from several documents. Each
+// run is one LangGraph tool-calling loop over tools bound to the caller (tenant, user) and its
+// records; it streams the spec's flat events, is one LangFuse trace, bills its model calls as
+// DOCUMENT_EXTRACTION / STACK_EXTRACTION (through the LLM port's usage hook), and adds their cost
+// to the record.
 //
 // Runs go on without their reader: a client that disconnects does not stop a run halfway, and
 // its result is in the store when the run ends. On the server, extraction and correction runs

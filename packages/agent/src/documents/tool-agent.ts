@@ -1,7 +1,7 @@
-// A tool-calling agent as a LangGraph state machine (spec 004 "Correct Agentic Workflow"): the
-// `model` node asks the model for its next turn through the LLM port, the `tools` node runs the
-// calls it made, and the two alternate until the model answers without calling a tool. The
-// tools do the work (real store writes); the model's words are for the user.
+// A tool-calling agent as a LangGraph state machine (the document-extraction agent spec in
+// docs/specs.md): the `model` node asks the model for its next turn through the LLM port, the
+// `tools` node runs the calls it made, and the two alternate until the model answers without
+// calling a tool. The tools do the work (real store writes); the model's words are for the user.
 //
 // Tools run one after another, in the order the model called them: they write, and a
 // complete_extraction called in the same turn as extract_fields must see its fields. A call the

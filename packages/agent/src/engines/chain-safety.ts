@@ -1,4 +1,4 @@
-// Action chaining (spec 003 Batch & Adapt Task 1): a chain is only sent when every safety
+// Action chaining (docs/specs.md, "action chaining"): a chain is only sent when every safety
 // criterion holds — same form/container, no navigation expected during the chain, no async
 // dependency between actions, low-risk actions only (never finish/fail, nothing destructive).
 // Otherwise the first action goes alone.
@@ -6,8 +6,8 @@
 // A chain is a contiguous group of form fields, optionally ended by the form's own button
 // ("Save", "Submit", "Next") right after them: nothing runs after that click, so whatever it
 // navigates or loads happens after the chain, and its outcome is what the next request
-// verifies. This is what makes a form one round trip instead of two (spec 003's 50-60%
-// round-trip reduction for form fills).
+// verifies. This is what makes a form one round trip instead of two (the spec's 50-60%
+// round-trip reduction for form fills, docs/specs.md, "Metrics and KPIs").
 import { parseAction, type ParsedAction, type SemanticNodeV3 } from '@tandem/contracts';
 import { findNode, hasState } from '../page/page-state';
 

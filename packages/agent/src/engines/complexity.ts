@@ -1,5 +1,5 @@
-// Complexity routing (spec 003 Foundation Task 1): fast heuristics, no LLM. SIMPLE goals are
-// single actions on a named target and skip reasoning and planning entirely.
+// Complexity routing (docs/specs.md, "LangGraph and complexity routing"): fast heuristics, no LLM.
+// SIMPLE goals are single actions on a named target and skip reasoning and planning entirely.
 import type { Complexity } from '@tandem/contracts';
 import { parseCommand } from './command-parser';
 

@@ -1,9 +1,9 @@
-// Conditional planning (spec 003 LLM Flow 7): the planner attaches "if X, do Y" branches to a
-// plan step — a cookie banner in the way, a session-expired dialog, an optional confirmation.
-// When the step's action fails, these are checked before the correction model is called: a
-// contingency applies when every phrase its condition quotes is on the page and its action
-// resolves to one element of the page, exactly as a plan step does in step refinement. No
-// model call, no guess: a condition the page does not show is not acted on.
+// Conditional planning (docs/specs.md, "conditional and hierarchical planning"): the planner
+// attaches "if X, do Y" branches to a plan step — a cookie banner in the way, a session-expired
+// dialog, an optional confirmation. When the step's action fails, these are checked before the
+// correction model is called: a contingency applies when every phrase its condition quotes is on
+// the page and its action resolves to one element of the page, exactly as a plan step does in step
+// refinement. No model call, no guess: a condition the page does not show is not acted on.
 import type { ParsedAction, PlanStep } from '@tandem/contracts';
 import type { PageState } from '../page/page-state';
 import { parseCommand } from './command-parser';

@@ -1,4 +1,4 @@
-// DOM similarity (spec 003 Batch & Adapt Task 2): is the page after an action still the page
+// DOM similarity (docs/specs.md, "dynamic re-planning"): is the page after an action still the page
 // the plan was made for? Jaccard similarity on element signatures, interactive elements
 // weighted 40% and structural ones 60%, and the re-planning trigger built on it: a URL path
 // change or a similarity below 70%. Pure and deterministic: it runs on every verified step,

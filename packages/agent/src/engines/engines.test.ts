@@ -33,7 +33,7 @@ describe('classifyComplexity', () => {
     ['open the patients menu and more', 'COMPLEX'],
     ['click Terms and Conditions', 'SIMPLE'],
     ['what is the price of the cheapest item', 'COMPLEX'],
-    // Issue 28: a question, or a second part, is never one bare command.
+    // A question, or a second part, is never one bare command.
     ['Open my messages and tell me how many are unread', 'COMPLEX'],
     ['click Messages. How many are unread?', 'COMPLEX'],
     ['click Inbox, then click Archive', 'COMPLEX'],

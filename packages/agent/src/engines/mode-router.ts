@@ -1,4 +1,4 @@
-// The mode router (spec 003 "Hybrid Vision + Skeleton Mode"): which page capture the next
+// The mode router (docs/specs.md, "Hybrid Vision + Skeleton Mode"): which page capture the next
 // action should be decided on. The V3 tree by default; a screenshot (hybrid) for visual or
 // spatial goals ("click the red button", "the icon in the top-right corner") and for pages
 // that draw on a canvas the tree cannot see; the whole DOM (full) when the tree is poor and a
@@ -20,9 +20,10 @@ const SHAPES =
   'button|icon|link|box|square|circle|shape|tile|card|area|arrow|dot|star|heart|sign|label|tab|bar|banner|badge|marker|pin|one';
 
 /**
- * Phrases that need eyes, per spec 003 ("icon", "image", "looks like", corners, "next to"),
- * written so everyday words do not trigger them: "scroll to the top" and "the top 5 jobs" are
- * not spatial, "at the top right" is; a colour counts only when it describes a control.
+ * Phrases that need eyes, per docs/specs.md, "Hybrid Vision + Skeleton Mode" ("icon", "image",
+ * "looks like", corners, "next to"), written so everyday words do not trigger them: "scroll to the
+ * top" and "the top 5 jobs" are not spatial, "at the top right" is; a colour counts only when it
+ * describes a control.
  */
 const VISUAL_PATTERNS: readonly RegExp[] = [
   new RegExp(`\\b(?:${COLOURS})\\b(?:[\\s-]+[\\p{L}\\d]+){0,2}?[\\s-]+(?:${SHAPES})s?\\b`, 'iu'),

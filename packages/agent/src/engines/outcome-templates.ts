@@ -1,5 +1,5 @@
-// Fixed expected outcomes (spec 003 Step 1.9): dropdown openers and navigation never need an
-// LLM to predict what happens next.
+// Fixed expected outcomes (docs/specs.md, "outcome prediction"): dropdown openers and navigation
+// never need an LLM to predict what happens next.
 import type { ExpectedOutcome, ParsedAction, SemanticNodeV3 } from '@tandem/contracts';
 import { hasState } from '../page/page-state';
 

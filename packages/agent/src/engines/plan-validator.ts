@@ -1,4 +1,4 @@
-// Plan validator (spec 003 Batch & Adapt Task 2, "Plan Health Check"): after a re-planning
+// Plan validator (docs/specs.md, "dynamic re-planning", "Plan Health Check"): after a re-planning
 // trigger (URL path change or DOM similarity < 70%), does the rest of the plan still fit the
 // page? Deterministic, no LLM: it reads the targets the remaining steps name and looks them
 // up in the new tree with the same parser and resolver step refinement uses, so "present"

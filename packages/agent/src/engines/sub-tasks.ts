@@ -1,10 +1,10 @@
-// Hierarchical planning (spec 003 LLM Flow 8, manager–worker): a long goal ("add the patient,
-// book a visit, then send the note") is planned as sub-tasks, each a contiguous run of plan
-// steps with an input/output contract. When a sub-task's last step is verified the sub-task is
-// done: its contract becomes one line of context and the step-by-step history is reset, so
-// the next sub-task's prompts start small instead of carrying every action before them.
-// Pure functions over contracts' HierarchicalPlan; the planning, advance and verification
-// nodes call them.
+// Hierarchical planning (docs/specs.md, "conditional and hierarchical planning", manager–worker): a
+// long goal ("add the patient, book a visit, then send the note") is planned as sub-tasks, each a
+// contiguous run of plan steps with an input/output contract. When a sub-task's last step is
+// verified the sub-task is done: its contract becomes one line of context and the step-by-step
+// history is reset, so the next sub-task's prompts start small instead of carrying every action
+// before them. Pure functions over contracts' HierarchicalPlan; the planning, advance and
+// verification nodes call them.
 import type { HierarchicalPlan, PlanStep, SubTask } from '@tandem/contracts';
 
 /** What the planner writes for a sub-task; its steps name it by `name`. */

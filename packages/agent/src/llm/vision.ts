@@ -1,7 +1,7 @@
-// Which models take images (hybrid mode's screenshot, spec 003 "Hybrid Vision + Skeleton").
-// Every Gemini model does. OpenAI-compatible endpoints serve anything, so their model is judged
-// by its name unless the configuration says; a wrong "no" only costs the screenshot (the agent
-// reads the page's DOM instead), a wrong "yes" makes the endpoint reject the request.
+// Which models take images (hybrid mode's screenshot, docs/specs.md, "Hybrid Vision + Skeleton
+// Mode"). Every Gemini model does. OpenAI-compatible endpoints serve anything, so their model is
+// judged by its name unless the configuration says; a wrong "no" only costs the screenshot (the
+// agent reads the page's DOM instead), a wrong "yes" makes the endpoint reject the request.
 
 /** Families of OpenAI-compatible models known to accept image input. */
 const VISION_MODEL =

@@ -108,7 +108,7 @@ describe('the action policy', () => {
     expect(pendingViolation(stateWith({ page, sites: ['127.0.0.1:4000'] }))).toBeNull();
   });
 
-  describe('every way out of the task (issue 28)', () => {
+  describe('every way out of the task', () => {
     const SHOP = 'https://shop.example.com/checkout';
     const record = pageWith({
       url: CLINIC,

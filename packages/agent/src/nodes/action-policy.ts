@@ -1,4 +1,4 @@
-// What a task may do, whatever the model asks (issue 20, OWASP LLM01/LLM02/LLM06). Page
+// What a task may do, whatever the model asks (OWASP LLM01/LLM02/LLM06). Page
 // content can talk a model into anything; these rules are deterministic and hold on every
 // action the server sends, from any node, chained or not:
 // - navigation stays on the task's sites (the start site and the user's additions): a

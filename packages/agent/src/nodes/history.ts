@@ -1,4 +1,4 @@
-// The action history the prompts show. Spec 003 keeps the last 10 actions raw in the state and
+// The action history the prompts show. The spec keeps the last 10 actions raw in the state and
 // folds older ones into a summary (docs/specs.md, "rolling summarization"); we keep only their
 // count, and render it as one line.
 import { safeParseAction, type HierarchicalPlan } from '@tandem/contracts';
@@ -80,9 +80,9 @@ function runEnd(actions: readonly PreviousAction[], start: number): number {
  * The history the prompts show. A run of the same verified verb in one plan step (paging
  * through a list, scrolling down a long page) is one line ending with its last action, because
  * ten near-identical lines tell the model nothing the count does not, and on a long extraction
- * they would make every prompt grow with the work done (spec 000 promises it stays constant).
- * The latest action carries the verifier's reason, so a successful verification needs no line
- * of its own (see `verificationLine`).
+ * they would make every prompt grow with the work done (docs/specs.md, "O(1) context" promises it
+ * stays constant). The latest action carries the verifier's reason, so a successful verification
+ * needs no line of its own (see `verificationLine`).
  */
 export function renderHistory(
   state: Pick<InteractStateType, 'previousActions' | 'earlierActionCount'> &

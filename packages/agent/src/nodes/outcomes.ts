@@ -9,7 +9,10 @@ export const MAX_QUESTIONS = 3;
 /** Send `pending` (an action, a chain, or the terminal finish/fail). */
 export const sendAction = (): InteractStateUpdate => ({ outcome: { kind: 'action' } });
 
-/** Send `pageRequest`: the client answers with a snapshot and executes nothing (spec 002). */
+/**
+ * Send `pageRequest`: the client answers with a snapshot and executes nothing (docs/specs.md, "page
+ * snapshots").
+ */
 export const readPage = (thought: string): InteractStateUpdate => ({
   outcome: { kind: 'read_page', thought },
 });

@@ -1,4 +1,4 @@
-// The skills library in the loop (spec 003 LLM Flow 6): lessons shown before action
+// The skills library in the loop (docs/specs.md, "episodic memory"): lessons shown before action
 // generation, and what verification teaches it — a correction that worked becomes a lesson,
 // and a step that had lessons in its prompt counts for or against them. Never fails a step:
 // a lesson is worth keeping, not worth losing a step for.

@@ -90,7 +90,7 @@ describe('clickAtProblem', () => {
   });
 });
 
-describe('element names cut for a prompt (issue 28)', () => {
+describe('element names cut for a prompt', () => {
   it('cuts at a word boundary, marks the cut, keeps short names whole', () => {
     expect(capName('Save', 80)).toBe('Save');
     const long = `Keep my subscription ${'and the newsletter '.repeat(4)}Unsubscribe`;

@@ -1,4 +1,5 @@
-// The RAG port: what the interact service asks for once per request (spec 003 Step 1.4).
+// The RAG port: what the interact service asks for once per request (docs/specs.md, "RAG once per
+// request").
 
 export const DEFAULT_RAG_LIMIT = 5;
 

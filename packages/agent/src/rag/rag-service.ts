@@ -1,6 +1,7 @@
-// Spec 003 Step 1.4: RAG is fetched once per request, before reasoning. The retrieval itself
-// (BM25 + vectors fused by reciprocal rank, the tenant's allowed_domains, the freshness bias)
-// is the knowledge package's; this adapts it to the agent's RAG port.
+// RAG once per request (docs/specs.md, "RAG once per request"): RAG is fetched once per request,
+// before reasoning. The retrieval itself (BM25 + vectors fused by reciprocal rank, the tenant's
+// allowed_domains, the freshness bias) is the knowledge package's; this adapts it to the agent's
+// RAG port.
 import {
   createKnowledgeRetriever,
   pageDomains,

@@ -1,5 +1,6 @@
-// Task recovery (spec 003 Client Contract §1) with lazy expiration ("Logical improvements"):
-// tasks untouched for more than 30 minutes become `interrupted` when someone looks for them.
+// Task recovery (docs/specs.md, "taskId persistence and task recovery") with lazy expiration
+// ("Logical improvements"): tasks untouched for more than 30 minutes become `interrupted` when
+// someone looks for them.
 import type { ActiveTaskResponse } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 

@@ -1,7 +1,8 @@
-// Streaming extraction (spec 000) and page reading (spec 002) through the whole graph: the
-// model's collect items are stored inside the same request, deduplicated, counted towards the
-// task's collectLimit, and never reach the state or a prompt; a readPage answer pauses the
-// task with needs_snapshot and the graph reasons again on the snapshot the client sends.
+// Streaming extraction (docs/specs.md, "streaming extraction") and page reading (docs/specs.md,
+// "page snapshots") through the whole graph: the model's collect items are stored inside the same
+// request, deduplicated, counted towards the task's collectLimit, and never reach the state or a
+// prompt; a readPage answer pauses the task with needs_snapshot and the graph reasons again on the
+// snapshot the client sends.
 import type { SemanticNodeV3, TaskEvent } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { createTestAgent, pageContextStep, pageRequest } from '../testing/harness';
@@ -111,7 +112,8 @@ describe('collect', () => {
     expect(third.status).toBe('completed');
     expect(third.action).toBe('finish("Collected 5 items.")');
     expect(third.collected).toEqual({ job: 5 });
-    // The result carries the items themselves, grouped by type (spec 000 TaskResult.collected).
+    // The result carries the items themselves, grouped by type (docs/specs.md,
+    // "TaskResult.collected").
     expect(third.collectedItems).toEqual({
       job: ['J-1', 'J-2', 'J-3', 'J-4', 'J-5'].map((id) => job(id, `$111,00${id.slice(2)}`).data),
     });

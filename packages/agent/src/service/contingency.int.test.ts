@@ -1,7 +1,7 @@
-// Conditional planning through the real graph and store (spec 003 LLM Flow 7): the planner
-// foresaw that a cookie banner may cover the page. When it does, the failed click is handled
-// by the step's contingency (dismiss the banner), without the correction model, and the step
-// itself is then tried again.
+// Conditional planning through the real graph and store (docs/specs.md, "conditional and
+// hierarchical planning"): the planner foresaw that a cookie banner may cover the page. When it
+// does, the failed click is handled by the step's contingency (dismiss the banner), without the
+// correction model, and the step itself is then tried again.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { createTestAgent, pageContextStep, pageRequest } from '../testing/harness';

@@ -1,5 +1,5 @@
-// The next step of a paused task (spec 003 Phase 3), or the answer to its question: one
-// request at a time (TaskLocks), checked against the task's status and session, within
+// The next step of a paused task (docs/specs.md, "High-Level Loop"), or the answer to its question:
+// one request at a time (TaskLocks), checked against the task's status and session, within
 // MAX_STEPS_PER_TASK, then the graph resumes at dispatch with this request's page.
 import type { InteractResponse } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
@@ -79,7 +79,7 @@ async function refuseOverStepLimit(ctx: InteractContext, tenantId: string, task:
 
 /**
  * The user's answer becomes the session's message, and the conversation the resumed node
- * reads is reloaded with it (spec 003 Step 1.3: messages are the conversation's record).
+ * reads is reloaded with it (docs/specs.md, "session": messages are the conversation's record).
  */
 async function answerInput(ctx: InteractContext, scope: RequestScope, answer: string | undefined) {
   if (answer === undefined) return {};

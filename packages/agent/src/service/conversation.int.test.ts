@@ -1,6 +1,7 @@
-// Conversation (issue 15, spec 003 Steps 1.3/1.5): a question pauses the task and the answer
-// continues the same task in the same session, with the answer in the next prompt; a follow-up
-// goal in the same session reads the earlier one (context analysis' MEMORY source).
+// Conversation (docs/specs.md, "session" and "reasoning before planning"): a question pauses the
+// task and the answer continues the same task in the same session, with the answer in the next
+// prompt; a follow-up goal in the same session reads the earlier one (context analysis' MEMORY
+// source).
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedStep } from '../llm/scripted-client';

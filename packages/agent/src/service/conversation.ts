@@ -1,7 +1,7 @@
-// The session's conversation as the prompts read it (spec 003 Step 1.5: the context analyzer
-// is given the chat history, its MEMORY source). Of the messages a session stores, the
-// conversation is what people said to each other: the user's goals and answers, the agent's
-// questions and final answers. The step-by-step thoughts in between are the task's log, not
+// The session's conversation as the prompts read it (docs/specs.md, "reasoning before planning":
+// the context analyzer is given the chat history, its MEMORY source). Of the messages a session
+// stores, the conversation is what people said to each other: the user's goals and answers, the
+// agent's questions and final answers. The step-by-step thoughts in between are the task's log, not
 // the conversation, and would push an earlier goal out of a short window.
 import { isTerminalAction, safeParseAction } from '@tandem/contracts';
 import type { Message, Store } from '@tandem/store';

@@ -1,5 +1,5 @@
-// The critic through the real graph and store (spec 003 LLM Flow 1): an unsure proposal that
-// types a date into a name field is rejected before the client ever sees it, and the model's
+// The critic through the real graph and store (docs/specs.md, "critic loop"): an unsure proposal
+// that types a date into a name field is rejected before the client ever sees it, and the model's
 // second proposal is what the one response carries — no client round trip spent on the mistake.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';

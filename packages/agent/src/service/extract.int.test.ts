@@ -1,8 +1,8 @@
-// Structured extraction in the interact loop (spec 001 PR 1): the model answers `extract`, the
-// client is asked for the page content (an HTML content snapshot), the extraction runs on the
-// server and the data goes to the store; the next prompt reads a summary, never the data.
-// On the next page the model reuses the extraction_id and the strategy replays without a
-// model call; the response that ends the task carries the merged data.
+// Structured extraction in the interact loop (docs/specs.md, "schema-enforced extraction"): the
+// model answers `extract`, the client is asked for the page content (an HTML content snapshot), the
+// extraction runs on the server and the data goes to the store; the next prompt reads a summary,
+// never the data. On the next page the model reuses the extraction_id and the strategy replays
+// without a model call; the response that ends the task carries the merged data.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import {
   answerFromPrompt,

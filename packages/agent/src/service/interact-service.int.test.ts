@@ -51,7 +51,7 @@ afterEach(async () => {
   agent = undefined;
 });
 
-describe('Add a new patient with name "Jas" (spec 003 Phases 1-4)', () => {
+describe('Add a new patient with name "Jas" (docs/specs.md, "High-Level Loop")', () => {
   it('plans, acts, verifies each step and finishes; the stored records are as the spec describes', async () => {
     agent = await createTestAgent({
       steps: [

@@ -1,7 +1,7 @@
-// The interact flow of spec 003 Phases 1-4 around the graph, read top to bottom as a request's
-// story: an idempotent replay when the request was already answered; a trace; the request's
-// page and session; then either a new task's first step (start-task.ts) or the next step of a
-// paused task (continue-task.ts). Both run the graph (graph-runner.ts) and answer through one
+// The interact flow (docs/specs.md, "High-Level Loop") around the graph, read top to bottom as a
+// request's story: an idempotent replay when the request was already answered; a trace; the
+// request's page and session; then either a new task's first step (start-task.ts) or the next step
+// of a paused task (continue-task.ts). Both run the graph (graph-runner.ts) and answer through one
 // outcome mapping (run-answer.ts), which records the step (record-step.ts).
 import { randomUUID } from 'node:crypto';
 import type { CancelTaskResponse, InteractRequest, InteractResponse } from '@tandem/contracts';

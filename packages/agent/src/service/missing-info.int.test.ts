@@ -1,5 +1,5 @@
-// The dynamic interrupt through the real graph and store (spec 003 LLM Flow 5): a required
-// "Middle name" field the goal does not fill. The model reports MISSING_INFO instead of
+// The dynamic interrupt through the real graph and store (docs/specs.md, "dynamic interrupt"): a
+// required "Middle name" field the goal does not fill. The model reports MISSING_INFO instead of
 // inventing a value; the task pauses on a question; the answer resumes action generation,
 // which now has the value in its prompt.
 import type { SemanticNodeV3 } from '@tandem/contracts';

@@ -1,4 +1,4 @@
-// Pages without a tree (issue 17 item 9) through the real graph: an empty tree makes the server
+// Pages without a tree through the real graph: an empty tree makes the server
 // ask for the full DOM once and the model read its digest; a visual goal on a canvas page makes
 // it ask for a screenshot, which reaches the LLM port as an image part and is answered with a
 // coordinate click that verification treats like a click; a model that reads no images gets the

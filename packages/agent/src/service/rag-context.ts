@@ -1,5 +1,5 @@
-// RAG once per request (spec 003 Step 1.4): the tenant's knowledge for the page's domain and
-// the goal, rendered for the prompts. The chunks never go to the client.
+// RAG once per request (docs/specs.md, "RAG once per request"): the tenant's knowledge for the
+// page's domain and the goal, rendered for the prompts. The chunks never go to the client.
 import type { ResumeInput } from '../nodes/dispatch/node';
 import type { RagService } from '../rag/port';
 

@@ -1,6 +1,7 @@
-// A question pauses the task (spec 003 ASK_USER; the dynamic interrupt's ask path uses it too):
-// the task is written with status needs_user_input — created if the question comes before its
-// first action — the question becomes the session's message, and the answer continues it.
+// A question pauses the task (ASK_USER, docs/specs.md, "reasoning before planning"; the dynamic
+// interrupt's ask path uses it too): the task is written with status needs_user_input — created if
+// the question comes before its first action — the question becomes the session's message, and the
+// answer continues it.
 import type { NeedsUserInputResponse } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import { questionResponse, type QuestionOutcome } from './response';

@@ -95,7 +95,7 @@ export async function writeTask(
 }
 
 /**
- * What a finished task collected, grouped by type (spec 000's `TaskResult.collected`): read
+ * What a finished task collected, grouped by type (docs/specs.md, "TaskResult.collected"): read
  * from the store once, at the end, so graph state and prompts never hold the items.
  */
 async function resultItems(
@@ -109,7 +109,10 @@ async function resultItems(
   return grouped;
 }
 
-/** What a finished task extracted (spec 001), merged per extractionId from the stored results. */
+/**
+ * What a finished task extracted (docs/specs.md, "extraction overhaul"), merged per extractionId
+ * from the stored results.
+ */
 async function extractedAggregates(
   store: Store,
   tenantId: string,

@@ -1,5 +1,5 @@
-// Dynamic re-planning through the real graph and store (spec 003 Batch & Adapt Task 2): a page
-// that re-renders into a different form under the plan (here a sign-in form after the session
+// Dynamic re-planning through the real graph and store (docs/specs.md, "dynamic re-planning"): a
+// page that re-renders into a different form under the plan (here a sign-in form after the session
 // expired) has the planner plan the rest from it, and the response says rePlanning; a cosmetic
 // change (ids renumbered, a value typed) does not cost a call.
 import type { SemanticNodeV3 } from '@tandem/contracts';

@@ -25,7 +25,9 @@ import type { InteractStateType, PendingAction, RunOutcome } from '../state';
 export interface ResponseExtras {
   /** Timing and counts of this request; absent on answers that create no task. */
   metrics?: InteractMetrics;
-  /** What a finished task collected (spec 000 TaskResult.collected), read from the store. */
+  /**
+   * What a finished task collected (docs/specs.md, "TaskResult.collected"), read from the store.
+   */
   collectedItems?: CollectedItemsByType;
   /** What a finished task extracted, merged per extractionId, read from the store. */
   extractedData?: ExtractionAggregate[];
@@ -78,7 +80,7 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
     usage: usageOf(state),
     hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
     ...(state.complexity ? { complexity: state.complexity } : {}),
-    // The plan was adapted or regenerated in this request (spec 003 Batch & Adapt Task 2).
+    // The plan was adapted or regenerated in this request (docs/specs.md, "dynamic re-planning").
     ...(state.rePlanning ? { rePlanning: true } : {}),
     ...(Object.keys(state.collectedCounts).length > 0
       ? {
@@ -228,8 +230,9 @@ function nodeAt(tree: readonly SemanticNodeV3[], x: number, y: number): Semantic
 }
 
 /**
- * Asks the client for a snapshot (spec 002), or for the page in a richer capture mode (spec 003
- * "Mode Priority": needs_full_dom, needs_screenshot), instead of an action.
+ * Asks the client for a snapshot (docs/specs.md, "page snapshots"), or for the page in a richer
+ * capture mode (docs/specs.md, "Mode Priority": needs_full_dom, needs_screenshot), instead of an
+ * action.
  */
 function pageReadResponse(
   state: InteractStateType,

@@ -1,4 +1,4 @@
-// Sessions and messages (spec 003 Step 1.3): every request belongs to a session, the one it
+// Sessions and messages (docs/specs.md, "session"): every request belongs to a session, the one it
 // names or a new one for the tab; a continuation's report on the last action is written onto
 // the session's last message.
 import type { InteractRequest } from '@tandem/contracts';

@@ -1,5 +1,5 @@
-// The skills library across tasks (spec 003 LLM Flow 6): task 1's first click fails, the
-// correction that works is kept as a lesson for the tenant and the site; task 2, with a similar
+// The skills library across tasks (docs/specs.md, "episodic memory"): task 1's first click fails,
+// the correction that works is kept as a lesson for the tenant and the site; task 2, with a similar
 // goal on the same site, reads the lesson before its first action and needs no correction.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';

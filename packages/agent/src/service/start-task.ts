@@ -1,6 +1,6 @@
-// A new task (spec 003 Phase 1): the user's goal as the session's message, RAG for it, and the
-// graph's first run from complexity_check to its first pause. The task row is written only
-// once the run decided an action (a question creates no task).
+// A new task (docs/specs.md, "High-Level Loop"): the user's goal as the session's message, RAG for
+// it, and the graph's first run from complexity_check to its first pause. The task row is written
+// only once the run decided an action (a question creates no task).
 import { taskSites, type InteractResponse } from '@tandem/contracts';
 import { withPageData } from '../engines/site-data';
 import { inferCollectLimit } from '../collect/extraction-goal';

@@ -1,7 +1,8 @@
-// Hierarchical planning through the real graph and store (spec 003 LLM Flow 8): a goal of three
-// parts is planned as three sub-tasks with input/output contracts. The last step of each is
-// verified against its sub-task's contract, the step history is reset between them (a finished
-// sub-task is one line of context), and the task row keeps the hierarchy for the admin trace.
+// Hierarchical planning through the real graph and store (docs/specs.md, "conditional and
+// hierarchical planning"): a goal of three parts is planned as three sub-tasks with input/output
+// contracts. The last step of each is verified against its sub-task's contract, the step history is
+// reset between them (a finished sub-task is one line of context), and the task row keeps the
+// hierarchy for the admin trace.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { createTestAgent, pageContextStep, pageRequest } from '../testing/harness';

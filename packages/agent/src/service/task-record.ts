@@ -106,7 +106,8 @@ export function verdictPatchFrom(
 
 /**
  * The record of the action this step sends, or null: corrections retry the step they correct
- * and get no record of their own (spec 003 Step 3.4), and a page read sends no action.
+ * and get no record of their own (docs/specs.md, "self-correction"), and a page read sends no
+ * action.
  */
 export function taskActionFrom(
   state: InteractStateType,

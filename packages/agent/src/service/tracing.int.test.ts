@@ -1,6 +1,7 @@
-// Spec 003 Foundation Tasks 2-3 through a scripted interact run: the real LangFuse SDK exports
-// to a local capture server (the only fake: LangFuse itself) and the usage log is the real
-// libSQL store. One trace per request, a span per node, a priced generation per LLM call
+// Tracing and usage (docs/specs.md, "LangFuse and Sentry" and "usage dual-write") through a
+// scripted interact run: the real LangFuse SDK exports to a local capture server (the only fake:
+// LangFuse itself) and the usage log is the real libSQL store. One trace per request, a span per
+// node, a priced generation per LLM call
 // under its node, and the verification scores.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createTracing, type Tracing } from '@tandem/observability';

@@ -1,4 +1,4 @@
-// One LangFuse span per graph node (spec 003 "What's Traced"), with the fields the spec lists
+// One LangFuse span per graph node (docs/specs.md, "What's Traced"), with the fields the spec lists
 // for it. Nodes stay unaware of tracing: graph.ts wraps them here. `dispatch` is not wrapped:
 // it only takes the resuming request's page into the state, which the request's trace shows.
 import { formatAction, type TracedNode } from '@tandem/contracts';

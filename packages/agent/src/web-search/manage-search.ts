@@ -1,6 +1,7 @@
-// Spec 003 Step 1.5 (3): search, judge the results, refine the query, at most `maxAttempts`
-// times. Restricted to the current page's domain by default: the agent is usually asking about
-// the site it's on, and off-site results are both noisier and easier to poison.
+// Web search (docs/specs.md, "reasoning before planning"): search, judge the results, refine the
+// query, at most `maxAttempts` times. Restricted to the current page's domain by default: the agent
+// is usually asking about the site it's on, and off-site results are both noisier and easier to
+// poison.
 //
 // Domain choice on the last attempt: when every earlier attempt found *nothing* on the site, the
 // last attempt searches the whole web (`widenLastAttempt`, default true). An empty site-restricted
@@ -36,7 +37,7 @@ export interface ManageSearchInput {
   url: string;
   /** Who the LLM evaluation is billed to. */
   context: LlmCallContext;
-  /** Default 3 (spec 003). */
+  /** Default 3 (docs/specs.md, "reasoning before planning"). */
   maxAttempts?: number;
   /** Results per search. Default 5. */
   maxResults?: number;

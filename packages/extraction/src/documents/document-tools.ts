@@ -1,8 +1,8 @@
-// The document extraction agent's tools (spec 004): real reads and validated writes on the
-// store, bound at creation to one tenant, user, document and extraction. No tool takes an id:
-// whatever the model sends, it can only ever read this document and change this extraction.
-// Every write is validated first (names, types, confidences in 0..1, the user's schema); what
-// fails comes back to the model as a tool error it can fix.
+// The document extraction agent's tools (the document-extraction agent spec in docs/specs.md): real
+// reads and validated writes on the store, bound at creation to one tenant, user, document and
+// extraction. No tool takes an id: whatever the model sends, it can only ever read this document
+// and change this extraction. Every write is validated first (names, types, confidences in 0..1,
+// the user's schema); what fails comes back to the model as a tool error it can fix.
 import {
   fenceUntrusted,
   FieldPath,

@@ -1,6 +1,7 @@
-// Extracted fields and their confidences, checked before any write (spec 004's
-// validate_extraction). Pure: the tools run these on the current extraction and the model's
-// arguments, and a failure becomes a tool error the model reads and fixes.
+// Extracted fields and their confidences, checked before any write (validate_extraction in
+// the document-extraction agent spec in docs/specs.md). Pure: the tools run these on the current
+// extraction and the model's arguments, and a failure becomes a tool error the model reads and
+// fixes.
 //
 // Confidences are stored in the shape of the fields (a number where the fields hold a value),
 // so a path write sets a value and its confidence at the same path. The model gives them flat,

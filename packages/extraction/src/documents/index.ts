@@ -1,5 +1,5 @@
-// The document extraction agent's tools and prompts (spec 004, issue 19). The tool-calling
-// loop that runs them lives with the LLM port in @tandem/agent.
+// The document extraction agent's tools and prompts (the document-extraction agent spec in
+// docs/specs.md). The tool-calling loop that runs them lives with the LLM port in @tandem/agent.
 export {
   createDocumentTools,
   documentTextPage,

@@ -1,6 +1,7 @@
-// The stacks agent's tools (spec 004 "Future: Stacks Agent"): several documents into one table.
-// Bound at creation to one tenant, user and stack. The model names documents by id, but only
-// the stack's own documents exist for these tools: any other id is refused, whoever owns it.
+// The stacks agent's tools (the stacks agent the document-extraction agent spec in docs/specs.md
+// names as future work): several documents into one table. Bound at creation to one tenant, user
+// and stack. The model names documents by id, but only the stack's own documents exist for these
+// tools: any other id is refused, whoever owns it.
 import {
   DOCUMENT_LIMITS,
   StackColumn,

@@ -1,5 +1,5 @@
-// The demo documents of issue 19, generated (no binary is checked in), each with its ground
-// truth: an invoice (a PDF with a text layer), a lab report (a Word document with a results
+// The demo documents for document extraction, generated (no binary is checked in), each with its
+// ground truth: an invoice (a PDF with a text layer), a lab report (a Word document with a results
 // table) and a two-page insurance claim that is a scan (page images only, read by OCR). Tests,
 // the page's e2e run and bench/documents all use them.
 //

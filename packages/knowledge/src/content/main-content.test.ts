@@ -54,7 +54,7 @@ describe('extractMainContent', () => {
     expect(out.text).not.toContain('Menu item beta');
   });
 
-  it('keeps content hidden by markup (SPA tabs, spec 003 phase 1)', () => {
+  it('keeps content hidden by markup (SPA tabs, the first phase of docs/specs.md, "two-phase SPA ingestion")', () => {
     const html = chrome(
       `<main><h1>Tabs</h1><div hidden><p>Hidden tab with delivery details for orders.</p></div>${paragraph(1)}</main>`,
     );

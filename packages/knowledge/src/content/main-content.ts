@@ -1,4 +1,4 @@
-// Main-content extraction for HTML ingestion (issue 18 item 1, spec 003 Smart Ingestion):
+// Main-content extraction for HTML ingestion (docs/specs.md, "ingestion pipeline"):
 // htmlparser2 parse, pre-clean, block scoring (blocks.ts), turndown. Measured by
 // bench/content on data/pages-dev; the rules and thresholds were picked there.
 import type { InputLimits } from '@tandem/contracts';
@@ -39,7 +39,8 @@ export interface MainContentOptions {
   url?: string;
   /**
    * Keep content hidden by markup (`hidden`, inline `display: none`), default true: SPA tabs
-   * and accordions (spec 003 phase 1). Phase 2 passes false: only what is shown counts.
+   * and accordions (phase 1 of docs/specs.md, "two-phase SPA ingestion"). Phase 2 passes false:
+   * only what is shown counts.
    */
   preserveHidden?: boolean;
   /** The HTML budgets, counted while the page is parsed (the server's parse pool sets them). */

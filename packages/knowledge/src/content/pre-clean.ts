@@ -1,7 +1,7 @@
 // Pre-clean of the parsed page before block scoring. Hidden content is kept by default on
-// purpose: spec 003 (Smart Ingestion, SPA phase 1) warns that SPA pages hide real content
-// behind tabs and accordions; phase 2 (`preserveHidden: false`) drops what markup hides.
-// aria-hidden never removes anything: such content is visible (the attribute is ignored).
+// purpose: the spec (phase 1 of docs/specs.md, "two-phase SPA ingestion") warns that SPA pages hide
+// real content behind tabs and accordions; phase 2 (`preserveHidden: false`) drops what markup
+// hides. aria-hidden never removes anything: such content is visible (the attribute is ignored).
 import { type AnyNode, type Document, type Element, isTag, isText, type Text, weight } from './dom';
 
 /** Elements that never carry main content. */

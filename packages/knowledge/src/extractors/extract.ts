@@ -30,7 +30,7 @@ export interface HandlerResult extends TextExtraction {
 /** What a handler is told besides the bytes: the detected type, the file's name, the budgets. */
 export type HandlerContext = DetectedType &
   ExtractInput & {
-    /** Budgets on untrusted input (issue 27); a handler checks them before its expensive step. */
+    /** Budgets on untrusted input; a handler checks them before its expensive step. */
     limits: InputLimits;
   };
 

@@ -1,4 +1,4 @@
-// The ingestion pipeline (issue 18 item 4): a file, a crawled page or the extension's page
+// The ingestion pipeline: a file, a crawled page or the extension's page
 // content becomes Markdown (extractors, main-content extraction), then chunks with heading
 // paths, then embeddings when a model is configured, then rows in the store. Re-ingesting a
 // source whose content changed supersedes its old chunks (RAG stops returning them at once);

@@ -1,5 +1,5 @@
 // Web content into knowledge: pages a crawl fetched, and the page content the extension sends
-// with the user's consent (two-phase SPA ingestion, spec 003 Hardening B).
+// with the user's consent (docs/specs.md, "two-phase SPA ingestion").
 import type { PageContentRequest, PageContentResponse } from '@tandem/contracts';
 import type { KnowledgeChunk, KnowledgeRepository } from '@tandem/store';
 import { hostOfUrl } from '../retrieval/domains';

@@ -1,7 +1,8 @@
-// Which knowledge a page may read (spec 003 Step 1.4 `allowed_domains`). Knowledge is stored
-// per site ('' = tenant-wide); a site's knowledge also applies to its subdomains (knowledge
-// about example.com is about app.example.com too), never the other way round. A tenant may
-// restrict site knowledge to a list of allowed domains; tenant-wide knowledge always applies.
+// Which knowledge a page may read (`allowed_domains`, docs/specs.md, "RAG once per request").
+// Knowledge is stored per site ('' = tenant-wide); a site's knowledge also applies to its
+// subdomains (knowledge about example.com is about app.example.com too), never the other way round.
+// A tenant may restrict site knowledge to a list of allowed domains; tenant-wide knowledge always
+// applies.
 
 /**
  * The knowledge domains that apply to a page: '' (tenant-wide), the host, and each parent

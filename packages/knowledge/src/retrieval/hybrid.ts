@@ -1,4 +1,4 @@
-// Hybrid retrieval (issue 18 item 5): BM25 over the chunks (the store's full-text index) and
+// Hybrid retrieval: BM25 over the chunks (the store's full-text index) and
 // vector similarity (the store's vector index), fused by reciprocal rank. RRF needs no score
 // calibration between the two retrievers: a chunk both rank high wins, and either retriever
 // alone can still bring a chunk in (exact names and numbers lexically, paraphrases by vector).

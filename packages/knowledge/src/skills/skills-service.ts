@@ -1,4 +1,4 @@
-// The skills library (spec 003 LLM Flow 6 "Episodic Memory", Production Hardening A): when a
+// The skills library (docs/specs.md, "episodic memory" and "skills library limits"): when a
 // correction leads to a verified success, the lesson — goal, the action that failed, the action
 // that worked — is kept for the tenant and the site, and later tasks with a similar goal on the
 // same site read it before choosing an action ("In the past, clicking “Patients” did not work;

@@ -1,4 +1,4 @@
-// HTML budgets (issue 27), counted by htmlparser2's tokenizer before any DOM is built: jsdom and
+// HTML budgets, counted by htmlparser2's tokenizer before any DOM is built: jsdom and
 // our own tree walks recurse per nesting level, so 5,000 nested <div> (55 KB) overflowed the
 // stack and 50,000 took the server's event loop for 30 s. The tokenizer is a linear state
 // machine; counting stops at the first element over a budget, which also keeps the parser's

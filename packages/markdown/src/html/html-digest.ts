@@ -1,10 +1,10 @@
 // The page's HTML as the model reads it when the tree is empty or too poor (needs_full_dom,
-// spec 003 "Mode Priority" 5): scripts, styles, comments and SVG paths removed, attributes
-// cut to the few that say what an element is or where it leads, wrapper tags without
+// mode 5 of docs/specs.md, "Mode Priority"): scripts, styles, comments and SVG paths removed,
+// attributes cut to the few that say what an element is or where it leads, wrapper tags without
 // attributes dropped, whitespace collapsed, and the whole cut to a budget. A full DOM is
-// 10k-50k tokens (spec 003); this keeps it to a few thousand, once per step at most.
-// htmlparser2's tokenizer, not a DOM: the digest needs tags, attributes and text in order, and
-// a linear pass. (Regular expressions did it before; `<div a="` repeated 100,000 times took
+// 10k-50k tokens (docs/specs.md, "Mode Priority"); this keeps it to a few thousand, once per step
+// at most. htmlparser2's tokenizer, not a DOM: the digest needs tags, attributes and text in order,
+// and a linear pass. (Regular expressions did it before; `<div a="` repeated 100,000 times took
 // them 177 s, since each unclosed quote or block rescanned the rest of the page.)
 import { Parser } from 'htmlparser2';
 

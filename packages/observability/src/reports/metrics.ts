@@ -1,7 +1,7 @@
-// The spec 003 §D KPIs the store can answer, over the tasks created in a window, their steps
-// and their KPI counters, plus the tenant's skills. Tasks are read a page at a time and folded
-// into counters, so memory holds one page plus one number per step (the latencies the
-// percentiles need). The definitions are documented on contracts' MetricsResponse.
+// The KPIs (docs/specs.md, "Metrics and KPIs") the store can answer, over the tasks created in a
+// window, their steps and their KPI counters, plus the tenant's skills. Tasks are read a page at a
+// time and folded into counters, so memory holds one page plus one number per step (the latencies
+// the percentiles need). The definitions are documented on contracts' MetricsResponse.
 import {
   SIMPLE_TASK_STEPS,
   TaskStatus,

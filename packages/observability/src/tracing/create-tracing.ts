@@ -1,5 +1,5 @@
 // Picks the tracing implementation: LangFuse when both keys are set, otherwise the no-op with
-// the same interface (spec 003: "LangFuse enabled when keys are set").
+// the same interface (docs/specs.md, "LangFuse and Sentry": "LangFuse enabled when keys are set").
 import type { ObservabilityLogger } from '../log';
 import { createLangfuseTracing, type LangfuseTracingOptions } from './langfuse-tracing';
 import { createNoopTracing } from './noop-tracing';

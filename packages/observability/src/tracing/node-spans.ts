@@ -1,4 +1,4 @@
-// What each graph node puts on its span (spec 003, Foundation Task 2, "What's Traced"), as
+// What each graph node puts on its span (docs/specs.md, "What's Traced"), as
 // types keyed by contracts' TracedNode: the agent's span table is typed by it, so a LangFuse
 // filter on these fields keeps working and no node goes untraced. Small summaries only, never
 // the page tree or RAG text; LLM usage is not repeated here: it is the child generation's.
@@ -98,8 +98,9 @@ type _EveryTracedNodeHasSpanData = Assert<Exactly<keyof NodeSpanData, TracedNode
 export type NodeSpanName = keyof NodeSpanData;
 
 /**
- * The generation names spec 003's trace structure uses, by the LLM port's node. Keyed by every
- * LlmNode, so a node added to contracts fails this typecheck until its generation is named.
+ * The generation names the spec's trace structure uses (docs/specs.md, "What's Traced"), by the LLM
+ * port's node. Keyed by every LlmNode, so a node added to contracts fails this typecheck until its
+ * generation is named.
  */
 const GENERATION_NAMES: Record<LlmNode, string> = {
   context_analysis: 'analyzeContext',

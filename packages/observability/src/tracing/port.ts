@@ -135,5 +135,5 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** The trace name spec 003 uses for one interact request. */
+/** The trace name the spec uses for one interact request (docs/specs.md, "What's Traced"). */
 export const interactTraceName = (taskId: string): string => `interact-request-${taskId}`;

@@ -1,6 +1,6 @@
-// The usage service (spec 003 Task 3): every LLM call is priced once, here, then written twice
-// with Promise.allSettled: the append-only TokenUsageLog (billing's source of truth) and a
-// LangFuse generation (engineers' view). Neither write can delay or fail the request: the
+// The usage service (docs/specs.md, "usage dual-write"): every LLM call is priced once, here, then
+// written twice with Promise.allSettled: the append-only TokenUsageLog (billing's source of truth)
+// and a LangFuse generation (engineers' view). Neither write can delay or fail the request: the
 // LLM port hands us the event detached, recordUsage only starts the writes, and failures are
 // logged. drain() waits for writes in flight (tests, graceful shutdown).
 import type { TokenUsageRepository } from '@tandem/store';
@@ -146,7 +146,8 @@ export function createUsageService(options: UsageServiceOptions): UsageService {
         pricedAs: cost.pricedAs ?? 'default',
       },
       // A failed call is an ERROR observation with its reason; the exception itself is
-      // Sentry's (spec 003: no error logging in LangFuse beyond the LLM call's status).
+      // Sentry's (docs/specs.md, "LangFuse and Sentry": no error logging in LangFuse beyond the LLM
+      // call's status).
       ...(event.error !== undefined ? { level: 'ERROR' as const, statusMessage: event.error } : {}),
       traceId: event.context.traceId ?? null,
     });

@@ -1,4 +1,4 @@
-// The page-state modes of spec 003 and their fallback chain:
+// The page-state modes and their fallback chain (docs/specs.md, "Mode Priority"):
 //   semantic_v3 (default) -> semantic when V3 fails or is empty -> skeleton when semantic fails.
 // `full` (the whole outerHTML) and `hybrid` (the V3 tree, to which the extension adds a
 // screenshot) are only ever produced when asked for explicitly, which the extension does only
@@ -60,7 +60,7 @@ function hiddenIndexes(root: Element): number[] {
 
 /**
  * The whole document's HTML as the user sees it: without the elements they cannot see (hidden
- * text is where injected instructions hide, and it must never reach the model, issue 20), and
+ * text is where injected instructions hide, and it must never reach the model), and
  * with the value of every password field masked (a page may write a password into its `value`
  * attribute, and no password leaves the page).
  */
@@ -93,7 +93,7 @@ export interface PageStateOptions extends CaptureOptions {
  *   minified here; captureSemantic() gives the long-key form.
  * - hybrid: the semantic_v3 fields (the tree with its `xy` points, which the model matches to
  *   the screenshot), never falling back; the extension adds the screenshot. The skeleton of
- *   spec 003's hybrid mode would repeat the tree in more tokens.
+ *   the spec's hybrid mode would repeat the tree in more tokens.
  * - skeleton: skeletonDom
  * - full: dom (document.documentElement.outerHTML, without what the user cannot see)
  */

@@ -1,4 +1,4 @@
-// The skeleton DOM (spec 003 "Hybrid Vision + Skeleton Mode"): a compact HTML string of only
+// The skeleton DOM (docs/specs.md, "Hybrid Vision + Skeleton Mode"): a compact HTML string of only
 // the interactive elements, each carrying its data-llm-id, one per line.
 import { cap } from '../dom/text';
 import type { CollectedNode } from './collect';

@@ -1,4 +1,4 @@
-// captureTree: the V3 semantic tree (spec 003 "V3 Semantic Extraction").
+// captureTree: the V3 semantic tree (docs/specs.md, "V3 Semantic Extraction").
 import type { ScrollableContainer, SemanticNodeV3 } from '@tandem/contracts';
 import { center, roundRect } from '../dom/geometry';
 import { scrollDepth } from '../dom/text';

@@ -1,7 +1,8 @@
-// Content mode (spec 002): the text of the sections grep selects from the outline, as a tree of
-// blocks, cleaned HTML or Markdown. A grep selects the outermost outline entries whose line
-// matches; an inverted grep (-v) also cuts the entries it rejects out of the sections it keeps,
-// so `{ pattern: 'nav|footer', invert: true }` really leaves navigation and footers out.
+// Content mode (docs/specs.md, "content mode"): the text of the sections grep selects from the
+// outline, as a tree of blocks, cleaned HTML or Markdown. A grep selects the outermost outline
+// entries whose line matches; an inverted grep (-v) also cuts the entries it rejects out of the
+// sections it keeps, so `{ pattern: 'nav|footer', invert: true }` really leaves navigation and
+// footers out.
 import type { SnapshotFormat } from '@tandem/contracts';
 import { collapse } from '../dom/text';
 import { cleanClone, createCloneTarget } from './clean-clone';

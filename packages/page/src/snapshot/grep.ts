@@ -1,5 +1,5 @@
-// `grep` (spec 002): filters snapshot lines by their text, xpaths included, like grep(1):
-// a regex with `|` alternatives by default, -i, -v and -F as options.
+// `grep` (docs/specs.md, "grep and selector"): filters snapshot lines by their text, xpaths
+// included, like grep(1): a regex with `|` alternatives by default, -i, -v and -F as options.
 import type { SnapshotGrep } from '@tandem/contracts';
 
 export type LineFilter = (line: string) => boolean;

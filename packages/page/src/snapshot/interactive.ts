@@ -1,5 +1,6 @@
-// Interactive mode (spec 002): the V3 semantic tree of captureTree as text, one line per
-// element ending with its `@ref:N` id, the id `selector` and the action grammar take.
+// Interactive mode (docs/specs.md, "interactive mode"): the V3 semantic tree of captureTree as
+// text, one line per element ending with its `@ref:N` id, the id `selector` and the action grammar
+// take.
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { captureTree } from '../capture/tree';
 import { LLM_ID_ATTRIBUTE } from '../dom/elements';

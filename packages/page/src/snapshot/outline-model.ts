@@ -1,4 +1,4 @@
-// The outline of a page (spec 002 "Mode: outline") as data: landmarks, regions, articles and
+// The outline of a page (docs/specs.md, "Mode: outline") as data: landmarks, regions, articles and
 // the content blocks inside them, each with its semantic xpath and counts. One recursive pass
 // over the DOM; outline text, content sections and grep all read this model.
 import { collapse } from '../dom/text';

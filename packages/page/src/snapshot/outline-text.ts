@@ -1,5 +1,5 @@
-// Renders the outline model as spec 002's text: a PAGE/OUTLINE header, then one indented
-// line per entry: `ROLE "name" [metadata] xpath`.
+// Renders the outline model as the spec's text (docs/specs.md, "Mode: outline"): a PAGE/OUTLINE
+// header, then one indented line per entry: `ROLE "name" [metadata] xpath`.
 import type { LineFilter } from './grep';
 import type { Outline, OutlineEntry, OutlineRole } from './outline-model';
 import { flattenOutline, LANDMARK_ROLES } from './outline-model';

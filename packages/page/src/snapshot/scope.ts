@@ -1,6 +1,6 @@
-// `selector` (spec 002): what a snapshot is limited to. One string names an element three ways:
-// an element id from the interactive tree ("@ref:14", "ref:14" or "14"), an xpath from the
-// outline ("/main/section#auth"), or a CSS selector.
+// `selector` (docs/specs.md, "grep and selector"): what a snapshot is limited to. One string names
+// an element three ways: an element id from the interactive tree ("@ref:14", "ref:14" or "14"), an
+// xpath from the outline ("/main/section#auth"), or a CSS selector.
 import { isValidLlmId, LLM_ID_ATTRIBUTE } from '../dom/elements';
 import type { XpathBuilder } from './xpath';
 

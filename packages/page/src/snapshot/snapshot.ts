@@ -1,6 +1,7 @@
-// snapshot() (spec 002): one entry point, three modes, always a string. The core takes a
-// Document and plain DOM interfaces only, so it runs unchanged in a page (layout available)
-// and on the server over a parsed document (no layout: viewport and CSS visibility unknown).
+// snapshot() (docs/specs.md, "page snapshots"): one entry point, three modes, always a string. The
+// core takes a Document and plain DOM interfaces only, so it runs unchanged in a page (layout
+// available) and on the server over a parsed document (no layout: viewport and CSS visibility
+// unknown).
 import type { SnapshotFormat, SnapshotMode, SnapshotRequest } from '@tandem/contracts';
 import { collapse } from '../dom/text';
 import { chooseSections, renderContent } from './content';

@@ -1,8 +1,8 @@
-// Tables in content snapshots (spec 001 PR 2): every data table of the clean clone becomes a
-// rectangle with exactly one header row, so Markdown can write it as a GFM table and the tree
-// and HTML formats show rows of equal width. Pages leave <thead> out, write short rows and span
-// cells across rows and columns; GFM has none of that, and turndown-plugin-gfm kept such tables
-// as raw HTML or wrote rows of different widths.
+// Tables in content snapshots (docs/specs.md, "structure-aware chunking"): every data table of the
+// clean clone becomes a rectangle with exactly one header row, so Markdown can write it as a GFM
+// table and the tree and HTML formats show rows of equal width. Pages leave <thead> out, write
+// short rows and span cells across rows and columns; GFM has none of that, and turndown-plugin-gfm
+// kept such tables as raw HTML or wrote rows of different widths.
 //
 // Rules, in the order a table meets them:
 // - Layout tables are left as they are and read as text, cell after cell: a table holding

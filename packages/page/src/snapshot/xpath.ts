@@ -1,4 +1,4 @@
-// Semantic xpaths (spec 002): `/main/article/section.content/h2[2]`.
+// Semantic xpaths (docs/specs.md, "semantic xpaths"): `/main/article/section.content/h2[2]`.
 //
 // A path lists only the "meaningful" elements between the body and the target: semantic tags
 // (sectioning ones qualified by a semantic class), and generic containers (div, custom

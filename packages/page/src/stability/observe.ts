@@ -1,5 +1,5 @@
-// Client observations (spec 003 § 3): what the client witnessed while an action ran, sent as
-// `clientObservations` so verification knows whether anything happened at all.
+// Client observations (docs/specs.md, "clientObservations"): what the client witnessed while an
+// action ran, sent as `clientObservations` so verification knows whether anything happened at all.
 import type { Realm } from '../dom/realm';
 import type { ClientObservations } from '@tandem/contracts';
 import { watchDom } from './dom-activity';

@@ -1,4 +1,4 @@
-// waitForStability (spec 003 "Client Contract" § 2): after an action, wait until the network
+// waitForStability (docs/specs.md, "stability wait"): after an action, wait until the network
 // is idle and the DOM has settled, at least minimumWaitMs and at most maximumWaitMs, so the
 // next capture sees the result rather than a spinner.
 import type { Realm } from '../dom/realm';

@@ -1,4 +1,4 @@
-// Migration 6: document extraction (issue 19). Applied once by migrations.ts; never edit it
+// Migration 6: document extraction. Applied once by migrations.ts; never edit it
 // once shipped — add a new migration instead.
 //
 // - documents: an upload's text per page (JSON), read once at upload; lists read the other

@@ -1,4 +1,4 @@
-// Documents and their extractions (issue 19). A tool write is one UPDATE (json_set/json_remove
+// Documents and their extractions. A tool write is one UPDATE (json_set/json_remove
 // on the path for one field) plus, in the same transaction, the history row that records it:
 // the INSERT only happens `WHERE changes() > 0`, so a write that changed nothing leaves no
 // history, and a history row never exists without its change.

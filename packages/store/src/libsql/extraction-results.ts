@@ -1,6 +1,7 @@
-// Extraction results (spec 001): one row per extraction of one page. A task's rows with the
-// same extractionId are what the server merges into one aggregate, so they are read oldest
-// first, whole (data can be hundreds of KB of JSON; it is one TEXT column like any other).
+// Extraction results (docs/specs.md, "extraction overhaul"): one row per extraction of one page. A
+// task's rows with the same extractionId are what the server merges into one aggregate, so they are
+// read oldest first, whole (data can be hundreds of KB of JSON; it is one TEXT column like any
+// other).
 import type { InValue, Row } from '@libsql/client';
 import type { ContentStats, ExtractionError, ExtractionMethod } from '@tandem/contracts';
 import type { SqlClient } from './native-client';

@@ -1,5 +1,5 @@
-// Migration 3: structured extraction as spec 001 stores it. Applied once by migrations.ts;
-// never edit it once shipped — add a new migration instead.
+// Migration 3: structured extraction as docs/specs.md, "extraction overhaul" stores it. Applied
+// once by migrations.ts; never edit it once shipped — add a new migration instead.
 //
 // - extraction_strategies is reshaped (URL glob, CSS selector, output schema, query template,
 //   replay recipe). Nothing ever wrote the version-1 table, so it is dropped and recreated

@@ -1,6 +1,6 @@
-// Extractions (one structured-data result per request) and the learned strategies (spec 001:
-// per URL glob, schema and selector, with an optional replay recipe) that make the next
-// extraction of the same page shape cheap.
+// Extractions (one structured-data result per request) and the learned strategies (docs/specs.md,
+// "the strategy cache": per URL glob, schema and selector, with an optional replay recipe) that
+// make the next extraction of the same page shape cheap.
 import type { InValue, Row } from '@libsql/client';
 import type { SqlClient } from './native-client';
 import type {

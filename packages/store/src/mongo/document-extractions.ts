@@ -1,4 +1,4 @@
-// Documents and their extractions (issue 19). Every tool write is one findOneAndUpdate of the
+// Documents and their extractions. Every tool write is one findOneAndUpdate of the
 // extraction's document: the change by path (queries/field-updates.ts) and the $push of its
 // history entry together, so they succeed or fail as one.
 import type {

@@ -1,6 +1,7 @@
-// Extraction results (spec 001): one document per extraction of one page. A task's documents
-// with the same extractionId are what the server merges into one aggregate, so they are read
-// oldest first, whole (data can be hundreds of KB of JSON, far below the 16 MB document limit).
+// Extraction results (docs/specs.md, "extraction overhaul"): one document per extraction of one
+// page. A task's documents with the same extractionId are what the server merges into one
+// aggregate, so they are read oldest first, whole (data can be hundreds of KB of JSON, far below
+// the 16 MB document limit).
 import type { ContentStats, ExtractionError } from '@tandem/contracts';
 import type { ExtractionResultRecord, ExtractionResultRepository } from '../port';
 import { newExtractionResultRecord } from '../record-defaults';

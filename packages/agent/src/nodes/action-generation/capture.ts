@@ -1,4 +1,4 @@
-// Pages without a tree (issue 17 item 9, spec 003 "Mode Priority" and "Hybrid Vision +
+// Pages without a tree (docs/specs.md, "Mode Priority" and "Hybrid Vision +
 // Skeleton Mode"): before the model decides, action generation may ask the client for more of
 // the page than the V3 tree. The mode router picks the capture: a screenshot (needs_screenshot,
 // hybrid) for visual goals and canvas pages when the model reads images, the whole DOM

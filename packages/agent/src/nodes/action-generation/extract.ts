@@ -1,6 +1,7 @@
-// The model's `extract` answer (spec 001 PR 1): checked against contracts' ExtractRequest,
-// then turned into a content snapshot request scoped by the selector (the strategy's when the
-// model named one). The extraction itself runs in the extraction node when the content arrives.
+// The model's `extract` answer (docs/specs.md, "schema-enforced extraction"): checked against
+// contracts' ExtractRequest, then turned into a content snapshot request scoped by the selector
+// (the strategy's when the model named one). The extraction itself runs in the extraction node when
+// the content arrives.
 import { ExtractRequest, type SnapshotRequest } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType } from '../../state';
@@ -50,8 +51,9 @@ export async function extractionSnapshot(
 }
 
 /**
- * Strategies learned on pages like this one (spec 001 PR 4 find_matching): the model may reuse
- * one by its id, in this task or a later one. Ids, queries and field names only.
+ * Strategies learned on pages like this one (find_matching, docs/specs.md, "the strategy cache"):
+ * the model may reuse one by its id, in this task or a later one. Ids, queries and field names
+ * only.
  */
 export async function knownStrategiesLine(
   deps: AgentDeps,

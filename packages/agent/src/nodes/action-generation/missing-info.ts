@@ -1,7 +1,7 @@
-// The dynamic interrupt (spec 003 LLM Flow 5): the model reports MISSING_INFO instead of
-// inventing a value. A public fact is searched for (the googleSearch path, when web search is
-// configured); what only the user knows — or a fact no search can find here — is asked through
-// the conversation path, and the answer resumes action generation with it in the prompt.
+// The dynamic interrupt (docs/specs.md, "dynamic interrupt"): the model reports MISSING_INFO
+// instead of inventing a value. A public fact is searched for (the googleSearch path, when web
+// search is configured); what only the user knows — or a fact no search can find here — is asked
+// through the conversation path, and the answer resumes action generation with it in the prompt.
 import type { AgentDeps } from '../../deps';
 import { askUser, MAX_QUESTIONS } from '../outcomes';
 import type { ActionGenerationOutput } from './prompt';

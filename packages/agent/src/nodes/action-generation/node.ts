@@ -1,8 +1,9 @@
-// The LLM action step (spec 003 Step 1.7/1.8): thought + action (or a safe chain), validated
-// against the grammar and the current tree; googleSearch runs server-side and becomes wait(1).
-// The same answer may ask to read the page first (spec 002) or carry collected items (spec 000).
-// Before the model, a page the tree does not cover is captured again (capture.ts): the whole
-// DOM, or a screenshot the model sees as an image part and may answer with clickAt.
+// The LLM action step (docs/specs.md, "step refinement or LLM action"): thought + action (or a safe
+// chain), validated against the grammar and the current tree; googleSearch runs server-side and
+// becomes wait(1). The same answer may ask to read the page first (docs/specs.md, "page snapshots")
+// or carry collected items (docs/specs.md, "streaming extraction"). Before the model, a page the
+// tree does not cover is captured again (capture.ts): the whole DOM, or a screenshot the model sees
+// as an image part and may answer with clickAt.
 import type { ChainAction, ParsedAction, SnapshotRequest } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import { checkChainSafety } from '../../engines/chain-safety';
@@ -121,7 +122,7 @@ export const actionGeneration =
       tokens = withUsage({ tokens }, result);
       const out = result.output;
       // Collect runs here, inside this request, before anything else: the items go to the
-      // store and only the counts come back into the state (spec 000).
+      // store and only the counts come back into the state (docs/specs.md, "streaming extraction").
       const collected = await collectItems(
         deps,
         { ...state, collectedCounts: counts, duplicatesSkipped },
@@ -241,8 +242,9 @@ function pendingUpdate(
 }
 
 /**
- * Spec 002: the client answers with a snapshot on its next request and executes nothing; the
- * graph then reasons again on the same step with the text in the prompt.
+ * Reading the page (docs/specs.md, "reading the page"): the client answers with a snapshot on its
+ * next request and executes nothing; the graph then reasons again on the same step with the text in
+ * the prompt.
  */
 function pageRead(
   deps: AgentDeps,
@@ -268,8 +270,9 @@ function pageRead(
 }
 
 /**
- * Spec 001: the extraction needs the page's content; the client answers with it (executing
- * nothing) and the extraction node runs on it, then the model reasons again.
+ * Structured extraction (docs/specs.md, "extraction overhaul") needs the page's content; the client
+ * answers with it (executing nothing) and the extraction node runs on it, then the model reasons
+ * again.
  */
 async function extractRead(
   deps: AgentDeps,
@@ -294,7 +297,10 @@ async function extractRead(
   };
 }
 
-/** Spec 003 MISSING_INFO: search for a public fact, ask the user, or refuse to invent. */
+/**
+ * MISSING_INFO (docs/specs.md, "dynamic interrupt"): search for a public fact, ask the user, or
+ * refuse to invent.
+ */
 async function missingInfoDecision(
   deps: AgentDeps,
   turn: Turn,
@@ -315,7 +321,10 @@ async function missingInfoDecision(
   };
 }
 
-/** Spec 003: run the search, put the results in the thought, and have the client wait. */
+/**
+ * A public fact (docs/specs.md, "dynamic interrupt"): run the search, put the results in the
+ * thought, and have the client wait.
+ */
 async function googleSearch(
   deps: AgentDeps,
   turn: Turn,
@@ -344,8 +353,8 @@ async function googleSearch(
 
 /**
  * The answer's chain, when every item is a valid action on this page, it starts with the
- * answer's action and spec 003's chain-safety rules allow it; otherwise null (the first
- * action is sent alone).
+ * answer's action and the chain-safety rules (docs/specs.md, "action chaining") allow it; otherwise
+ * null (the first action is sent alone).
  */
 function chainOf(deps: AgentDeps, turn: Turn, first: string): ChainAction[] | null {
   const { out, page } = turn;

@@ -88,7 +88,10 @@ export const actionGenerationSystem = baseSystem.join('\n');
  * The system prompt, with the streaming-extraction rules only for tasks that extract:
  * other tasks do not pay for them in every call.
  */
-/** Spec 001's extract, and its prompt guidance to reuse an extraction_id on similar pages. */
+/**
+ * The extract field (docs/specs.md, "the strategy cache"), and its prompt guidance to reuse an
+ * extraction_id on similar pages.
+ */
 export const EXTRACT_PROMPT_RULES = [
   'Structured extraction: to get many items or a table as data ("every product as JSON with name, price and rating"), set extract: {"query": "…", "outputSchema": <JSON Schema>, "cssSelector": optional scope}. The server reads this page, extracts, stores the data and tells you what it got; you never copy the data yourself.',
   'If you see an extraction_id from a previous extraction and are on a structurally similar page (the next page of the same list), reuse it: extract: {"extractionId": "…"}; the results are merged without duplicates. Then go on (next page, or finish with a one-line summary of the counts).',

@@ -1,4 +1,4 @@
-// Chain partial failure (spec 003 Batch & Adapt Task 1): the client stopped at action N+1 of
+// Chain partial failure (docs/specs.md, "action chaining"): the client stopped at action N+1 of
 // a chain. Actions 0..N are done. Skip the failed one if it was `canFail`; retry it (with its
 // target re-found by role + name if it re-rendered) together with the rest; or, when the rest
 // no longer fits the page, regenerate it (route to action_generation).

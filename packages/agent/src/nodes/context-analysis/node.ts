@@ -1,5 +1,6 @@
-// COMPLEX path, step 1 (spec 003 Step 1.5): decide MEMORY / PAGE / WEB_SEARCH / ASK_USER
-// (plus requiredSources for multi-source synthesis). ASK_USER stops here: no task is created.
+// COMPLEX path, step 1 (docs/specs.md, "reasoning before planning"): decide MEMORY / PAGE /
+// WEB_SEARCH / ASK_USER (plus requiredSources for multi-source synthesis). ASK_USER stops here: no
+// task is created.
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { renderHistory } from '../history';

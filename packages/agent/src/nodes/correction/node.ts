@@ -1,6 +1,6 @@
-// Self-correction (spec 003 Step 3.4): within the retry and consecutive-failure limits, produce
-// a corrected action and a CorrectionRecord. A target that merely re-rendered under a new id is
-// fixed deterministically; otherwise the model proposes the fix.
+// Self-correction (docs/specs.md, "self-correction"): within the retry and consecutive-failure
+// limits, produce a corrected action and a CorrectionRecord. A target that merely re-rendered under
+// a new id is fixed deterministically; otherwise the model proposes the fix.
 import { formatAction, type CorrectionRecord, type ParsedAction } from '@tandem/contracts';
 import { randomUUID } from 'node:crypto';
 import type { AgentDeps } from '../../deps';
@@ -64,7 +64,8 @@ export const correction =
         attempt: state.retryCount + 1,
         consecutiveFailures: state.consecutiveFailures,
       });
-      // Spec 003 Phase 4: max retries / consecutive failures fail the task with a 400.
+      // Max retries / consecutive failures fail the task with a 400 (docs/specs.md, "limits fail
+      // the task with a 400").
       const message = `Gave up after ${limit}. Last failure: ${reason}`;
       return {
         status: 'failed',

@@ -1,4 +1,4 @@
-// The critic (spec 003 LLM Flow 1, "Critic Loop, Pre-Execution Reflection"): a light review of
+// The critic (docs/specs.md, "critic loop"): a light review of
 // the generated action before the client runs it, only when it is worth a call — finish() and
 // fail(), a value typed into a sensitive field, a generator unsure of itself (confidence below
 // 0.85), or the step after a failed verification. A rejection sends the model back to action

@@ -1,4 +1,4 @@
-// The user's decision on a high-risk step (issue 20, item 3), as the request after it reports:
+// The user's decision on a high-risk step, as the request after it reports:
 // approved, the step is verified as sent; edited, as the user changed it (its typed text or
 // chosen option only); rejected, nothing ran: the step is recorded as refused by the user, the
 // model hears why and may not propose the same action again, and a single command ends.

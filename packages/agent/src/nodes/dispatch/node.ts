@@ -113,9 +113,9 @@ function answerUpdate(state: InteractStateType, resume: ResumeInput): InteractSt
 }
 
 /**
- * Whether the page under the plan changed enough to check the plan again (spec 003 Batch &
- * Adapt Task 2): the URL path changed or the DOM similarity fell below 70%. Only for planned
- * tasks, and never after a page read (the client executed nothing). Written only when it
+ * Whether the page under the plan changed enough to check the plan again (docs/specs.md,
+ * "dynamic re-planning"): the URL path changed or the DOM similarity fell below 70%. Only for
+ * planned tasks, and never after a page read (the client executed nothing). Written only when it
  * changes, so an ordinary step writes no extra channels into its checkpoint.
  */
 function replanUpdate(

@@ -1,8 +1,8 @@
-// Structured extraction in the loop (spec 001 PR 1): the model asked for `extract`, the client
-// answered with the page content (an HTML content snapshot scoped by the selector), and this
-// node runs the extraction server-side. The data goes to the store; the state keeps one
-// summary line per extraction, so later prompts stay the same size however much was extracted.
-// Then the model reasons again on the same step with the summary in its prompt.
+// Structured extraction in the loop (docs/specs.md, "schema-enforced extraction"): the model asked
+// for `extract`, the client answered with the page content (an HTML content snapshot scoped by the
+// selector), and this node runs the extraction server-side. The data goes to the store; the state
+// keeps one summary line per extraction, so later prompts stay the same size however much was
+// extracted. Then the model reasons again on the same step with the summary in its prompt.
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
 import { llmContext, logFor, withSpent } from '../node-context';

@@ -1,6 +1,7 @@
-// Spec 003 Step 1.9: what should happen when the action runs. Dropdown openers, navigation and
-// field edits use fixed templates (no LLM); other actions ask the model, with a look-ahead
-// nextGoal that verification checks. The run then pauses to send the action.
+// Outcome prediction (docs/specs.md, "outcome prediction"): what should happen when the action
+// runs. Dropdown openers, navigation and field edits use fixed templates (no LLM); other actions
+// ask the model, with a look-ahead nextGoal that verification checks. The run then pauses to send
+// the action.
 import { parseAction, type ExpectedOutcome } from '@tandem/contracts';
 import { z } from 'zod';
 import type { AgentDeps } from '../../deps';

@@ -1,4 +1,4 @@
-// COMPLEX path, step 3 (spec 003 Step 1.6): a step-by-step plan before the first action.
+// COMPLEX path, step 3 (docs/specs.md, "planning"): a step-by-step plan before the first action.
 import type { PlanStep } from '@tandem/contracts';
 import type { z } from 'zod';
 import type { AgentDeps } from '../../deps';

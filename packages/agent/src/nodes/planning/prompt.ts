@@ -94,8 +94,9 @@ export function planningPrompt(input: {
 }
 
 /**
- * Multi-source synthesis (spec 003 LLM Flow 4): every source the analysis asked for is merged
- * below; one that gave nothing is named, so the plan does not assume what was never found.
+ * Multi-source synthesis (docs/specs.md, "multi-source synthesis"): every source the analysis asked
+ * for is merged below; one that gave nothing is named, so the plan does not assume what was never
+ * found.
  */
 function sourcesLine(
   required: readonly InformationSource[],

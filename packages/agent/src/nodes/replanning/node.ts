@@ -1,4 +1,4 @@
-// Dynamic re-planning (spec 003 Batch & Adapt Task 2, "Plan Health Check"). Dispatch flags a
+// Dynamic re-planning (docs/specs.md, "dynamic re-planning", "Plan Health Check"). Dispatch flags a
 // changed page (URL path, or DOM similarity < 70%); after the step is advanced this node asks
 // the deterministic plan validator whether the rest of the plan still fits: continue (nothing
 // to do, no model), modify (skip the steps whose targets this page no longer has, up to the

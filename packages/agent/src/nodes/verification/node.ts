@@ -1,7 +1,7 @@
-// Observation-based, tiered verification of the previous action (spec 003 Step 3.3, Phase 5):
-// tier 1 deterministic (0 tokens) for intermediate steps; tier 2 (light LLM) for a final step
-// whose mechanics checked out; tier 3 (full LLM) when the evidence is inconclusive.
-// goalAchieved = task_completed && confidence >= 0.70.
+// Observation-based, tiered verification of the previous action (docs/specs.md, "tiered,
+// observation-based verification"): tier 1 deterministic (0 tokens) for intermediate steps; tier 2
+// (light LLM) for a final step whose mechanics checked out; tier 3 (full LLM) when the evidence is
+// inconclusive. goalAchieved = task_completed && confidence >= 0.70.
 import type { VerificationResult } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import {
@@ -294,9 +294,9 @@ function progressAfter(
 }
 
 /**
- * Velocity check (spec 003 "semantic loops, e.g. paging forever"): count successes that
- * neither achieve the goal nor complete a plan step. Working through the plan is progress;
- * acting past it, or scrolling/waiting on one step, is not.
+ * Velocity check (docs/specs.md, "velocity check": "semantic loops, e.g. paging forever"): count
+ * successes that neither achieve the goal nor complete a plan step. Working through the plan is
+ * progress; acting past it, or scrolling/waiting on one step, is not.
  */
 export function velocityStreak(
   state: Pick<
@@ -313,8 +313,8 @@ export function velocityStreak(
 }
 
 /**
- * Spec 003 scores on the request's trace. A correction's success is only known here, when the
- * corrected action has been verified.
+ * The scores on the request's trace (docs/specs.md, "LangFuse and Sentry"). A correction's success
+ * is only known here, when the corrected action has been verified.
  */
 function scoreVerification(deps: AgentDeps, result: VerificationResult, ofCorrection: boolean) {
   const tracing = deps.tracing;

@@ -1,4 +1,4 @@
-// Query documents of collected items (streaming collection, spec 000).
+// Query documents of collected items (docs/specs.md, "streaming extraction").
 import type { Filter, FindSpec, Pipeline } from './spec';
 
 /** An item is unique per (task, type, uniqueKey). */

@@ -1,4 +1,4 @@
-// Documents, extractions written by path, their history, and stacks (issue 19): both adapters
+// Documents, extractions written by path, their history, and stacks: both adapters
 // must apply a path write the same way, atomically with its history entry, and never touch
 // another user's records.
 import { describe, expect, it } from 'vitest';

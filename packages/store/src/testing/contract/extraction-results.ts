@@ -1,5 +1,5 @@
-// Extraction results (spec 001): one stored extraction of one page, read back per task oldest
-// first, optionally narrowed to one aggregate (extractionId).
+// Extraction results (docs/specs.md, "extraction overhaul"): one stored extraction of one page,
+// read back per task oldest first, optionally narrowed to one aggregate (extractionId).
 import type { ContentStats } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import type { NewExtractionResult } from '../../port';

@@ -1,4 +1,5 @@
-// Extractions, extraction strategies (spec 001) and streaming collected items.
+// Extractions, extraction strategies (docs/specs.md, "extraction overhaul") and streaming collected
+// items.
 import { describe, expect, it } from 'vitest';
 import type { Extraction } from '../../port';
 import { expectIso, isoAt, newTenant, tick, uniq, useStore, type MakeStore } from './harness';

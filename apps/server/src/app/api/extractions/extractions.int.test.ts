@@ -1,4 +1,4 @@
-// The document extraction routes (issue 19) through createRoute: uploads, the SSE stream of an
+// The document extraction routes through createRoute: uploads, the SSE stream of an
 // extraction and of a correction, reads, stacks and their CSV, tenant and user scoping, billing
 // and the LangFuse trace. The model is a loopback Gemini API that the server's real SDK talks to,
 // answering function calls with the scripted document model (it reads only the conversation).

@@ -9,8 +9,9 @@ import { knowledgeErrors } from '../knowledge/_lib/errors';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// Spec 004: extract a document with the agent; the answer streams its flat events. The run is a
-// job (document-runs.ts): this stream follows it on the event bus, wherever it runs.
+// Extract a document with the agent (the document-extraction agent spec in docs/specs.md); the
+// answer streams its flat events. The run is a job (document-runs.ts): this stream follows it on
+// the event bus, wherever it runs.
 export const POST = createRoute(endpoints.extractionsCreate, {
   handler: async ({ body, runtime, auth, request, log }) => {
     const run = await knowledgeErrors(() =>

@@ -1,4 +1,4 @@
-// Issue 18's end-to-end check of RAG: a document uploaded through POST /api/knowledge/ingest
+// The end-to-end check of RAG: a document uploaded through POST /api/knowledge/ingest
 // reaches the planner of a later interact request, and the plan (and so the action) uses the
 // fact only that document holds. The model is scripted at the LLM port: its plan is computed
 // from the prompt it is given, so it can only use the fact if retrieval put it there.

@@ -4,8 +4,8 @@ import { createRoute } from '../../../../server/create-route';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// The interact loop (spec 003): auth, a per-tenant rate limit (RATE_LIMIT_INTERACT_PER_MIN),
-// validation, then the agent.
+// The interact loop (docs/specs.md, "the interact flow"): auth, a per-tenant rate limit
+// (RATE_LIMIT_INTERACT_PER_MIN), validation, then the agent.
 export const POST = createRoute(endpoints.interact, {
   spendsTokens: true,
   rateLimit: 'interact',

@@ -1,6 +1,6 @@
 // A stack run holds one of its tenant's DOCUMENT_RUNS_PER_TENANT slots from its start to its end
 // (the run outlives the request when the client goes away): the 201st concurrent run of one
-// tenant is told 429 rather than started (issue 27). Stacks run in the request's process;
+// tenant is told 429 rather than started. Stacks run in the request's process;
 // extraction runs are jobs and hold their slot through server/document-runs.ts.
 import type { AuthContext } from '../../../../server/auth';
 import type { Runtime } from '../../../../server/runtime';

@@ -1,4 +1,4 @@
-// Store records → wire views of the document extraction routes (issue 19).
+// Store records → wire views of the document extraction routes.
 import type {
   DocumentExtractionView,
   DocumentView,

@@ -7,7 +7,7 @@ import { requireTask } from '../../_lib/task-access';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// Live progress of a task (spec 000 "Collection Events"): steps, collected items, done.
+// Live progress of a task (docs/specs.md, "Collection Events"): steps, collected items, done.
 export const GET = createRoute(endpoints.taskEvents, {
   handler: async ({ params, query, auth, runtime, request, log }) => {
     const task = await requireTask(runtime, auth.tenantId, params.taskId);

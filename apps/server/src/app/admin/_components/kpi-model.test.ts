@@ -1,6 +1,6 @@
 import { KPI_TARGETS, type MetricsResponse, type RateMetric } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
-import { kpiCards, latencyCard, rateCard, verdictOf } from './kpi-model';
+import { kpiCards, latencyCard, MIN_KPI_SAMPLES, rateCard, verdictOf } from './kpi-model';
 
 const rate = (successes: number, samples: number): RateMetric => ({
   rate: samples === 0 ? null : successes / samples,
@@ -76,12 +76,14 @@ describe('KPI cards', () => {
       value: '45.0%',
       detail: '9 / 20 planned tasks · target < 20.0%',
       verdict: 'alert',
+      tooFew: false,
     });
     expect(rateCard('Critic catch rate', rate(1, 4), 'reviews', null)).toEqual({
       title: 'Critic catch rate',
       value: '25.0%',
       detail: '1 / 4 reviews',
       verdict: '',
+      tooFew: false,
     });
     expect(
       latencyCard(
@@ -92,9 +94,63 @@ describe('KPI cards', () => {
     ).toEqual({
       title: 'SIMPLE latency',
       value: '900 ms / 1.50 s',
-      detail: 'p50 / p95 · 12 steps · p95 target < 2.00 s',
+      detail: 'p50 / p95 · 12 round trips · p95 target < 2.00 s',
       verdict: 'ok',
+      tooFew: false,
     });
+  });
+
+  it('judges no card with a target from fewer than MIN_KPI_SAMPLES samples, and says so', () => {
+    // A fresh install after two trivial tasks: each finished in one round trip, no chains.
+    const card = rateCard(
+      'Round-trip reduction',
+      rate(0, 2),
+      'actions sent',
+      KPI_TARGETS.roundTripReduction,
+    );
+    expect(card).toEqual({
+      title: 'Round-trip reduction',
+      value: '0.0%',
+      detail: `0 / 2 actions sent · not enough actions sent yet to judge (2 of ${MIN_KPI_SAMPLES}) · target ≥ 50.0%`,
+      verdict: '',
+      tooFew: true,
+    });
+    // Good news from too few samples is not judged either.
+    expect(
+      rateCard('Task completion', rate(2, 2), 'tasks', KPI_TARGETS.taskCompletion),
+    ).toMatchObject({ verdict: '', tooFew: true });
+    expect(
+      latencyCard(
+        'Step latency',
+        { p50Ms: 20_000, p95Ms: 30_000, samples: 3 },
+        KPI_TARGETS.p95LatencyMs,
+      ),
+    ).toMatchObject({ verdict: '', tooFew: true, detail: expect.stringContaining('(3 of 10)') });
+    // From the minimum on, the card is judged as before.
+    expect(
+      rateCard(
+        'Round-trip reduction',
+        rate(0, MIN_KPI_SAMPLES),
+        'actions sent',
+        KPI_TARGETS.roundTripReduction,
+      ),
+    ).toMatchObject({ verdict: 'alert', tooFew: false });
+    // Cards without a target are never judged, so their sample count is not called too few.
+    expect(rateCard('Critic catch rate', rate(0, 1), 'reviews', null)).toMatchObject({
+      verdict: '',
+      tooFew: false,
+    });
+  });
+
+  it('judges none of the cards of a window with two tasks', () => {
+    const two = metrics({
+      taskCompletion: rate(2, 2),
+      stepLatency: { p50Ms: 800, p95Ms: 12_000, samples: 4 },
+      roundTripReduction: rate(0, 4),
+      verificationSuccess: rate(1, 2),
+      classificationAccuracy: rate(1, 2),
+    });
+    for (const card of kpiCards(two)) expect(card.verdict, card.title).toBe('');
   });
 
   it('says "no data" for every card of an empty window', () => {

@@ -12,6 +12,13 @@ import { formatInt, formatMs, formatRate } from './format';
 /** `ok` at or past the target, `alert` past the alert threshold, '' between or without data. */
 export type Verdict = 'ok' | 'alert' | '';
 
+/**
+ * Samples a card with a target needs before it is judged. Below this a rate is mostly noise
+ * (one SIMPLE task that finishes in one round trip makes "round-trip reduction" 0 %), and a
+ * fresh install must not open on red cards: the card says how many it has and how many it needs.
+ */
+export const MIN_KPI_SAMPLES = 10;
+
 /** Higher is better with `alertBelow` (null: the spec sets no alert); lower with `alertAbove`. */
 export type KpiTarget =
   { target: number; alertBelow: number | null } | { target: number; alertAbove: number };
@@ -22,6 +29,8 @@ export interface KpiCard {
   /** The sample count (and what was counted), the target, any caveat; "no data" without samples. */
   detail: string;
   verdict: Verdict;
+  /** Judged against a target, but from fewer than MIN_KPI_SAMPLES samples: shown, not judged. */
+  tooFew: boolean;
 }
 
 export function verdictOf(value: number | null, target: KpiTarget | null): Verdict {
@@ -43,6 +52,13 @@ function targetText(target: KpiTarget | null, format: (n: number) => string): st
 
 const join = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' · ');
 
+/** Whether a card with a target has too few samples to be judged (none at all says "no data"). */
+const tooFewFor = (samples: number, target: KpiTarget | null): boolean =>
+  target !== null && samples > 0 && samples < MIN_KPI_SAMPLES;
+
+const tooFewText = (samples: number, unit: string): string =>
+  `not enough ${unit} yet to judge (${formatInt(samples)} of ${formatInt(MIN_KPI_SAMPLES)})`;
+
 /** A rate card; `unit` names what `samples` counted ("tasks", "actions", "reviews"…). */
 export function rateCard(
   title: string,
@@ -51,6 +67,7 @@ export function rateCard(
   target: KpiTarget | null,
   note: string | null = null,
 ): KpiCard {
+  const tooFew = tooFewFor(metric.samples, target);
   const counted =
     metric.samples === 0
       ? 'no data'
@@ -58,8 +75,14 @@ export function rateCard(
   return {
     title,
     value: formatRate(metric.rate),
-    detail: join(counted, targetText(target, formatRate), note),
-    verdict: verdictOf(metric.rate, target),
+    detail: join(
+      counted,
+      tooFew ? tooFewText(metric.samples, unit) : null,
+      targetText(target, formatRate),
+      note,
+    ),
+    verdict: tooFew ? '' : verdictOf(metric.rate, target),
+    tooFew,
   };
 }
 
@@ -70,14 +93,17 @@ export function latencyCard(
   target: KpiTarget | null,
 ): KpiCard {
   const p95Target = targetText(target, formatMs);
+  const tooFew = tooFewFor(metric.samples, target);
   return {
     title,
     value: `${formatMs(metric.p50Ms)} / ${formatMs(metric.p95Ms)}`,
     detail: join(
-      metric.samples === 0 ? 'no data' : `p50 / p95 · ${formatInt(metric.samples)} steps`,
+      metric.samples === 0 ? 'no data' : `p50 / p95 · ${formatInt(metric.samples)} round trips`,
+      tooFew ? tooFewText(metric.samples, 'round trips') : null,
       p95Target ? `p95 ${p95Target}` : null,
     ),
-    verdict: verdictOf(metric.p95Ms, target),
+    verdict: tooFew ? '' : verdictOf(metric.p95Ms, target),
+    tooFew,
   };
 }
 
@@ -96,10 +122,15 @@ export function kpiCards(metrics: MetricsResponse): KpiCard[] {
       t.classificationAccuracy,
     ),
     rateCard('Chain success', metrics.chainSuccess, 'chains', t.chainSuccess),
-    rateCard('Round-trip reduction', metrics.roundTripReduction, 'actions', t.roundTripReduction),
+    rateCard(
+      'Round-trip reduction',
+      metrics.roundTripReduction,
+      'actions sent',
+      t.roundTripReduction,
+    ),
     rateCard('Re-plan frequency', metrics.replanFrequency, 'planned tasks', t.replanFrequency),
     rateCard('Critic catch rate', metrics.criticCatchRate, 'reviews', null),
-    rateCard('Skill hit rate', metrics.skillHitRate, 'steps', t.skillHitRate),
+    rateCard('Skill hit rate', metrics.skillHitRate, 'round trips', t.skillHitRate),
     rateCard(
       'Skill effectiveness',
       metrics.skillEffectiveness,
@@ -107,7 +138,12 @@ export function kpiCards(metrics: MetricsResponse): KpiCard[] {
       t.skillEffectiveness,
       'all time',
     ),
-    rateCard('Verification success', metrics.verificationSuccess, 'steps', t.verificationSuccess),
+    rateCard(
+      'Verification success',
+      metrics.verificationSuccess,
+      'round trips',
+      t.verificationSuccess,
+    ),
     rateCard('Look-ahead hit rate', metrics.lookAheadHitRate, 'checks', null),
     rateCard('Early detection', metrics.earlyDetection, 'failures', null),
     rateCard('Correction success', metrics.correctionSuccess, 'corrections', t.correctionSuccess),

@@ -8,7 +8,7 @@ import type { DailyCostChart } from '@tandem/observability/reports';
 import { requireAdminPage } from '../../../server/admin-page-auth';
 import { fieldErrors } from '../../../server/http-error';
 import { CostChart } from '../_components/cost-chart';
-import { formatInt, formatUsd, formatTime } from '../_components/format';
+import { formatInt, formatUsd, windowText } from '../_components/format';
 import { clientErrorMessage, ReportError } from '../_components/report-error';
 import { formParams, pagePath, type SearchParams } from '../_components/search-params';
 import { WindowForm } from '../_components/window-form';
@@ -21,6 +21,9 @@ const GROUP_LABELS: Record<BillingGroupBy, string> = {
   actionType: 'Action type',
   user: 'User',
 };
+
+/** "Day (UTC)" → "day (UTC)": the heading reads "By day (UTC)", the acronym kept. */
+const lowerFirst = (label: string): string => label.charAt(0).toLowerCase() + label.slice(1);
 
 export default async function BillingPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await formParams(searchParams);
@@ -67,10 +70,7 @@ function BillingReport({ report, chart }: { report: BillingResponse; chart: Dail
   const { totals } = report;
   return (
     <>
-      <p className="muted">
-        {formatTime(report.window.from)} to {formatTime(report.window.to)} (exclusive), from the
-        token usage log.
-      </p>
+      <p className="muted">{windowText(report.window)}, from the token usage log.</p>
       <section className="summary" aria-label="Totals">
         <div>
           <span className="muted">Cost</span>
@@ -87,7 +87,7 @@ function BillingReport({ report, chart }: { report: BillingResponse; chart: Dail
       </section>
       <h2>Daily cost by action type</h2>
       <CostChart chart={chart} />
-      <h2>By {GROUP_LABELS[report.groupBy].toLowerCase()}</h2>
+      <h2>By {lowerFirst(GROUP_LABELS[report.groupBy])}</h2>
       {report.rows.length === 0 ? (
         <p className="muted">No LLM calls in this window.</p>
       ) : (

@@ -60,12 +60,33 @@ export default async function TasksPage({ searchParams }: { searchParams: Search
       {error ? <ReportError message={error} /> : null}
       {metrics ? <KpiCards metrics={metrics} /> : null}
       {list ? <TaskTable list={list} /> : null}
+      {list && list.items.length > 0 ? <RoundTripNote /> : null}
       {olderHref ? (
         <p>
           <a href={olderHref}>Older tasks →</a>
         </p>
       ) : null}
     </>
+  );
+}
+
+/** What the "Round trips" column counts, for the column header's tooltip. */
+const ROUND_TRIP_TITLE =
+  'Answers from the server that sent the browser an action or a chain, the closing finish() included';
+
+/**
+ * The extension's live view counts differently (the review found "1 step" there against "2"
+ * here for the same task), so the page says what it counts and how the two relate.
+ */
+function RoundTripNote() {
+  return (
+    <p className="muted note">
+      <b>Round trips</b> counts the server&apos;s answers that sent the browser an action or a chain
+      of actions, the closing <code>finish()</code> included. The extension&apos;s live view leaves
+      that <code>finish()</code> out of its <i>steps</i> (one action then <code>finish()</code>: 1
+      step there, 2 round trips here) and counts every <i>request</i>. A <i>plan step</i> (on a
+      task&apos;s trace) is an item of the task&apos;s plan and can take several round trips.
+    </p>
   );
 }
 
@@ -79,7 +100,9 @@ function TaskTable({ list }: { list: AdminTaskList }) {
           <th>Goal</th>
           <th>Status</th>
           <th>Complexity</th>
-          <th className="num">Steps</th>
+          <th className="num">
+            <abbr title={ROUND_TRIP_TITLE}>Round trips</abbr>
+          </th>
           <th className="num">Corrections</th>
           <th className="num">Tokens</th>
           <th className="num">Cost</th>

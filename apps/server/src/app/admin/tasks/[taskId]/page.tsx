@@ -42,9 +42,10 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
         <dd>{task.userId}</dd>
         <dt>Created</dt>
         <dd>{formatTime(task.createdAt)}</dd>
-        <dt>Steps</dt>
+        <dt>Round trips</dt>
         <dd>
-          {formatInt(task.steps)} steps · {formatInt(task.corrections)} corrections ·{' '}
+          {formatInt(task.steps)} round trips (answers that sent an action or a chain, the closing{' '}
+          <code>finish()</code> included) · {formatInt(task.corrections)} corrections ·{' '}
           {formatMs(task.durationMs)} server time
         </dd>
         <dt>LLM usage</dt>
@@ -80,11 +81,26 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
           </ol>
         </>
       ) : null}
-      <h2>Steps</h2>
-      {steps.length === 0 ? <p className="muted">No steps recorded.</p> : null}
-      <ol className="steps" aria-label="Steps">
-        {steps.map((step) => (
-          <StepItem key={step.id} step={step} />
+      <h2>Round trips</h2>
+      <p className="muted">
+        One card per answer that sent the browser an action or a chain, numbered in the order sent.
+        {task.plan ? (
+          <>
+            {' '}
+            <i>Plan step</i> names the item of the plan it worked on: several round trips can serve
+            one plan step (a retry, the closing <code>finish()</code>).
+          </>
+        ) : null}
+      </p>
+      {steps.length === 0 ? <p className="muted">No round trips recorded.</p> : null}
+      <ol className="steps" aria-label="Round trips">
+        {steps.map((step, i) => (
+          <StepItem
+            key={step.id}
+            step={step}
+            position={i + 1}
+            planSteps={task.plan?.steps.length ?? null}
+          />
         ))}
       </ol>
       {afterLastStep.calls > 0 ? (
@@ -98,12 +114,28 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
   );
 }
 
-function StepItem({ step }: { step: AdminTaskStep }) {
+/**
+ * One stored action. Its `stepIndex` is the plan step it served, not its position: two round
+ * trips on plan step 0 both used to read "Step 1", so the card is numbered by position and
+ * names its plan step apart (when the task had a plan).
+ */
+function StepItem({
+  step,
+  position,
+  planSteps,
+}: {
+  step: AdminTaskStep;
+  position: number;
+  planSteps: number | null;
+}) {
   const v = step.verification;
+  // Without a plan (a SIMPLE task) the index names nothing the page shows.
+  const planStep = planSteps ? `plan step ${step.stepIndex + 1} of ${planSteps}` : null;
   return (
     <li data-testid="task-step">
       <div className="step-head">
-        <strong>Step {step.stepIndex + 1}</strong>
+        <strong>Round trip {position}</strong>
+        {planStep ? <span className="muted">{planStep}</span> : null}
         <span className={`badge ${step.status}`}>{step.status}</span>
         <span className="muted">
           {formatMs(step.latencyMs)} · {formatInt(step.usage.totalTokens)} tokens ·{' '}

@@ -1,0 +1,186 @@
+// End to end: every admin page and /extractions at a phone's width (420 px) and a laptop's
+// (1280 px), on a fresh server (nothing recorded yet) and after a real agent run. Each view is
+// screenshotted (attached to the test) and fails on horizontal overflow: the page scrolling
+// sideways, or an element reaching past the viewport outside a box that scrolls on its own (a
+// wide table may scroll inside its box; the page may not). Also checks what a new user saw
+// wrong: the admin menu while signed out, KPIs judged from two tasks, an empty cost chart with
+// a $0–$0.000001 axis, and trace cards that all read "Step 1".
+import { chromium, type Page, type TestInfo } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
+import { e2eEnv } from './support/env';
+import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
+import { startTandemServer } from './support/tandem-server';
+
+const GOAL = 'Add a new patient named Jas Patel';
+const WIDTHS = [420, 1280] as const;
+
+/** What reaches past the viewport's right or left edge without a scrolling box around it. */
+async function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const found: string[] = [];
+    if (root.scrollWidth > root.clientWidth)
+      found.push(`page scrolls sideways: scrollWidth ${root.scrollWidth} > ${root.clientWidth}`);
+    const width = root.clientWidth;
+    const clipped = (el: Element): boolean => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const x = getComputedStyle(p).overflowX;
+        if (x === 'auto' || x === 'scroll' || x === 'hidden' || x === 'clip') return true;
+      }
+      return false;
+    };
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if ((box.right > width + 1 || box.left < -1) && !clipped(el)) {
+        const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className)}` : ''}`;
+        found.push(
+          `${name} spans ${Math.round(box.left)}–${Math.round(box.right)} px: "${(el.textContent ?? '').trim().slice(0, 60)}"`,
+        );
+      }
+    }
+    return found.slice(0, 20);
+  });
+}
+
+/** Screenshots the page at each width (attached to the test) and checks it for overflow. */
+async function checkView(page: Page, info: TestInfo, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    const file = info.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
+    // Soft: every page is screenshotted and checked before the test fails.
+    expect.soft(await overflow(page), `${name} at ${width} px overflows`).toEqual([]);
+  }
+}
+
+async function signInAdmin(page: Page, server: string, key: string): Promise<void> {
+  await page.goto(`${server}/admin/login`);
+  await page.getByLabel('Admin API key').fill(key);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await expect(page.getByRole('heading', { name: 'Billing' })).toBeVisible();
+}
+
+async function signInExtractions(page: Page, server: string, key: string): Promise<void> {
+  await page.goto(`${server}/extractions`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('form', { name: 'New extraction' })).toBeVisible();
+}
+
+test('admin pages and /extractions on a fresh server: no overflow at 420 px, nothing alarming', async () => {
+  test.setTimeout(120_000);
+  const info = test.info();
+  // A server of its own: the suite's one may already hold other tests' tasks.
+  const server = await startTandemServer({ gemini: e2eEnv().gemini });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+
+    // Signed out: the sign-in form without the admin menu (it would lead back here).
+    await page.goto(`${server.url}/admin/tasks`);
+    await expect(page).toHaveURL(/\/admin\/login\?next=/);
+    await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+    // The check itself: a block wider than the viewport is found.
+    await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.id = 'overflow-probe';
+      probe.style.width = '600px';
+      probe.textContent = 'probe';
+      document.body.append(probe);
+    });
+    expect((await overflow(page)).join('\n')).toContain('overflow-probe');
+    await page.evaluate(() => document.getElementById('overflow-probe')?.remove());
+    await checkView(page, info, 'empty-admin-login');
+
+    await signInAdmin(page, server.url, server.apiKey);
+    await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
+    // No usage: a sentence, not a plot with a made-up scale.
+    await expect(page.getByTestId('cost-chart')).toHaveCount(0);
+    await expect(page.getByTestId('cost-chart-empty')).toContainText('No LLM usage');
+    await expect(page.getByText('$0.000001')).toHaveCount(0);
+    await expect(page.getByLabel('To (UTC day, included)')).toBeVisible();
+    await checkView(page, info, 'empty-admin-billing');
+
+    await page.goto(`${server.url}/admin/billing?groupBy=day`);
+    await expect(page.getByRole('heading', { name: 'By day (UTC)' })).toBeVisible();
+
+    await page.goto(`${server.url}/admin/tasks`);
+    await expect(page.getByText('No tasks in this window.')).toBeVisible();
+    const kpis = page.getByRole('region', { name: 'Key metrics' });
+    await expect(kpis.locator('.kpi')).not.toHaveCount(0);
+    await expect(kpis.locator('.kpi.alert')).toHaveCount(0);
+    await checkView(page, info, 'empty-admin-tasks');
+
+    await page.goto(`${server.url}/admin/knowledge`);
+    await expect(page.getByRole('heading', { name: 'Knowledge', level: 1 })).toBeVisible();
+    await checkView(page, info, 'empty-admin-knowledge');
+
+    await page.goto(`${server.url}/extractions`);
+    await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+    await checkView(page, info, 'empty-extractions-signin');
+    await signInExtractions(page, server.url, server.apiKey);
+    await checkView(page, info, 'empty-extractions');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('admin pages after a real run: no overflow at 420 px, honest counts and KPIs', async ({
+  ext,
+}) => {
+  test.setTimeout(180_000);
+  const info = test.info();
+  const { tabId } = await openDemo(ext, '/emr/');
+  await startGoal(ext, tabId, GOAL);
+  const run = await waitForRun(ext, tabId, finished, 90_000);
+  expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
+  expect(run.taskId).toBeDefined();
+
+  await ext.context.clearCookies();
+  const page = await ext.context.newPage();
+  await page.setViewportSize({ width: 420, height: 900 });
+  await signInAdmin(page, ext.env.server, ext.env.apiKey);
+  // At 420 px the narrow drawing of the chart is the one shown.
+  await expect(page.getByTestId('cost-chart-narrow')).toBeVisible();
+  await expect(page.getByTestId('cost-chart')).toBeHidden();
+  expect(await page.getByTestId('cost-chart-narrow').locator('rect').count()).toBeGreaterThan(0);
+  await checkView(page, info, 'data-admin-billing');
+
+  await page.goto(`${ext.env.server}/admin/tasks`);
+  const row = page.getByRole('table', { name: 'Tasks' }).locator('tbody tr', { hasText: GOAL });
+  await expect(row.first()).toContainText('completed');
+  // A handful of tasks: the cards with a target say they have too few samples, none is red.
+  const kpis = page.getByRole('region', { name: 'Key metrics' });
+  await expect(kpis.locator('.kpi.alert')).toHaveCount(0);
+  await expect(kpis.locator('.kpi', { hasText: 'Task completion' })).toContainText(
+    /not enough tasks yet to judge \(\d+ of 10\)/,
+  );
+  await expect(page.getByRole('columnheader', { name: 'Round trips' })).toBeVisible();
+  await checkView(page, info, 'data-admin-tasks');
+
+  // The trace: cards numbered by position (never two "Round trip 1"), as many as the list says.
+  await page.goto(`${ext.env.server}/admin/tasks/${run.taskId ?? ''}`);
+  await expect(page.getByRole('heading', { name: GOAL })).toBeVisible();
+  const cards = page.getByTestId('task-step');
+  const count = await cards.count();
+  expect(count).toBeGreaterThanOrEqual(2);
+  const labels = await cards.locator('.step-head strong').allTextContents();
+  expect(labels).toEqual(Array.from({ length: count }, (_, i) => `Round trip ${i + 1}`));
+  await expect(page.locator('dl.fields').first()).toContainText(`${count} round trips`);
+  await checkView(page, info, 'data-admin-task');
+
+  await page.goto(`${ext.env.server}/admin/knowledge`);
+  await expect(page.getByRole('heading', { name: 'Knowledge', level: 1 })).toBeVisible();
+  await checkView(page, info, 'data-admin-knowledge');
+
+  await signInExtractions(page, ext.env.server, ext.env.apiKey);
+  await checkView(page, info, 'data-extractions');
+});

@@ -558,6 +558,7 @@ export const endpoints = {
     notes: [
       'The same events as the stream of the request that started the run (POST /api/extractions or a correction), from the moment you connect; GET /api/extractions/{id} has what was written before. An extraction with no run going answers one `complete` event and closes.',
       'The run may go on in another server process: its events reach this stream within a second.',
+      "Each write's event (a tool that changed the extraction) carries an SSE `id`: the seq of the history entry it made. A client whose stream dropped reconnects with `Last-Event-ID: <seq>` and first gets the writes after it, from the stored history, then the live events; the model's words and read-only calls in the gap are not kept. The streams of POST /api/extractions, /correct and /retry carry the same ids.",
     ],
   }),
   extractionCorrect: defineEndpoint({

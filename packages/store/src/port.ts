@@ -1152,8 +1152,15 @@ export interface DocumentExtractionRepository {
     id: string,
     usage: { costMicroUsd: number; tokens: number },
   ): Promise<void>;
-  /** The history, oldest first. */
-  listWrites(tenantId: string, id: string): Promise<ExtractionWrite[]>;
+  /**
+   * The history, oldest first; with `afterSeq`, only the writes after that seq (what a run's
+   * stream follower missed, or the write a tool just made).
+   */
+  listWrites(
+    tenantId: string,
+    id: string,
+    options?: { afterSeq?: number },
+  ): Promise<ExtractionWrite[]>;
 }
 
 /** Stacks and their rows; like extractions, every write names the user. */

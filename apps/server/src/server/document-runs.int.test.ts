@@ -12,6 +12,7 @@ import {
   DocumentAgentService,
   type Caller,
   type LlmConverseRequest,
+  type RunStreamItem,
   type ScriptedStep,
 } from '@tandem/agent';
 import { createScriptedLlm } from '@tandem/agent/testing';
@@ -154,9 +155,9 @@ async function open(
   return process;
 }
 
-async function collect(events: AsyncIterable<ExtractionStreamEvent>) {
+async function collect(items: AsyncIterable<RunStreamItem>) {
   const out: ExtractionStreamEvent[] = [];
-  for await (const event of events) out.push(event);
+  for await (const item of items) out.push(item.event);
   return out;
 }
 

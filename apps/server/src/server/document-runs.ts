@@ -18,12 +18,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   extractionChannel,
+  readRunBusMessage,
   type Caller,
   type DocumentAgentService,
   type DocumentRunJob,
   type NewExtractionInput,
+  type RunStreamItem,
 } from '@tandem/agent';
-import type { ExtractionStreamEvent } from '@tandem/contracts';
 import {
   isJobQueueUnavailableError,
   type EventBus,
@@ -71,8 +72,8 @@ export interface StartedRun {
   record: DocumentExtraction;
   /** The run's id: its job's id in the queue. */
   runId: string;
-  /** The run's events from the bus, ending with its `complete`. */
-  events: AsyncIterable<ExtractionStreamEvent>;
+  /** The run's events from the bus (a write's with its history seq), ending with `complete`. */
+  events: AsyncIterable<RunStreamItem>;
 }
 
 /** What this process holds for a run it started: the leases it renews until the run ends. */
@@ -163,7 +164,7 @@ export class DocumentRunner {
       runId,
     );
     let watch: Watch | null = null;
-    let events: AsyncIterable<ExtractionStreamEvent> | null = null;
+    let events: AsyncIterable<RunStreamItem> | null = null;
     let queuing: DocumentExtraction | null = null;
     try {
       const extraction = await record();
@@ -237,7 +238,8 @@ export class DocumentRunner {
     const unsubscribe = this.deps.events.subscribe(
       extractionChannel(tenantId, extractionId),
       (data) => {
-        if (typeof data === 'object' && data !== null && 'complete' in data) void watch.finish();
+        const item = readRunBusMessage(data);
+        if (item && 'complete' in item.event) void watch.finish();
       },
     );
     const watch: Watch = {

@@ -1,6 +1,7 @@
 // Test runtime: a real in-memory libSQL store, a real runtime, and a tenant + key per test.
 import { createLibsqlStore, type Store } from '@tandem/store';
-import type { ApiKeyRole } from '@tandem/contracts';
+import { readSse, type ApiKeyRole } from '@tandem/contracts';
+import { expect } from 'vitest';
 import { parseEnv } from '../env';
 import { createRuntime, type Runtime } from '../server/runtime';
 
@@ -52,4 +53,17 @@ export function request(
     headers,
     body,
   });
+}
+
+/**
+ * An event-stream answer as its messages, through the SSE reader the clients use: each data
+ * parsed as JSON, with the last id seen (as an EventSource reports it; '' before any).
+ */
+export async function sseMessages(res: Response): Promise<{ id: string; data: unknown }[]> {
+  expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  const out: { id: string; data: unknown }[] = [];
+  if (!res.body) return out;
+  for await (const message of readSse(res.body))
+    out.push({ id: message.id ?? '', data: JSON.parse(message.data) as unknown });
+  return out;
 }

@@ -30,7 +30,11 @@ export interface RunOutcome {
 export interface DriveOptions {
   agent: ToolAgentOptions;
   messages: LlmMessage[];
-  emit: (event: RunEvent) => void;
+  /**
+   * `id`: a write's history seq (the SSE id a client resumes from). With `agent.writeSeq`, a
+   * write tool's event goes out once the tool has run, with the seq its result carries.
+   */
+  emit: (event: RunEvent, id?: number) => void;
   price: (model: string, usage: LlmUsage) => number;
   /** Adds one model call's cost to the record (an atomic increment). */
   addUsage: (usage: { costMicroUsd: number; tokens: number }) => Promise<void>;
@@ -58,6 +62,11 @@ export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
     aborted: false,
   };
   const pending: Promise<void>[] = [];
+  // A write tool's event waits for its result. A turn's calls are all announced before the
+  // tools run (one at a time, in order), so the results come in the order of the calls.
+  const writeCalls: { tool: string; input: unknown }[] = [];
+  const numbered = options.agent.writeSeq !== undefined;
+  const writeTools = new Set(options.agent.tools.filter((t) => t.writes).map((t) => t.name));
   try {
     for await (const event of runToolAgent(options.agent, options.messages, options.signal)) {
       switch (event.kind) {
@@ -65,7 +74,9 @@ export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
           options.emit({ text: event.text });
           break;
         case 'tool':
-          options.emit({ tool: event.tool, input: event.input });
+          if (numbered && writeTools.has(event.tool))
+            writeCalls.push({ tool: event.tool, input: event.input });
+          else options.emit({ tool: event.tool, input: event.input });
           break;
         case 'usage': {
           const costMicroUsd = options.price(event.model, event.usage);
@@ -82,10 +93,17 @@ export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
         case 'turn_limit':
           outcome.stoppedAtLimit = true;
           break;
-        case 'tool_result':
+        case 'tool_result': {
           if (event.isError)
             options.log.debug('tool error', { tool: event.tool, error: event.content });
+          const index = writeCalls.findIndex((call) => call.tool === event.tool);
+          if (index < 0) break;
+          const [call] = writeCalls.splice(index, 1);
+          if (!call) break;
+          if (event.seq === undefined) options.emit(call);
+          else options.emit(call, event.seq);
           break;
+        }
       }
     }
   } catch (error) {
@@ -96,6 +114,8 @@ export async function driveRun(options: DriveOptions): Promise<RunOutcome> {
       outcome.failure = describeFailure(error);
     }
   }
+  // Writes whose results never came (the run stopped first): still say they were called.
+  for (const call of writeCalls) options.emit(call);
   if (options.signal?.aborted) outcome.aborted = true;
   await Promise.all(pending);
   return outcome;

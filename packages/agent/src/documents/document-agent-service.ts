@@ -36,7 +36,14 @@ import { InteractError } from '../service/interact-error';
 import { driveRun, type RunEvent, type RunOutcome } from './agent-run';
 import { EventChannel } from './event-channel';
 import { adoptRunLock, claimRunLock, releaseRunLock, type HeldLock } from './run-lock';
-import { extractionChannel, followExtraction, runInProgress, type RunEventBus } from './run-events';
+import {
+  extractionChannel,
+  followExtraction,
+  runBusMessage,
+  runInProgress,
+  type RunEventBus,
+  type RunStreamItem,
+} from './run-events';
 
 /** What the knowledge extractors read from a file (ingestion's readFile). */
 export interface ReadDocument {
@@ -148,7 +155,8 @@ interface ExtractionRunInput {
   document: DocumentRecord;
   prompt: string;
   kind: 'extract' | 'correct';
-  send: (event: ExtractionStreamEvent) => void;
+  /** `id`: a write's history seq, the SSE id a client resumes from. */
+  send: (event: ExtractionStreamEvent, id?: number) => void;
   signal?: AbortSignal;
   failureIsFinal: boolean;
   beforeComplete?: () => Promise<void>;
@@ -436,7 +444,9 @@ export class DocumentAgentService {
   async followExtraction(
     caller: Caller,
     extractionId: string,
-  ): Promise<Run<DocumentExtraction, ExtractionStreamEvent>['events']> {
+    /** A reconnect: the seq of the last write the client got (Last-Event-ID). */
+    options: { afterSeq?: number } = {},
+  ): Promise<AsyncIterable<RunStreamItem>> {
     const extraction = await this.deps.store.documentExtractions.get(
       caller.tenantId,
       extractionId,
@@ -451,17 +461,27 @@ export class DocumentAgentService {
     };
     if (!bus) {
       // No bus (a bare service in tests): nothing to follow beyond the stored state.
-      const channel = new EventChannel<ExtractionStreamEvent>();
-      channel.push(await completion());
+      const channel = new EventChannel<RunStreamItem>();
+      channel.push({ event: await completion() });
       channel.close();
       return channel;
     }
+    const store = this.deps.store;
     return followExtraction({
       bus,
       tenantId: caller.tenantId,
       extractionId: extraction.id,
-      running: () => runInProgress(this.deps.store.idempotency, caller.tenantId, extraction.id),
+      running: () => runInProgress(store.idempotency, caller.tenantId, extraction.id),
       completion,
+      ...(options.afterSeq === undefined
+        ? {}
+        : {
+            resume: {
+              afterSeq: options.afterSeq,
+              history: (afterSeq: number) =>
+                store.documentExtractions.listWrites(caller.tenantId, extraction.id, { afterSeq }),
+            },
+          }),
     });
   }
 
@@ -609,6 +629,7 @@ export class DocumentAgentService {
       extractionId: extraction.id,
       ...(this.deps.textBudget !== undefined ? { textBudget: this.deps.textBudget } : {}),
     });
+    let knownSeq = 0;
     const outcome = await driveRun({
       agent: {
         llm: this.deps.llm,
@@ -619,9 +640,20 @@ export class DocumentAgentService {
         context: { tenantId: caller.tenantId, userId: caller.userId, traceId: run.traceId },
         ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
         maxTurns: this.maxTurns,
+        // The history entry a write just made (the run holds the extraction's lock: nobody
+        // else writes): read after the last one known, so the first read is the only long one.
+        writeSeq: async () => {
+          const added = await this.deps.store.documentExtractions.listWrites(
+            caller.tenantId,
+            extraction.id,
+            { afterSeq: knownSeq },
+          );
+          knownSeq = added.at(-1)?.seq ?? knownSeq;
+          return added.length > 0 ? knownSeq : null;
+        },
       },
       messages: [{ role: 'user', text: run.prompt }],
-      emit: (event: RunEvent) => send(event),
+      emit: (event: RunEvent, id?: number) => send(event, id),
       price: this.price,
       addUsage: (usage) =>
         this.deps.store.documentExtractions.addUsage(caller.tenantId, extraction.id, usage),
@@ -657,10 +689,10 @@ export class DocumentAgentService {
   }
 
   /** Publishes to followers anywhere (a queued run's only audience). */
-  private publisher(topic: string): (event: ExtractionStreamEvent) => void {
-    return (event) => {
+  private publisher(topic: string): (event: ExtractionStreamEvent, id?: number) => void {
+    return (event, id) => {
       this.deps.events
-        ?.publish(topic, event)
+        ?.publish(topic, runBusMessage(event, id))
         .catch((error: unknown) => this.log.warn('run event not published', { error }));
     };
   }
@@ -674,12 +706,11 @@ export class DocumentAgentService {
   private sender(
     channel: EventChannel<ExtractionStreamEvent>,
     topic: string,
-  ): (event: ExtractionStreamEvent) => void {
-    return (event) => {
+  ): (event: ExtractionStreamEvent, id?: number) => void {
+    const publish = this.publisher(topic);
+    return (event, id) => {
       channel.push(event);
-      this.deps.events
-        ?.publish(topic, event)
-        .catch((error: unknown) => this.log.warn('run event not published', { error }));
+      publish(event, id);
     };
   }
 

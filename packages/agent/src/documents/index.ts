@@ -11,6 +11,11 @@ export {
   type Run,
   type UploadedFile,
 } from './document-agent-service';
-export { extractionChannel, type RunEventBus } from './run-events';
+export {
+  extractionChannel,
+  readRunBusMessage,
+  type RunEventBus,
+  type RunStreamItem,
+} from './run-events';
 export { buildToolAgentGraph, runToolAgent, afterModel, type ToolAgentEvent } from './tool-agent';
 export { stackToCsv } from './stack-csv';

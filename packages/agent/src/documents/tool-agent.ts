@@ -29,7 +29,14 @@ export type ToolAgentEvent =
   | { kind: 'text'; text: string }
   | { kind: 'tool'; tool: string; input: unknown }
   | { kind: 'usage'; model: string; usage: LlmUsage }
-  | { kind: 'tool_result'; tool: string; isError: boolean; content: string }
+  | {
+      kind: 'tool_result';
+      tool: string;
+      isError: boolean;
+      content: string;
+      /** A write tool's history seq (ToolAgentOptions.writeSeq), read before the next tool runs. */
+      seq?: number;
+    }
   /** The model still called tools at the turn limit: the run ends without running them. */
   | { kind: 'turn_limit'; turns: number };
 
@@ -53,6 +60,11 @@ export interface ToolAgentOptions {
   tracing?: Tracing;
   /** Model turns before the run stops (a model that never stops calling tools). */
   maxTurns: number;
+  /**
+   * The history seq of the write a tool just made, asked after each write tool that succeeded
+   * and before the next tool runs (the stream's reader may be behind), for the stream's ids.
+   */
+  writeSeq?: () => Promise<number | null>;
 }
 
 /** Routing after the model's turn: run its calls, or end (done, or out of turns). */
@@ -67,6 +79,15 @@ const emit = (config: LangGraphRunnableConfig, event: ToolAgentEvent): void => {
 };
 
 /** One call's outcome as the model reads it. */
+/** The stream can go without a number: a store error leaves the write's event unnumbered. */
+async function writeSeq(options: ToolAgentOptions): Promise<number | null> {
+  try {
+    return (await options.writeSeq?.()) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 async function runCall(
   call: LlmToolCall,
   tools: ReadonlyMap<string, AgentTool>,
@@ -158,7 +179,13 @@ export function buildToolAgentGraph(options: ToolAgentOptions) {
     const results: LlmMessage[] = [];
     for (const call of last.toolCalls) {
       const outcome = await runCall(call, tools, options.tracing);
-      emit(config, { kind: 'tool_result', tool: call.name, ...outcome });
+      const seq = !outcome.isError && tools.get(call.name)?.writes ? await writeSeq(options) : null;
+      emit(config, {
+        kind: 'tool_result',
+        tool: call.name,
+        ...outcome,
+        ...(seq === null ? {} : { seq }),
+      });
       results.push({ role: 'tool', toolCallId: call.id, name: call.name, ...outcome });
     }
     return { messages: results };

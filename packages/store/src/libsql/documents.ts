@@ -332,11 +332,11 @@ export function libsqlDocumentExtractions(client: SqlClient): DocumentExtraction
       });
     },
 
-    async listWrites(tenantId, id) {
+    async listWrites(tenantId, id, options = {}) {
       const result = await client.execute({
-        sql: `SELECT * FROM document_extraction_writes WHERE tenant_id = ? AND extraction_id = ?
-              ORDER BY seq`,
-        args: [tenantId, id],
+        sql: `SELECT * FROM document_extraction_writes
+              WHERE tenant_id = ? AND extraction_id = ? AND seq > ? ORDER BY seq`,
+        args: [tenantId, id, Math.max(0, Math.floor(options.afterSeq ?? 0))],
       });
       return result.rows.map(toWrite);
     },

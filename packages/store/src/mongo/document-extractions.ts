@@ -223,13 +223,14 @@ export function mongoDocumentExtractions({
       await documentExtractions.updateOne(spec.filter, spec.update).exec();
     },
 
-    async listWrites(tenantId, id) {
-      const q = writesQuery(tenantId, id);
+    async listWrites(tenantId, id, options = {}) {
+      const after = Math.max(0, Math.floor(options.afterSeq ?? 0));
+      const q = writesQuery(tenantId, id, after);
       const doc = await documentExtractions.findOne(q.filter, q.projection).lean().exec();
       return (doc?.writes ?? []).map((entry, index) => ({
         tenantId,
         extractionId: id,
-        seq: index + 1,
+        seq: after + index + 1,
         tool: entry.tool,
         input: JSON.parse(entry.input) as unknown,
         createdAt: iso(entry.createdAt),

@@ -142,6 +142,11 @@ describe('document extractions', () => {
     xs.updateMany(usageUpdate('t1', 'x1', { costMicroUsd: 120.4, tokens: 900 }));
     xs.updateMany(usageUpdate('t1', 'x1', { costMicroUsd: 30, tokens: 100 }));
     expect(xs.findOne(writesQuery('t1', 'x1'))).toMatchObject({ writes: expect.any(Array) });
+    const all = (xs.findOne(writesQuery('t1', 'x1')) as { writes: unknown[] }).writes;
+    expect(all).toHaveLength(2);
+    expect((xs.findOne(writesQuery('t1', 'x1', 1)) as { writes: unknown[] }).writes).toEqual(
+      all.slice(1),
+    );
     expect(xs.findOne({ filter: ownedFilter('t1', 'x1') })).toMatchObject({
       costMicroUsd: 150,
       tokens: 1000,

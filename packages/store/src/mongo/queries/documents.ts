@@ -101,10 +101,14 @@ export const usageUpdate = (
   },
 });
 
-export const writesQuery = (tenantId: string, id: string): FindSpec => ({
+/** The history, or the part after `afterSeq` (the entry at index i has seq i + 1). */
+export const writesQuery = (tenantId: string, id: string, afterSeq = 0): FindSpec => ({
   filter: { tenantId, id },
-  projection: { writes: 1 },
+  projection: { writes: afterSeq > 0 ? { $slice: [afterSeq, MAX_WRITES_READ] } : 1 },
 });
+
+/** More writes than any extraction has: $slice needs a count with its skip. */
+const MAX_WRITES_READ = 1_000_000;
 
 // ---------------------------------------------------------------- stacks
 

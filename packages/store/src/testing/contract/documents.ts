@@ -353,6 +353,11 @@ export function documentsContract(makeStore: MakeStore): void {
       ]);
       expect(writes[1]?.input).toEqual({ fields: { total: 5 }, $weird: { 'a.b': 1 } });
       writes.forEach((w) => expectIso(w.createdAt));
+      // The part after a seq: what a stream follower missed, or the write just made.
+      expect(await repo.listWrites(tenantId, x.id, { afterSeq: 1 })).toEqual(writes.slice(1));
+      expect(await repo.listWrites(tenantId, x.id, { afterSeq: 2 })).toEqual(writes.slice(2));
+      expect(await repo.listWrites(tenantId, x.id, { afterSeq: 3 })).toEqual([]);
+      expect(await repo.listWrites(tenantId, x.id, { afterSeq: 0 })).toEqual(writes);
 
       await Promise.all([
         repo.addUsage(tenantId, x.id, { costMicroUsd: 120, tokens: 900 }),

@@ -32,7 +32,7 @@ import {
 } from '@tandem/observability/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
-import { request, tenantWithKey, testRuntime } from '../../../test/harness';
+import { request, sseMessages, tenantWithKey, testRuntime } from '../../../test/harness';
 import { GET as getDocuments, POST as uploadDocument } from '../documents/route';
 import { GET as getStack } from '../stacks/[stackId]/route';
 import { GET as listStacks, POST as createStack } from '../stacks/route';
@@ -86,14 +86,8 @@ async function uploadInvoice(as = key) {
 }
 
 /** The SSE body as its events: each `data:` line parsed, comments left out. */
-async function events(res: Response): Promise<unknown[]> {
-  expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => JSON.parse(block.slice('data: '.length)) as unknown);
-}
+const events = async (res: Response): Promise<unknown[]> =>
+  (await sseMessages(res)).map((message) => message.data);
 
 const post = (body: unknown, as = key) =>
   createExtraction.withRuntime(runtime)(

@@ -2,7 +2,7 @@ import { StackStreamEvent, endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../server/create-route';
 import { caller } from '../documents/_lib/access';
 import { startInSlot } from '../documents/_lib/run-slot';
-import { runEventResponse } from '../documents/_lib/run-stream';
+import { runEventResponse, unnumbered } from '../documents/_lib/run-stream';
 import { stackView } from '../documents/_lib/views';
 
 export const runtime = 'nodejs';
@@ -19,7 +19,9 @@ export const POST = createRoute(endpoints.stacksCreate, {
         ...(body.instructions ? { instructions: body.instructions } : {}),
       }),
     );
-    return rawResponse(runEventResponse(run.events, StackStreamEvent, request.signal, log));
+    return rawResponse(
+      runEventResponse(unnumbered(run.events), StackStreamEvent, request.signal, log),
+    );
   },
 });
 

@@ -19,6 +19,8 @@ import { RunLog, type LogEntry } from './run-log';
 import { readEvents } from './stream-client';
 
 const API = '/extractions/api';
+/** Times a run's stream is followed again after it dropped before the run's end. */
+const FOLLOW_RECONNECTS = 3;
 
 async function errorOf(response: Response): Promise<string> {
   const parsed = ErrorResponse.safeParse(await response.json().catch(() => null));
@@ -62,23 +64,39 @@ export function ExtractionsApp({
     setSelected(DocumentExtractionDetail.parse(await response.json()));
   }, []);
 
-  /** Streams a run into the log; opens its extraction when it completes. */
+  /**
+   * Streams a run into the log; opens its extraction when it completes. A stream that ends
+   * without its `complete` (the connection dropped; the run goes on on the server) is followed
+   * again from the last write it showed, a few times.
+   */
   const follow = useCallback(
-    async (response: Response) => {
+    async (response: Response, extractionId?: string) => {
       if (!response.ok) throw new Error(await errorOf(response));
+      const runId = extractionId ?? response.headers.get('tandem-extraction-id');
       let id: string | null = null;
-      for await (const raw of readEvents(response)) {
-        const event = ExtractionStreamEvent.safeParse(raw);
-        if (!event.success) continue;
-        const data = event.data;
-        if ('complete' in data) {
-          id = data.extraction_id;
-          setLog((entries) => [...entries, { kind: 'complete', cost: data.cost }]);
-        } else if ('tool' in data) {
-          setLog((entries) => [...entries, { kind: 'tool', tool: data.tool, input: data.input }]);
-        } else {
-          setLog((entries) => [...entries, { kind: 'text', text: data.text }]);
+      let lastEventId: string | undefined;
+      let stream = response;
+      for (let reconnects = 0; ; reconnects += 1) {
+        for await (const { id: seen, data: raw } of readEvents(stream)) {
+          lastEventId = seen ?? lastEventId;
+          const event = ExtractionStreamEvent.safeParse(raw);
+          if (!event.success) continue;
+          const data = event.data;
+          if ('complete' in data) {
+            id = data.extraction_id;
+            setLog((entries) => [...entries, { kind: 'complete', cost: data.cost }]);
+          } else if ('tool' in data) {
+            setLog((entries) => [...entries, { kind: 'tool', tool: data.tool, input: data.input }]);
+          } else {
+            setLog((entries) => [...entries, { kind: 'text', text: data.text }]);
+          }
         }
+        if (id || !runId || reconnects >= FOLLOW_RECONNECTS) break;
+        const again = await fetch(`${API}/extractions/${encodeURIComponent(runId)}/events`, {
+          headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+        }).catch(() => null);
+        if (!again?.ok) break;
+        stream = again;
       }
       if (id) await open(id);
       await refreshList();
@@ -147,6 +165,7 @@ export function ExtractionsApp({
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ message }),
         }),
+        selected.id,
       );
     });
 
@@ -158,6 +177,7 @@ export function ExtractionsApp({
         await fetch(`${API}/extractions/${encodeURIComponent(selected.id)}/retry`, {
           method: 'POST',
         }),
+        selected.id,
       );
     });
 

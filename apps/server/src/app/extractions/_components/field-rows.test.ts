@@ -27,11 +27,12 @@ describe('fieldRows', () => {
 });
 
 describe('readEvents', () => {
-  it('reads data lines across chunk boundaries and skips heartbeats', async () => {
+  it('reads data lines across chunk boundaries, skips heartbeats, keeps the last id', async () => {
     const chunks = [
       'data: {"text":"Rea',
       'ding"}\n\n: heartbeat\n\n',
-      'data: {"tool":"x","input":{}}\n\n',
+      'id: 4\ndata: {"tool":"x","input":{}}\n\n',
+      'data: {"text":"after"}\n\n',
     ];
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -41,6 +42,11 @@ describe('readEvents', () => {
     });
     const events: unknown[] = [];
     for await (const event of readEvents(new Response(body))) events.push(event);
-    expect(events).toEqual([{ text: 'Reading' }, { tool: 'x', input: {} }]);
+    expect(events).toEqual([
+      { id: undefined, data: { text: 'Reading' } },
+      { id: '4', data: { tool: 'x', input: {} } },
+      // The resume point stays the last write's seq.
+      { id: '4', data: { text: 'after' } },
+    ]);
   });
 });

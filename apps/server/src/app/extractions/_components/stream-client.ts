@@ -3,7 +3,11 @@
 // every client of ours uses).
 import { readSse } from '@tandem/contracts';
 
-export async function* readEvents(response: Response): AsyncGenerator<unknown, void, undefined> {
+/** Each event's data, with the last id seen: a write's history seq, where a reconnect resumes. */
+export async function* readEvents(
+  response: Response,
+): AsyncGenerator<{ id: string | undefined; data: unknown }, void, undefined> {
   if (!response.body) return;
-  for await (const message of readSse(response.body)) yield JSON.parse(message.data) as unknown;
+  for await (const message of readSse(response.body))
+    yield { id: message.id, data: JSON.parse(message.data) as unknown };
 }

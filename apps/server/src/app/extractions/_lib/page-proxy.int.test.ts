@@ -132,5 +132,13 @@ describe('/extractions/api/*', () => {
     const retried = await retry(ORIGIN);
     expect(retried.status).toBe(503);
     expect(ErrorResponse.parse(await retried.json()).error.code).toBe('LLM_NOT_CONFIGURED');
+    // Following a run again (after a dropped stream) reaches the API's events route.
+    const followed = await call(['extractions', 'some-extraction', 'events'], {
+      cookie: key,
+      headers: { 'last-event-id': '3' },
+    });
+    expect(followed.status).toBe(404);
+    expect(ErrorResponse.parse(await followed.json()).error.code).toBe('NOT_FOUND');
+    expect((await call(['extractions', 'some-extraction', 'events'])).status).toBe(401);
   });
 });

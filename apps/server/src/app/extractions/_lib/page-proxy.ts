@@ -7,6 +7,7 @@ import { USER_COOKIE } from '../../../server/user-session';
 import { GET as listDocuments, POST as uploadDocument } from '../../api/documents/route';
 import { POST as correct } from '../../api/extractions/[extractionId]/correct/route';
 import { POST as retry } from '../../api/extractions/[extractionId]/retry/route';
+import { GET as followExtraction } from '../../api/extractions/[extractionId]/events/route';
 import { GET as getExtraction } from '../../api/extractions/[extractionId]/route';
 import { GET as listExtractions, POST as createExtraction } from '../../api/extractions/route';
 
@@ -31,6 +32,8 @@ function routeFor(
     return { handler: correct, params: { extractionId: id } };
   if (action === 'retry' && method === 'POST')
     return { handler: retry, params: { extractionId: id } };
+  if (action === 'events' && method === 'GET')
+    return { handler: followExtraction, params: { extractionId: id } };
   return null;
 }
 
@@ -65,6 +68,9 @@ async function forward(
   const headers = new Headers();
   const type = request.headers.get('content-type');
   if (type) headers.set('content-type', type);
+  // A run's stream followed again after a dropped connection resumes after the last write seen.
+  const lastEventId = request.headers.get('last-event-id');
+  if (lastEventId) headers.set('last-event-id', lastEventId);
   // No cookie means no key: the API answers 401 as it does to any request without one.
   const key = readCookie(request, USER_COOKIE);
   if (key) headers.set('authorization', `Bearer ${key}`);

@@ -9,8 +9,19 @@ import { sseResponse } from '../../../../server/sse';
 // A run is bounded by its turns; this only ends a stream nobody closed (the run goes on).
 const MAX_STREAM_MS = 60 * 60_000;
 
+/** One event to send; `id` (a write's history seq) becomes the SSE id a client resumes from. */
+export interface StreamItem<E> {
+  event: E;
+  id?: number;
+}
+
+/** Events without ids (a stack's run: nothing to resume from) as stream items. */
+export async function* unnumbered<E>(events: AsyncIterable<E>): AsyncIterable<StreamItem<E>> {
+  for await (const event of events) yield { event };
+}
+
 export function runEventResponse<E>(
-  events: AsyncIterable<E>,
+  events: AsyncIterable<StreamItem<E>>,
   schema: z.ZodType,
   signal: AbortSignal,
   log: Logger,
@@ -30,7 +41,7 @@ export function runEventResponse<E>(
           for (;;) {
             const next = await iterator.next();
             if (next.done || channel.closed) break;
-            const checked = schema.safeParse(next.value);
+            const checked = schema.safeParse(next.value.event);
             if (!checked.success) {
               // Our bug, not the client's: never send an event that breaks the contract.
               log.error('run event failed contract validation', {
@@ -38,7 +49,8 @@ export function runEventResponse<E>(
               });
               continue;
             }
-            channel.send({ data: checked.data });
+            const id = next.value.id;
+            channel.send(id === undefined ? { data: checked.data } : { id, data: checked.data });
           }
         } catch (error) {
           log.error('run event stream failed', { error });

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ExtractionStreamEvent, UploadDocumentResponse } from '@tandem/contracts';
+import { ExtractionStreamEvent, readSse, UploadDocumentResponse } from '@tandem/contracts';
 import { startFakeHttpServer, type FakeHttpServer } from '@tandem/agent/testing';
 import {
   geminiTurnResponse,
@@ -20,7 +20,7 @@ import {
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';
-import { request, tenantWithKey, testRuntime } from '../../../../../test/harness';
+import { request, sseMessages, tenantWithKey, testRuntime } from '../../../../../test/harness';
 import { POST as uploadDocument } from '../../../documents/route';
 import { POST as createExtraction } from '../../route';
 import { GET as followEvents } from './route';
@@ -57,42 +57,57 @@ const open = async () => {
   return runtime;
 };
 
-/** The SSE body as its events: each `data:` line parsed, comments left out. */
-async function events(res: Response): Promise<ExtractionStreamEvent[]> {
-  expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => ExtractionStreamEvent.parse(JSON.parse(block.slice('data: '.length))));
-}
+/** The SSE body as its events, each with the last id seen. */
+const framed = async (res: Response) =>
+  (await sseMessages(res)).map((message) => ({
+    id: message.id,
+    event: ExtractionStreamEvent.parse(message.data),
+  }));
 
-const follow = (runtime: Runtime, id: string, key: string) =>
-  followEvents.withRuntime(runtime)(request(`/api/extractions/${id}/events`, { key }), {
-    params: Promise.resolve({ extractionId: id }),
-  });
+/**
+ * The events that carried an id of their own. The reader reports the last id seen (as an
+ * EventSource does), and write seqs only grow: an event carried one where the id changed.
+ */
+const numberedOf = (items: { id: string; event: ExtractionStreamEvent }[]) =>
+  items.filter((item, index) => item.id !== '' && item.id !== (items[index - 1]?.id ?? ''));
+
+const events = async (res: Response) => (await framed(res)).map((item) => item.event);
+
+const follow = (runtime: Runtime, id: string, key: string, lastEventId?: string) =>
+  followEvents.withRuntime(runtime)(
+    request(`/api/extractions/${id}/events`, {
+      key,
+      ...(lastEventId === undefined ? {} : { headers: { 'last-event-id': lastEventId } }),
+    }),
+    { params: Promise.resolve({ extractionId: id }) },
+  );
+
+/** Uploads the scripted invoice through process `runtime`'s route and starts its extraction. */
+async function startInvoiceRun(runtime: Runtime, key: string) {
+  const form = new FormData();
+  const pdf = await renderPdf(INVOICE.layout);
+  form.set('file', new Blob([Buffer.from(pdf)], { type: INVOICE.mimeType }), INVOICE.fileName);
+  const uploaded = await uploadDocument.withRuntime(runtime)(
+    new Request('http://127.0.0.1:3000/api/documents', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    }),
+  );
+  const document = UploadDocumentResponse.parse(await uploaded.json()).document;
+  const started = await createExtraction.withRuntime(runtime)(
+    request('/api/extractions', { method: 'POST', key, body: { documentId: document.id } }),
+  );
+  expect(started.status).toBe(200);
+  return started;
+}
 
 describe('GET /api/extractions/{id}/events', () => {
   it('follows a run another process started, event for event, to the same complete', async () => {
     const a = await open();
     const b = await open();
     const { key, tenantId } = await tenantWithKey(a.store);
-    const form = new FormData();
-    const pdf = await renderPdf(INVOICE.layout);
-    form.set('file', new Blob([Buffer.from(pdf)], { type: INVOICE.mimeType }), INVOICE.fileName);
-    const uploaded = await uploadDocument.withRuntime(a)(
-      new Request('http://127.0.0.1:3000/api/documents', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}` },
-        body: form,
-      }),
-    );
-    const document = UploadDocumentResponse.parse(await uploaded.json()).document;
-
-    const started = await createExtraction.withRuntime(a)(
-      request('/api/extractions', { method: 'POST', key, body: { documentId: document.id } }),
-    );
-    expect(started.status).toBe(200);
+    const started = await startInvoiceRun(a, key);
     // The run's id comes with the headers, before its first event.
     const id = started.headers.get('tandem-extraction-id') ?? '';
     expect(id).not.toBe('');
@@ -117,5 +132,53 @@ describe('GET /api/extractions/{id}/events', () => {
       role: 'user',
     });
     expect((await follow(b, id, plaintextKey)).status).toBe(404);
+  }, 60_000);
+
+  it('numbers each write with its history seq, and a reconnect resumes after Last-Event-ID', async () => {
+    const a = await open();
+    const b = await open();
+    const { key, tenantId } = await tenantWithKey(a.store);
+    const started = await startInvoiceRun(a, key);
+    const id = started.headers.get('tandem-extraction-id') ?? '';
+    // The client reads until the run's second write, then its connection drops.
+    const reader = readSse(started.body as ReadableStream<Uint8Array>)[Symbol.asyncIterator]();
+    const before: { id: string; event: ExtractionStreamEvent }[] = [];
+    while (numberedOf(before).length < 2) {
+      const next = await reader.next();
+      if (next.done) throw new Error('the run ended before its second write');
+      before.push({
+        id: next.value.id ?? '',
+        event: ExtractionStreamEvent.parse(JSON.parse(next.value.data)),
+      });
+    }
+    await reader.return?.();
+    const lastSeen = before.at(-1)?.id ?? '';
+    expect(lastSeen).toBe('2');
+
+    // It reconnects to another process with the id it saw last, while the run goes on.
+    const after = await framed(await follow(b, id, key, lastSeen));
+    expect(after.at(-1)?.event).toMatchObject({ complete: true, extraction_id: id });
+
+    // Every write reached the client exactly once, in order, numbered as the history is.
+    const history = await a.store.documentExtractions.listWrites(tenantId, id);
+    expect(history.length).toBeGreaterThan(2);
+    const numbered = [...numberedOf(before), ...numberedOf(after)];
+    expect(numbered.map((item) => Number(item.id))).toEqual(history.map((write) => write.seq));
+    expect(numbered.map((item) => item.event)).toEqual(
+      history.map((write) => ({ tool: write.tool, input: write.input })),
+    );
+
+    // After the run: a reconnect gets the writes it missed and the complete, at once.
+    const late = await framed(await follow(b, id, key, '1'));
+    expect(late.map((item) => item.id)).toEqual([
+      ...history.slice(1).map((write) => String(write.seq)),
+      // The complete carries no id of its own: the last one seen stays the resume point.
+      String(history.at(-1)?.seq),
+    ]);
+    expect(late.at(-1)?.event).toMatchObject({ complete: true });
+    // An id past the history (or not a number) replays nothing.
+    expect((await framed(await follow(b, id, key, '999'))).map((item) => item.event)).toEqual([
+      late.at(-1)?.event,
+    ]);
   }, 60_000);
 });

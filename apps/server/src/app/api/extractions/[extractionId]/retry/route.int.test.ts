@@ -20,7 +20,7 @@ import {
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';
-import { request, tenantWithKey, testRuntime } from '../../../../../test/harness';
+import { request, sseMessages, tenantWithKey, testRuntime } from '../../../../../test/harness';
 import { POST as uploadDocument } from '../../../documents/route';
 import { POST as createExtraction } from '../../route';
 import { POST as correct } from '../correct/route';
@@ -62,14 +62,8 @@ const open = async (runJobs: boolean) => {
   return runtime;
 };
 
-async function events(res: Response): Promise<ExtractionStreamEvent[]> {
-  expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => ExtractionStreamEvent.parse(JSON.parse(block.slice('data: '.length))));
-}
+const events = async (res: Response): Promise<ExtractionStreamEvent[]> =>
+  (await sseMessages(res)).map((message) => ExtractionStreamEvent.parse(message.data));
 
 async function uploadInvoice(runtime: Runtime, key: string): Promise<string> {
   const form = new FormData();

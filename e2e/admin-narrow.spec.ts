@@ -183,4 +183,7 @@ test('admin pages after a real run: no overflow at 420 px, honest counts and KPI
 
   await signInExtractions(page, ext.env.server, ext.env.apiKey);
   await checkView(page, info, 'data-extractions');
+  // The browser is the suite's: later specs start signed out, as a new user would.
+  await page.close();
+  await ext.context.clearCookies();
 });

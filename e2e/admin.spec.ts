@@ -73,6 +73,8 @@ test('admin pages: billing chart and table, task list with KPIs, a task trace; 4
   const run = await waitForRun(ext, tabId, finished, 90_000);
   expect(run.status, JSON.stringify(run, null, 2)).toBe('completed');
 
+  // Signed out, whatever a spec before this one left in the suite's browser.
+  await ext.context.clearCookies();
   const page = await ext.context.newPage();
   await page.setViewportSize({ width: 1200, height: 900 });
 

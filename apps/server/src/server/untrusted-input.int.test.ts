@@ -12,10 +12,10 @@ import {
   scriptedTurnForGemini,
 } from '@tandem/extraction/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { POST as uploadDocument } from '../app/api/documents/route';
 import { POST as extract } from '../app/api/extract/route';
 import { POST as createExtraction } from '../app/api/extractions/route';
 import { POST as indexLink } from '../app/api/knowledge/index-link/route';
+import { uploadStored } from '../test/documents';
 import { request, tenantWithKey, testRuntime } from '../test/harness';
 import type { Runtime } from './runtime';
 
@@ -142,19 +142,14 @@ describe('POST /api/extract budgets', () => {
 });
 
 describe('fair share per tenant', () => {
-  async function uploadText(): Promise<string> {
-    const form = new FormData();
-    form.set('file', new Blob(['Invoice 7\nTotal: 12.50 EUR\n'], { type: 'text/plain' }), 'i.txt');
-    const response = await uploadDocument.withRuntime(runtime)(
-      new Request('http://127.0.0.1:3000/api/documents', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}` },
-        body: form,
-      }),
-    );
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { document: { id: string } }).document.id;
-  }
+  const uploadText = async (): Promise<string> =>
+    (
+      await uploadStored(runtime, key, {
+        bytes: 'Invoice 7\nTotal: 12.50 EUR\n',
+        name: 'i.txt',
+        type: 'text/plain',
+      })
+    ).id;
 
   it('starts DOCUMENT_RUNS_PER_TENANT runs at once and answers the rest 429 with Retry-After', async () => {
     const documentId = await uploadText();

@@ -32,8 +32,9 @@ import {
 } from '@tandem/observability/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
+import { uploadFile, uploadInvoice as uploadInvoiceAs } from '../../../test/documents';
 import { request, sseMessages, tenantWithKey, testRuntime } from '../../../test/harness';
-import { GET as getDocuments, POST as uploadDocument } from '../documents/route';
+import { GET as getDocuments } from '../documents/route';
 import { GET as getStack } from '../stacks/[stackId]/route';
 import { GET as listStacks, POST as createStack } from '../stacks/route';
 import { POST as correct } from './[extractionId]/correct/route';
@@ -67,23 +68,10 @@ beforeEach(async () => {
 });
 afterEach(() => runtime.store.close());
 
-async function upload(bytes: Uint8Array, name: string, type: string, as = key) {
-  const form = new FormData();
-  form.set('file', new Blob([Buffer.from(bytes)], { type }), name);
-  return uploadDocument.withRuntime(runtime)(
-    new Request('http://127.0.0.1:3000/api/documents', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${as}` },
-      body: form,
-    }),
-  );
-}
+const upload = (bytes: Uint8Array, name: string, type: string, as = key) =>
+  uploadFile(runtime, as, { bytes, name, type });
 
-async function uploadInvoice(as = key) {
-  const res = await upload(await renderPdf(INVOICE.layout), INVOICE.fileName, INVOICE.mimeType, as);
-  expect(res.status).toBe(201);
-  return UploadDocumentResponse.parse(await res.json()).document;
-}
+const uploadInvoice = (as = key) => uploadInvoiceAs(runtime, as);
 
 /** The SSE body as its events: each `data:` line parsed, comments left out. */
 const events = async (res: Response): Promise<unknown[]> =>

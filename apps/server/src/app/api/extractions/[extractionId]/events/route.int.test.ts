@@ -8,20 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ExtractionStreamEvent, readSse, UploadDocumentResponse } from '@tandem/contracts';
+import { ExtractionStreamEvent, readSse } from '@tandem/contracts';
 import { startFakeHttpServer, type FakeHttpServer } from '@tandem/agent/testing';
 import {
   geminiTurnResponse,
-  INVOICE,
   isToolCallingRequest,
-  renderPdf,
   scriptedTurnForGemini,
 } from '@tandem/extraction/testing';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';
+import { uploadInvoice } from '../../../../../test/documents';
 import { request, sseMessages, tenantWithKey, testRuntime } from '../../../../../test/harness';
-import { POST as uploadDocument } from '../../../documents/route';
 import { POST as createExtraction } from '../../route';
 import { GET as followEvents } from './route';
 
@@ -84,17 +82,7 @@ const follow = (runtime: Runtime, id: string, key: string, lastEventId?: string)
 
 /** Uploads the scripted invoice through process `runtime`'s route and starts its extraction. */
 async function startInvoiceRun(runtime: Runtime, key: string) {
-  const form = new FormData();
-  const pdf = await renderPdf(INVOICE.layout);
-  form.set('file', new Blob([Buffer.from(pdf)], { type: INVOICE.mimeType }), INVOICE.fileName);
-  const uploaded = await uploadDocument.withRuntime(runtime)(
-    new Request('http://127.0.0.1:3000/api/documents', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}` },
-      body: form,
-    }),
-  );
-  const document = UploadDocumentResponse.parse(await uploaded.json()).document;
+  const document = await uploadInvoice(runtime, key);
   const started = await createExtraction.withRuntime(runtime)(
     request('/api/extractions', { method: 'POST', key, body: { documentId: document.id } }),
   );

@@ -6,13 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ErrorResponse, ExtractionStreamEvent, UploadDocumentResponse } from '@tandem/contracts';
+import { ErrorResponse, ExtractionStreamEvent } from '@tandem/contracts';
 import { startFakeHttpServer, type FakeHttpServer } from '@tandem/agent/testing';
 import {
   geminiTurnResponse,
-  INVOICE,
   isToolCallingRequest,
-  renderPdf,
   scriptedTurnForGemini,
   type GeminiToolRequest,
   type ModelTurn,
@@ -20,8 +18,8 @@ import {
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';
+import { uploadInvoice as uploadInvoiceAs } from '../../../../../test/documents';
 import { request, sseMessages, tenantWithKey, testRuntime } from '../../../../../test/harness';
-import { POST as uploadDocument } from '../../../documents/route';
 import { POST as createExtraction } from '../../route';
 import { POST as correct } from '../correct/route';
 import { GET as getExtraction } from '../route';
@@ -65,20 +63,8 @@ const open = async (runJobs: boolean) => {
 const events = async (res: Response): Promise<ExtractionStreamEvent[]> =>
   (await sseMessages(res)).map((message) => ExtractionStreamEvent.parse(message.data));
 
-async function uploadInvoice(runtime: Runtime, key: string): Promise<string> {
-  const form = new FormData();
-  const bytes = await renderPdf(INVOICE.layout);
-  form.set('file', new Blob([Buffer.from(bytes)], { type: INVOICE.mimeType }), INVOICE.fileName);
-  const res = await uploadDocument.withRuntime(runtime)(
-    new Request('http://127.0.0.1:3000/api/documents', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}` },
-      body: form,
-    }),
-  );
-  expect(res.status).toBe(201);
-  return UploadDocumentResponse.parse(await res.json()).document.id;
-}
+const uploadInvoice = async (runtime: Runtime, key: string): Promise<string> =>
+  (await uploadInvoiceAs(runtime, key)).id;
 
 const start = (runtime: Runtime, key: string, documentId: string) =>
   createExtraction.withRuntime(runtime)(

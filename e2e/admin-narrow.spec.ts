@@ -5,56 +5,14 @@
 // wide table may scroll inside its box; the page may not). Also checks what a new user saw
 // wrong: the admin menu while signed out, KPIs judged from two tasks, an empty cost chart with
 // a $0–$0.000001 axis, and trace cards that all read "Step 1".
-import { chromium, type Page, type TestInfo } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { e2eEnv } from './support/env';
 import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
+import { checkView, overflow } from './support/narrow';
 import { startTandemServer } from './support/tandem-server';
 
 const GOAL = 'Add a new patient named Jas Patel';
-const WIDTHS = [420, 1280] as const;
-
-/** What reaches past the viewport's right or left edge without a scrolling box around it. */
-async function overflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const root = document.documentElement;
-    const found: string[] = [];
-    if (root.scrollWidth > root.clientWidth)
-      found.push(`page scrolls sideways: scrollWidth ${root.scrollWidth} > ${root.clientWidth}`);
-    const width = root.clientWidth;
-    const clipped = (el: Element): boolean => {
-      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        const x = getComputedStyle(p).overflowX;
-        if (x === 'auto' || x === 'scroll' || x === 'hidden' || x === 'clip') return true;
-      }
-      return false;
-    };
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      if ((box.right > width + 1 || box.left < -1) && !clipped(el)) {
-        const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className)}` : ''}`;
-        found.push(
-          `${name} spans ${Math.round(box.left)}–${Math.round(box.right)} px: "${(el.textContent ?? '').trim().slice(0, 60)}"`,
-        );
-      }
-    }
-    return found.slice(0, 20);
-  });
-}
-
-/** Screenshots the page at each width (attached to the test) and checks it for overflow. */
-async function checkView(page: Page, info: TestInfo, name: string): Promise<void> {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    const file = info.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
-    // Soft: every page is screenshotted and checked before the test fails.
-    expect.soft(await overflow(page), `${name} at ${width} px overflows`).toEqual([]);
-  }
-}
-
 async function signInAdmin(page: Page, server: string, key: string): Promise<void> {
   await page.goto(`${server}/admin/login`);
   await page.getByLabel('Admin API key').fill(key);

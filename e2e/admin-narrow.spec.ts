@@ -6,7 +6,9 @@
 // wrong: the admin menu while signed out, KPIs judged from two tasks, an empty cost chart with
 // a $0–$0.000001 axis, and trace cards that all read "Step 1".
 import { chromium, type Page } from '@playwright/test';
+import { WhoAmIResponse } from '@tandem/contracts';
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
+import { createUserKey } from './support/admin-cli';
 import { e2eEnv } from './support/env';
 import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
 import { checkView, overflow } from './support/narrow';
@@ -39,6 +41,11 @@ test('admin pages and /extractions on a fresh server: no overflow at 420 px, not
   });
   try {
     const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+
+    // The home page: where a new user lands, with the way to each page.
+    await page.goto(server.url);
+    await expect(page.getByRole('link', { name: 'Admin', exact: true })).toBeVisible();
+    await checkView(page, info, 'empty-home');
 
     // Signed out: the sign-in form without the admin menu (it would lead back here).
     await page.goto(`${server.url}/admin/tasks`);
@@ -141,6 +148,32 @@ test('admin pages after a real run: no overflow at 420 px, honest counts and KPI
 
   await signInExtractions(page, ext.env.server, ext.env.apiKey);
   await checkView(page, info, 'data-extractions');
+
+  // Signed in with a user key: the 403 page, with the command that makes an admin key.
+  const whoami = await fetch(`${ext.env.server}/api/auth/whoami`, {
+    headers: { authorization: `Bearer ${ext.env.apiKey}` },
+  });
+  const { tenantId } = WhoAmIResponse.parse(await whoami.json());
+  await page.goto(`${ext.env.server}/admin/login`);
+  await page.getByLabel('Admin API key').fill(createUserKey(ext.env.dataDir, tenantId));
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await expect(page.getByRole('heading', { name: 'Admin key required (403)' })).toBeVisible();
+  await checkView(page, info, 'admin-forbidden');
+  // A key that no longer works in the cookie: the 401 page.
+  await ext.context.clearCookies();
+  await ext.context.addCookies([
+    {
+      name: 'tandem_admin_key',
+      value: 'tdm_revoked',
+      domain: new URL(ext.env.server).hostname,
+      path: '/admin',
+      httpOnly: true,
+      sameSite: 'Strict',
+    },
+  ]);
+  await page.goto(`${ext.env.server}/admin/tasks`);
+  await expect(page.getByRole('heading', { name: 'Sign in again (401)' })).toBeVisible();
+  await checkView(page, info, 'admin-unauthorized');
   // The browser is the suite's: later specs start signed out, as a new user would.
   await page.close();
   await ext.context.clearCookies();

@@ -2,12 +2,11 @@
 // (real extension, fake Gemini over HTTP, real store). Signs in with the admin key through
 // the form, reads billing (chart + table), the task list with its KPIs and one task's trace,
 // and checks that user keys get 403 and stale keys 401.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { AdminTaskList, BillingResponse, WhoAmIResponse } from '@tandem/contracts';
-import { inheritedEnv } from './support/env';
+import { createUserKey } from './support/admin-cli';
 import {
   expect,
   finished,
@@ -19,7 +18,6 @@ import {
 } from './support/fixtures';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../docs/images');
-const SERVER_DIR = path.resolve(import.meta.dirname, '../apps/server');
 const GOAL = 'Add a new patient named Jas Patel';
 
 async function api<T>(ext: Extension, pathname: string, parse: (v: unknown) => T): Promise<T> {
@@ -33,35 +31,6 @@ async function api<T>(ext: Extension, pathname: string, parse: (v: unknown) => T
 async function signIn(page: Page, key: string): Promise<void> {
   await page.getByLabel('Admin API key').fill(key);
   await page.getByRole('button', { name: /Sign in/ }).click();
-}
-
-/** A user-role key in the server's tenant, made with the admin CLI (as an operator would). */
-function createUserKey(ext: Extension, tenantId: string): string {
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'key',
-      'create',
-      '--tenant',
-      tenantId,
-      '--role',
-      'user',
-      '--json',
-    ],
-    {
-      cwd: SERVER_DIR,
-      env: { ...inheritedEnv(), DATA_DIR: ext.env.dataDir, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    },
-  );
-  expect(result.status, result.stderr).toBe(0);
-  const line = result.stdout.trim().split('\n').at(-1) ?? '';
-  const created = JSON.parse(line) as { key: string; role: string };
-  expect(created.role).toBe('user');
-  return created.key;
 }
 
 test('admin pages: billing chart and table, task list with KPIs, a task trace; 401/403 for the wrong keys', async ({
@@ -169,7 +138,7 @@ test('admin pages: billing chart and table, task list with KPIs, a task trace; 4
 
   // A user key: signed in, but every admin page answers 403 "admin key required".
   const { tenantId } = await api(ext, '/api/auth/whoami', (v) => WhoAmIResponse.parse(v));
-  const userKey = createUserKey(ext, tenantId);
+  const userKey = createUserKey(ext.env.dataDir, tenantId);
   await signIn(other, userKey);
   const forbidden = await other.goto(`${ext.env.server}/admin/billing`);
   expect(forbidden?.status()).toBe(403);

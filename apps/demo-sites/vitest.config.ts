@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { vitestConfig } from '../../vitest.shared';
+import { vitestConfig } from '../../vitest.shared.ts';
 
 export default defineConfig(
   vitestConfig(import.meta.dirname, {

@@ -53,6 +53,7 @@ test('admin pages and /extractions on a fresh server: no overflow at 420 px, not
     await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
     // The check itself: a block wider than the viewport is found.
+    await page.setViewportSize({ width: 420, height: 900 });
     await page.evaluate(() => {
       const probe = document.createElement('div');
       probe.id = 'overflow-probe';

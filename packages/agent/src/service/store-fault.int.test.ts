@@ -11,6 +11,7 @@ import Database from 'libsql';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createLibsqlStore } from '@tandem/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ScriptedStep } from '../llm/scripted-client';
 import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
 
 const page = (n: number): SemanticNodeV3[] => [
@@ -38,13 +39,39 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * The scripted model of a task that pages through a list with `pages` clicks on Next: the page's
+ * context, a plan of `pages` steps, then `prediction` for each step.
+ */
+function pagingSteps(pages: number, prediction: ScriptedStep) {
+  return [
+    pageContextStep(),
+    {
+      node: 'planning' as const,
+      output: {
+        goal: 'page through',
+        steps: Array.from({ length: pages }, () => ({
+          description: "Click 'Next'",
+          refinable: true,
+        })),
+      },
+    },
+    ...Array.from({ length: pages }, () => prediction),
+  ];
+}
+
+/** A libSQL file database in a fresh folder, and a second connection to it (another process). */
+async function openFaultStore() {
+  dir = mkdtempSync(path.join(tmpdir(), 'tandem-store-fault-'));
+  const file = path.join(dir, 'tandem.db');
+  const store = await createLibsqlStore({ url: `file:${file}` });
+  locker = new Database(file);
+  return { store, locker };
+}
+
 describe('a store write failing mid-step', () => {
   it('fails the request, and the resent request continues the same task with nothing doubled', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'tandem-store-fault-'));
-    const url = `file:${path.join(dir, 'tandem.db')}`;
-    const store = await createLibsqlStore({ url });
-    // A second connection to the same file, as another process would hold it.
-    locker = new Database(path.join(dir, 'tandem.db'));
+    const { store, locker: other } = await openFaultStore();
     let lockOnNextPrediction = false;
     const lockHeld = { value: false };
     const prediction = {
@@ -55,31 +82,12 @@ describe('a store write failing mid-step', () => {
           lockHeld.value = true;
           // Mid-step: the graph has already verified and advanced the task (and checkpointed
           // that) when the model is asked for the prediction; the lock is taken right now.
-          locker?.exec('BEGIN IMMEDIATE');
+          other.exec('BEGIN IMMEDIATE');
         }
         return { description: 'The next page', urlShouldChange: true, nextGoal: null };
       },
     };
-    agent = await createTestAgent({
-      store,
-      steps: [
-        pageContextStep(),
-        {
-          node: 'planning',
-          output: {
-            goal: 'page through',
-            steps: Array.from({ length: 4 }, () => ({
-              description: "Click 'Next'",
-              refinable: true,
-            })),
-          },
-        },
-        prediction,
-        prediction,
-        prediction,
-        prediction,
-      ],
-    });
+    agent = await createTestAgent({ store, steps: pagingSteps(4, prediction) });
 
     const r1 = await agent.act(
       pageRequest('https://list.example/1', page(1), { query: 'page through the list' }),
@@ -99,7 +107,7 @@ describe('a store write failing mid-step', () => {
     // The lock is released; the client resends the step under the same key. The failed request
     // could not release its claims either (the store was locked), so they answer "still in
     // progress" / TASK_BUSY until their 30 s lease runs out: the extension waits those out.
-    locker.exec('ROLLBACK');
+    other.exec('ROLLBACK');
     const resentAt = Date.now();
     let busyAnswers = 0;
     const r2 = await (async function resend(): Promise<Awaited<ReturnType<TestAgent['act']>>> {
@@ -142,33 +150,12 @@ describe('a store write failing mid-step', () => {
   }, 150_000);
 
   it('writes a step whole or not at all: a failing last write leaves the task as it was', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'tandem-store-fault-'));
-    const file = path.join(dir, 'tandem.db');
-    const store = await createLibsqlStore({ url: `file:${file}` });
-    locker = new Database(file);
+    const { store, locker: other } = await openFaultStore();
     const prediction = {
       node: 'outcome_prediction' as const,
       output: { description: 'The next page', urlShouldChange: true, nextGoal: null },
     };
-    agent = await createTestAgent({
-      store,
-      steps: [
-        pageContextStep(),
-        {
-          node: 'planning',
-          output: {
-            goal: 'page through',
-            steps: Array.from({ length: 3 }, () => ({
-              description: "Click 'Next'",
-              refinable: true,
-            })),
-          },
-        },
-        prediction,
-        prediction,
-        prediction,
-      ],
-    });
+    agent = await createTestAgent({ store, steps: pagingSteps(3, prediction) });
     const tenantId = agent.caller.tenantId;
     const r1 = await agent.act(
       pageRequest('https://list.example/1', page(1), { query: 'page through the list' }),
@@ -178,7 +165,7 @@ describe('a store write failing mid-step', () => {
 
     // The step's last write, its assistant message, fails in the database itself (as a full
     // disk or a constraint would), after the task, the verdict and the action were written.
-    locker.exec(`CREATE TRIGGER fail_step_message BEFORE INSERT ON messages
+    other.exec(`CREATE TRIGGER fail_step_message BEFORE INSERT ON messages
       WHEN NEW.role = 'assistant' BEGIN SELECT RAISE(ABORT, 'injected write failure'); END`);
     const step2 = nextPage(r1, 2);
     const failure = await agent.act(step2).then(
@@ -192,7 +179,7 @@ describe('a store write failing mid-step', () => {
     expect(await store.taskActions.listByTask(tenantId, r1.taskId)).toEqual(actionsBefore);
 
     // The fault is gone; the client's resend is answered and records the step once.
-    locker.exec('DROP TRIGGER fail_step_message');
+    other.exec('DROP TRIGGER fail_step_message');
     const r2 = await agent.act(step2);
     expect(r2.action).toBe('click("next-2")');
     const actions = await store.taskActions.listByTask(tenantId, r1.taskId);

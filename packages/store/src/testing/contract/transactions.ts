@@ -33,21 +33,16 @@ export function transactionsContract(
     it('commits every write of the work together and returns its result', async () => {
       const tenantId = await newTenant(store());
       const result = await store().transaction(async () => {
-        const session = await store().sessions.create(tenantId, { userId: 'u1' });
+        const made = await sessionWithTask(tenantId);
         await store().messages.append(tenantId, {
-          sessionId: session.id,
+          sessionId: made.session.id,
           role: 'user',
           content: 'hello',
         });
         // Its own writes are visible inside it.
-        expect(await store().sessions.get(tenantId, session.id)).toEqual(session);
-        const task = await store().tasks.create(tenantId, {
-          userId: 'u1',
-          sessionId: session.id,
-          url: 'https://example.com',
-          query: 'q',
-        });
-        return { session, task };
+        expect(await store().sessions.get(tenantId, made.session.id)).toEqual(made.session);
+        expect(await store().tasks.get(tenantId, made.task.id)).toEqual(made.task);
+        return made;
       });
       expect(await store().sessions.get(tenantId, result.session.id)).toEqual(result.session);
       expect(await store().tasks.get(tenantId, result.task.id)).toEqual(result.task);

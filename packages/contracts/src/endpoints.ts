@@ -622,6 +622,8 @@ export const endpoints = {
     notes: [
       'At most DOCUMENT_RUNS_PER_TENANT runs of one tenant at once (2 by default): past it, 429 CONCURRENCY_LIMITED with Retry-After.',
       'Events as for POST /api/extractions; the last is `{ "complete": true, "stack_id", "cost" }`. Model calls are billed as `STACK_EXTRACTION`.',
+      'The run is a job: it goes on if the client disconnects, and another server takes it over if the one running it dies (documents that already have their row are not extracted again). A run that fails for good marks the stack `failed`, the reason in `error`.',
+      'The response header `Tandem-Stack-Id` names the new stack before the first event: anyone with the key can follow the run from any server with GET /api/stacks/{id}/events.',
     ],
   }),
   stacks: defineEndpoint({
@@ -644,6 +646,21 @@ export const endpoints = {
     errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
     notes: [
       'CSV: a `_document` column (the document id), then one column per stack column; cells a spreadsheet would run as formulas are defused.',
+    ],
+  }),
+  stackEvents: defineEndpoint({
+    path: '/api/stacks/:stackId/events',
+    method: 'GET',
+    auth: 'apiKey',
+    stream: 'sse',
+    summary:
+      "Follow a stack's run from any server: its events as they happen, ending with `complete`.",
+    params: StackParams,
+    response: StackStreamEvent,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+    notes: [
+      'The same events as the stream of POST /api/stacks, from the moment you connect; GET /api/stacks/{id} has the rows saved before. A stack with no run going answers one `complete` event and closes.',
+      'The run may go on in another server process: its events reach this stream within a second. Stack events carry no SSE ids: a client whose stream dropped reconnects and reads the rows from GET /api/stacks/{id}.',
     ],
   }),
   adminBilling: defineEndpoint({

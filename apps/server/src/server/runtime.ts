@@ -28,6 +28,7 @@ import type { JobQueue } from '@tandem/jobs';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, inputLimitsFrom, type Env } from '../env';
 import { DocumentRunner } from './document-runs';
+import { StackRunner } from './stack-runs';
 import { createEventBus, createJobQueue } from './job-queue';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
 import { createLogger, type Logger } from './logger';
@@ -77,6 +78,11 @@ export interface Runtime {
    * serves the queue runs them, and another takes over a run whose process died.
    */
   documentRuns: DocumentRunner;
+  /**
+   * Stack runs (several documents into one table) as jobs of `jobs` (queue "stack-run"), on the
+   * same per-tenant slots as document runs; taken over like them when their process dies.
+   */
+  stackRuns: StackRunner;
   /**
    * Where untrusted files and big pages are parsed: worker threads with a heap and
    * time limit per job, shared fairly between tenants. Nothing parses them on the event loop.
@@ -202,6 +208,15 @@ export async function createRuntime(options: {
     log,
   });
   if (runJobs) documentRuns.serve();
+  const stackRuns = new StackRunner({
+    store,
+    documents,
+    queue: jobs,
+    events: bus,
+    runsPerTenant: env.DOCUMENT_RUNS_PER_TENANT,
+    log,
+  });
+  if (runJobs) stackRuns.serve();
   const agent = createInteractService({
     store,
     // RAG and GET /api/knowledge/resolve answer from the same retriever.
@@ -232,6 +247,7 @@ export async function createRuntime(options: {
     jobs,
     documents,
     documentRuns,
+    stackRuns,
     parsing,
     tracing,
     usage,
@@ -258,6 +274,7 @@ export async function createRuntime(options: {
       await jobs.close();
       // Runs this process started and another runs keep their slot and lock with that worker.
       documentRuns.close();
+      stackRuns.close();
       await Promise.allSettled([bus.close(), parsing.close(), tracing.flush()]);
       await store.close();
     },

@@ -6,10 +6,11 @@
 // to the record.
 //
 // Runs go on without their reader: a client that disconnects does not stop a run halfway, and
-// its result is in the store when the run ends. On the server, extraction and correction runs
-// are jobs of the job queue (the server's document-runs.ts queues them, runJob is their body),
-// so a run whose process dies is taken over by another; startExtraction and startCorrection
-// run in the calling process (this package's tests, and callers without a queue). Refusals (unknown document, bad schema, no
+// its result is in the store when the run ends. On the server, extraction, correction and stack
+// runs are jobs of the job queue (the server's document-runs.ts and stack-runs.ts queue them,
+// runJob and runStackJob are their bodies), so a run whose process dies is taken over by
+// another; startExtraction, startCorrection and startStack run in the calling process (this
+// package's tests, and callers without a queue). Refusals (unknown document, bad schema, no
 // model, a run already going) are thrown before anything starts, as InteractErrors.
 import {
   DOCUMENT_LIMITS,
@@ -44,6 +45,13 @@ import {
   type RunEventBus,
   type RunStreamItem,
 } from './run-events';
+import {
+  followStack,
+  stackBusMessage,
+  stackChannel,
+  stackLockSubject,
+  stackRunInProgress,
+} from './stack-events';
 
 /** What the knowledge extractors read from a file (ingestion's readFile). */
 export interface ReadDocument {
@@ -126,6 +134,35 @@ export interface DocumentRunJob {
   message?: string;
   /** Start from what earlier runs saved (a retry of a failed extraction). */
   resume?: boolean;
+}
+
+/** A new stack: the caller's documents, in table order, and optionally its columns. */
+export interface NewStackInput {
+  name?: string;
+  documentIds: string[];
+  columns?: StackColumn[];
+  instructions?: string;
+}
+
+/** A stack run as a job carries it (JSON, as the queue stores it); see DocumentRunJob. */
+export interface StackRunJob {
+  /** The run's id (the job's): it owns the stack's run lock while the run lasts. */
+  runId: string;
+  tenantId: string;
+  userId: string;
+  stackId: string;
+}
+
+/** One stack run's inputs (in the caller's process, or a job's attempt). */
+interface StackRunInput {
+  caller: Caller;
+  stack: Stack;
+  send: (event: StackStreamEvent) => void;
+  signal?: AbortSignal;
+  failureIsFinal: boolean;
+  beforeComplete?: () => Promise<void>;
+  /** Rows an earlier attempt saved: the agent extracts only the documents without one. */
+  rowsDone: number;
 }
 
 export interface JobAttempt {
@@ -486,14 +523,39 @@ export class DocumentAgentService {
   }
 
   /**
-   * A table from several of the caller's documents, and the run that fills it. Stacks still run
-   * in the request's process, not as jobs: a process that dies mid-run leaves the stack as far
-   * as it got (its rows are stored as they come) and the lock lapses within a lease.
+   * A table from several of the caller's documents, and the run that fills it, in the calling
+   * process (this package's tests, and callers without a queue). On the server a stack's run is
+   * a job (the server's stack-runs.ts queues it, runStackJob is its body), so a run whose
+   * process dies is taken over by another.
    */
-  async startStack(
-    caller: Caller,
-    input: { name?: string; documentIds: string[]; columns?: StackColumn[]; instructions?: string },
-  ): Promise<Run<Stack, StackStreamEvent>> {
+  async startStack(caller: Caller, input: NewStackInput): Promise<Run<Stack, StackStreamEvent>> {
+    const stack = await this.createStack(caller, input);
+    const lock = await this.lock(caller, stackLockSubject(stack.id));
+    const channel = new EventChannel<StackStreamEvent>();
+    const publish = this.stackPublisher(stackChannel(caller.tenantId, stack.id));
+    const done = this.tracedStack({
+      caller,
+      stack,
+      send: (event) => {
+        channel.push(event);
+        publish(event);
+      },
+      failureIsFinal: true,
+      rowsDone: 0,
+    })
+      .then(() => undefined, this.storeFailed)
+      .finally(async () => {
+        channel.close();
+        await lock.release();
+      });
+    return { record: stack, events: channel, done };
+  }
+
+  /**
+   * Checks the documents (404 for any that is not the caller's) and stores a new stack, without
+   * running it: the server queues its run as a job (runStackJob).
+   */
+  async createStack(caller: Caller, input: NewStackInput): Promise<Stack> {
     this.requireModel();
     const documents = await Promise.all(
       input.documentIds.map((id) =>
@@ -504,15 +566,202 @@ export class DocumentAgentService {
     if (missing.length > 0) {
       throw new InteractError('NOT_FOUND', `No such document: ${missing.join(', ')}.`);
     }
-    const stack = await this.deps.store.stacks.create(caller.tenantId, {
+    return this.deps.store.stacks.create(caller.tenantId, {
       userId: caller.userId,
       name: input.name ?? `Table of ${input.documentIds.length} documents`,
       documentIds: input.documentIds,
       ...(input.columns ? { columns: input.columns } : {}),
       ...(input.instructions ? { instructions: input.instructions } : {}),
     });
-    const lock = await this.lock(caller, `stack:${stack.id}`);
-    const channel = new EventChannel<StackStreamEvent>();
+  }
+
+  /**
+   * Claims the stack's run lock for run `runId` before its job is queued; the worker that runs
+   * the job keeps the same lock (a new stack is never locked yet: this only fails on a bug).
+   */
+  claimStackRun(caller: Caller, stackId: string, runId: string): Promise<HeldLock> {
+    return claimRunLock(
+      this.deps.store.idempotency,
+      caller.tenantId,
+      stackLockSubject(stackId),
+      this.deps.lockLeaseMs,
+      runId,
+    );
+  }
+
+  /** Frees run `runId`'s stack lock if it still holds it (its job ended, or was never queued). */
+  releaseStackRun(tenantId: string, stackId: string, runId: string): Promise<void> {
+    return releaseRunLock(this.deps.store.idempotency, tenantId, stackLockSubject(stackId), runId);
+  }
+
+  /**
+   * One attempt of a queued stack run, in whichever process took the job; its events go on the
+   * bus only. extract_row saves each document's row as the agent goes, so an attempt that finds
+   * rows (its predecessor's worker died) asks the agent to extract only the documents without
+   * one. A completed stack is never run again, and a model failure is returned, not recorded:
+   * the queue tries again, and when it gives up, failStackRun marks the stack failed.
+   */
+  async runStackJob(job: StackRunJob, attempt: JobAttempt): Promise<JobRunEnd> {
+    const lock = await adoptRunLock(
+      this.deps.store.idempotency,
+      job.tenantId,
+      stackLockSubject(job.stackId),
+      job.runId,
+      this.deps.lockLeaseMs,
+    );
+    if (!lock) {
+      this.log.warn('stack run superseded: another run holds the stack', {
+        stackId: job.stackId,
+        runId: job.runId,
+      });
+      return { end: 'superseded' };
+    }
+    let ended = false;
+    // Freed before `complete` goes out: a follower that hears it finds the stack idle.
+    const end = async () => {
+      ended = true;
+      await lock.release();
+      await attempt.beforeComplete?.();
+    };
+    try {
+      return await this.runLockedStackJob(job, attempt, end);
+    } finally {
+      // A stopped or failed run leaves its lock to the next attempt (renewed by the process
+      // that queued it, else lapsing within a lease).
+      if (!ended) lock.drop();
+    }
+  }
+
+  private async runLockedStackJob(
+    job: StackRunJob,
+    attempt: JobAttempt,
+    end: () => Promise<void>,
+  ): Promise<JobRunEnd> {
+    const { store } = this.deps;
+    const stack = await store.stacks.get(job.tenantId, job.stackId, { userId: job.userId });
+    if (!stack) {
+      await end();
+      return { end: 'superseded' };
+    }
+    const send = this.stackPublisher(stackChannel(job.tenantId, stack.id));
+    if (stack.status === 'completed') {
+      // The run that stopped had completed it already: nothing is left to do, and a finished
+      // table is never written again.
+      await end();
+      send({ complete: true, stack_id: stack.id, cost: USD(0) });
+      return { end: 'finished' };
+    }
+    const rowsDone = (await store.stacks.listRows(job.tenantId, stack.id)).length;
+    const outcome = await this.tracedStack(
+      {
+        caller: { tenantId: job.tenantId, userId: job.userId },
+        stack,
+        send,
+        signal: attempt.signal,
+        // The queue tries a failed model again; the record hears of it when it gives up.
+        failureIsFinal: false,
+        beforeComplete: end,
+        rowsDone,
+      },
+      rowsDone > 0 || attempt.number > 1 ? ['resumed'] : [],
+    );
+    if (outcome.aborted) return { end: 'stopped' };
+    if (outcome.failure !== null) {
+      send({ text: `The run stopped: ${outcome.failure}` });
+      return { end: 'failed', failure: outcome.failure };
+    }
+    return { end: 'finished' };
+  }
+
+  /**
+   * A queued stack run failed for good (its attempts ran out): the stack says so (failed, the
+   * reason in `error`; a completed one keeps its status), its followers get their `complete`,
+   * and its lock is freed. Whichever process saw the failure calls it.
+   */
+  async failStackRun(job: StackRunJob, reason: string): Promise<void> {
+    const { store } = this.deps;
+    const stack = await store.stacks.get(job.tenantId, job.stackId);
+    if (stack && stack.status !== 'completed') {
+      await store.stacks.setStatus(job.tenantId, job.stackId, {
+        userId: job.userId,
+        status: 'failed',
+        error: reason,
+      });
+    }
+    await this.releaseStackRun(job.tenantId, job.stackId, job.runId);
+    if (stack) {
+      const send = this.stackPublisher(stackChannel(job.tenantId, job.stackId));
+      send({ text: reason });
+      send({ complete: true, stack_id: job.stackId, cost: USD(0) });
+    }
+  }
+
+  /** Sets the caller's stack's status and error (a run that could not be queued fails it). */
+  async setStackStatus(
+    caller: Caller,
+    stackId: string,
+    input: { status: 'failed'; error: string },
+  ): Promise<void> {
+    await this.deps.store.stacks.setStatus(caller.tenantId, stackId, {
+      userId: caller.userId,
+      ...input,
+    });
+  }
+
+  /**
+   * The events of the stack's run as it goes on, from whichever process runs it, ending with
+   * `complete`; a stack with no run going answers its `complete` (with its cost) at once.
+   */
+  async followStack(caller: Caller, stackId: string): Promise<AsyncIterable<StackStreamEvent>> {
+    const store = this.deps.store;
+    const stack = await store.stacks.get(caller.tenantId, stackId, { userId: caller.userId });
+    if (!stack) throw new InteractError('NOT_FOUND', 'No such stack.');
+    const completion = async (): Promise<StackStreamEvent> => {
+      const now = await store.stacks.get(caller.tenantId, stack.id);
+      return {
+        complete: true,
+        stack_id: stack.id,
+        cost: USD(now?.costMicroUsd ?? stack.costMicroUsd),
+      };
+    };
+    const bus = this.deps.events;
+    if (!bus) {
+      // No bus (a bare service in tests): nothing to follow beyond the stored state.
+      const channel = new EventChannel<StackStreamEvent>();
+      channel.push(await completion());
+      channel.close();
+      return channel;
+    }
+    return followStack({
+      bus,
+      tenantId: caller.tenantId,
+      stackId: stack.id,
+      running: () => stackRunInProgress(store.idempotency, caller.tenantId, stack.id),
+      completion,
+    });
+  }
+
+  /** A stack run as one LangFuse trace, tagged `stack` (and `extraTags`). */
+  private tracedStack(run: StackRunInput, extraTags: string[] = []): Promise<RunOutcome> {
+    const { stack } = run;
+    return this.traced(
+      `stack-extraction-${stack.id}`,
+      run.caller,
+      {
+        tags: ['stack', ...extraTags],
+        input: { stackId: stack.id, documents: stack.documentIds.length },
+      },
+      (traceId) => this.stackBody({ ...run, traceId }),
+    );
+  }
+
+  /**
+   * The stack run itself: the agent's loop over the stack's tools, then its outcome on the record
+   * and the `complete` event. An aborted run writes and sends nothing more (another attempt
+   * carries on); with `failureIsFinal` false, neither does one the model failed.
+   */
+  private async stackBody(run: StackRunInput & { traceId: string | null }): Promise<RunOutcome> {
+    const { caller, stack, send } = run;
     const tools = createStackTools({
       store: this.deps.store,
       tenantId: caller.tenantId,
@@ -525,49 +774,49 @@ export class DocumentAgentService {
       documents: stack.documentIds.length,
       columnsGiven: stack.columns.length > 0,
       instructions: stack.instructions,
+      rowsDone: run.rowsDone,
     });
-    const done = this.traced(
-      `stack-extraction-${stack.id}`,
-      caller,
-      { tags: ['stack'], input: { stackId: stack.id, documents: stack.documentIds.length } },
-      async (traceId) => {
-        const outcome = await driveRun({
-          agent: {
-            llm: this.deps.llm,
-            node: 'stack_extraction',
-            actionType: 'STACK_EXTRACTION',
-            system: STACK_EXTRACTION_SYSTEM,
-            tools,
-            context: { tenantId: caller.tenantId, userId: caller.userId, traceId },
-            ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
-            maxTurns: this.maxTurns,
-          },
-          messages: [{ role: 'user', text: prompt }],
-          emit: (event) => channel.push(event),
-          price: this.price,
-          addUsage: (usage) => this.deps.store.stacks.addUsage(caller.tenantId, stack.id, usage),
-          log: this.log,
-        });
-        const after = await this.deps.store.stacks.get(caller.tenantId, stack.id);
-        const problem = endProblem(outcome, after?.status === 'completed', 'table');
-        if (problem) {
-          channel.push({ text: problem.message });
-          await this.deps.store.stacks.setStatus(caller.tenantId, stack.id, {
-            userId: caller.userId,
-            ...(problem.fail ? { status: 'failed' as const } : {}),
-            error: problem.message,
-          });
-        }
-        channel.push({ complete: true, stack_id: stack.id, cost: USD(outcome.costMicroUsd) });
-        return { status: after?.status, turns: outcome.turns };
+    const outcome = await driveRun({
+      agent: {
+        llm: this.deps.llm,
+        node: 'stack_extraction',
+        actionType: 'STACK_EXTRACTION',
+        system: STACK_EXTRACTION_SYSTEM,
+        tools,
+        context: { tenantId: caller.tenantId, userId: caller.userId, traceId: run.traceId },
+        ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
+        maxTurns: this.maxTurns,
       },
-    )
-      .then(() => undefined, this.storeFailed)
-      .finally(async () => {
-        channel.close();
-        await lock.release();
+      messages: [{ role: 'user', text: prompt }],
+      emit: (event) => send(event),
+      price: this.price,
+      addUsage: (usage) => this.deps.store.stacks.addUsage(caller.tenantId, stack.id, usage),
+      log: this.log,
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    if (outcome.aborted || (outcome.failure !== null && !run.failureIsFinal)) return outcome;
+    const after = await this.deps.store.stacks.get(caller.tenantId, stack.id);
+    const problem = endProblem(outcome, after?.status === 'completed', 'table');
+    if (problem) {
+      send({ text: problem.message });
+      await this.deps.store.stacks.setStatus(caller.tenantId, stack.id, {
+        userId: caller.userId,
+        ...(problem.fail && after?.status !== 'completed' ? { status: 'failed' as const } : {}),
+        error: problem.message,
       });
-    return { record: stack, events: channel, done };
+    }
+    await run.beforeComplete?.();
+    send({ complete: true, stack_id: stack.id, cost: USD(outcome.costMicroUsd) });
+    return outcome;
+  }
+
+  /** Publishes a stack run's events to followers anywhere. */
+  private stackPublisher(topic: string): (event: StackStreamEvent) => void {
+    return (event) => {
+      this.deps.events
+        ?.publish(topic, stackBusMessage(event))
+        .catch((error: unknown) => this.log.warn('stack event not published', { error }));
+    };
   }
 
   private extractionRun(

@@ -5,6 +5,8 @@ export {
   type DocumentAgentDeps,
   type DocumentRunJob,
   type NewExtractionInput,
+  type NewStackInput,
+  type StackRunJob,
   type JobAttempt,
   type JobRunEnd,
   type ReadDocument,
@@ -17,5 +19,6 @@ export {
   type RunEventBus,
   type RunStreamItem,
 } from './run-events';
+export { readStackBusMessage, stackChannel } from './stack-events';
 export { buildToolAgentGraph, runToolAgent, afterModel, type ToolAgentEvent } from './tool-agent';
 export { stackToCsv } from './stack-csv';

@@ -119,16 +119,25 @@ export function continueRequest(
     .join('\n\n');
 }
 
-/** The first user turn of a stack run. */
+/**
+ * The first user turn of a stack run. `rowsDone`: the run takes over from one that stopped (its
+ * process died) after saving rows; extract_row saved each as it went, so those documents are not
+ * read or extracted again.
+ */
 export function stackRequest(input: {
   name: string;
   documents: number;
   columnsGiven: boolean;
   instructions: string | null;
+  rowsDone?: number;
 }): string {
+  const resumed = input.rowsDone !== undefined && input.rowsDone > 0;
   return [
     `Build the table "${input.name}" from its ${input.documents} document(s).`,
     input.columnsGiven ? 'The columns are defined already: keep them.' : '',
+    resumed
+      ? `An earlier run stopped after saving the rows of ${input.rowsDone} document(s); they are kept. Call get_table_state first, then read and extract only the documents without a row (list_documents marks the others [row done]), and complete the table. Do not start over.`
+      : '',
     input.instructions ? `The user's instructions: ${input.instructions}` : '',
   ]
     .filter((line) => line !== '')

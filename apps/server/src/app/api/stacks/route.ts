@@ -1,26 +1,26 @@
 import { StackStreamEvent, endpoints } from '@tandem/contracts';
 import { createRoute, rawResponse } from '../../../server/create-route';
 import { caller } from '../documents/_lib/access';
-import { startInSlot } from '../documents/_lib/run-slot';
 import { runEventResponse, unnumbered } from '../documents/_lib/run-stream';
 import { stackView } from '../documents/_lib/views';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// Several documents into one table; the answer streams the stacks agent's events.
+// Several documents into one table; the answer streams the stacks agent's events. The run is a
+// job (stack-runs.ts): this stream follows it on the event bus, wherever it runs.
 export const POST = createRoute(endpoints.stacksCreate, {
   handler: async ({ body, runtime, auth, request, log }) => {
-    const run = await startInSlot(runtime, auth, () =>
-      runtime.documents.startStack(caller(auth), {
-        documentIds: body.documentIds,
-        ...(body.name ? { name: body.name } : {}),
-        ...(body.columns ? { columns: body.columns } : {}),
-        ...(body.instructions ? { instructions: body.instructions } : {}),
-      }),
-    );
+    const run = await runtime.stackRuns.start(caller(auth), {
+      documentIds: body.documentIds,
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.columns ? { columns: body.columns } : {}),
+      ...(body.instructions ? { instructions: body.instructions } : {}),
+    });
     return rawResponse(
-      runEventResponse(unnumbered(run.events), StackStreamEvent, request.signal, log),
+      runEventResponse(unnumbered(run.events), StackStreamEvent, request.signal, log, {
+        'tandem-stack-id': run.record.id,
+      }),
     );
   },
 });

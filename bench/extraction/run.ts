@@ -11,11 +11,15 @@
 // chunking 1 MB ≤ 50 ms (median).
 //
 //   npm run bench:extraction
+//
+// With --adversarial (and optional --seed N, --pairs N) it runs only the generated adversarial
+// replay suite instead (adversarial.ts): no Chromium, ≥ 500 generated page pairs.
 import { CATALOG, PRICE_TABLE, PRODUCT_LIST_SCHEMA } from '@tandem/demo-sites';
 import { ExtractionService, parseContent } from '@tandem/extraction';
 import { scriptedExtractionLlm } from '@tandem/extraction/testing';
 import { chunkMarkdownByStructure } from '@tandem/markdown';
 import { createLibsqlStore } from '@tandem/store';
+import { adversarialBench, adversarialOptions } from './adversarial';
 import { captureContent, type ContentPage } from './pages';
 import { scoreFields, type Score } from './score';
 
@@ -199,4 +203,8 @@ async function main(): Promise<void> {
   if (checks.some(([, ok]) => !ok)) process.exitCode = 1;
 }
 
-await main();
+if (process.argv.includes('--adversarial')) {
+  await adversarialBench(adversarialOptions(process.argv.slice(2)));
+} else {
+  await main();
+}

@@ -45,3 +45,29 @@ export {
   scriptedTurnForGemini,
   type GeminiToolRequest,
 } from './gemini-document-model';
+export {
+  adversarialFigures,
+  formatFigures as formatAdversarialFigures,
+  summaryLine as adversarialSummaryLine,
+  type KindFigures,
+} from './adversarial-figures';
+export { answerKnownItems, knownItemsModel } from './adversarial-model';
+export {
+  formatLocalePrice,
+  VARIATION_KINDS,
+  VARIATIONS,
+  type AdversarialScenario,
+  type GeneratedPage,
+  type ShownItem,
+  type VariationKind,
+  type VariationLabel,
+} from './adversarial-pages';
+export {
+  runScenario,
+  runScenarios,
+  sameItems,
+  scoreFields as scoreAdversarialFields,
+  type PageOutcome,
+  type ScenarioOutcome,
+} from './adversarial-runner';
+export { adversarialScenario, buildScenario, sampleScenarios } from './adversarial-scenarios';

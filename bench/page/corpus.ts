@@ -1,6 +1,6 @@
 // The real pages of data/pages-dev, decoded the way its README says: strict UTF-8 first, the
 // page's declared charset when that fails. They are served re-encoded as UTF-8.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -27,6 +27,16 @@ export function decodeHtml(bytes: Buffer): string {
 export interface CorpusPage {
   name: string;
   html: string;
+}
+
+/**
+ * Whether the pages are there: they live in the shared data folder beside the checkout, which a
+ * fresh clone (and CI) does not have. A bench without them says it skipped and exits 0.
+ */
+export function corpusAbsent(bench: string, dir = PAGES_DIR): boolean {
+  if (existsSync(dir)) return false;
+  console.log(`${bench} skipped: ${dir} is absent (fresh clones and CI have no shared data).`);
+  return true;
 }
 
 export function loadCorpus(limit: number, dir = PAGES_DIR): CorpusPage[] {

@@ -9,7 +9,7 @@
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { buildIife } from '@tandem/page/build';
 import { chromium } from 'playwright-core';
-import { loadCorpus } from './corpus';
+import { corpusAbsent, loadCorpus } from './corpus';
 import { argument, closePage, openAndWait } from './browser';
 import { measureCapture, missReason } from './in-page';
 import type { CaptureSample, MissReason } from './in-page';
@@ -55,6 +55,7 @@ const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(d
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
 async function main(): Promise<void> {
+  if (corpusAbsent('bench:page')) return;
   const pageCount = argument('--pages', 50);
   const tokens = await tokenCounter();
   const bundles = await buildIife({ write: false });

@@ -7,7 +7,7 @@ import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { buildIife } from '@tandem/page/build';
 import { chromium } from 'playwright-core';
 import { argument, closePage, openAndWait } from '../page/browser';
-import { loadCorpus } from '../page/corpus';
+import { corpusAbsent, loadCorpus } from '../page/corpus';
 import { servePages } from '../page/server';
 import { median, percentile } from '../page/stats';
 
@@ -58,6 +58,7 @@ async function measure(repeats: number): Promise<Sample> {
 }
 
 async function main(): Promise<void> {
+  if (corpusAbsent('bench:snapshot')) return;
   const pageCount = argument('--pages', 406);
   const repeats = argument('--repeats', 5);
   const bundles = await buildIife({ write: false });

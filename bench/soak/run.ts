@@ -39,15 +39,26 @@ const TENANTS = argument('--tenants', 50);
 const SETTLE_S = argument('--settle', 60);
 const HEAP = process.argv.includes('--heap');
 /** `--processes 1,2`: soak one web process, then two on the same store, in one run. */
-const PROCESSES = (process.argv[process.argv.indexOf('--processes') + 1] ?? '1')
-  .split(',')
-  .map(Number)
-  .filter((n) => Number.isInteger(n) && n > 0);
+const PROCESSES = processCounts(process.argv);
 /** `--redis`: jobs and live events on a redis-server of the bench's own, plus a worker process. */
 const REDIS = process.argv.includes('--redis');
 /** `--cpu-prof`: the server writes a V8 CPU profile (.cpuprofile) into apps/server when it exits. */
 const CPU_PROFILE = process.argv.includes('--cpu-prof');
 const DEFAULT_INTERACT_LIMIT_PER_MIN = 300;
+
+/**
+ * The web-process counts to soak, one phase each: `--processes 1,2`, else one process. (Read
+ * with indexOf alone, an absent flag read argv[0], the node binary, and soaked nothing.)
+ */
+function processCounts(argv: string[]): number[] {
+  const at = argv.indexOf('--processes');
+  if (at === -1) return [1];
+  const counts = (argv[at + 1] ?? '').split(',').map(Number);
+  if (counts.length === 0 || !counts.every((n) => Number.isInteger(n) && n > 0)) {
+    throw new Error(`--processes takes counts such as 1 or 1,2; got "${argv[at + 1] ?? ''}".`);
+  }
+  return counts;
+}
 const WARMUP = { rate: 20, seconds: 10 };
 
 interface Sample {

@@ -3,8 +3,8 @@
 // "Sponsored" look-alikes, badges, wrappers, swapped table columns, another entity under the
 // same URL pattern), run through the real service and store with a scripted model that answers
 // from its prompt alone. What holds today is asserted: the generator's ground truth is
-// consistent, the runner counts right, the model path is exact, benign pagination replays.
-// Silently wrong replays are measured and printed, not yet forbidden (see the end).
+// consistent, the runner counts right, the model path is exact, benign pagination replays, and
+// no replay is silently wrong (see the end).
 import { createLibsqlStore } from '@tandem/store';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -83,11 +83,16 @@ describe('the adversarial page generator', () => {
     fc.assert(fc.property(adversarialScenario(), checkTruth), { seed: SEED, numRuns: 150 });
   });
 
-  it('puts every later page under the URL pattern learned on page 1', () => {
+  it('puts every later page under the URL pattern learned on page 1, but other sections', () => {
     fc.assert(
       fc.property(adversarialScenario(), (scenario) => {
         const pattern = urlPatternFor(scenario.pages[0]?.url ?? '');
-        for (const page of scenario.pages) expect(matchesUrl(pattern, page.url)).toBe(true);
+        // /orders3/list is another section than /katalog2/list: a name with a digit in it is
+        // not an id, so the learned pattern keeps it and those pages are not replayed at all.
+        const foreign = scenario.kind === 'digit-path';
+        for (const [i, page] of scenario.pages.entries()) {
+          expect(matchesUrl(pattern, page.url), page.url).toBe(i === 0 || !foreign);
+        }
       }),
       { seed: SEED, numRuns: 100 },
     );
@@ -215,13 +220,9 @@ describe('the suite end to end (fixed seed)', () => {
     );
     expect(paginated.filter((o) => o.learned).length).toBeGreaterThan(0);
     for (const o of paginated) {
-      // Today nothing is learned from a table whose header row sits in <tbody> ("tr" also
-      // matches it) or from French prices over 1 000 (the narrow no-break space groups them);
-      // both decline the replay, which is safe. Every other page 1 teaches a recipe. (A French
-      // page 1 under 1 000 does learn, and then misreads "3 773,11 €" later: the bench counts
-      // those as benign silently wrong; this seed's pagination pages do not draw that case.)
-      const learnable = o.scenario.markup === 'classed' && o.scenario.locale !== 'fr';
-      if (learnable) expect(o.learned, o.scenario.pages[0]?.url).toBe(true);
+      // Every page 1 teaches a recipe: bare tables with their header row in <tbody>, and
+      // French prices over 1 000 (grouped by a narrow no-break space), included.
+      expect(o.learned, o.scenario.pages[0]?.url).toBe(true);
       if (!o.learned) continue;
       for (const page of o.later) {
         expect(page.replayed, page.url).toBe(true);
@@ -230,12 +231,28 @@ describe('the suite end to end (fixed seed)', () => {
     }
   });
 
-  // THE REPLAY FIX MUST ADD, per kind and in total (and keep benign pagination replaying):
-  //   for (const f of figures) expect(f.silentlyWrong, f.kind).toBe(0);
-  // Today's replay fails it (22 of 66 pairs with this seed; the bench's "before" has 165 of
-  // 502), so here silently wrong replays are only measured and printed.
-  it('measures silently wrong replays on every kind (not yet forbidden)', () => {
+  // The replay only answers on evidence: every kind, hostile or benign, has no silently wrong
+  // replay (a page that does not fit declines to the model, with the reason in its warnings),
+  // and the benign kinds still replay.
+  it('has no silently wrong replay on any kind, and benign pages still replay', () => {
     expect(new Set(figures.map((f) => f.kind))).toEqual(new Set([...VARIATION_KINDS, 'all']));
-    for (const f of figures) expect(f.silentlyWrong).toBeLessThanOrEqual(f.replayTaken);
+    for (const f of figures) expect(f.silentlyWrong, f.kind).toBe(0);
+    const benign = figures.filter((f) => f.label === 'benign');
+    const taken = benign.reduce((sum, f) => sum + f.replayTaken, 0);
+    const pairs = benign.reduce((sum, f) => sum + f.pairs, 0);
+    expect(taken).toBeGreaterThanOrEqual(0.8 * pairs);
+  });
+
+  it('says why it declined: a later page the model read instead has the reason in its warnings', () => {
+    // digit-path pages fall outside the learned URL pattern: no strategy is tried there.
+    const declined = outcomes
+      .filter((o) => o.learned && o.scenario.kind !== 'digit-path')
+      .flatMap((o) => o.later)
+      .filter((p) => !p.replayed);
+    expect(declined.length).toBeGreaterThan(0);
+    for (const page of declined) {
+      const reason = page.warnings.find((w) => w.includes('did not fit this page'));
+      expect(reason, `${page.kind} ${page.url}`).toMatch(/did not fit this page \(.+\)/);
+    }
   });
 });

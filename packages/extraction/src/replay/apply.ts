@@ -3,7 +3,9 @@
 // and the spot check and the schema then send the page to the model.
 import type { Root } from './dom';
 import { rootElement, selectAll, selectorError } from './dom';
-import { rawField } from './read';
+import { bindColumns, isHeaderRow } from './columns';
+import { isExcluded } from './negatives';
+import { formatOf, rawField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
 import { convert, normalizeText } from './values';
@@ -30,7 +32,7 @@ function readItem(
   let filled = 0;
   for (const [name, rule] of Object.entries(fields)) {
     const raw = rawField(scope, rule);
-    const value = raw === null ? null : convert(raw, rule.type);
+    const value = raw === null ? null : convert(raw, rule.type, formatOf(scope, rule));
     if (value !== null) {
       setOwn(item, name, value);
       filled++;
@@ -63,7 +65,8 @@ export function runList(
   recipe: ReplayRecipe,
 ): { rows: ReplayRow[]; warnings: string[] } {
   const unreadable = new Map<string, Unreadable>();
-  const containers = recipe.container === null ? [] : selectAll(root, recipe.container);
+  const matched = recipe.container === null ? [] : selectAll(root, recipe.container);
+  const containers = matched.filter((el) => !isExcluded(el, recipe.exclude));
   const rows = containers.map((container) => ({
     container,
     ...readItem(container, recipe.fields, unreadable),
@@ -112,13 +115,17 @@ export function applyRecipe(
     const { item, filled, warnings } = runObject(root, checked);
     return { data: item, items: filled > 0 ? 1 : 0, warnings };
   }
-  const { rows, warnings } = runList(root, checked);
+  const columns = bindColumns(root, checked);
+  if ('problem' in columns) return { data: [], items: 0, warnings: [columns.problem] };
+  const { rows, warnings } = runList(root, columns.recipe);
+  warnings.unshift(...columns.warnings);
   const kept = rows.filter((row) => row.filled > 0);
   if (rows.length === 0)
     warnings.unshift(`the item selector "${checked.container}" matches nothing`);
-  if (kept.length < rows.length) {
+  const skipped = rows.filter((row) => row.filled === 0 && !isHeaderRow(row.container)).length;
+  if (skipped > 0) {
     warnings.unshift(
-      `${rows.length - kept.length} of ${rows.length} matched containers read no field and were skipped`,
+      `${skipped} of ${rows.length} matched containers read no field and were skipped`,
     );
   }
   return { data: kept.map((row) => row.item), items: kept.length, warnings };

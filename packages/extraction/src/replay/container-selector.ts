@@ -5,6 +5,7 @@
 // the one matching fewest extra elements wins ("tbody > tr" over "tr", and a grid's cards
 // over the same cards in a "recommended" sidebar), then the cheapest (see cost). Ids and
 // positions are never used: they name one page's item, not the kind of item.
+import { isHeaderRow } from './columns';
 import type { Root } from './dom';
 import { cssString, intersect, isIdentifier, selectAll, stableClasses, tagOf } from './dom';
 import type { FieldRule } from './recipe';
@@ -120,7 +121,8 @@ function judge(
   if (crowded) return judged;
   for (const el of extras) {
     const read = rules.map((rule) => readField(el, rule) !== null);
-    if (!read.some(Boolean)) judged.empty++;
+    // A header row in <tbody> matches "tr" too; it is the table's header, not a lost item.
+    if (!read.some(Boolean)) judged.empty += Number(!isHeaderRow(el));
     else if (rules.some((rule, i) => rule.required && !read[i])) judged.partial++;
   }
   return judged;

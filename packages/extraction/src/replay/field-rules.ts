@@ -7,7 +7,7 @@
 import type { Located } from './locate';
 import type { FieldRule } from './recipe';
 import type { FieldSpec } from './schema-shape';
-import { readField } from './read';
+import { rawField, readField } from './read';
 import {
   cssString,
   hasSameTagSibling,
@@ -18,7 +18,7 @@ import {
   stableClasses,
   tagOf,
 } from './dom';
-import { sameValue } from './values';
+import { isLoneNumber, learnDecimalMark, normalizeText, numberReadings, sameValue } from './values';
 
 /** One learned item, as seen by one field. */
 export interface FieldExample {
@@ -152,11 +152,54 @@ function majoritySource(examples: readonly FieldExample[]): string | null {
   return best ? best[0] : null;
 }
 
+/**
+ * The decimal mark the rule's texts are written with, judged by the model's values: later
+ * pages are read in that format, so a page in another locale declines instead of misreading.
+ */
+function numberFormat(
+  rule: FieldRule,
+  examples: readonly FieldExample[],
+): FieldRule['decimal'] | undefined {
+  if (rule.type !== 'number' && rule.type !== 'integer') return undefined;
+  const read = examples.flatMap(({ container, value }) => {
+    const text = typeof value === 'number' ? rawField(container, rule) : null;
+    return text === null ? [] : [{ text, value: value as number }];
+  });
+  return learnDecimalMark(read);
+}
+
+/**
+ * A number's place widened to the element below the container whose whole text is that number
+ * (with its currency mark): a price written "$<span>219</span>" on one page may be
+ * "$<span>219</span><sup>.99</sup>" on the next, and only the whole element reads it right.
+ */
+function wholeNumberPlace(example: FieldExample): FieldExample {
+  const { container, place } = example;
+  if (!place || place.attr !== null) return example;
+  const value = numberReadings(normalizeText(place.el.textContent ?? ''));
+  let el = place.el;
+  for (
+    let parent = el.parentElement;
+    parent && parent !== container;
+    parent = parent.parentElement
+  ) {
+    // Up while the parent adds to the number (a currency mark, more digits of it); a wrapper
+    // adding nothing is as good as the element, and fewer levels survive more layouts.
+    const text = normalizeText(parent.textContent ?? '');
+    if (text === normalizeText(el.textContent ?? '')) break;
+    if (!isLoneNumber(text) || !numberReadings(text).some((n) => value.includes(n))) break;
+    el = parent;
+  }
+  return el === place.el ? example : { ...example, place: { ...place, el } };
+}
+
 /** The rule reading this field, and in how many examples it agrees with the model. */
 export function learnFieldRule(
   spec: FieldSpec,
-  examples: readonly FieldExample[],
+  given: readonly FieldExample[],
 ): { rule: FieldRule; agree: number } | { reason: string } {
+  const numeric = spec.type === 'number' || spec.type === 'integer';
+  const examples = numeric ? given.map(wholeNumberPlace) : given;
   const source = majoritySource(examples);
   if (source === null)
     return { reason: `field "${spec.name}": no value of it was found on the page` };
@@ -178,6 +221,12 @@ export function learnFieldRule(
     if (score === sample.length) break;
   }
   if (!best) return { reason: `field "${spec.name}": no selector reaches its values` };
-  const rule: FieldRule = { ...best.rule, required: spec.required, nullable: spec.nullable };
+  const decimal = numberFormat(best.rule, examples);
+  const rule: FieldRule = {
+    ...best.rule,
+    ...(decimal ? { decimal } : {}),
+    required: spec.required,
+    nullable: spec.nullable,
+  };
   return { rule, agree: agreement(rule, examples) };
 }

@@ -2,15 +2,18 @@
 // derive selectors, then prove the recipe by replaying it on the same page. A recipe that
 // cannot reproduce the model's answer here (98% of fields) would not be trusted elsewhere.
 import { applyRecipe } from './apply';
+import { learnColumns } from './columns';
 import { alignContainers } from './containers';
 import { chooseContainerSelector } from './container-selector';
 import type { Root } from './dom';
-import { rootElement } from './dom';
+import { rootElement, selectAll } from './dom';
+import { entityWords } from './entity';
 import type { FieldExample } from './field-rules';
 import { learnFieldRule } from './field-rules';
 import type { ListPlaces } from './items';
 import { locateItems } from './items';
 import { buildIndex } from './locate';
+import { learnExclusion } from './negatives';
 import { learnObjectRules } from './object-rules';
 import { readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
@@ -141,13 +144,22 @@ function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Le
   const placed = containers.filter((el): el is Element => el !== null);
   const container = chooseContainerSelector(root, placed, Object.values(rules));
   if ('reason' in container) return container;
+  const excluded = learnExclusion(selectAll(root, container.selector), placed, rules);
+  if ('reason' in excluded) return excluded;
+  const { exclusion } = excluded;
+  const columns = learnColumns(placed, rules);
   return {
     recipe: {
       version: 1,
       kind: 'list',
       container: container.selector,
-      fields: rules,
+      fields: columns?.fields ?? rules,
+      ...(columns ? { headers: columns.headers } : {}),
       itemsSeen: data.length,
+      entity: entityWords(root),
+      ...(exclusion.text !== undefined || exclusion.className !== undefined
+        ? { exclude: exclusion }
+        : {}),
     },
   };
 }

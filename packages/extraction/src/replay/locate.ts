@@ -5,7 +5,7 @@
 import type { Root } from './dom';
 import { contentElements } from './dom';
 import type { ScalarType } from './values';
-import { isEmptyValue, normalizeText, parseNumber } from './values';
+import { isEmptyValue, normalizeText, numberReadings } from './values';
 
 /** Where a value was found: an element's text (attr null) or one of its attributes. */
 export interface Located {
@@ -67,8 +67,8 @@ export function buildIndex(root: Root, longestValue: number): PageIndex {
       push(index.byLowerText, text.toLowerCase(), el);
     }
     if (text.length <= NUMBER_TEXT_LENGTH) {
-      const number = parseNumber(text);
-      if (number !== null) push(index.byNumber, number, el);
+      // "1.908" is 1908 on a German page: every reading is indexed, the model's value picks.
+      for (const number of numberReadings(text)) push(index.byNumber, number, el);
     }
   }
   return index;
@@ -94,8 +94,7 @@ function attrIndex(index: PageIndex): AttrIndex {
       if (!value) continue;
       push(attrs.byValue, value, { el, attr });
       if (value.length <= NUMBER_ATTR_LENGTH && !/\p{L}/u.test(value)) {
-        const number = parseNumber(value);
-        if (number !== null) push(attrs.byNumber, number, { el, attr });
+        for (const number of numberReadings(value)) push(attrs.byNumber, number, { el, attr });
       }
     }
   }

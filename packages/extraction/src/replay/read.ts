@@ -2,7 +2,7 @@
 // a recipe is judged by exactly the code that will run it.
 import type { FieldRule } from './recipe';
 import { queryFirst } from './select';
-import type { ScalarType } from './values';
+import type { NumberFormat, ScalarType } from './values';
 import { convert } from './values';
 
 export type Scalar = string | number | boolean;
@@ -22,10 +22,22 @@ export function rawField(
   return rule.source === 'attr' ? el.getAttribute(rule.attr ?? '') : el.textContent;
 }
 
+/** The language the scope is written in: its nearest lang attribute. */
+export const langOf = (scope: Element) => (): string | null =>
+  scope.closest('[lang]')?.getAttribute('lang') ??
+  scope.ownerDocument.documentElement.getAttribute('lang');
+
+/** How a rule reads numbers: its learned decimal mark, else strictly (see convert). */
+export const formatOf = (scope: Element, rule: Pick<FieldRule, 'decimal'>): NumberFormat => ({
+  strict: true,
+  lang: langOf(scope),
+  ...(rule.decimal ? { decimal: rule.decimal } : {}),
+});
+
 export function readField(
   scope: Element,
-  rule: Pick<FieldRule, 'selector' | 'source' | 'attr'> & { type: ScalarType },
+  rule: Pick<FieldRule, 'selector' | 'source' | 'attr' | 'decimal'> & { type: ScalarType },
 ): Scalar | null {
   const raw = rawField(scope, rule);
-  return raw === null ? null : convert(raw, rule.type);
+  return raw === null ? null : convert(raw, rule.type, formatOf(scope, rule));
 }

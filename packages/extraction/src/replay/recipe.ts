@@ -14,6 +14,14 @@ export interface FieldRule {
   /** The attribute read when source is 'attr'. */
   attr?: string;
   type: 'string' | 'number' | 'integer' | 'boolean';
+  /**
+   * Numbers: the decimal mark the learning page wrote them with (the other mark and spaces
+   * group thousands). A number written otherwise reads as nothing, so the replay declines
+   * instead of misreading "1.908 €" as 1.908. Absent: no learned value told the marks apart.
+   */
+  decimal?: '.' | ',';
+  /** Table rows: the field's column, an index into the recipe's `headers` (columns.ts). */
+  column?: number;
   /** From the schema: the spot check requires the field in every item. */
   required?: boolean;
   /** From the schema: a field the page lacks is written as null instead of left out. */
@@ -30,6 +38,18 @@ export interface ReplayRecipe {
   fields: Record<string, FieldRule>;
   /** Items the recipe was learned from (1 for 'object'). */
   itemsSeen: number;
+  /**
+   * Lists: the learning page's title and heading words (entity.ts). A page whose title and
+   * heading share none of them is another list of the same shape, and the replay declines.
+   */
+  entity?: string[];
+  /**
+   * Lists: what marked the containers the item selector matched but the model left out on the
+   * learning page (negatives.ts); replay skips containers that carry it.
+   */
+  exclude?: { text?: string; className?: string };
+  /** Table rows: the learning page's header row, which binds the fields' columns (columns.ts). */
+  headers?: string[];
 }
 
 const SELECTOR_LENGTH = 1_000;
@@ -47,6 +67,8 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z
       .max(200)
       .optional(),
     type: z.enum(['string', 'number', 'integer', 'boolean']),
+    decimal: z.enum(['.', ',']).optional(),
+    column: z.number().int().nonnegative().max(1_000).optional(),
     required: z.boolean().optional(),
     nullable: z.boolean().optional(),
   })
@@ -69,6 +91,14 @@ export const ReplayRecipeSchema: z.ZodType<ReplayRecipe> = z
         error: '"__proto__" is not a field name',
       }),
     itemsSeen: z.number().int().nonnegative(),
+    entity: z.array(z.string().min(1).max(100)).max(50).optional(),
+    headers: z.array(z.string().max(500)).max(1_000).optional(),
+    exclude: z
+      .object({
+        text: z.string().min(1).max(200).optional(),
+        className: z.string().min(1).max(200).optional(),
+      })
+      .optional(),
   })
   .refine((recipe) => (recipe.kind === 'list') === (recipe.container !== null), {
     error: 'a list recipe has a container selector and an object recipe has none',

@@ -1,14 +1,17 @@
 // The spot check: cheap, independent evidence that a replay still fits this page, before its
 // data is trusted with zero model tokens. The caller validates the data against the schema
 // with zod as well; this checks what only the recipe and the page can tell.
-import { runList, selectorProblems } from './apply';
+import { runList, runObject, selectorProblems } from './apply';
 import { EMPTY_SHARE } from './container-selector';
 import type { Root } from './dom';
 import { rootElement, selectAll, stableClasses } from './dom';
+import { bindColumns, isHeaderRow } from './columns';
+import { entityProblem } from './entity';
+import { adMark } from './negatives';
 import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
-import { hasType, normalizeText, sameValue } from './values';
+import { hasType, isPartOfNumber, normalizeText, sameValue } from './values';
 import { ownValue } from '../json';
 
 /** A selector catching fewer than this share of its look-alike siblings has lost items. */
@@ -56,11 +59,54 @@ function pageProblem(
     if (rule.source === 'text') {
       const text = normalizeText(el.textContent ?? '');
       if (!text) return `${where}: the element of "${name}" has no text`;
+      const parent = el === container ? null : el.parentElement;
+      if (rule.type !== 'string' && parent && parent !== container) {
+        if (isPartOfNumber(text, parent.textContent ?? ''))
+          return `${where}: "${name}" reads ${JSON.stringify(text)}, part of the number ${JSON.stringify(normalizeText(parent.textContent ?? ''))}`;
+      }
       if (!containerText.includes(text))
         return `${where}: the text of "${name}" is not in its container`;
     }
     if (!sameValue(value, readField(container, rule))) {
       return `${where}: "${name}" is ${JSON.stringify(value)} but the page reads ${JSON.stringify(readField(container, rule))}`;
+    }
+  }
+  return null;
+}
+
+/** A selector naming elements by tag and position only ("span", "div > span"). */
+const isBare = (selector: string): boolean => !/[.[]/.test(selector);
+
+/**
+ * A text field whose rule is a bare tag selector reads the first of its matches; that is the
+ * value only while it is the one candidate: matches with text, other than the elements the
+ * other fields read (and what is inside or around them). A badge in a bare <span> before the
+ * name makes two, and the first is the badge.
+ */
+function ambiguousField(container: Element, fields: Record<string, FieldRule>): string | null {
+  const others = (name: string) =>
+    Object.entries(fields).flatMap(([other, rule]) =>
+      other === name ? [] : (fieldElement(container, rule) ?? []),
+    );
+  for (const [name, rule] of Object.entries(fields)) {
+    if (rule.type !== 'string' || rule.source !== 'text' || rule.selector === null) continue;
+    // A cell whose column was found by its header text is not ambiguous.
+    if (!isBare(rule.selector) || rule.column !== undefined) continue;
+    const taken = others(name);
+    const isTaken = (el: Element) =>
+      taken.some((other) => other === el || other.contains(el) || el.contains(other));
+    const read = fieldElement(container, rule);
+    if (read && isTaken(read)) {
+      return `"${name}": its selector ${JSON.stringify(rule.selector)} names elements by tag and position only and reads here what another field reads (${JSON.stringify(normalizeText(read.textContent ?? '').slice(0, 30))})`;
+    }
+    const candidates = selectAll(container, rule.selector).filter(
+      (el) => normalizeText(el.textContent ?? '') !== '' && !isTaken(el),
+    );
+    if (candidates.length > 1) {
+      return `"${name}": its selector ${JSON.stringify(rule.selector)} names elements by tag only and matches ${candidates.length} candidates here (${candidates
+        .slice(0, 3)
+        .map((el) => JSON.stringify(normalizeText(el.textContent ?? '').slice(0, 30)))
+        .join(', ')}), one when learned`;
     }
   }
   return null;
@@ -84,15 +130,32 @@ function lookalikes(matched: readonly Element[]): number {
   return count;
 }
 
-function listProblem(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
-  const { rows } = runList(root, recipe);
+function listProblem(root: Root, learned: ReplayRecipe, data: unknown): string | null {
+  const columns = bindColumns(root, learned);
+  if ('problem' in columns) return columns.problem;
+  const { recipe } = columns;
+  const entity = entityProblem(root, recipe.entity);
+  if (entity) return entity;
+  const { rows, warnings } = runList(root, recipe);
   if (rows.length === 0)
     return `the item selector "${recipe.container}" matches nothing on this page (the layout changed?)`;
+  // Text where a number belongs that does not read in the learned format (another locale, an
+  // ambiguous "1.908") would be a wrong or missing value: the model reads this page instead.
+  const [unreadable] = warnings;
+  if (unreadable)
+    return `a field's text does not read as the learned type and format: ${unreadable}`;
   if (!Array.isArray(data) || data.length === 0) return 'the replay found no item';
   const kept = rows.filter((row) => row.filled > 0);
-  const empty = rows.length - kept.length;
+  const empty = rows.filter((row) => row.filled === 0 && !isHeaderRow(row.container)).length;
   if (empty > EMPTY_SHARE * rows.length) {
     return `${empty} of ${rows.length} containers matched by "${recipe.container}" read no field`;
+  }
+  for (const [i, row] of kept.entries()) {
+    const ambiguous = ambiguousField(row.container, recipe.fields);
+    if (ambiguous) return `item ${i + 1}: ${ambiguous}`;
+    const mark = adMark(row.container);
+    if (mark)
+      return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
   }
   if (data.length !== kept.length) {
     return `the data has ${data.length} items but the page has ${kept.length} (not this recipe's replay of this page?)`;
@@ -125,6 +188,9 @@ function listProblem(root: Root, recipe: ReplayRecipe, data: unknown): string | 
 function objectProblem(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
   const scope = rootElement(root);
   if (!scope || !isRecord(data)) return 'the replay produced no object';
+  const [unreadable] = runObject(root, recipe).warnings;
+  if (unreadable)
+    return `a field's text does not read as the learned type and format: ${unreadable}`;
   if (!Object.values(data).some((value) => value !== null && value !== undefined))
     return 'the replay found no field';
   const typed = typeProblem(data, recipe.fields, 'the object');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readShape } from './schema-shape';
-import { convert, parseNumber, sameValue } from './values';
+import { convert, learnDecimalMark, parseNumber, parseNumberStrict, sameValue } from './values';
 
 describe('parseNumber', () => {
   it.each([
@@ -20,6 +20,36 @@ describe('parseNumber', () => {
 
   it('answers null without a number', () => {
     expect(parseNumber('N/A')).toBeNull();
+  });
+
+  it('groups by no-break, narrow no-break and thin spaces, and the Indian 2-2-3 way', () => {
+    expect(parseNumber('3\u202f773,11\u00a0€')).toBe(3773.11);
+    expect(parseNumber('1\u00a0234,50 €')).toBe(1234.5);
+    expect(parseNumber('₹1,23,450.00')).toBe(123_450);
+    // A space joins digits only before a group of three: these are two numbers.
+    expect(parseNumber('4 of 5')).toBe(4);
+  });
+
+  it('reads in a learned format, and a number written otherwise as nothing', () => {
+    expect(parseNumber('1.908\u00a0€', ',')).toBe(1908);
+    expect(parseNumber('1.908', '.')).toBe(1.908);
+    expect(parseNumber('$1,234.50', ',')).toBeNull();
+    expect(parseNumber('1 234,50 €', '.')).toBeNull();
+    expect(parseNumber('4.5 out of 5', ',')).toBeNull();
+  });
+
+  it('declines an ambiguous number unless the page language decides it', () => {
+    expect(parseNumberStrict('1.908 €')).toBeNull();
+    expect(parseNumberStrict('1.908 €', () => 'de-DE')).toBe(1908);
+    expect(parseNumberStrict('1,234', () => 'en-US')).toBe(1234);
+    expect(parseNumberStrict('12,50 €')).toBe(12.5);
+  });
+
+  it('learns the decimal mark from the values the model read', () => {
+    expect(learnDecimalMark([{ text: '1.234,50 €', value: 1234.5 }])).toBe(',');
+    expect(learnDecimalMark([{ text: '$1,234.50', value: 1234.5 }])).toBe('.');
+    // Nothing told the marks apart.
+    expect(learnDecimalMark([{ text: '219 €', value: 219 }])).toBeUndefined();
   });
 });
 

@@ -11,8 +11,41 @@ export function normalizeText(text: string): string {
 /**
  * The first number of a text. The sign counts only when it does not follow a letter or digit
  * ("P-1" is 1, not -1); a digit must not follow a separator, so "USD1,249" reads 1,249 whole.
+ * A space (no-break and narrow no-break ones included, as French and Swiss prices group by them)
+ * joins digits only before a group of exactly three: "1 234,50 €" is one number, "4 of 5" two.
  */
-const NUMBER_TOKEN = /(?:(?<![\p{L}\p{N}])[-\u2212])?(?<![\d.,])\d[\d.,]*/u;
+const NUMBER_TOKEN =
+  /(?:(?<![\p{L}\p{N}])[-\u2212])?(?<![\d.,])\d(?:[\d.,']|[ \u00a0\u2009\u202f](?=\d{3}(?!\d)))*/u;
+
+/** The decimal separator of a number format; the other mark and spaces group thousands. */
+export type DecimalMark = '.' | ',';
+
+/**
+ * The token read under a known decimal mark, or null when it is not written that way: the mark
+ * at most once and after every group separator, groups of three digits after the first (or the
+ * Indian 2-2-3 grouping), and no other punctuation.
+ */
+function readAs(token: string, decimal: DecimalMark): number | null {
+  const at = token.indexOf(decimal);
+  if (at >= 0 && token.indexOf(decimal, at + 1) >= 0) return null;
+  const whole = at >= 0 ? token.slice(0, at) : token;
+  const fraction = at >= 0 ? token.slice(at + 1) : '';
+  if (at >= 0 && !/^\d+$/.test(fraction)) return null;
+  const groups = whole.split(/[.,' \u00a0\u2009\u202f]/);
+  const [first, ...rest] = groups;
+  if (!first || !/^\d+$/.test(first)) return null;
+  if (rest.length > 0) {
+    if (first.length > 3) return null;
+    const last = rest.at(-1) as string;
+    const middle = rest.slice(0, -1);
+    const thousands = rest.every((g) => /^\d{3}$/.test(g));
+    const indian =
+      /^\d{3}$/.test(last) && middle.length > 0 && middle.every((g) => /^\d{2}$/.test(g));
+    if (!thousands && !indian) return null;
+  }
+  const value = Number(`${groups.join('')}${fraction ? `.${fraction}` : ''}`);
+  return Number.isFinite(value) ? value : null;
+}
 
 /** "1,249" and "1.249.000" are grouped thousands; "12,99" is a decimal comma. */
 function unseparate(token: string): string | null {
@@ -34,18 +67,111 @@ function unseparate(token: string): string | null {
   return token;
 }
 
-/** "$1,249.00" → 1249, "4.5 out of 5" → 4.5, "12 items" → 12, "1.249,00 €" → 1249. */
-export function parseNumber(text: string): number | null {
+/** The first number token of a text, its sign split off; null without one. */
+function numberToken(text: string): { token: string; negative: boolean } | null {
   const match = NUMBER_TOKEN.exec(text);
   if (!match) return null;
-  let token = match[0].replace(/[.,]+$/, '');
+  let token = match[0].replace(/[.,']+$/, '');
   const negative = token.startsWith('-') || token.startsWith('\u2212');
   if (negative) token = token.slice(1);
-  const plain = unseparate(token);
-  if (plain === null) return null;
-  const value = Number(plain);
-  if (!Number.isFinite(value)) return null;
+  return { token, negative };
+}
+
+/**
+ * "$1,249.00" → 1249, "4.5 out of 5" → 4.5, "12 items" → 12, "1.249,00 €" → 1249. With a
+ * decimal mark (the format learned from the model's values), a number not written in that
+ * format is null rather than a guess: under ',' "1.908 €" is 1908 and "$12.50" is null.
+ */
+export function parseNumber(text: string, decimal?: DecimalMark): number | null {
+  const found = numberToken(text);
+  if (!found) return null;
+  const { token, negative } = found;
+  let value: number | null;
+  if (decimal) value = readAs(token, decimal);
+  else {
+    const spaced = /[ \u00a0\u2009\u202f']/.test(token);
+    const plain = spaced ? null : unseparate(token);
+    value = plain === null ? (readAs(token, '.') ?? readAs(token, ',')) : Number(plain);
+    if (value !== null && !Number.isFinite(value)) value = null;
+  }
+  if (value === null) return null;
   return negative ? -value : value;
+}
+
+/**
+ * Whether a text is one number and nothing else but a currency or unit mark: "$219.99",
+ * "1 234,50 €", not "219 · 4.5 out of 5" nor ".99" alone next to another number.
+ */
+export function isLoneNumber(text: string): boolean {
+  const found = numberToken(text);
+  if (!found) return false;
+  const rest = text.replace(NUMBER_TOKEN, '');
+  return !/\d/.test(rest) && rest.replace(/[\s.,]/g, '').length <= 4;
+}
+
+/**
+ * Whether the text of an element holding part of a number sits in a parent that writes more
+ * digits of it ("$<span>219</span><sup>.99</sup>"): reading the part alone would be wrong.
+ */
+export function isPartOfNumber(text: string, parentText: string): boolean {
+  const rest = normalizeText(parentText).replace(normalizeText(text), '');
+  return !/\p{L}/u.test(parentText) && /\d/.test(rest) && normalizeText(parentText).length <= 40;
+}
+
+/** Every value the first number of a text can mean, under either decimal mark or the guess. */
+export function numberReadings(text: string): number[] {
+  const readings = [parseNumber(text), parseNumber(text, '.'), parseNumber(text, ',')];
+  return [...new Set(readings.filter((n): n is number => n !== null))];
+}
+
+/**
+ * The decimal mark a set of texts is written with, judged by the values the model read from
+ * them: the one mark under which every text reads its value while the other mark misreads
+ * some. Undefined when both read them all (no text told them apart) or neither does.
+ */
+export function learnDecimalMark(
+  examples: readonly { text: string; value: number }[],
+): DecimalMark | undefined {
+  const fits = (mark: DecimalMark) =>
+    examples.every(({ text, value }) => {
+      const read = parseNumber(text, mark);
+      return read !== null && Math.abs(read - value) <= 1e-9 * Math.max(1, Math.abs(value));
+    });
+  const dot = fits('.');
+  const comma = fits(',');
+  if (dot === comma) return undefined;
+  return dot ? '.' : ',';
+}
+
+/** Languages that write a decimal comma (the page's lang decides a number no example did). */
+const COMMA_LANGUAGES = new Set(
+  'de fr es it pt nl ru pl sv da nb nn no fi tr cs sk sl hu ro bg uk el hr sr lt lv et is id vi'.split(
+    ' ',
+  ),
+);
+
+/** The decimal mark a page's language writes, or undefined when its lang is not known. */
+export function decimalMarkOfLang(lang: string | null | undefined): DecimalMark | undefined {
+  const primary = (lang ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  if (!primary) return undefined;
+  return COMMA_LANGUAGES.has(primary) ? ',' : '.';
+}
+
+/**
+ * A number under a rule without a learned mark: read when both marks agree (or only one
+ * fits); when they disagree ("1.908", "1,234") the page's language decides, and without one
+ * the number is ambiguous and null, so the replay declines rather than guesses.
+ */
+export function parseNumberStrict(
+  text: string,
+  lang?: () => string | null | undefined,
+): number | null {
+  const dot = parseNumber(text, '.');
+  const comma = parseNumber(text, ',');
+  if (dot === null || comma === null || dot === comma) return dot ?? comma;
+  const mark = decimalMarkOfLang(lang?.());
+  if (mark === undefined) return null;
+  return mark === '.' ? dot : comma;
 }
 
 const TRUE_WORDS = new Set(['true', 'yes']);
@@ -58,14 +184,33 @@ export function parseBoolean(text: string): boolean | null {
   return null;
 }
 
+/**
+ * How a rule reads numbers: the decimal mark learned for it, else `strict` (both marks must
+ * agree, or the page's `lang` decides), else the guess (locating values while learning).
+ */
+export interface NumberFormat {
+  decimal?: DecimalMark;
+  strict?: boolean;
+  /** The page's language, asked only when a number is ambiguous. */
+  lang?: () => string | null | undefined;
+}
+
 /** Page text (or an attribute value) as a value of the schema type; null when it is not one. */
-export function convert(raw: string, type: ScalarType): string | number | boolean | null {
+export function convert(
+  raw: string,
+  type: ScalarType,
+  format: NumberFormat = {},
+): string | number | boolean | null {
   if (type === 'string') {
     const text = normalizeText(raw);
     return text === '' ? null : text;
   }
   if (type === 'boolean') return parseBoolean(raw);
-  const value = parseNumber(raw);
+  const value = format.decimal
+    ? parseNumber(raw, format.decimal)
+    : format.strict
+      ? parseNumberStrict(raw, format.lang)
+      : parseNumber(raw);
   if (value === null) return null;
   return type === 'integer' && !Number.isInteger(value) ? null : value;
 }

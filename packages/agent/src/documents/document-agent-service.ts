@@ -355,34 +355,49 @@ export class DocumentAgentService {
    * over. A model failure is returned, not recorded: the queue tries again, and when it gives
    * up, failRun marks the extraction failed.
    */
-  async runJob(job: DocumentRunJob, attempt: JobAttempt): Promise<JobRunEnd> {
+  runJob(job: DocumentRunJob, attempt: JobAttempt): Promise<JobRunEnd> {
+    return this.withRunLock(job, job.extractionId, attempt, 'document run', (end) =>
+      this.runLockedJob(job, attempt, end),
+    );
+  }
+
+  /**
+   * Runs one attempt of a job holding the run lock of `subject` that the run's id owns: adopted
+   * from the process that queued it, or `superseded` when another run holds it now. `body` calls
+   * `end` when the run has ended, which frees the lock before `complete` goes out (a client that
+   * acts on the record at once finds it free); a stopped or failed attempt leaves the lock to the
+   * next attempt (renewed by the process that queued it, else lapsing within a lease).
+   */
+  private async withRunLock(
+    job: { tenantId: string; runId: string },
+    subject: string,
+    attempt: JobAttempt,
+    label: string,
+    body: (end: () => Promise<void>) => Promise<JobRunEnd>,
+  ): Promise<JobRunEnd> {
     const lock = await adoptRunLock(
       this.deps.store.idempotency,
       job.tenantId,
-      job.extractionId,
+      subject,
       job.runId,
       this.deps.lockLeaseMs,
     );
     if (!lock) {
-      this.log.warn('document run superseded: another run holds the extraction', {
-        extractionId: job.extractionId,
+      this.log.warn(`${label} superseded: another run holds its record`, {
+        subject,
         runId: job.runId,
       });
       return { end: 'superseded' };
     }
     let ended = false;
-    // Freed before `complete` goes out: a client that sends its next message on the extraction
-    // at once must find it free.
     const end = async () => {
       ended = true;
       await lock.release();
       await attempt.beforeComplete?.();
     };
     try {
-      return await this.runLockedJob(job, attempt, end);
+      return await body(end);
     } finally {
-      // A stopped or failed run leaves its lock to the next attempt (renewed by the process
-      // that queued it, else lapsing within a lease).
       if (!ended) lock.drop();
     }
   }
@@ -601,35 +616,10 @@ export class DocumentAgentService {
    * one. A completed stack is never run again, and a model failure is returned, not recorded:
    * the queue tries again, and when it gives up, failStackRun marks the stack failed.
    */
-  async runStackJob(job: StackRunJob, attempt: JobAttempt): Promise<JobRunEnd> {
-    const lock = await adoptRunLock(
-      this.deps.store.idempotency,
-      job.tenantId,
-      stackLockSubject(job.stackId),
-      job.runId,
-      this.deps.lockLeaseMs,
+  runStackJob(job: StackRunJob, attempt: JobAttempt): Promise<JobRunEnd> {
+    return this.withRunLock(job, stackLockSubject(job.stackId), attempt, 'stack run', (end) =>
+      this.runLockedStackJob(job, attempt, end),
     );
-    if (!lock) {
-      this.log.warn('stack run superseded: another run holds the stack', {
-        stackId: job.stackId,
-        runId: job.runId,
-      });
-      return { end: 'superseded' };
-    }
-    let ended = false;
-    // Freed before `complete` goes out: a follower that hears it finds the stack idle.
-    const end = async () => {
-      ended = true;
-      await lock.release();
-      await attempt.beforeComplete?.();
-    };
-    try {
-      return await this.runLockedStackJob(job, attempt, end);
-    } finally {
-      // A stopped or failed run leaves its lock to the next attempt (renewed by the process
-      // that queued it, else lapsing within a lease).
-      if (!ended) lock.drop();
-    }
   }
 
   private async runLockedStackJob(

@@ -6,3 +6,19 @@ export {
   type MarkdownChunk,
 } from './chunk';
 export { fenceFor, longestBacktickRun } from './fence';
+export {
+  annotateDom,
+  cleanAddedText,
+  compactDatetime,
+  escapeAddedText,
+  findAdditions,
+  renderAddition,
+  MARKER_MODE,
+  MARKER_TAG,
+  MAX_ADDED_CHARS,
+  type AccessibleTextAdapter,
+  type AccessibleTextOptions,
+  type Addition,
+  type AdditionMode,
+  type DomAnnotateOptions,
+} from './accessible-text';

@@ -2,6 +2,7 @@
 // htmlparser2 parse, pre-clean, block scoring (blocks.ts), turndown. Measured by
 // bench/content on data/pages-dev; the rules and thresholds were picked there.
 import type { InputLimits } from '@tandem/contracts';
+import { annotateTree } from '@tandem/markdown/html';
 import {
   ARTICLE,
   GENERAL,
@@ -137,15 +138,21 @@ function dropRepeats(markdown: string): string {
 
 export function extractMainContent(html: string, options: MainContentOptions = {}): MainContent {
   const doc = parse(html, options.limits);
+  // Text that accessibility attributes carry: found before the pre-clean drops the <meta> and
+  // <svg> elements some of it is on, written in after the scoring, which it would sway (image
+  // links' alt text made teaser lists outscore articles on data/pages-dev). Links without text
+  // get no name here: on data/pages-dev those are teaser images, swatches and share icons.
+  const body = findFirst(doc.children, (el) => el.name === 'body');
+  const fillAccessibleText = body ? annotateTree(body, doc, { linkNames: false }) : undefined;
   separateElements(doc);
   const title = pageTitle(doc);
   // Read before the pre-clean: it drops the scripts that hold the page's JSON-LD.
   const profile = pageKind(doc) === 'article' ? ARTICLE : GENERAL;
   const comments = preClean(doc, { preserveHidden: options.preserveHidden ?? true });
   const [scores, best] = scorePage(doc, comments, profile);
-  const body = findFirst(doc.children, (el) => el.name === 'body');
   const region = best ?? body;
   if (region) prune(region, scores);
+  fillAccessibleText?.();
   const markdown = region ? dropRepeats(toMarkdown(outerHtml(region))) : '';
   return { title, markdown, text: plainText(markdown), method: best ? 'blocks' : 'body' };
 }

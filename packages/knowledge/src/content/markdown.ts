@@ -6,7 +6,7 @@
 /// <reference path="./turndown-plugin-gfm.d.ts" />
 import TurndownService from 'turndown';
 import { strikethrough, tables } from 'turndown-plugin-gfm';
-import { fenceFor } from '@tandem/markdown';
+import { fenceFor, MARKER_MODE, MARKER_TAG, renderAddition } from '@tandem/markdown';
 
 let service: TurndownService | undefined;
 
@@ -47,6 +47,13 @@ function converter(): TurndownService {
   service.addRule('other-tables', {
     filter: (node) => node.nodeName === 'TABLE' && !hasHeadingRow(node as HTMLTableElement),
     replacement: (content) => `\n\n${content}\n\n`,
+  });
+  // Text that accessibility attributes carry (annotateTree, in main-content.ts), escaped here:
+  // attribute values are page content. This converter's table cells do not escape `|`.
+  service.addRule('accessible-text', {
+    filter: (node) => node.nodeName.toLowerCase() === MARKER_TAG,
+    replacement: (_content, node) =>
+      renderAddition((node as HTMLElement).getAttribute(MARKER_MODE), node.textContent ?? '', true),
   });
   service.addRule('no-images', {
     filter: (node) => node.nodeName === 'IMG' || node.nodeName === 'PICTURE',

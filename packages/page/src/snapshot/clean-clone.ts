@@ -12,7 +12,29 @@ const DROPPED = new Set(['button', 'dialog']);
 export interface CleanCloneOptions extends VisibilityOptions {
   /** Elements left out with their inside. */
   excluded: ReadonlySet<Element>;
+  /**
+   * Keep, without their inside, the non-text elements whose attributes carry text: named icons
+   * (<svg aria-label>) and microdata values (<meta itemprop content>). The Markdown converter
+   * writes that text (annotateDom); the other formats show the page's own text only.
+   */
+  keepNamed?: boolean;
 }
+
+/** A non-text element whose attributes say something: see CleanCloneOptions.keepNamed. */
+function isNamed(el: Element, tag: string): boolean {
+  if (tag === 'meta') return el.hasAttribute('itemprop') && el.hasAttribute('content');
+  if (tag === 'link') return el.hasAttribute('itemprop') && el.hasAttribute('href');
+  if (tag !== 'svg' || el.getAttribute('aria-hidden') === 'true') return false;
+  return (
+    el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || titleOf(el) !== null
+  );
+}
+
+const titleOf = (svg: Element): Element | null => {
+  for (let child = svg.firstElementChild; child; child = child.nextElementSibling)
+    if (child.localName === 'title') return child;
+  return null;
+};
 
 export function createCloneTarget(doc: Document): Document {
   return doc.implementation.createHTMLDocument('');
@@ -33,7 +55,15 @@ export function cleanClone(
     if (node.nodeType !== 1) return;
     const el = node as Element;
     const tag = el.localName;
-    if (isNonContent(tag) && !KEPT_OPAQUE.has(tag)) return;
+    if (isNonContent(tag) && !KEPT_OPAQUE.has(tag)) {
+      if (!options.keepNamed || !isNamed(el, tag) || options.excluded.has(el)) return;
+      // A <meta> is never rendered (the engine calls it hidden): its parent was shown.
+      if (tag === 'svg' && hidden(el)) return;
+      const named = into.appendChild(target.importNode(el, false));
+      const title = tag === 'svg' ? titleOf(el) : null;
+      if (title) named.appendChild(target.importNode(title, true));
+      return;
+    }
     if (options.excluded.has(el) || hidden(el)) return;
     if (tag === 'button' && el.closest('h1, h2, h3, h4, h5, h6')) {
       // A heading whose text is a button (card titles, accordions) is still the heading's

@@ -394,11 +394,16 @@ export function renderContent(
           includeLinks: options.includeLinks,
           includeImages: options.includeImages,
           baseUrl: options.baseUrl,
+          source: doc,
         })
       : undefined;
 
   const rendered = choice.sections.map((section) => {
-    const clone = cleanClone(section.els, target, { ...options, excluded: choice.excluded });
+    const clone = cleanClone(section.els, target, {
+      ...options,
+      excluded: choice.excluded,
+      keepNamed: options.format === 'markdown',
+    });
     // Every format: Markdown needs it for GFM tables, and the tree and HTML formats show the
     // same rows of equal width, spanned values repeated where a reader of one row needs them.
     normalizeTables(clone);

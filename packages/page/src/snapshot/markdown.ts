@@ -9,7 +9,14 @@
 /// <reference path="../types/turndown-plugin-gfm.d.ts" />
 import TurndownService from 'turndown';
 import { strikethrough, taskListItems } from 'turndown-plugin-gfm';
-import { fenceFor, longestBacktickRun } from '@tandem/markdown';
+import {
+  annotateDom,
+  fenceFor,
+  longestBacktickRun,
+  MARKER_MODE,
+  MARKER_TAG,
+  renderAddition,
+} from '@tandem/markdown';
 import { codeLanguage } from './code-language';
 import { absoluteUrl } from './links';
 import { childElements, isGridTable } from './tables';
@@ -19,6 +26,11 @@ export interface MarkdownOptions {
   includeImages: boolean;
   /** Links and images are made absolute against it. */
   baseUrl: string;
+  /**
+   * The page the converted elements were copied from: aria-labelledby ids the copy lacks are
+   * looked up there.
+   */
+  source?: Document;
 }
 
 /** Square brackets in link text and alt text would end the Markdown construct early. */
@@ -65,12 +77,33 @@ export function createMarkdownConverter(options: MarkdownOptions): (el: HTMLElem
     },
   });
 
+  // Text that accessibility attributes carry (annotateDom below), escaped: attribute values
+  // are page content. Table cells escape `|` themselves (cellText).
+  service.addRule('accessible-text', {
+    filter: (node) => node.nodeName.toLowerCase() === MARKER_TAG,
+    replacement: (_content, node) =>
+      renderAddition((node as Element).getAttribute(MARKER_MODE), node.textContent ?? ''),
+  });
+  // Kept by the clean clone only for their names (added after them): no text of their own.
+  service.addRule('named-opaque', {
+    filter: (node) => /^(?:svg|math|meta|link)$/i.test(node.nodeName),
+    replacement: () => '',
+  });
+
   // Last, so that inside table cells they win over the block rules above.
   addTableRules(service);
 
+  const source = options.source;
+  const annotate = {
+    imagesShown: options.includeImages,
+    // A link without text is named only when links are written: as text alone its image's alt
+    // (a teaser photo, a card's title again) is bloat, as a link it is the only way to it.
+    linkNames: options.includeLinks,
+    byId: source ? (id: string) => source.getElementById(id) : undefined,
+  };
   return (el) =>
     service
-      .turndown(el)
+      .turndown(annotateDom(el.cloneNode(true) as HTMLElement, annotate))
       .replace(/\n{3,}/g, '\n\n')
       .trim();
 }

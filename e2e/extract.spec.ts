@@ -13,7 +13,7 @@ import { expect, finished, openDemo, startGoal, test, waitForRun } from './suppo
 
 const GOAL = 'Extract every product as JSON with name, price and rating';
 
-test('"Extract every product as JSON" gives 119 unique products from 3 pages; pages 2-3 replay with zero model tokens', async ({
+test('"Extract every product as JSON" gives 119 unique products from 3 pages; pages 2-3 replay, page 2 cross-checked once', async ({
   ext,
 }) => {
   const fake = fakeGemini(ext.env.gemini);
@@ -33,18 +33,19 @@ test('"Extract every product as JSON" gives 119 unique products from 3 pages; pa
       await fetch(`${ext.env.server}/api/tasks/${run.taskId ?? ''}/extractions`, { headers })
     ).json(),
   );
-  // Page 1 by the model; pages 2 and 3 by the strategy's selectors, no model call at all.
+  // Page 1 by the model; pages 2 and 3 by the strategy's selectors. The recipe's first replay
+  // (page 2) is cross-checked by one model call on its first items; page 3 makes none.
   expect(
     body.results.map((r) => [r.method, r.contentStats.modelCalls, r.contentStats.items]),
   ).toEqual([
     ['model', 1, 40],
-    ['replay', 0, 40],
+    ['replay', 1, 40],
     ['replay', 0, 40],
   ]);
   const extractionCalls = (await fake.calls())
     .slice(callsBefore)
     .filter((c) => c.node === 'extraction');
-  expect(extractionCalls).toHaveLength(1);
+  expect(extractionCalls).toHaveLength(2);
   // The extraction prompt held the page as untrusted data, and no prompt of the agent held
   // the products: the data went to the store.
   expect(extractionCalls[0]?.prompt).toContain('<page_content untrusted="true">');

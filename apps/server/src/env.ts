@@ -205,6 +205,11 @@ export const EnvSchema = z.object({
   EXTRACTION_CONCURRENCY: positiveInt(3),
   /** Largest chunk in characters; content up to it is one model call. */
   EXTRACTION_MAX_CHUNK_CHARS: positiveInt(20_000),
+  /**
+   * A learned recipe's first replay, then every Nth, is cross-checked by the model on a slice of
+   * the page (billed as EXTRACTION_CHECK); a disagreement retires the recipe.
+   */
+  EXTRACTION_REPLAY_CHECK_EVERY: positiveInt(10),
 
   // --- knowledge ---
   /**
@@ -308,6 +313,7 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'MAX_STEPS_PER_TASK',
   'EXTRACTION_CONCURRENCY',
   'EXTRACTION_MAX_CHUNK_CHARS',
+  'EXTRACTION_REPLAY_CHECK_EVERY',
   'EMBEDDINGS',
   'EMBEDDINGS_DIMENSIONS',
   'KNOWLEDGE_QUOTA_DOCUMENTS',

@@ -248,6 +248,8 @@ export const LlmActionType = z.enum([
   'HIERARCHICAL_PLANNING',
   'REPLANNING',
   'EXTRACTION',
+  /** The model reading a slice of a replayed page to cross-check the replay. */
+  'EXTRACTION_CHECK',
   'EMBEDDING',
   /** The final answer finalize writes for the user. */
   'FINAL_ANSWER',

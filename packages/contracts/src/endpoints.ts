@@ -274,8 +274,9 @@ export const endpoints = {
       'The HTML is parsed in the server’s worker pool within its budgets (HTML_MAX_MB, HTML_MAX_DEPTH, HTML_MAX_ELEMENTS, and `outputSchema`’s SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES): past one, 422 INPUT_TOO_COMPLEX naming the setting.',
       `A body over ${EXTRACTION_LIMITS.bodyBytes / 1_000_000} MB is 413 PAYLOAD_TOO_LARGE.`,
       'With `outputSchema` the data is validated against it; a schema with features the extractor cannot enforce (`anyOf`, `$ref`, …) is not an error: `warnings` says so and `data` is free text.',
-      'With `url`, a successful schema extraction registers a strategy for pages like it; a later call on a matching URL with the same schema replays its selectors (`method: "replay"`, zero model tokens) when they still fit.',
-      'Model calls are billed to the key’s tenant under the action type EXTRACTION, like the agent’s.',
+      'With `url`, a successful schema extraction registers a strategy for pages like it; a later call on a matching URL with the same schema replays its selectors (`method: "replay"`, zero model tokens but for the sampled check below) when they still fit.',
+      'A replayed result carries `replay`: the recipe, what the spot check verified on the page, and whether the model cross-checked it. A recipe’s first replay, then every Nth (EXTRACTION_REPLAY_CHECK_EVERY), also has the model read a slice of the page; when it disagrees the recipe is retired, the model’s data is returned and `warnings` says so.',
+      'Model calls are billed to the key’s tenant under the action type EXTRACTION, like the agent’s; the replay cross-check under EXTRACTION_CHECK.',
     ],
   }),
   taskEvents: defineEndpoint({

@@ -129,6 +129,25 @@ export const ContentStats = z.object({
 });
 export type ContentStats = z.infer<typeof ContentStats>;
 
+/** How a replayed result was checked on its page (present exactly when method is replay). */
+export const ExtractionReplay = z
+  .object({
+    recipeId: z.string().meta({
+      description:
+        'The recipe replayed: the strategy id and a hash of its learned selectors (a relearned recipe gets a new one).',
+    }),
+    evidence: z.array(z.string()).meta({
+      description:
+        'What the spot check verified on this page, in short words ("3 items re-read", "columns bound to headers: SKU, Item").',
+    }),
+    checked: z.boolean().meta({
+      description:
+        "Whether the model also read a slice of this page and agreed with the replay (the recipe's first replay, then every Nth).",
+    }),
+  })
+  .meta({ description: 'How the replay was checked; present when method is replay.' });
+export type ExtractionReplay = z.infer<typeof ExtractionReplay>;
+
 export const ExtractionResult = z.object({
   data: z.unknown().meta({
     description: 'Schema-valid JSON (an object or an array) or, without a usable schema, text.',
@@ -148,6 +167,7 @@ export const ExtractionResult = z.object({
     description:
       'The strategy registered or reused, which is also the key results of several pages are aggregated by (pass it back as extractionId on similar pages); null when none was (free text, or nothing extracted).',
   }),
+  replay: ExtractionReplay.optional(),
 });
 export type ExtractionResult = z.infer<typeof ExtractionResult>;
 

@@ -14,7 +14,8 @@ export interface ExtractionCallContext {
 
 export interface ExtractionLlmRequest<S extends z.ZodType> {
   node: 'extraction';
-  actionType: 'EXTRACTION';
+  /** EXTRACTION_CHECK: the model reading a slice of a replayed page to cross-check it. */
+  actionType: 'EXTRACTION' | 'EXTRACTION_CHECK';
   system: string;
   prompt: string;
   schema: S;

@@ -8,7 +8,7 @@
 import { ownData } from '@tandem/contracts';
 import { parseContent } from './content';
 import type { JsonObject } from './json';
-import { applyRecipe, learnRecipe, spotCheck, type ReplayRecipe } from './replay';
+import { applyRecipe, learnRecipe, spotCheckWithEvidence, type ReplayRecipe } from './replay';
 import { checkOutputSchema } from './schema';
 
 export interface PageReadRequest {
@@ -20,6 +20,11 @@ export interface PageReadRequest {
   url: string | null;
   /** A learned strategy to try before the model: its data is the answer when it fits. */
   replay: { recipe: ReplayRecipe; schema: JsonObject } | null;
+  /**
+   * Render the Markdown even when the replay fits: this replay is cross-checked by the model on
+   * a slice of it. Otherwise a replayed page is never rendered.
+   */
+  render?: boolean;
 }
 
 export interface PageRead {
@@ -28,7 +33,7 @@ export interface PageRead {
   sourceChars: number;
   warnings: string[];
   /** The replayed data, valid against the schema and spot-checked; null when none fitted. */
-  replayed: { data: unknown; warnings: string[] } | null;
+  replayed: { data: unknown; warnings: string[]; evidence: string[] } | null;
   /** Why the strategy's selectors did not fit this page; null when none was tried or it fitted. */
   replayProblem: string | null;
 }
@@ -63,9 +68,12 @@ function tryReplay(
     const issue = valid.error.issues[0]?.message ?? 'invalid';
     return { replayed: null, problem: `its data does not match the schema (${issue})` };
   }
-  const problem = spotCheck(root, replay.recipe, valid.data);
-  if (problem !== null) return { replayed: null, problem };
-  return { replayed: { data: valid.data, warnings: applied.warnings }, problem: null };
+  const spot = spotCheckWithEvidence(root, replay.recipe, valid.data);
+  if (spot.problem !== null) return { replayed: null, problem: spot.problem };
+  return {
+    replayed: { data: valid.data, warnings: applied.warnings, evidence: spot.evidence },
+    problem: null,
+  };
 }
 
 /** The page read on the calling thread. */
@@ -78,7 +86,7 @@ export function readPage(request: PageReadRequest): PageRead {
         : { replayed: null, problem: null };
     return {
       // A replayed page is never rendered: that is most of what replay saves.
-      markdown: replay.replayed ? null : content.markdown,
+      markdown: replay.replayed && !request.render ? null : content.markdown,
       sourceChars: content.sourceChars,
       warnings: content.warnings,
       replayed: replay.replayed,

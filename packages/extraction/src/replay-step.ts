@@ -10,12 +10,47 @@ import type { PageRead, PageReader, PageReadRequest } from './page-reader';
 import type { ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
 import { ReplayRecipeSchema } from './replay';
+import { recipeHash } from './replay-check';
 import type { Produced, RunExtractionInput } from './service';
 import type { ExtractionCache } from './strategy-cache';
 
 export interface ReplayOutcome {
   produced: Produced | null;
   warnings: string[];
+}
+
+/**
+ * The strategy's recipe as stored, with how many times it has replayed: the count lives next to
+ * the recipe in the strategy's opaque replay JSON (the recipe schema ignores it), so a relearned
+ * recipe starts again at 0 and its first replay is cross-checked.
+ */
+export interface RecipeState {
+  recipeId: string;
+  replays: number;
+}
+
+export function recipeState(plan: ExtractionPlan): RecipeState | null {
+  const stored = plan.strategy?.replay;
+  if (!plan.strategy || !stored) return null;
+  const recipe = ReplayRecipeSchema.safeParse(stored);
+  if (!recipe.success) return null;
+  const replays = stored['replays'];
+  return {
+    recipeId: `${plan.strategy.id}:${recipeHash(recipe.data)}`,
+    replays: typeof replays === 'number' && Number.isInteger(replays) && replays >= 0 ? replays : 0,
+  };
+}
+
+/** One more replay of the strategy's recipe, counted for the sampled cross-check. */
+export async function countReplay(
+  cache: ExtractionCache,
+  tenantId: string,
+  plan: ExtractionPlan,
+  state: RecipeState,
+): Promise<void> {
+  const stored = plan.strategy?.replay;
+  if (!plan.strategy || !stored) return;
+  await cache.setReplay(tenantId, plan.strategy.id, { ...stored, replays: state.replays + 1 });
 }
 
 /** The strategy's recipe to try on this page, when it has one for the plan's schema. */
@@ -35,6 +70,7 @@ export function readContent(
   pages: PageReader,
   input: RunExtractionInput,
   plan: ExtractionPlan,
+  render = false,
 ): Promise<PageRead> {
   if (input.html === undefined) {
     const markdown = input.markdown ?? '';
@@ -52,6 +88,7 @@ export function readContent(
     cssSelector: selectorFor(input, plan),
     url: input.url,
     replay: replayOf(plan),
+    ...(render ? { render } : {}),
   });
 }
 
@@ -61,6 +98,7 @@ export async function replayOutcome(
   tenantId: string,
   plan: ExtractionPlan,
   content: PageRead,
+  state: RecipeState | null,
 ): Promise<ReplayOutcome> {
   if (content.replayProblem !== null && plan.strategy) {
     await cache.recordResult(tenantId, plan.strategy.id, false);
@@ -86,6 +124,11 @@ export async function replayOutcome(
       inputTokens: 0,
       outputTokens: 0,
       costMicroUsd: 0,
+      replay: {
+        recipeId: state?.recipeId ?? plan.strategy?.id ?? '',
+        evidence: content.replayed.evidence,
+        checked: false,
+      },
     },
     warnings: [],
   };

@@ -112,24 +112,42 @@ describe('ExtractionService', () => {
     expect(out.summary).toContain(`40 unique items from 1 page, extraction_id=${strategy?.id}`);
   });
 
-  it('replays the strategy on the next page with zero model calls and aggregates', async () => {
+  it('replays the strategy on the next page, cross-checks its first replay, and aggregates', async () => {
     const first = await extractFrom('/catalog/?page=1', {
       query: 'products',
       outputSchema: PRODUCTS,
     });
     const id = first.result.extractionId as string;
+    // The recipe's first replay is cross-checked: one small model call on a slice of the page.
     const second = await extractFrom('/catalog/?page=2', { extractionId: id });
-    expect(llm.calls).toHaveLength(1);
+    expect(llm.calls).toHaveLength(2);
+    expect(llm.calls[1]?.actionType).toBe('EXTRACTION_CHECK');
     expect(second.result).toMatchObject({ method: 'replay', extractionId: id, isPartial: false });
     expect(second.result.data).toEqual(products(40, 40));
-    expect(second.result.contentStats).toMatchObject({
+    expect(second.result.replay).toMatchObject({ checked: true });
+    expect(second.result.replay?.recipeId).toMatch(new RegExp(`^${id}:[0-9a-f]{8}$`));
+    expect(second.result.replay?.evidence).toEqual(
+      expect.arrayContaining(['3 items re-read', expect.stringMatching(/^the model agreed/)]),
+    );
+    expect(second.result.contentStats.modelCalls).toBe(1);
+    expect(second.result.contentStats.inputTokens).toBeGreaterThan(0);
+    expect(second.result.contentStats.inputTokens).toBeLessThan(
+      first.result.contentStats.inputTokens / 2,
+    );
+    expect(second.summary).toContain('replayed (checked');
+    expect(second.aggregate?.summary).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
+    expect((await store.extractionStrategies.get('t1', id))?.successCount).toBe(2);
+    // The next replays of the recipe, until the Nth, cost no model token.
+    const again = await extractFrom('/catalog/?page=2', { extractionId: id }, { taskId: 'task-2' });
+    expect(llm.calls).toHaveLength(2);
+    expect(again.result.method).toBe('replay');
+    expect(again.result.replay).toMatchObject({ checked: false });
+    expect(again.result.contentStats).toMatchObject({
       modelCalls: 0,
       inputTokens: 0,
       markdownChars: 0,
     });
-    expect(second.summary).toContain('by replaying the strategy (0 model tokens)');
-    expect(second.aggregate?.summary).toBe(`80 unique items from 2 pages, extraction_id=${id}`);
-    expect((await store.extractionStrategies.get('t1', id))?.successCount).toBe(2);
+    expect(again.summary).toContain('replayed (0 model tokens)');
   });
 
   it('falls back to the model when the page no longer fits the selectors, and relearns', async () => {
@@ -213,7 +231,8 @@ describe('ExtractionService', () => {
       { taskId: 'task-2' },
     );
     expect(later.result.method).toBe('replay');
-    expect(llm.calls).toHaveLength(1);
+    // The one call besides the first page's is the cross-check of the recipe's first replay.
+    expect(llm.calls.map((call) => call.actionType)).toEqual(['EXTRACTION', 'EXTRACTION_CHECK']);
     expect(later.aggregate?.summary).toMatch(/^40 unique items from 1 page/);
   });
 
@@ -265,7 +284,10 @@ describe('property names that are also Object.prototype’s', () => {
 
   it('keeps the model’s answer exactly, learns selectors and replays them', async () => {
     const expected = answer(0, 4);
-    const scripted = scriptedExtractionLlm({ fault: () => ({ answer: { data: expected } }) });
+    // The first call reads page 1; the second is the cross-check of page 2's replay.
+    const scripted = scriptedExtractionLlm({
+      fault: (call) => ({ answer: { data: call.index === 0 ? expected : answer(4, 3) } }),
+    });
     const keyed = new ExtractionService({ llm: scripted, store, sleep: async () => {} });
     const run = (html: string, url: string) =>
       keyed.run({
@@ -285,6 +307,7 @@ describe('property names that are also Object.prototype’s', () => {
     expect(first.result.warnings).toEqual([]);
     expect(second.result.warnings).toEqual([]);
     expect(second.result.method).toBe('replay');
+    expect(second.result.replay?.checked).toBe(true);
     expect(second.result.data).toEqual(answer(4, 3));
   });
 

@@ -1,6 +1,7 @@
 // One extraction from end to end (docs/specs.md, "extraction overhaul" + replay): plan (strategy,
 // schema, selector) → content → the strategy's selectors when they still fit this page (zero model
-// tokens), else the chunked sub-agent → validation → strategy learned or updated → stored
+// tokens; a recipe's first replay and every Nth are cross-checked by the model on a slice of the
+// page, replay-check.ts), else the chunked sub-agent → validation → strategy learned or updated → stored
 // result → the task's aggregate for the extractionId. The agent's extraction node and
 // POST /api/extract both call `run`; neither puts the data into a prompt.
 import {
@@ -9,6 +10,7 @@ import {
   type ExtractionAggregate,
   type ExtractionError,
   type ExtractionMethod,
+  type ExtractionReplay,
   type ExtractionResult,
   type ExtractRequest,
   type InputLimits,
@@ -20,7 +22,15 @@ import { itemCount } from './merge';
 import { inlinePageReader, type PageRead, type PageReader } from './page-reader';
 import { planExtraction, type ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
-import { learnFrom, readContent, replayOutcome } from './replay-step';
+import { checkDue, checkSlice, compareCheck, DEFAULT_REPLAY_CHECK_EVERY } from './replay-check';
+import {
+  countReplay,
+  learnFrom,
+  readContent,
+  recipeState,
+  replayOutcome,
+  type RecipeState,
+} from './replay-step';
 import { ExtractionCache } from './strategy-cache';
 import { ExtractionSubAgent, type ExtractionConfig } from './sub-agent';
 
@@ -36,6 +46,11 @@ export interface ExtractionServiceDeps {
   pages?: PageReader;
   /** The outputSchema budgets (SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES); the defaults otherwise. */
   limits?: Pick<InputLimits, 'schemaMaxDepth' | 'schemaMaxNodes'>;
+  /**
+   * A recipe's first replay, then every Nth (EXTRACTION_REPLAY_CHECK_EVERY), is cross-checked by
+   * the model on a slice of the page; 10 by default.
+   */
+  replayCheckEvery?: number;
 }
 
 export interface RunExtractionInput {
@@ -77,6 +92,10 @@ export interface Produced {
   inputTokens: number;
   outputTokens: number;
   costMicroUsd: number;
+  /** A replay: which recipe, what the spot check verified, whether the model cross-checked it. */
+  replay?: ExtractionReplay;
+  /** A replay the model cross-checked: the characters of the slice it read. */
+  checkChars?: number;
 }
 
 export class ExtractionService {
@@ -99,13 +118,85 @@ export class ExtractionService {
       input.url,
       this.deps.limits ?? DEFAULT_INPUT_LIMITS,
     );
-    const content = await readContent(this.pages, input, plan);
-    const replayed = await replayOutcome(this.cache, input.tenantId, plan, content);
-    const produced = replayed.produced ?? (await this.viaModel(plan, content, input));
+    const state = recipeState(plan);
+    const every = this.deps.replayCheckEvery ?? DEFAULT_REPLAY_CHECK_EVERY;
+    const check = state !== null && checkDue(state.replays, every);
+    const content = await readContent(this.pages, input, plan, check);
+    const replayed = await replayOutcome(this.cache, input.tenantId, plan, content, state);
+    let produced = replayed.produced;
+    if (produced && state) {
+      produced = check ? await this.crossCheck(plan, content, input, produced, state) : produced;
+      if (produced.method === 'replay') await countReplay(this.cache, input.tenantId, plan, state);
+    }
+    produced ??= await this.viaModel(plan, content, input);
     produced.warnings.unshift(...plan.warnings, ...content.warnings, ...replayed.warnings);
     const strategy = await learnFrom(this.cache, this.pages, input, plan, produced);
     const record = await this.store(input, plan, content, produced, strategy, started);
     return await this.finish(input, record, produced);
+  }
+
+  /**
+   * The model reads a slice of the replayed page (replay-check.ts). Agreement marks the replay
+   * checked; a disagreement retires the recipe, and the model reads the whole page instead
+   * (learnFrom then learns a new recipe from its answer). Either way the check's usage is the
+   * result's, billed as EXTRACTION_CHECK.
+   */
+  private async crossCheck(
+    plan: ExtractionPlan,
+    content: PageRead,
+    input: RunExtractionInput,
+    replayed: Produced,
+    state: RecipeState,
+  ): Promise<Produced> {
+    const replay = replayed.replay as ExtractionReplay;
+    if (content.markdown === null || !plan.strategy) return replayed;
+    const slice = checkSlice(content.markdown, replayed.data);
+    const out = await this.subAgent.extract({
+      markdown: slice.text,
+      query: plan.query,
+      schema: plan.schema,
+      context: input.context,
+      actionType: 'EXTRACTION_CHECK',
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const usage = {
+      modelCalls: out.modelCalls,
+      inputTokens: out.inputTokens,
+      outputTokens: out.outputTokens,
+      costMicroUsd: out.costMicroUsd,
+    };
+    const verdict = out.isPartial
+      ? { verdict: 'inconclusive' as const, reason: 'the model call failed' }
+      : compareCheck(ownData(out.data), replayed.data, slice.cut);
+    if (verdict.verdict !== 'disagree') {
+      const evidence =
+        verdict.verdict === 'agree'
+          ? `the model agreed on the first ${verdict.items} ${verdict.items === 1 ? 'item' : 'items'}`
+          : `model cross-check inconclusive: ${verdict.reason}`;
+      return {
+        ...replayed,
+        ...usage,
+        checkChars: slice.text.length,
+        replay: {
+          ...replay,
+          evidence: [...replay.evidence, evidence],
+          checked: verdict.verdict === 'agree',
+        },
+      };
+    }
+    await this.cache.setReplay(input.tenantId, plan.strategy.id, null);
+    await this.cache.recordResult(input.tenantId, plan.strategy.id, false);
+    const model = await this.viaModel(plan, content, input);
+    model.warnings.push(
+      `The strategy's selectors did not fit this page (the replay disagreed with the model on its first part: ${verdict.reason}); recipe ${state.recipeId} was retired and the model extracted instead.`,
+    );
+    return {
+      ...model,
+      modelCalls: model.modelCalls + usage.modelCalls,
+      inputTokens: model.inputTokens + usage.inputTokens,
+      outputTokens: model.outputTokens + usage.outputTokens,
+      costMicroUsd: model.costMicroUsd + usage.costMicroUsd,
+    };
   }
 
   private async viaModel(
@@ -159,7 +250,10 @@ export class ExtractionService {
       method: produced.method,
       contentStats: {
         sourceChars: content.sourceChars,
-        markdownChars: content.markdown?.length ?? 0,
+        markdownChars:
+          produced.method === 'replay'
+            ? (produced.checkChars ?? 0)
+            : (content.markdown?.length ?? 0),
         chunks: produced.chunks,
         failedChunks: produced.failedChunks,
         structuralContext: produced.structuralContext.filter(Boolean),
@@ -180,7 +274,10 @@ export class ExtractionService {
     record: ExtractionResultRecord,
     produced: Produced,
   ): Promise<RunExtractionOutput> {
-    const result = toResult(record);
+    const result: ExtractionResult = {
+      ...toResult(record),
+      ...(produced.replay && produced.method === 'replay' ? { replay: produced.replay } : {}),
+    };
     let aggregate: ExtractionAggregate | null = null;
     if (input.taskId && record.extractionId) {
       const results = await this.deps.store.extractionResults.listByTask(
@@ -208,20 +305,24 @@ export function toResult(record: ExtractionResultRecord): ExtractionResult {
   };
 }
 
-/** "Extracted 40 items by replay (0 model tokens). extraction_id=… : 80 unique items from 2 pages." */
+/** "Extracted 40 items, replayed (0 model tokens). So far: 80 unique items from 2 pages, …" */
 export function summaryLine(
   record: ExtractionResultRecord,
-  produced: Pick<Produced, 'method' | 'modelCalls' | 'isPartial'>,
+  produced: Pick<Produced, 'method' | 'modelCalls' | 'isPartial' | 'replay'>,
   aggregate: Pick<ExtractionAggregate, 'summary'> | null,
 ): string {
   const items = itemCount(record.data);
   const what = items === null ? 'Extracted the requested data' : `Extracted ${items} items`;
   const how =
     produced.method === 'replay'
-      ? 'by replaying the strategy (0 model tokens)'
+      ? produced.replay?.checked
+        ? `replayed (checked), with ${produced.modelCalls} model ${produced.modelCalls === 1 ? 'call' : 'calls'} on a slice of the page`
+        : produced.modelCalls > 0
+          ? `replayed, with ${produced.modelCalls} model ${produced.modelCalls === 1 ? 'call' : 'calls'} for a cross-check that was inconclusive`
+          : 'replayed (0 model tokens)'
       : `with ${produced.modelCalls} model ${produced.modelCalls === 1 ? 'call' : 'calls'}`;
   const parts = [
-    `${what} ${how}${produced.isPartial ? '; PARTIAL: part of the content failed' : ''}.`,
+    `${what}${produced.method === 'replay' ? ',' : ''} ${how}${produced.isPartial ? '; PARTIAL: part of the content failed' : ''}.`,
   ];
   if (record.warnings.length > 0) parts.push(`Warnings: ${record.warnings.slice(0, 3).join(' ')}`);
   if (aggregate) {

@@ -45,6 +45,8 @@ export interface SubAgentInput {
   schema: CheckedSchema | null;
   context: ExtractionCallContext;
   signal?: AbortSignal;
+  /** What the calls are billed as: EXTRACTION unless this is a replay's cross-check. */
+  actionType?: 'EXTRACTION' | 'EXTRACTION_CHECK';
 }
 
 export interface SubAgentOutput {
@@ -206,7 +208,7 @@ export class ExtractionSubAgent {
     const schema = input.schema ? z.object({ data: input.schema.chunkZod }) : TextAnswer;
     const result: ExtractionLlmResult<{ data?: unknown; text?: string }> = await this.llm.generate({
       node: 'extraction',
-      actionType: 'EXTRACTION',
+      actionType: input.actionType ?? 'EXTRACTION',
       system: extractionSystem({ structured, strict: options.strict }),
       prompt: extractionPrompt({
         query: input.query,

@@ -172,6 +172,7 @@ export async function createRuntime(options: {
     store,
     pages: poolPageReader(parsing),
     limits: parsing.limits,
+    replayCheckEvery: env.EXTRACTION_REPLAY_CHECK_EVERY,
     config: {
       maxConcurrentChunks: env.EXTRACTION_CONCURRENCY,
       maxChunkSize: env.EXTRACTION_MAX_CHUNK_CHARS,

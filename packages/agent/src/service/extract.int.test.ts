@@ -113,6 +113,8 @@ describe('extract in the loop', () => {
         node: 'action_generation',
         output: { ...noAction, action: 'wait(1)', extract: { extractionId: id } },
       },
+      // The recipe's first replay is cross-checked by the model on a slice of the page.
+      extractionStep,
       {
         node: 'action_generation',
         output: { ...noAction, action: 'finish("Extracted 80 products.")' },
@@ -126,9 +128,9 @@ describe('extract in the loop', () => {
       }),
     );
     expect(done.status).toBe('completed');
-    expect(agent.scripted?.callsFor('extraction')).toHaveLength(1);
+    expect(agent.scripted?.callsFor('extraction')).toHaveLength(2);
     const last = agent.scripted?.callsFor('action_generation').at(-1)?.prompt ?? '';
-    expect(last).toContain('by replaying the strategy (0 model tokens)');
+    expect(last).toContain('Extracted 40 items, replayed (checked');
     expect(last).toContain(`80 unique items from 2 pages, extraction_id=${id}`);
     expect(done.extractedData).toEqual([
       expect.objectContaining({ extractionId: id, items: 80, pages: 2, truncated: false }),
@@ -139,6 +141,7 @@ describe('extract in the loop', () => {
       taskId: first.taskId,
     });
     expect(usage.filter((u) => u.actionType === 'EXTRACTION')).toHaveLength(1);
+    expect(usage.filter((u) => u.actionType === 'EXTRACTION_CHECK')).toHaveLength(1);
   });
 
   it('tells the model an invalid extract and takes its corrected answer', async () => {

@@ -7,7 +7,7 @@ import { applyRecipe } from './apply';
 import { entityProblem, entityWords } from './entity';
 import { learnRecipe } from './learn';
 import type { ReplayRecipe } from './recipe';
-import { spotCheck } from './spot-check';
+import { spotCheck, spotCheckWithEvidence } from './spot-check';
 
 const open: Document[] = [];
 function page(html: string): Document {
@@ -223,6 +223,15 @@ describe('look-alike items', () => {
     expect(recipe.exclude).toEqual({ text: 'Sponsored' });
     const later = page(shell('en-US', 'Catalog', cards([...shown().slice(0, 2), ad])));
     expect(replay(later, recipe)).toEqual(data.slice(0, 2));
+    // What the spot check verified is the replayed result's evidence.
+    expect(spotCheckWithEvidence(later, recipe, data.slice(0, 2))).toEqual({
+      problem: null,
+      evidence: expect.arrayContaining([
+        '2 items re-read',
+        'look-alikes excluded: 1 marked Sponsored',
+        "title shares 'catalog'",
+      ]),
+    });
   });
 
   it('declines a page with adverts the learning page did not show', () => {

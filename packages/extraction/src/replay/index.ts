@@ -5,4 +5,4 @@ export { applyRecipe } from './apply';
 export { learnRecipe } from './learn';
 export type { FieldRule, ReplayRecipe } from './recipe';
 export { FieldRuleSchema, readRecipe, ReplayRecipeSchema } from './recipe';
-export { spotCheck } from './spot-check';
+export { spotCheck, spotCheckWithEvidence } from './spot-check';

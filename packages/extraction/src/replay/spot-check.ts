@@ -6,7 +6,7 @@ import { EMPTY_SHARE } from './container-selector';
 import type { Root } from './dom';
 import { rootElement, selectAll, stableClasses } from './dom';
 import { bindColumns, isHeaderRow } from './columns';
-import { entityProblem } from './entity';
+import { entityProblem, entityWords } from './entity';
 import { adMark } from './negatives';
 import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
@@ -130,7 +130,21 @@ function lookalikes(matched: readonly Element[]): number {
   return count;
 }
 
-function listProblem(root: Root, learned: ReplayRecipe, data: unknown): string | null {
+/** What a passed check verified on this page, in short plain words (the result's evidence). */
+type Evidence = string[];
+
+/** The decimal marks the recipe's number fields were read with, as evidence. */
+function decimalEvidence(fields: Record<string, FieldRule>): Evidence {
+  const marks = new Set(Object.values(fields).flatMap((rule) => rule.decimal ?? []));
+  return [...marks].map((mark) => `decimal mark '${mark}'`);
+}
+
+function listProblem(
+  root: Root,
+  learned: ReplayRecipe,
+  data: unknown,
+  evidence: Evidence,
+): string | null {
   const columns = bindColumns(root, learned);
   if ('problem' in columns) return columns.problem;
   const { recipe } = columns;
@@ -182,10 +196,34 @@ function listProblem(root: Root, learned: ReplayRecipe, data: unknown): string |
   if (rows.length < LOOKALIKE_SHARE * alike) {
     return `"${recipe.container}" matches ${rows.length} elements but ${alike} look-alike siblings exist (items lost?)`;
   }
+  const reread = new Set([0, Math.floor(data.length / 2), data.length - 1]).size;
+  evidence.push(`${data.length} items, one per container`, `${reread} items re-read`);
+  // The learned rules name the learned header of each column (bindColumns re-points them).
+  const bound = Object.values(learned.fields).flatMap((rule) =>
+    rule.column === undefined ? [] : [learned.headers?.[rule.column] ?? ''],
+  );
+  if (bound.length > 0) evidence.push(`columns bound to headers: ${bound.join(', ')}`);
+  evidence.push(...decimalEvidence(recipe.fields));
+  const excluded =
+    recipe.exclude && recipe.container !== null
+      ? selectAll(root, recipe.container).length - rows.length
+      : 0;
+  if (excluded > 0) {
+    const mark = recipe.exclude?.text ?? `class "${recipe.exclude?.className ?? ''}"`;
+    evidence.push(`look-alikes excluded: ${excluded} marked ${mark}`);
+  }
+  const shared = entityWords(root).find((word) => recipe.entity?.includes(word));
+  if (shared) evidence.push(`title shares '${shared}'`);
+  evidence.push(`no advert marks on the items`);
   return null;
 }
 
-function objectProblem(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
+function objectProblem(
+  root: Root,
+  recipe: ReplayRecipe,
+  data: unknown,
+  evidence: Evidence,
+): string | null {
   const scope = rootElement(root);
   if (!scope || !isRecord(data)) return 'the replay produced no object';
   const [unreadable] = runObject(root, recipe).warnings;
@@ -200,7 +238,14 @@ function objectProblem(root: Root, recipe: ReplayRecipe, data: unknown): string 
     if (matches > 1)
       return `"${name}": its selector matches ${matches} elements here, one when learned (a list page?)`;
   }
-  return pageProblem(scope, data, recipe.fields, 'the object');
+  const problem = pageProblem(scope, data, recipe.fields, 'the object');
+  if (problem) return problem;
+  evidence.push(
+    `${Object.keys(recipe.fields).length} fields re-read`,
+    'each field selector matches one element',
+    ...decimalEvidence(recipe.fields),
+  );
+  return null;
 }
 
 /**
@@ -224,11 +269,26 @@ function objectProblem(root: Root, recipe: ReplayRecipe, data: unknown): string 
  * several is not a page of the learned kind).
  */
 export function spotCheck(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
+  return spotCheckWithEvidence(root, recipe, data).problem;
+}
+
+/**
+ * The spot check, with what it verified when it passed: the evidence a replayed result carries,
+ * taken from the checks that ran rather than described after the fact.
+ */
+export function spotCheckWithEvidence(
+  root: Root,
+  recipe: ReplayRecipe,
+  data: unknown,
+): { problem: string; evidence?: undefined } | { problem: null; evidence: string[] } {
   const read = readRecipe(recipe);
-  if (!read.recipe) return read.reason;
+  if (!read.recipe) return { problem: read.reason };
   const problems = selectorProblems(root, read.recipe);
-  if (problems.length > 0) return problems.join('; ');
-  return read.recipe.kind === 'list'
-    ? listProblem(root, read.recipe, data)
-    : objectProblem(root, read.recipe, data);
+  if (problems.length > 0) return { problem: problems.join('; ') };
+  const evidence: Evidence = [];
+  const problem =
+    read.recipe.kind === 'list'
+      ? listProblem(root, read.recipe, data, evidence)
+      : objectProblem(root, read.recipe, data, evidence);
+  return problem === null ? { problem: null, evidence } : { problem };
 }

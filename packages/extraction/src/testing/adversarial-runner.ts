@@ -32,6 +32,8 @@ export interface PageOutcome {
   url: string;
   method: string;
   replayed: boolean;
+  /** A replay the model cross-checked on a slice of the page (its tokens are the check's). */
+  checked: boolean;
   warnings: string[];
   isPartial: boolean;
   /** The data equals the ground truth (items compared as a multiset). */
@@ -122,6 +124,7 @@ function outcomeOf(
     url: page.url,
     method: result.method,
     replayed,
+    checked: result.replay?.checked ?? false,
     warnings: result.warnings,
     isPartial: result.isPartial,
     exact,

@@ -8,6 +8,7 @@ import { answerFromPrompt } from './read-content';
 
 export interface ScriptedCall {
   index: number;
+  actionType: string;
   system: string;
   prompt: string;
 }
@@ -31,7 +32,12 @@ export function scriptedExtractionLlm(
     async generate<S extends z.ZodType>(
       request: ExtractionLlmRequest<S>,
     ): Promise<ExtractionLlmResult<z.output<S>>> {
-      const call = { index: calls.length, system: request.system, prompt: request.prompt };
+      const call = {
+        index: calls.length,
+        actionType: request.actionType,
+        system: request.system,
+        prompt: request.prompt,
+      };
       calls.push(call);
       if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       const fault = options.fault?.(call) ?? null;

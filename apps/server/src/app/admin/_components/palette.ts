@@ -20,6 +20,7 @@ const COLOURS: Record<LlmActionType, string> = {
   HIERARCHICAL_PLANNING: '#2ca02c',
   REPLANNING: '#9467bd',
   EXTRACTION: '#c49c94',
+  EXTRACTION_CHECK: '#dbdb8d',
   EMBEDDING: '#17becf',
   FINAL_ANSWER: '#e377c2',
   DOCUMENT_EXTRACTION: '#7f7f7f',

@@ -106,8 +106,29 @@ describe('POST /api/extract', () => {
     });
     const replayed = ExtractionResult.parse(await second.json());
     expect(replayed).toMatchObject({ method: 'replay', data: expected(12, 12) });
-    expect(replayed.contentStats.modelCalls).toBe(0);
-    expect(gemini.requests).toHaveLength(1);
+    // The recipe's first replay is cross-checked by the model on a slice of the page, and
+    // billed under its own action type.
+    expect(replayed.replay).toMatchObject({ checked: true });
+    expect(replayed.replay?.evidence).toContain('3 items re-read');
+    expect(replayed.contentStats.modelCalls).toBe(1);
+    expect(gemini.requests).toHaveLength(2);
+    await expect
+      .poll(async () =>
+        (await runtime.store.tokenUsage.list(tenantId)).map((u) => u.actionType).sort(),
+      )
+      .toEqual(['EXTRACTION', 'EXTRACTION_CHECK']);
+
+    const third = await extract({
+      html: catalogPageHtml(24, 12, 3),
+      url: 'https://shop.test/catalog/?page=3',
+      query: 'every product with name, price and rating',
+      outputSchema: PRODUCTS,
+    });
+    const unchecked = ExtractionResult.parse(await third.json());
+    expect(unchecked).toMatchObject({ method: 'replay', data: expected(24, 12) });
+    expect(unchecked.replay).toMatchObject({ checked: false, recipeId: replayed.replay?.recipeId });
+    expect(unchecked.contentStats.modelCalls).toBe(0);
+    expect(gemini.requests).toHaveLength(2);
   });
 
   it('reads Markdown as free text without a schema', async () => {

@@ -10,7 +10,7 @@
 import { ExtractionStreamEvent } from '@tandem/contracts';
 import type { ExtractionWrite, IdempotencyRepository } from '@tandem/store';
 import { z } from 'zod';
-import { EventChannel } from './event-channel';
+import { followRun } from './follow-run';
 import { RUN_LOCK_SCOPE } from './run-lock';
 
 export interface RunEventBus {
@@ -76,96 +76,31 @@ export interface FollowOptions {
 }
 
 /**
- * The events of the extraction's run from now to its `complete`. Subscribes before it asks
- * whether a run goes on, so nothing published in between is lost; when no run goes on (or the
- * one that did stops holding its lock without a `complete`), it ends with `completion()`.
+ * The events of the extraction's run from now to its `complete` (followRun); a reconnect gets
+ * the writes it missed from the history first.
  */
-/** Pushes the writes after the client's last one, from the history; the last seq sent. */
-async function replayWrites(
-  channel: EventChannel<RunStreamItem>,
-  resume: NonNullable<FollowOptions['resume']>,
-): Promise<number> {
-  let sent = resume.afterSeq;
-  for (const write of await resume.history(resume.afterSeq)) {
-    channel.push({ event: { tool: write.tool, input: write.input }, id: write.seq });
-    sent = Math.max(sent, write.seq);
-  }
-  return sent;
-}
-
-export async function followExtraction(
-  options: FollowOptions,
-): Promise<AsyncIterable<RunStreamItem>> {
-  const channel = new EventChannel<RunStreamItem>();
-  let ended = false;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  /** Live events held while the missed writes are read (they come after them). */
-  let held: RunStreamItem[] | null = options.resume ? [] : null;
-  /** Writes up to this seq were sent from the history: their live events are not sent again. */
-  let sentSeq = 0;
-  const deliver = (item: RunStreamItem) => {
-    if (item.id !== undefined && item.id <= sentSeq) return;
-    if ('complete' in item.event) end(item);
-    else channel.push(item);
-  };
-  const end = (last?: RunStreamItem) => {
-    if (ended) return;
-    ended = true;
-    clearInterval(timer);
-    unsubscribe();
-    if (last) channel.push(last);
-    channel.close();
-  };
-  const unsubscribe = options.bus.subscribe(
-    extractionChannel(options.tenantId, options.extractionId),
-    (data) => {
-      // Another process sent it (maybe another version, mid-deploy): check it.
-      const item = readRunBusMessage(data);
-      if (!item || ended) return;
-      if (held) held.push(item);
-      else deliver(item);
-    },
-  );
-  if (options.resume) {
-    try {
-      sentSeq = await replayWrites(channel, options.resume);
-    } catch (error) {
-      end();
-      throw error;
-    }
-    const waiting = held ?? [];
-    held = null;
-    for (const item of waiting) if (!ended) deliver(item);
-  }
-  /** `grace`: the run was seen going, so its last events may still be on their way. */
-  const check = async (grace: boolean) => {
-    if (ended || (await options.running())) return;
-    // The lock is released right after the run publishes its last event, which takes up to a
-    // second to reach another process: wait that long before ending it from the store.
-    if (grace) await new Promise((resolve) => setTimeout(resolve, 1_000));
-    if (!ended) end({ event: await options.completion() });
-  };
-  try {
-    await check(false);
-  } catch (error) {
-    end();
-    throw error;
-  }
-  if (!ended) {
-    timer = setInterval(() => void check(true).catch(() => end()), options.checkMs ?? 5_000);
-    timer.unref();
-  }
-  return {
-    [Symbol.asyncIterator]: () => {
-      const inner = channel[Symbol.asyncIterator]();
-      return {
-        next: () => inner.next(),
-        // The follower went away: stop listening (the run goes on).
-        return: () => {
-          end();
-          return inner.return ? inner.return() : Promise.resolve({ value: undefined, done: true });
-        },
-      };
-    },
-  };
+export function followExtraction(options: FollowOptions): Promise<AsyncIterable<RunStreamItem>> {
+  const { resume } = options;
+  return followRun<RunStreamItem>({
+    bus: options.bus,
+    channel: extractionChannel(options.tenantId, options.extractionId),
+    read: readRunBusMessage,
+    isComplete: (item) => 'complete' in item.event,
+    running: options.running,
+    completion: async () => ({ event: await options.completion() }),
+    ...(options.checkMs === undefined ? {} : { checkMs: options.checkMs }),
+    ...(resume
+      ? {
+          resume: {
+            afterSeq: resume.afterSeq,
+            seq: (item) => item.id,
+            history: async () =>
+              (await resume.history(resume.afterSeq)).map((write) => ({
+                event: { tool: write.tool, input: write.input },
+                id: write.seq,
+              })),
+          },
+        }
+      : {}),
+  });
 }

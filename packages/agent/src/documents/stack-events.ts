@@ -5,7 +5,7 @@
 import { StackStreamEvent } from '@tandem/contracts';
 import type { IdempotencyRepository } from '@tandem/store';
 import { z } from 'zod';
-import { EventChannel } from './event-channel';
+import { followRun } from './follow-run';
 import { runInProgress, type RunEventBus } from './run-events';
 
 export const stackChannel = (tenantId: string, stackId: string): string =>
@@ -46,64 +46,15 @@ export interface FollowStackOptions {
   checkMs?: number;
 }
 
-/**
- * The events of the stack's run from now to its `complete`. Subscribes before it asks whether a
- * run goes on, so nothing published in between is lost; when no run goes on (or the one that
- * did stops holding its lock without a `complete`), it ends with `completion()`.
- */
-export async function followStack(
-  options: FollowStackOptions,
-): Promise<AsyncIterable<StackStreamEvent>> {
-  const channel = new EventChannel<StackStreamEvent>();
-  let ended = false;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  const end = (last?: StackStreamEvent) => {
-    if (ended) return;
-    ended = true;
-    clearInterval(timer);
-    unsubscribe();
-    if (last) channel.push(last);
-    channel.close();
-  };
-  const unsubscribe = options.bus.subscribe(
-    stackChannel(options.tenantId, options.stackId),
-    (data) => {
-      // Another process sent it (maybe another version, mid-deploy): check it.
-      const event = readStackBusMessage(data);
-      if (!event || ended) return;
-      if ('complete' in event) end(event);
-      else channel.push(event);
-    },
-  );
-  /** `grace`: the run was seen going, so its last events may still be on their way. */
-  const check = async (grace: boolean) => {
-    if (ended || (await options.running())) return;
-    // The lock is freed right before the run publishes its `complete`, which takes up to a
-    // second to reach another process: wait that long before ending it from the store.
-    if (grace) await new Promise((resolve) => setTimeout(resolve, 1_000));
-    if (!ended) end(await options.completion());
-  };
-  try {
-    await check(false);
-  } catch (error) {
-    end();
-    throw error;
-  }
-  if (!ended) {
-    timer = setInterval(() => void check(true).catch(() => end()), options.checkMs ?? 5_000);
-    timer.unref();
-  }
-  return {
-    [Symbol.asyncIterator]: () => {
-      const inner = channel[Symbol.asyncIterator]();
-      return {
-        next: () => inner.next(),
-        // The follower went away: stop listening (the run goes on).
-        return: () => {
-          end();
-          return inner.return ? inner.return() : Promise.resolve({ value: undefined, done: true });
-        },
-      };
-    },
-  };
+/** The events of the stack's run from now to its `complete` (followRun). */
+export function followStack(options: FollowStackOptions): Promise<AsyncIterable<StackStreamEvent>> {
+  return followRun<StackStreamEvent>({
+    bus: options.bus,
+    channel: stackChannel(options.tenantId, options.stackId),
+    read: readStackBusMessage,
+    isComplete: (event) => 'complete' in event,
+    running: options.running,
+    completion: options.completion,
+    ...(options.checkMs === undefined ? {} : { checkMs: options.checkMs }),
+  });
 }

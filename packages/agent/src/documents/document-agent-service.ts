@@ -161,8 +161,11 @@ interface StackRunInput {
   signal?: AbortSignal;
   failureIsFinal: boolean;
   beforeComplete?: () => Promise<void>;
-  /** Rows an earlier attempt saved: the agent extracts only the documents without one. */
-  rowsDone: number;
+  /**
+   * The documents whose rows an earlier attempt saved: kept as they are (extract_row refuses
+   * them), so the agent extracts only the documents without one.
+   */
+  keptRows: readonly string[];
 }
 
 export interface JobAttempt {
@@ -556,7 +559,7 @@ export class DocumentAgentService {
         publish(event);
       },
       failureIsFinal: true,
-      rowsDone: 0,
+      keptRows: [],
     })
       .then(() => undefined, this.storeFailed)
       .finally(async () => {
@@ -641,7 +644,9 @@ export class DocumentAgentService {
       send({ complete: true, stack_id: stack.id, cost: USD(0) });
       return { end: 'finished' };
     }
-    const rowsDone = (await store.stacks.listRows(job.tenantId, stack.id)).length;
+    const keptRows = (await store.stacks.listRows(job.tenantId, stack.id)).map(
+      (row) => row.documentId,
+    );
     const outcome = await this.tracedStack(
       {
         caller: { tenantId: job.tenantId, userId: job.userId },
@@ -651,9 +656,9 @@ export class DocumentAgentService {
         // The queue tries a failed model again; the record hears of it when it gives up.
         failureIsFinal: false,
         beforeComplete: end,
-        rowsDone,
+        keptRows,
       },
-      rowsDone > 0 || attempt.number > 1 ? ['resumed'] : [],
+      keptRows.length > 0 || attempt.number > 1 ? ['resumed'] : [],
     );
     if (outcome.aborted) return { end: 'stopped' };
     if (outcome.failure !== null) {
@@ -757,6 +762,7 @@ export class DocumentAgentService {
       tenantId: caller.tenantId,
       userId: caller.userId,
       stackId: stack.id,
+      keptRows: new Set(run.keptRows),
       ...(this.deps.textBudget !== undefined ? { textBudget: this.deps.textBudget } : {}),
     });
     const prompt = stackRequest({
@@ -764,7 +770,7 @@ export class DocumentAgentService {
       documents: stack.documentIds.length,
       columnsGiven: stack.columns.length > 0,
       instructions: stack.instructions,
-      rowsDone: run.rowsDone,
+      rowsDone: run.keptRows.length,
     });
     const outcome = await driveRun({
       agent: {

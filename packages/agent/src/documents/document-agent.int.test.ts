@@ -522,6 +522,63 @@ describe('stacks', () => {
     );
   });
 
+  it('a taken-over run keeps the rows its predecessor saved: extract_row refuses them', async () => {
+    // The script names the documents, known once uploaded: it reads them when it answers.
+    const ids = { first: '', second: '' };
+    const row = (which: keyof typeof ids, total: number): ScriptedStep => ({
+      node: 'stack_extraction',
+      reply: () => ({
+        toolCalls: [
+          {
+            name: 'extract_row',
+            args: { doc_id: ids[which], cells: { total }, confidences: { total: 0.8 } },
+          },
+        ],
+      }),
+    });
+    const llm = new ScriptedLlm([
+      row('first', 999),
+      row('second', 2),
+      { node: 'stack_extraction', reply: { toolCalls: [{ name: 'complete_table', args: {} }] } },
+      { node: 'stack_extraction', reply: { text: 'Done.' } },
+    ]);
+    const agent = service(llm);
+    const other = invoiceVariant(1);
+    ids.first = (await upload(agent, INVOICE, await renderPdf(INVOICE.layout))).id;
+    ids.second = (await upload(agent, other, await renderPdf(other.layout))).id;
+    const stack = await agent.createStack(caller, {
+      documentIds: [ids.first, ids.second],
+      columns: [{ name: 'total', type: 'number' }],
+    });
+    // The attempt before saved the first row, then its process died.
+    const saved = { total: 120.3 };
+    await store.stacks.putRow(caller.tenantId, stack.id, {
+      userId: caller.userId,
+      documentId: ids.first,
+      cells: saved,
+      confidences: { total: 0.9 },
+    });
+    const end = await agent.runStackJob(
+      { runId: 'takeover', tenantId: caller.tenantId, userId: caller.userId, stackId: stack.id },
+      { number: 2, signal: new AbortController().signal },
+    );
+    expect(end).toEqual({ end: 'finished' });
+    expect(JSON.stringify(llm.conversations[0]?.messages[0])).toContain(
+      'An earlier run stopped after saving the rows of 1 document(s)',
+    );
+    expect(llm.conversations[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      isError: true,
+      content: expect.stringMatching(/saved by an earlier run and is kept/),
+    });
+    const rows = await store.stacks.listRows(caller.tenantId, stack.id);
+    expect(Object.fromEntries(rows.map((r) => [r.documentId, r.cells]))).toEqual({
+      [ids.first]: saved,
+      [ids.second]: { total: 2 },
+    });
+    expect((await store.stacks.get(caller.tenantId, stack.id))?.status).toBe('completed');
+  });
+
   it("refuses a document outside the stack, even the same user's", async () => {
     const llm = new ScriptedLlm([
       {

@@ -19,6 +19,12 @@ export interface StackToolScope {
   tenantId: string;
   userId: string;
   stackId: string;
+  /**
+   * Documents whose rows an earlier run of this stack saved (a run taken over after its
+   * process died): kept as saved, so extract_row refuses them; update_cell may still correct
+   * a cell.
+   */
+  keptRows?: ReadonlySet<string>;
   textBudget?: number;
 }
 
@@ -199,6 +205,11 @@ function extractRowTool(ctx: StackContext): AgentTool {
     writes: true,
     async run({ doc_id, cells, confidences }) {
       const { stack: s } = await ctx.stackDocument(doc_id);
+      if (ctx.scope.keptRows?.has(doc_id)) {
+        fail(
+          `The row of ${doc_id} was saved by an earlier run and is kept; extract only the documents without a row (update_cell corrects one cell).`,
+        );
+      }
       const problems = ctx.checkCells(s, cells, confidences);
       const missing = s.columns.map((c) => c.name).filter((name) => !Object.hasOwn(cells, name));
       if (missing.length > 0)

@@ -3,7 +3,7 @@
 // type error. graph.ts only wires them.
 import { isTerminalAction, type GraphNode } from '@tandem/contracts';
 import type { InteractStateType } from './state';
-import { takesOverSimpleCommand } from './nodes/action-generation/capture';
+import { takesOverSimpleCommand } from './capture/capture';
 import { needsCritic } from './nodes/critic/node';
 import { isChainBreak } from './nodes/verification/node';
 

@@ -5,14 +5,11 @@
 import { Annotation } from '@langchain/langgraph';
 import type {
   ChainAction,
-  CollectedCounts,
-  SnapshotRequest,
   ChainMetadata,
   Complexity,
   CorrectionRecord,
   ErrorCode,
   ExpectedOutcome,
-  ExtractRequest,
   GraphNode,
   HierarchicalPlan,
   ParsedAction,
@@ -21,8 +18,18 @@ import type {
   TaskStatus,
   VerificationResult,
 } from '@tandem/contracts';
+import { replace } from './channel';
+import { captureState } from './capture/state';
+import { collectState } from './collect/state';
 import type { ReplanReason } from './engines/dom-similarity';
+import { criticState } from './nodes/critic/state';
+import { extractionState } from './nodes/extraction/state';
 import type { PageState } from './page/page-state';
+import { pageReadsState } from './page-reads/state';
+import { skillsState } from './skills/state';
+import { webSearchState } from './web-search/state';
+
+export type { ExtractionNote } from './nodes/extraction/state';
 
 export type InformationSource = 'MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER';
 
@@ -70,19 +77,6 @@ export interface TokenTotals {
   costMicroUsd?: number;
 }
 
-/**
- * What the prompts know of one extraction: counts and ids, never the data (docs/specs.md,
- * "extraction overhaul").
- */
-export interface ExtractionNote {
-  extractionId: string;
-  items: number | null;
-  pages: number;
-  isPartial: boolean;
-  /** The model-facing line of its last page ("Extracted 40 items … So far: 80 unique …"). */
-  summary: string;
-}
-
 export interface PreviousAction {
   stepIndex: number;
   action: string;
@@ -109,9 +103,6 @@ export type RunOutcome =
       thought?: string;
     }
   | { kind: 'refused'; code: ErrorCode; message: string; failTask: boolean };
-
-const replace = <T>(fallback: () => T) =>
-  Annotation<T>({ reducer: (_old, next) => next, default: fallback });
 
 /**
  * The task's KPI counters (docs/specs.md, "Metrics and KPIs"), copied onto its metrics (contracts'
@@ -181,9 +172,7 @@ export const InteractState = Annotation.Root({
   /** Context analysis (COMPLEX only): where the missing information comes from. */
   requiredSources: replace<InformationSource[]>(() => []),
   missingInformation: replace<string[]>(() => []),
-  searchQuery: replace<string | null>(() => null),
-  /** Web search summary injected into planning and action prompts (fenced as untrusted). */
-  webSearchSummary: replace<string | null>(() => null),
+  ...webSearchState,
 
   // --- conversation (sessions, MEMORY, ASK_USER: docs/specs.md, "session") ---------------
   /**
@@ -237,70 +226,22 @@ export const InteractState = Annotation.Root({
   replanCount: replace<number>(() => 0),
   /** KPI counters of the task; updates are increments, summed by the reducer. */
   kpiCounts: Annotation<KpiCounts>({ reducer: addKpiCounts, default: () => ({}) }),
-  /** The action generator's confidence in the pending action (the critic reviews < 0.85). */
-  actionConfidence: replace<number | null>(() => null),
-  /**
-   * Why the critic (or the user, on an approval card) rejected the last proposal; action
-   * generation reads it once.
-   */
-  criticFeedback: replace<string | null>(() => null),
-  /** Proposals the critic rejected on the current step (capped: the last one then runs). */
-  criticRejections: replace<number>(() => 0),
+  ...criticState,
   /** Retries of the current step (reset when a step succeeds). */
   retryCount: replace<number>(() => 0),
   consecutiveFailures: replace<number>(() => 0),
   /** Velocity check: successes in a row that did not complete the goal. */
   consecutiveSuccessWithoutTaskComplete: replace<number>(() => 0),
   corrections: replace<CorrectionRecord[]>(() => []),
-  /**
-   * Skills (lessons from earlier corrections) shown to the model for the action in flight:
-   * its verification records whether they helped (the skills' effectiveness).
-   */
-  skillHintIds: replace<string[]>(() => []),
+  ...skillsState,
   /** Set by chain recovery / correction when they already decided the next action. */
   nextActionReady: replace<boolean>(() => false),
 
-  // --- reading and collecting (specs 002 and 000) ----------------------------------------
-  /** A snapshot asked of the client (needs_snapshot); set while waiting for its answer. */
-  pageRequest: replace<SnapshotRequest | null>(() => null),
-  /**
-   * The client executed nothing since the last response (it answered pageRequest, or the user
-   * rejected the action): reason again, verify nothing.
-   */
-  resumedFromPageRead: replace<boolean>(() => false),
-  /** Snapshots asked for the current step; capped so a model cannot loop on reading. */
-  pageReadsThisStep: replace<number>(() => 0),
-  /**
-   * A richer capture asked of the client instead of acting (docs/specs.md, "Mode Priority"): `full`
-   * (needs_full_dom) when the tree is empty or too poor, `hybrid` (needs_screenshot) for visual
-   * goals and canvas pages; set while waiting for it.
-   */
-  captureRequest: replace<'full' | 'hybrid' | null>(() => null),
-  /** stepCount when a capture was last asked: at most one ask per step, so it never loops. */
-  captureAskedAtStep: replace<number | null>(() => null),
-  /**
-   * Finish once this many items are collected (docs/specs.md, "Collection Limits"); null: no
-   * target.
-   */
-  collectLimit: replace<number | null>(() => null),
-  /**
-   * Items collected so far per type. Counts only: the items live in the store, so the state
-   * and every prompt stay the same size however many are collected (docs/specs.md, "streaming
-   * extraction").
-   */
-  collectedCounts: replace<CollectedCounts>(() => ({})),
-  /** Items collect skipped as duplicates so far (shown as a count, never one line each). */
-  duplicatesSkipped: replace<number>(() => 0),
-  /**
-   * The extraction the model asked for (docs/specs.md, "extraction overhaul"), waiting for the page
-   * content it needs: the client answers the content snapshot and the extraction node runs it.
-   */
-  pendingExtraction: replace<ExtractRequest | null>(() => null),
-  /**
-   * One line per extraction of the task (its extractionId's running summary), replaced as
-   * pages are added: what the prompts read. The data itself is in the store.
-   */
-  extractionNotes: replace<ExtractionNote[]>(() => []),
+  // --- reading, capturing, collecting and extracting (specs 002 and 000) -----------------
+  ...pageReadsState,
+  ...captureState,
+  ...collectState,
+  ...extractionState,
 
   // --- outcome ---------------------------------------------------------------------------
   status: replace<TaskStatus>(() => 'active'),

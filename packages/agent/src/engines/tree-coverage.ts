@@ -1,7 +1,7 @@
 // Whether the V3 tree covers the page well enough to act on (docs/specs.md, "Mode Priority"): a
 // tree with no element while the page shows content, or with a couple of elements beside a
 // canvas, misses what the user sees. Then the server asks for more of the page, once per step
-// (nodes/action-generation/capture.ts): the whole DOM, or a screenshot (mode-router.ts).
+// (capture/capture.ts): the whole DOM, or a screenshot (mode-router.ts).
 import type { PageState } from '../page/page-state';
 
 /** Fewer usable elements than this, beside a canvas, is a poor tree. */

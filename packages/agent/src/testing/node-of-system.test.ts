@@ -1,8 +1,11 @@
 import { extractionSystem } from '@tandem/extraction';
 import { describe, expect, it } from 'vitest';
+import { HYBRID_PROMPT_RULES } from '../capture/action-part';
+import { COLLECT_PROMPT_RULES } from '../collect/model-output';
 import { actionGenerationSystemFor } from '../nodes/action-generation/prompt';
 import { contextAnalysisSystem } from '../nodes/context-analysis/prompt';
 import { criticSystem } from '../nodes/critic/prompt';
+import { EXTRACT_PROMPT_RULES } from '../nodes/extraction/model-extract';
 import { outcomePredictionSystem } from '../nodes/outcome-prediction/node';
 import { planningSystem } from '../nodes/planning/prompt';
 import { replanningSystem } from '../nodes/replanning/prompt';
@@ -22,13 +25,14 @@ describe('nodeOfSystem', () => {
   });
 
   it('recognises every variant of the action prompt', () => {
-    for (const options of [
-      { collecting: false },
-      { collecting: true },
-      { collecting: false, extracting: true },
-      { collecting: false, hybrid: true },
+    for (const rules of [
+      [],
+      [COLLECT_PROMPT_RULES],
+      [EXTRACT_PROMPT_RULES],
+      [HYBRID_PROMPT_RULES],
+      [HYBRID_PROMPT_RULES, COLLECT_PROMPT_RULES, EXTRACT_PROMPT_RULES],
     ]) {
-      expect(nodeOfSystem(actionGenerationSystemFor(options))).toBe('action_generation');
+      expect(nodeOfSystem(actionGenerationSystemFor(rules))).toBe('action_generation');
     }
   });
 });

@@ -1,5 +1,11 @@
+// The action step's prompt and answer. The answer is one schema: its core fields here, and
+// each feature's field from the feature (in the order the model has always been shown them).
 import { z } from 'zod';
-import { COLLECT_PROMPT_RULES, CollectOutputField } from '../../collect/model-output';
+import { CollectOutputField } from '../../collect/model-output';
+import { MissingInfoField } from '../../missing-info/missing-info';
+import { ReadPageField } from '../../page-reads/read-page';
+import { ExtractField } from '../extraction/model-extract';
+import type { PromptSections } from './part';
 import {
   describePage,
   fenceUntrusted,
@@ -21,54 +27,14 @@ export const ActionGenerationOutput = z.object({
       "Optional: several independent form-field actions to run in one go (first = action), optionally ending with the form's submit button. Null otherwise.",
     ),
   confidence: z.number().min(0).max(1),
-  readPage: z
-    .object({
-      mode: z.enum(['outline', 'content']),
-      grep: z.string().max(1_000).nullable().optional(),
-      selector: z.string().max(1_000).nullable().optional(),
-    })
-    .nullable()
-    .optional()
-    .describe(
-      'Optional: read the page before acting (outline: sections and xpaths; content: text of the sections matching grep/selector). The action is then not executed. Null otherwise.',
-    ),
+  readPage: ReadPageField,
   collect: CollectOutputField.optional(),
-  missingInfo: z
-    .array(
-      z.object({
-        what: z.string().describe('The value that is missing, e.g. "middle name".'),
-        kind: z
-          .enum(['PRIVATE_DATA', 'EXTERNAL_KNOWLEDGE'])
-          .describe('PRIVATE_DATA: only the user knows it; EXTERNAL_KNOWLEDGE: a public fact.'),
-        searchQuery: z.string().nullable().optional(),
-      }),
-    )
-    .max(5)
-    .nullable()
-    .optional()
-    .describe(
-      'Spec 003 MISSING_INFO: a value the next action needs that is in neither the goal, the conversation nor the page. Report it instead of inventing it; the action is then not executed. Null otherwise.',
-    ),
-  extract: z
-    .object({
-      query: z.string().max(2_000).nullable().optional(),
-      outputSchema: z
-        .record(z.string(), z.unknown())
-        .nullable()
-        .optional()
-        .describe('JSON Schema of the data, e.g. an array of objects with typed properties.'),
-      cssSelector: z.string().max(1_000).nullable().optional(),
-      extractionId: z.string().max(100).nullable().optional(),
-    })
-    .nullable()
-    .optional()
-    .describe(
-      'Optional: extract structured data from this page on the server (stored; you get a summary). The action is then not executed. Null otherwise.',
-    ),
+  missingInfo: MissingInfoField,
+  extract: ExtractField,
 });
 export type ActionGenerationOutput = z.infer<typeof ActionGenerationOutput>;
 
-const GRAMMAR =
+export const GRAMMAR =
   'click(id), setValue(id, "text"), select(id, "option"), hover(id), press("Key"), scroll(id | "up" | "down"), navigate("https://…"), goBack(), wait(seconds), googleSearch("query"), finish("final answer"), fail("reason")';
 
 const baseSystem = [
@@ -85,62 +51,28 @@ const baseSystem = [
 export const actionGenerationSystem = baseSystem.join('\n');
 
 /**
- * The system prompt, with the streaming-extraction rules only for tasks that extract:
- * other tasks do not pay for them in every call.
+ * The system prompt, with the rules of the parts that take part in this run (parts.ts): tasks
+ * that do not extract or see a screenshot do not pay for those rules in every call.
  */
-/**
- * The extract field (docs/specs.md, "the strategy cache"), and its prompt guidance to reuse an
- * extraction_id on similar pages.
- */
-export const EXTRACT_PROMPT_RULES = [
-  'Structured extraction: to get many items or a table as data ("every product as JSON with name, price and rating"), set extract: {"query": "…", "outputSchema": <JSON Schema>, "cssSelector": optional scope}. The server reads this page, extracts, stores the data and tells you what it got; you never copy the data yourself.',
-  'If you see an extraction_id from a previous extraction and are on a structurally similar page (the next page of the same list), reuse it: extract: {"extractionId": "…"}; the results are merged without duplicates. Then go on (next page, or finish with a one-line summary of the counts).',
-].join('\n');
-
-/**
- * Hybrid mode (a screenshot is attached): the coordinate click, offered only then because its
- * point must come from an image of this very page.
- */
-export const HYBRID_PROMPT_RULES = [
-  `Grammar in this step: ${GRAMMAR.replace('click(id), ', 'click(id), clickAt(x, y), ')}.`,
-  'A screenshot of the viewport is attached. clickAt(x, y) clicks the point (x, y) of it, in CSS pixels from its top-left corner: use it only for what the element list does not have (a control drawn on a canvas, an unnamed icon), aim at the middle of the thing, and never chain it. Prefer click(id) for anything listed.',
-].join('\n');
-
-export function actionGenerationSystemFor(options: {
-  collecting: boolean;
-  extracting?: boolean;
-  /** A screenshot is attached: clickAt is offered. */
-  hybrid?: boolean;
-}): string {
-  if (!options.collecting && !options.extracting && !options.hybrid) return actionGenerationSystem;
-  return [
-    ...baseSystem,
-    ...(options.hybrid ? [HYBRID_PROMPT_RULES] : []),
-    ...(options.collecting ? [COLLECT_PROMPT_RULES] : []),
-    ...(options.extracting ? [EXTRACT_PROMPT_RULES] : []),
-  ].join('\n');
+export function actionGenerationSystemFor(rules: readonly string[]): string {
+  return rules.length === 0 ? actionGenerationSystem : [...baseSystem, ...rules].join('\n');
 }
 
-export function actionGenerationPrompt(input: {
-  query: string;
-  page: PageState;
-  plan: string;
-  history: string;
-  verification: string;
-  /** The session's conversation: earlier goals and results, the user's answers. */
-  conversation?: string;
-  rag: string;
-  web: string | null;
-  feedback: string;
-  /** "Collected so far …" (counts only, never items); empty when the task does not collect. */
-  collected?: string;
-  /** Extraction summaries and the strategies known for this page (ids and counts, no data). */
-  extractions?: string;
-  /** Lessons from earlier corrections on this site (the skills library); empty when none. */
-  skills?: string;
-  /** The task's sites and the user's secrets, from action-policy.ts's taskRules. */
-  rules?: string;
-}): string {
+export function actionGenerationPrompt(
+  input: {
+    query: string;
+    page: PageState;
+    plan: string;
+    history: string;
+    verification: string;
+    /** The session's conversation: earlier goals and results, the user's answers. */
+    conversation?: string;
+    rag: string;
+    feedback: string;
+    /** The task's sites and the user's secrets, from action-policy.ts's taskRules. */
+    rules?: string;
+  } & PromptSections,
+): string {
   return [
     `User goal: ${input.query}`,
     input.rules ?? '',

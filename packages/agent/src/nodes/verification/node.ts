@@ -14,7 +14,7 @@ import { pressedNextStep } from '../advance/node';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, KpiCounts, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
-import { learnFromVerdict } from '../skills';
+import { learnFromVerdict } from '../../skills/lessons';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { actionText, completesStep, sentText } from '../pending-action';
 import { fullPrompt, lightPrompt, VerificationOutput, verificationSystem } from './prompt';

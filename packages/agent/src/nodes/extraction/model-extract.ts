@@ -3,12 +3,39 @@
 // (the strategy's when the model named one). The extraction itself runs in the extraction node when
 // the content arrives.
 import { ExtractRequest, type SnapshotRequest } from '@tandem/contracts';
+import { z } from 'zod';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType } from '../../state';
 import { isExtractionGoal } from '../../collect/extraction-goal';
-import type { ActionGenerationOutput } from './prompt';
 
-type ModelExtract = NonNullable<ActionGenerationOutput['extract']>;
+/** The `extract` field of the action step's answer. */
+export const ExtractField = z
+  .object({
+    query: z.string().max(2_000).nullable().optional(),
+    outputSchema: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe('JSON Schema of the data, e.g. an array of objects with typed properties.'),
+    cssSelector: z.string().max(1_000).nullable().optional(),
+    extractionId: z.string().max(100).nullable().optional(),
+  })
+  .nullable()
+  .optional()
+  .describe(
+    'Optional: extract structured data from this page on the server (stored; you get a summary). The action is then not executed. Null otherwise.',
+  );
+
+type ModelExtract = NonNullable<z.infer<typeof ExtractField>>;
+
+/**
+ * The extract field (docs/specs.md, "the strategy cache"), and its prompt guidance to reuse an
+ * extraction_id on similar pages.
+ */
+export const EXTRACT_PROMPT_RULES = [
+  'Structured extraction: to get many items or a table as data ("every product as JSON with name, price and rating"), set extract: {"query": "…", "outputSchema": <JSON Schema>, "cssSelector": optional scope}. The server reads this page, extracts, stores the data and tells you what it got; you never copy the data yourself.',
+  'If you see an extraction_id from a previous extraction and are on a structurally similar page (the next page of the same list), reuse it: extract: {"extractionId": "…"}; the results are merged without duplicates. Then go on (next page, or finish with a one-line summary of the counts).',
+].join('\n');
 
 /** Whether the prompt explains extract: extraction goals, and tasks that already extracted. */
 export function isExtracting(deps: AgentDeps, state: InteractStateType): boolean {

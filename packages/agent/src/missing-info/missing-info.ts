@@ -2,11 +2,29 @@
 // instead of inventing a value. A public fact is searched for (the googleSearch path, when web
 // search is configured); what only the user knows — or a fact no search can find here — is asked
 // through the conversation path, and the answer resumes action generation with it in the prompt.
-import type { AgentDeps } from '../../deps';
-import { askUser, MAX_QUESTIONS } from '../outcomes';
-import type { ActionGenerationOutput } from './prompt';
+import { z } from 'zod';
+import type { AgentDeps } from '../deps';
+import { askUser, MAX_QUESTIONS } from '../nodes/outcomes';
 
-export type MissingInfo = NonNullable<ActionGenerationOutput['missingInfo']>;
+/** The `missingInfo` field of the action step's answer. */
+export const MissingInfoField = z
+  .array(
+    z.object({
+      what: z.string().describe('The value that is missing, e.g. "middle name".'),
+      kind: z
+        .enum(['PRIVATE_DATA', 'EXTERNAL_KNOWLEDGE'])
+        .describe('PRIVATE_DATA: only the user knows it; EXTERNAL_KNOWLEDGE: a public fact.'),
+      searchQuery: z.string().nullable().optional(),
+    }),
+  )
+  .max(5)
+  .nullable()
+  .optional()
+  .describe(
+    'Spec 003 MISSING_INFO: a value the next action needs that is in neither the goal, the conversation nor the page. Report it instead of inventing it; the action is then not executed. Null otherwise.',
+  );
+
+export type MissingInfo = NonNullable<z.infer<typeof MissingInfoField>>;
 
 export type MissingInfoRoute =
   | { kind: 'search'; query: string }

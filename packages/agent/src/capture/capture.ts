@@ -5,16 +5,16 @@
 // (needs_full_dom) when the tree is poor otherwise. At most one ask per step (the step is
 // stepCount, which grows with every action sent), so a page that stays poor never loops: the
 // model then decides on what it has.
-import type { AgentDeps } from '../../deps';
-import { routeMode, type ModeDecision } from '../../engines/mode-router';
-import { resolveIntent } from '../../engines/target-resolver';
-import type { LlmImage } from '../../llm/port';
-import type { PageState } from '../../page/page-state';
-import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { intentOf } from '../direct-action/node';
-import { logFor } from '../node-context';
-import { makePending } from '../pending-action';
-import { readPage } from '../outcomes';
+import type { AgentDeps } from '../deps';
+import { routeMode, type ModeDecision } from '../engines/mode-router';
+import { resolveIntent } from '../engines/target-resolver';
+import type { LlmImage } from '../llm/port';
+import type { PageState } from '../page/page-state';
+import type { InteractStateType, InteractStateUpdate } from '../state';
+import { intentOf } from '../nodes/direct-action/node';
+import { logFor } from '../nodes/node-context';
+import { makePending } from '../nodes/pending-action';
+import { readPage } from '../nodes/outcomes';
 
 export type CaptureRequest = 'full' | 'hybrid';
 

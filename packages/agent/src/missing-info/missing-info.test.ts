@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nodeDeps, stateWith } from '../../testing/state';
-import type { WebSearch } from '../../web-search/port';
+import { nodeDeps, stateWith } from '../testing/state';
+import type { WebSearch } from '../web-search/port';
 import { routeMissingInfo } from './missing-info';
 
 const searching: WebSearch = { enabled: true, search: () => Promise.resolve({ results: [] }) };

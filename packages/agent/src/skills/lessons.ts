@@ -4,7 +4,7 @@
 // a lesson is worth keeping, not worth losing a step for.
 import type { AgentDeps } from '../deps';
 import type { InteractStateType, PendingAction } from '../state';
-import { logFor } from './node-context';
+import { logFor } from '../nodes/node-context';
 
 export interface ShownSkills {
   ids: string[];

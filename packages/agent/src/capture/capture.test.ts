@@ -1,8 +1,8 @@
 import type { ViewportContent } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm } from '../../llm/scripted-client';
-import { routeAfterActionGeneration, routeAfterComplexity } from '../../routes';
-import { nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { createScriptedLlm } from '../llm/scripted-client';
+import { routeAfterActionGeneration, routeAfterComplexity } from '../routes';
+import { nodeDeps, pageOf, stateWith } from '../testing/state';
 import { captureStep, captureToAsk, imagesFor, takesOverSimpleCommand } from './capture';
 
 const canvas: ViewportContent = { canvases: 1, images: 0, textLength: 40 };

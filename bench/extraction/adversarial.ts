@@ -1,7 +1,8 @@
 // bench/extraction --adversarial: the generated adversarial suite for the replay of learned
 // strategies, at scale. Page sequences (a learning page 1 and pages 2..n that differ from it the
 // way real sites do: locales, split-span prices, "Sponsored" look-alikes, badges, wrappers,
-// swapped or added table columns, another entity under the same URL pattern) run through the
+// swapped or added table columns, another entity under the same URL pattern, two layouts taking
+// turns, sibling sections and path pagination that widen a URL pattern) run through the
 // real ExtractionService and store with a scripted model that answers from its prompt alone.
 // Per variation kind: pairs, how often page 1 taught a recipe, how often the replay was taken
 // and exact, how often it was silently wrong (replayed, wrong, no warning), field precision and

@@ -9,7 +9,7 @@ import { ownData } from '@tandem/contracts';
 import { parseContent } from './content';
 import type { JsonObject } from './json';
 import { applyRecipe, learnRecipe, spotCheckWithEvidence, type ReplayRecipe } from './replay';
-import { checkOutputSchema } from './schema';
+import { checkOutputSchema, type CheckedSchema } from './schema';
 
 export interface PageReadRequest {
   /** Whose page it is: the server's pool shares its threads fairly between tenants. */
@@ -18,8 +18,15 @@ export interface PageReadRequest {
   /** Applied to the HTML here (POST /api/extract); null: the page as given. */
   cssSelector: string | null;
   url: string | null;
-  /** A learned strategy to try before the model: its data is the answer when it fits. */
-  replay: { recipe: ReplayRecipe; schema: JsonObject } | null;
+  /**
+   * A learned strategy to try before the model: its recipes (one per layout it has seen, most
+   * recently used first, or a single one) are each tried, and the data of the one whose evidence
+   * holds is the answer. Two that both hold but read different data: none is (readPage).
+   */
+  replay:
+    | { recipes: readonly ReplayRecipe[]; schema: JsonObject }
+    | { recipe: ReplayRecipe; schema: JsonObject }
+    | null;
   /**
    * Render the Markdown even when the replay fits: this replay is cross-checked by the model on
    * a slice of it. Otherwise a replayed page is never rendered.
@@ -32,8 +39,11 @@ export interface PageRead {
   markdown: string | null;
   sourceChars: number;
   warnings: string[];
-  /** The replayed data, valid against the schema and spot-checked; null when none fitted. */
-  replayed: { data: unknown; warnings: string[]; evidence: string[] } | null;
+  /**
+   * The replayed data, valid against the schema and spot-checked; null when none fitted.
+   * `recipe`: which of the request's recipes read it (its index).
+   */
+  replayed: { data: unknown; warnings: string[]; evidence: string[]; recipe: number } | null;
   /** Why the strategy's selectors did not fit this page; null when none was tried or it fitted. */
   replayProblem: string | null;
 }
@@ -46,34 +56,106 @@ export interface PageLearnRequest {
   /** What the model extracted from this page, valid against `schema`. */
   data: unknown;
   schema: JsonObject;
+  /**
+   * Recipes of other strategies (same schema, a URL pattern this page does not match yet) to
+   * replay here too: `agreeing` names those whose evidence holds on this page and whose data is
+   * exactly `data`, the proof that this page shares their recipe (the URL pattern may widen).
+   */
+  probes?: readonly { key: string; recipe: ReplayRecipe }[];
 }
 
-export type PageLearned = { recipe: ReplayRecipe } | { recipe: null; reason: string };
+export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: string }) & {
+  /** The probes' keys whose replay read exactly the model's data on this page. */
+  agreeing?: string[];
+};
 
 export interface PageReader {
   read(request: PageReadRequest): Promise<PageRead>;
   learn(request: PageLearnRequest): Promise<PageLearned>;
 }
 
-/** Replays the recipe on the parsed page: its data when valid and spot-checked, else why not. */
+type Replayed = { data: unknown; warnings: string[]; evidence: string[] };
+
+/** Replays one recipe on the parsed page: its data when valid and spot-checked, else why not. */
+function tryRecipe(
+  root: Element,
+  recipe: ReplayRecipe,
+  schema: CheckedSchema,
+): { replayed: Replayed; problem: null } | { replayed: null; problem: string } {
+  const applied = applyRecipe(root, recipe);
+  const valid = schema.zod.safeParse(ownData(applied.data));
+  if (!valid.success) {
+    const issue = valid.error.issues[0]?.message ?? 'invalid';
+    return { replayed: null, problem: `its data does not match the schema (${issue})` };
+  }
+  const spot = spotCheckWithEvidence(root, recipe, valid.data);
+  if (spot.problem !== null) return { replayed: null, problem: spot.problem };
+  return {
+    replayed: { data: valid.data, warnings: applied.warnings, evidence: spot.evidence },
+    problem: null,
+  };
+}
+
+const recipesOf = (replay: NonNullable<PageReadRequest['replay']>): readonly ReplayRecipe[] =>
+  'recipes' in replay ? replay.recipes : [replay.recipe];
+
+/** Same data, whatever the key order of its objects. */
+function sameData(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : typeof value === 'object' && value !== null
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+              .map(([key, v]) => [key, canonical(v)]),
+          )
+        : value;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/**
+ * Every recipe of the strategy is tried (a few at most, MAX_RECIPES): the answer is the data of
+ * those whose evidence holds, when they agree. Two recipes that both fit but read the page
+ * differently have no evidence for either, so neither is taken and the model reads the page.
+ */
 function tryReplay(
   root: Element,
   replay: NonNullable<PageReadRequest['replay']>,
 ): { replayed: PageRead['replayed']; problem: string | null } {
   const checked = checkOutputSchema(replay.schema);
   if (!checked.ok) return { replayed: null, problem: checked.warning };
-  const applied = applyRecipe(root, replay.recipe);
-  const valid = checked.schema.zod.safeParse(ownData(applied.data));
-  if (!valid.success) {
-    const issue = valid.error.issues[0]?.message ?? 'invalid';
-    return { replayed: null, problem: `its data does not match the schema (${issue})` };
+  const recipes = recipesOf(replay);
+  const problems: string[] = [];
+  let found: { replayed: Replayed; recipe: number } | null = null;
+  for (const [index, recipe] of recipes.entries()) {
+    const tried = tryRecipe(root, recipe, checked.schema);
+    if (tried.replayed === null) {
+      problems.push(recipes.length === 1 ? tried.problem : `recipe ${index + 1}: ${tried.problem}`);
+    } else if (found === null) {
+      found = { replayed: tried.replayed, recipe: index };
+    } else if (!sameData(found.replayed.data, tried.replayed.data)) {
+      return {
+        replayed: null,
+        problem: `recipes ${found.recipe + 1} and ${index + 1} both fit but read the page differently`,
+      };
+    }
   }
-  const spot = spotCheckWithEvidence(root, replay.recipe, valid.data);
-  if (spot.problem !== null) return { replayed: null, problem: spot.problem };
-  return {
-    replayed: { data: valid.data, warnings: applied.warnings, evidence: spot.evidence },
-    problem: null,
-  };
+  if (found) return { replayed: { ...found.replayed, recipe: found.recipe }, problem: null };
+  return { replayed: null, problem: problems.join('; ') || 'the strategy has no recipe' };
+}
+
+/** The probes whose recipe, evidence holding, reads exactly the model's data on this page. */
+function agreeingProbes(root: Element, request: PageLearnRequest): string[] {
+  if (!request.probes || request.probes.length === 0) return [];
+  const checked = checkOutputSchema(request.schema);
+  if (!checked.ok) return [];
+  return request.probes
+    .filter(({ recipe }) => {
+      const tried = tryRecipe(root, recipe, checked.schema);
+      return tried.replayed !== null && sameData(tried.replayed.data, request.data);
+    })
+    .map(({ key }) => key);
 }
 
 /** The page read on the calling thread. */
@@ -102,7 +184,9 @@ export function learnPage(request: PageLearnRequest): PageLearned {
   const content = parseContent(request);
   try {
     if (!content.root) return { recipe: null, reason: 'the content has no HTML to learn from' };
-    return learnRecipe(content.root, request.data, request.schema);
+    const learned = learnRecipe(content.root, request.data, request.schema);
+    const agreeing = agreeingProbes(content.root, request);
+    return agreeing.length > 0 ? { ...learned, agreeing } : learned;
   } finally {
     content.release();
   }

@@ -87,11 +87,15 @@ describe('the adversarial page generator', () => {
     fc.assert(
       fc.property(adversarialScenario(), (scenario) => {
         const pattern = urlPatternFor(scenario.pages[0]?.url ?? '');
-        // /orders3/list is another section than /katalog2/list: a name with a digit in it is
-        // not an id, so the learned pattern keeps it and those pages are not replayed at all.
-        const foreign = scenario.kind === 'digit-path';
+        // /orders3/list is another section than /katalog2/list: the learned pattern keeps
+        // every segment, so those pages are not replayed at all. Sibling sections (/hats/list
+        // after /shoes/list) are outside it too, until a page shows they share the recipe.
+        const foreign = ['digit-path', 'sibling-section', 'path-pagination'].includes(
+          scenario.kind,
+        );
         for (const [i, page] of scenario.pages.entries()) {
-          expect(matchesUrl(pattern, page.url), page.url).toBe(i === 0 || !foreign);
+          const own = page.url.startsWith(scenario.pages[0]?.url.split('?')[0] ?? '?');
+          expect(matchesUrl(pattern, page.url), page.url).toBe(i === 0 || !foreign || own);
         }
       }),
       { seed: SEED, numRuns: 100 },
@@ -245,12 +249,80 @@ describe('the suite end to end (fixed seed)', () => {
     expect(taken).toBeGreaterThanOrEqual(0.8 * pairs);
   });
 
+  it('keeps a recipe per layout: with two layouts taking turns, both survive and both replay', () => {
+    const turns = outcomes.filter((o) => o.scenario.kind === 'two-layout');
+    expect(turns.length).toBeGreaterThan(0);
+    for (const o of turns) {
+      const [second, ...rest] = o.later;
+      // Page 2 is the other layout's first: the model reads it and teaches a second recipe.
+      expect(second?.method, second?.url).toBe('model');
+      for (const page of rest) {
+        expect(page.replayed, page.url).toBe(true);
+        expect(page.exact, page.url).toBe(true);
+      }
+      // Page 3 replays the first layout's recipe, page 4 the second's: two recipe ids.
+      const ids = new Set(rest.slice(0, 2).map((p) => p.recipeId));
+      expect(ids.size).toBe(2);
+      const recipes = (o.final?.replay?.['recipes'] as unknown[] | undefined) ?? [];
+      expect(recipes).toHaveLength(2);
+      expect(o.strategies).toBe(1);
+    }
+  });
+
+  it('pays one model read for paging by path: page 2 widens the pattern, pages 3.. replay', async () => {
+    // The fixed sample may hold only two-page ones: a longer one is drawn too.
+    const longer = fc
+      .sample(adversarialScenario(['path-pagination']), { seed: SEED, numRuns: 20 })
+      .find((scenario) => scenario.pages.length >= 4) as AdversarialScenario;
+    const store = await createLibsqlStore({ url: ':memory:' });
+    const paged = [
+      ...outcomes.filter((o) => o.scenario.kind === 'path-pagination'),
+      ...(await runScenarios([longer], { store, tenantPrefix: 'path-pages' })),
+    ];
+    expect(paged.at(-1)?.later.filter((p) => p.replayed).length).toBeGreaterThanOrEqual(2);
+    for (const o of paged) {
+      const [second, ...rest] = o.later;
+      expect(second?.method, second?.url).toBe('model');
+      expect(o.final?.urlPattern).toMatch(/^http:\/\/shop\.test\/[a-z]+\/page\/\*\?\*\*$/);
+      expect(o.strategies).toBe(1);
+      for (const page of rest) {
+        expect(page.replayed, page.url).toBe(true);
+        expect(page.exact, page.url).toBe(true);
+      }
+    }
+  });
+
+  it('widens a sibling section’s pattern on evidence, and never replays the orders page', () => {
+    const siblings = outcomes.filter((o) => o.scenario.kind === 'sibling-section');
+    expect(siblings.length).toBeGreaterThan(0);
+    for (const o of siblings) {
+      const [second, ...rest] = o.later;
+      const orders = rest.at(-1);
+      expect(second?.method, second?.url).toBe('model');
+      expect(second?.exact).toBe(true);
+      // /shoes/list and /hats/list: one strategy, its pattern widened where they differ.
+      expect(o.final?.urlPattern).toBe('http://shop.test/*/list?**');
+      expect(o.strategies).toBe(1);
+      for (const page of rest.slice(0, -1)) {
+        expect(page.replayed, page.url).toBe(true);
+        expect(page.exact, page.url).toBe(true);
+      }
+      expect(orders?.url).toBe('http://shop.test/orders/list');
+      expect(orders?.replayed).toBe(false);
+      expect(orders?.warnings.join(' ')).toMatch(/share no word with the learning page/);
+    }
+  });
+
   it('says why it declined: a later page the model read instead has the reason in its warnings', () => {
-    // digit-path pages fall outside the learned URL pattern: no strategy is tried there.
+    // digit-path pages fall outside the learned URL pattern: no strategy is tried there; nor
+    // on a sibling section's first page, before it widened the pattern.
     const declined = outcomes
       .filter((o) => o.learned && o.scenario.kind !== 'digit-path')
       .flatMap((o) => o.later)
-      .filter((p) => !p.replayed);
+      .filter(
+        (p) =>
+          !p.replayed && !(['sibling-section', 'path-pagination'].includes(p.kind) && p.page === 2),
+      );
     expect(declined.length).toBeGreaterThan(0);
     for (const page of declined) {
       const reason = page.warnings.find((w) => w.includes('did not fit this page'));

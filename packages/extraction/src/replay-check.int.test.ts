@@ -3,7 +3,7 @@
 // again by the model on a slice of the page; the next ones, until the Nth, cost nothing; a page
 // whose selectors still fit but now mean something else is caught by the check, the recipe is
 // retired and the model's data returned.
-import { createLibsqlStore, type Store } from '@tandem/store';
+import { createLibsqlStore, type ExtractionStrategy, type Store } from '@tandem/store';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { checkSlice, compareCheck } from './replay-check';
 import { ExtractionService } from './service';
@@ -35,6 +35,17 @@ const shippingPage = (page: number) =>
     /<span class="price">([^<]*)<\/span>/g,
     `<span class="now">$1</span> <span class="price">${formatPrice(4.99)} shipping</span>`,
   );
+
+/** The shop's other layout: tiles instead of cards, the same products. */
+const tiles = (page: number) =>
+  catalogPageHtml((page - 1) * COUNT, COUNT, page)
+    .replace(/<article class="product-card"/g, '<div class="tile"')
+    .replace(/<\/article>/g, '</div>')
+    .replace(/class="product-name"/g, 'class="title"');
+
+type Entry = { id: string; replays: number; recipe: Record<string, unknown> };
+const recipesOf = (strategy: ExtractionStrategy | null): Entry[] =>
+  (strategy?.replay?.['recipes'] as Entry[] | undefined) ?? [];
 
 let store: Store;
 let llm: ScriptedExtractionLlm;
@@ -140,6 +151,72 @@ describe('the sampled cross-check of replays', () => {
     expect(next.result.replay?.recipeId.startsWith(`${id}:`)).toBe(true);
   });
 
+  it('retires only the recipe that disagreed: the other layout’s recipe stays and replays', async () => {
+    const learned = await run(1);
+    const id = learned.result.extractionId as string;
+    // The other layout: the cards' recipe declines, the model reads it, a second recipe.
+    const other = await run(2, tiles(2));
+    expect(other.result.method).toBe('model');
+    expect(other.result.extractionId).toBe(id);
+    const two = recipesOf(await store.extractionStrategies.get('t1', id));
+    expect(two).toHaveLength(2);
+    // Each layout's recipe replays, its first replay checked on its own count.
+    const cards = await run(3);
+    const tileReplay = await run(4, tiles(4));
+    expect(cards.result).toMatchObject({ method: 'replay', data: products(3) });
+    expect(tileReplay.result).toMatchObject({ method: 'replay', data: products(4) });
+    expect(cards.result.replay?.checked).toBe(true);
+    expect(tileReplay.result.replay?.checked).toBe(true);
+    expect(cards.result.replay?.recipeId).not.toBe(tileReplay.result.replay?.recipeId);
+    for (const page of [5, 6]) expect((await run(page)).result.replay?.checked).toBe(false);
+    // The cards' 4th replay is checked, on a page whose selectors fit but mean something else.
+    const changed = await run(7, shippingPage(7));
+    expect(changed.result.method).toBe('model');
+    const cardsId = cards.result.replay?.recipeId as string;
+    expect(changed.result.warnings.join(' ')).toContain(`recipe ${cardsId} was retired`);
+    const after = recipesOf(await store.extractionStrategies.get('t1', id));
+    const tileId = (tileReplay.result.replay?.recipeId as string).split(':')[1];
+    expect(after.map((r) => r.id)).toContain(tileId);
+    expect(after.map((r) => r.id)).not.toContain(cardsId.split(':')[1]);
+    // The tiles replay on, unchecked (their 2nd replay): nothing of theirs was lost.
+    const tilesAgain = await run(8, tiles(8));
+    expect(tilesAgain.result).toMatchObject({ method: 'replay', data: products(8) });
+    expect(tilesAgain.result.replay).toMatchObject({
+      recipeId: tileReplay.result.replay?.recipeId,
+      checked: false,
+    });
+  });
+
+  it('counts concurrent replays each, and reads a replay stored before recipe lists', async () => {
+    const learned = await run(1);
+    const id = learned.result.extractionId as string;
+    const [entry] = recipesOf(await store.extractionStrategies.get('t1', id));
+    // A database written before lists: the recipe itself, its count beside it.
+    await store.extractionStrategies.setReplay('t1', id, { ...entry?.recipe, replays: 1 });
+    const legacy = await run(2);
+    expect(legacy.result).toMatchObject({ method: 'replay', data: products(2) });
+    // Its 2nd replay (every 3rd is checked): not checked, and the same recipeId as before.
+    expect(legacy.result.replay).toMatchObject({ recipeId: `${id}:${entry?.id}`, checked: false });
+    expect(recipesOf(await store.extractionStrategies.get('t1', id))).toMatchObject([
+      { id: entry?.id, replays: 2 },
+    ]);
+    const both = await Promise.all([run(3), run(4)]);
+    for (const out of both) expect(out.result.method).toBe('replay');
+    expect(recipesOf(await store.extractionStrategies.get('t1', id))).toMatchObject([
+      { id: entry?.id, replays: 4 },
+    ]);
+
+    // An older replay the check disagrees with is retired for good: the relearn in the same
+    // run does not bring it back from the old shape.
+    await store.extractionStrategies.setReplay('t1', id, { ...entry?.recipe, replays: 3 });
+    const changed = await run(5, shippingPage(5));
+    expect(changed.result.method).toBe('model');
+    expect(changed.result.warnings.join(' ')).toContain(`recipe ${id}:${entry?.id} was retired`);
+    const after = recipesOf(await store.extractionStrategies.get('t1', id));
+    expect(after).toHaveLength(1);
+    expect(after[0]?.id).not.toBe(entry?.id);
+  });
+
   it('says which columns the replay bound by their headers', async () => {
     const schema = {
       type: 'array',
@@ -159,8 +236,21 @@ describe('the sampled cross-check of replays', () => {
         request: { query: 'rows', outputSchema: schema },
         applySelector: true,
       });
-    expect((await table(0)).result.method).toBe('model');
-    const replayed = await table(20);
+    const learned = await table(0);
+    expect(learned.result.method).toBe('model');
+    // /prices/20 is not /prices/0: the model reads it, and the recipe reading it the same
+    // widens the pattern at that segment (and no second strategy is made).
+    const second = await table(20);
+    expect(second.result).toMatchObject({
+      method: 'model',
+      extractionId: learned.result.extractionId,
+    });
+    expect(
+      (await store.extractionStrategies.get('t1', learned.result.extractionId as string))
+        ?.urlPattern,
+    ).toBe('http://shop.test/prices/*?**');
+    expect(await store.extractionStrategies.listByDomain('t1', 'shop.test')).toHaveLength(1);
+    const replayed = await table(40);
     expect(replayed.result.method).toBe('replay');
     expect(replayed.result.replay?.evidence).toEqual(
       expect.arrayContaining(['columns bound to headers: SKU, Price', "decimal mark '.'"]),

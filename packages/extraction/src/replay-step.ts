@@ -9,8 +9,7 @@ import { itemCount } from './merge';
 import type { PageRead, PageReader, PageReadRequest } from './page-reader';
 import type { ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
-import { ReplayRecipeSchema } from './replay';
-import { recipeHash } from './replay-check';
+import { isRecipeList, recipeEntry, storedRecipes, upgradedReplay } from './recipe-list';
 import type { Produced, RunExtractionInput } from './service';
 import type { ExtractionCache } from './strategy-cache';
 
@@ -20,45 +19,77 @@ export interface ReplayOutcome {
 }
 
 /**
- * The strategy's recipe as stored, with how many times it has replayed: the count lives next to
- * the recipe in the strategy's opaque replay JSON (the recipe schema ignores it), so a relearned
- * recipe starts again at 0 and its first replay is cross-checked.
+ * The strategy's recipes as stored (recipe-list.ts), most recently used first, each with how
+ * many times it has replayed: a relearned recipe starts again at 0, so its first replay is
+ * cross-checked, and each layout's recipe is sampled on its own count.
  */
 export interface RecipeState {
+  /** `${strategyId}:${recipe hash}`: what results name as `replay.recipeId`. */
   recipeId: string;
+  /** The recipe's id within its strategy (the hash). */
+  id: string;
   replays: number;
 }
 
-export function recipeState(plan: ExtractionPlan): RecipeState | null {
-  const stored = plan.strategy?.replay;
-  if (!plan.strategy || !stored) return null;
-  const recipe = ReplayRecipeSchema.safeParse(stored);
-  if (!recipe.success) return null;
-  const replays = stored['replays'];
-  return {
-    recipeId: `${plan.strategy.id}:${recipeHash(recipe.data)}`,
-    replays: typeof replays === 'number' && Number.isInteger(replays) && replays >= 0 ? replays : 0,
-  };
+export function recipeStates(plan: ExtractionPlan): RecipeState[] {
+  const { strategy } = plan;
+  if (!strategy) return [];
+  return storedRecipes(strategy.replay).map((stored) => ({
+    recipeId: `${strategy.id}:${stored.id}`,
+    id: stored.id,
+    replays: stored.replays,
+  }));
 }
 
-/** One more replay of the strategy's recipe, counted for the sampled cross-check. */
+/**
+ * A replay stored before recipe lists (one recipe, its count beside it) is rewritten as a list
+ * of that recipe before the first change the store makes atomically on lists. This one rewrite
+ * is a read-modify-write; a strategy goes through it once.
+ */
+async function ensureRecipeList(
+  cache: ExtractionCache,
+  tenantId: string,
+  strategy: ExtractionStrategy,
+): Promise<void> {
+  if (isRecipeList(strategy.replay)) return;
+  const upgraded = upgradedReplay(strategy.replay);
+  if (!upgraded) return;
+  await cache.setReplay(tenantId, strategy.id, upgraded);
+  // The plan's copy too: a later step of this run (a relearn after a retire) must not upgrade
+  // again from the old recipe and bring back the one just retired.
+  strategy.replay = upgraded;
+}
+
+/** One more replay of the recipe that replayed, counted atomically for the sampled check. */
 export async function countReplay(
   cache: ExtractionCache,
   tenantId: string,
   plan: ExtractionPlan,
   state: RecipeState,
 ): Promise<void> {
-  const stored = plan.strategy?.replay;
-  if (!plan.strategy || !stored) return;
-  await cache.setReplay(tenantId, plan.strategy.id, { ...stored, replays: state.replays + 1 });
+  if (!plan.strategy) return;
+  await ensureRecipeList(cache, tenantId, plan.strategy);
+  await cache.countRecipeReplay(tenantId, plan.strategy.id, state.id);
 }
 
-/** The strategy's recipe to try on this page, when it has one for the plan's schema. */
+/** Retires the recipe the cross-check disagreed with, and only that one. */
+export async function retireRecipe(
+  cache: ExtractionCache,
+  tenantId: string,
+  plan: ExtractionPlan,
+  state: RecipeState,
+): Promise<void> {
+  if (!plan.strategy) return;
+  await ensureRecipeList(cache, tenantId, plan.strategy);
+  await cache.retireRecipe(tenantId, plan.strategy.id, state.id);
+}
+
+/** The strategy's recipes to try on this page, when it has any for the plan's schema. */
 function replayOf(plan: ExtractionPlan): PageReadRequest['replay'] {
   const { strategy, schema } = plan;
   if (!strategy?.replay || !schema) return null;
-  const recipe = ReplayRecipeSchema.safeParse(strategy.replay);
-  return recipe.success ? { recipe: recipe.data, schema: schema.json } : null;
+  const recipes = storedRecipes(strategy.replay).map((stored) => stored.recipe);
+  return recipes.length > 0 ? { recipes, schema: schema.json } : null;
 }
 
 /** The selector to apply to the HTML here: the extension's snapshot is already scoped by it. */
@@ -92,7 +123,10 @@ export function readContent(
   });
 }
 
-/** What the replay produced, or why the model extracts instead (counted against the strategy). */
+/**
+ * What the replay produced, or why the model extracts instead (counted against the strategy).
+ * `state` is the recipe that replayed (recipeStates()[content.replayed.recipe]).
+ */
 export async function replayOutcome(
   cache: ExtractionCache,
   tenantId: string,
@@ -138,6 +172,13 @@ export async function replayOutcome(
  * After the extraction: a complete schema-valid result registers (or confirms) the strategy and
  * learns its selectors; a failed one counts against the strategy it used. The strategy returned
  * is the aggregate key: the one the model named, so pages of one extraction stay together.
+ *
+ * A recipe learned for a strategy that has some is added to them (one per layout, recipe-list.ts)
+ * rather than replacing them. A page no strategy matched is first offered to the strategies of
+ * the same origin, schema and path shape (strategy-cache.ts `widenable`): when one's recipe,
+ * evidence holding, reads exactly what the model read here, the page shares that recipe, and
+ * that strategy's URL pattern widens at the segments where this page differs, instead of a
+ * second strategy being made. Only that evidence widens a pattern (url-pattern.ts).
  */
 export async function learnFrom(
   cache: ExtractionCache,
@@ -153,19 +194,22 @@ export async function learnFrom(
     if (plan.strategy) await cache.recordResult(input.tenantId, plan.strategy.id, false);
     return plan.strategy;
   }
+  const url = input.url as string;
   if (produced.method === 'replay' && plan.strategy) {
     await cache.recordResult(input.tenantId, plan.strategy.id, true);
     return plan.strategy;
   }
-  const strategy =
-    plan.strategy ??
-    (await cache.register(input.tenantId, {
-      url: input.url as string,
-      cssSelector: plan.cssSelector,
-      outputSchema: schema.json,
-      schemaHash: schema.hash,
-      queryTemplate: queryTemplate(plan.query, schema.json),
-    }));
+  const neighbours =
+    plan.strategy || input.html === undefined
+      ? []
+      : await cache.widenable(input.tenantId, url, schema.hash, plan.cssSelector);
+  const probes = neighbours.flatMap((neighbour) =>
+    storedRecipes(neighbour.replay).map((stored) => ({
+      key: `${neighbour.id}:${stored.id}`,
+      owner: neighbour.id,
+      recipe: stored.recipe,
+    })),
+  );
   const learned =
     input.html === undefined
       ? null
@@ -173,12 +217,33 @@ export async function learnFrom(
           tenantId: input.tenantId,
           html: input.html,
           cssSelector: selectorFor(input, plan),
-          url: input.url,
+          url,
           data: produced.data,
           schema: schema.json,
+          ...(probes.length > 0
+            ? { probes: probes.map(({ key, recipe }) => ({ key, recipe })) }
+            : {}),
         });
+  const agreeing = new Set(learned?.agreeing ?? []);
+  const shared = (id: string) => probes.some((p) => p.owner === id && agreeing.has(p.key));
+  for (const neighbour of neighbours.filter((n) => shared(n.id))) {
+    const widened = await cache.widen(input.tenantId, neighbour, url);
+    if (!widened) continue;
+    await cache.recordResult(input.tenantId, widened.id, true);
+    return widened;
+  }
+  const strategy =
+    plan.strategy ??
+    (await cache.register(input.tenantId, {
+      url,
+      cssSelector: plan.cssSelector,
+      outputSchema: schema.json,
+      schemaHash: schema.hash,
+      queryTemplate: queryTemplate(plan.query, schema.json),
+    }));
   if (learned?.recipe) {
-    await cache.setReplay(input.tenantId, strategy.id, { ...learned.recipe });
+    await ensureRecipeList(cache, input.tenantId, strategy);
+    await cache.addRecipe(input.tenantId, strategy.id, recipeEntry(learned.recipe));
   } else if (learned && !learned.recipe) {
     produced.warnings.push(`No replay selectors were learned: ${learned.reason}`);
   }

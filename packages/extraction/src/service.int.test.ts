@@ -97,7 +97,7 @@ describe('ExtractionService', () => {
 
     const strategy = await store.extractionStrategies.get('t1', out.result.extractionId ?? '');
     expect(strategy).toMatchObject({
-      urlPattern: `${base}/catalog/*`,
+      urlPattern: `${base}/catalog/?**`,
       cssSelector: null,
       outputSchema: PRODUCTS,
       successCount: 1,

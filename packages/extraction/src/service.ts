@@ -27,8 +27,9 @@ import {
   countReplay,
   learnFrom,
   readContent,
-  recipeState,
+  recipeStates,
   replayOutcome,
+  retireRecipe,
   type RecipeState,
 } from './replay-step';
 import { ExtractionCache } from './strategy-cache';
@@ -118,10 +119,14 @@ export class ExtractionService {
       input.url,
       this.deps.limits ?? DEFAULT_INPUT_LIMITS,
     );
-    const state = recipeState(plan);
+    const states = recipeStates(plan);
     const every = this.deps.replayCheckEvery ?? DEFAULT_REPLAY_CHECK_EVERY;
+    // Which recipe will fit is known only once the page is read: the Markdown for a check is
+    // rendered when any of them is due, and the check runs when the one that replayed is.
+    const render = states.some((state) => checkDue(state.replays, every));
+    const content = await readContent(this.pages, input, plan, render);
+    const state = content.replayed ? (states[content.replayed.recipe] ?? null) : null;
     const check = state !== null && checkDue(state.replays, every);
-    const content = await readContent(this.pages, input, plan, check);
     const replayed = await replayOutcome(this.cache, input.tenantId, plan, content, state);
     let produced = replayed.produced;
     if (produced && state) {
@@ -137,9 +142,10 @@ export class ExtractionService {
 
   /**
    * The model reads a slice of the replayed page (replay-check.ts). Agreement marks the replay
-   * checked; a disagreement retires the recipe, and the model reads the whole page instead
-   * (learnFrom then learns a new recipe from its answer). Either way the check's usage is the
-   * result's, billed as EXTRACTION_CHECK.
+   * checked; a disagreement retires the recipe that replayed (the strategy's recipes for its
+   * other layouts stay), and the model reads the whole page instead (learnFrom then learns a new
+   * recipe from its answer). Either way the check's usage is the result's, billed as
+   * EXTRACTION_CHECK.
    */
   private async crossCheck(
     plan: ExtractionPlan,
@@ -184,7 +190,7 @@ export class ExtractionService {
         },
       };
     }
-    await this.cache.setReplay(input.tenantId, plan.strategy.id, null);
+    await retireRecipe(this.cache, input.tenantId, plan, state);
     await this.cache.recordResult(input.tenantId, plan.strategy.id, false);
     const model = await this.viaModel(plan, content, input);
     model.warnings.push(

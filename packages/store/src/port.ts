@@ -349,6 +349,12 @@ export interface ExtractionStrategy {
   updatedAt: string;
 }
 
+/**
+ * One recipe of a strategy's replay list as the store sees it: an id, how often it replayed and
+ * when it was last used (ISO); everything else in it is opaque to the store.
+ */
+export type ExtractionRecipeEntry = Record<string, unknown> & { id: string };
+
 /** One stored result: one extraction of one page (docs/specs.md, "extraction overhaul"). */
 export interface ExtractionResultRecord {
   id: string;
@@ -1044,6 +1050,50 @@ export interface ExtractionStrategyRepository {
     tenantId: string,
     id: string,
     replay: Record<string, unknown> | null,
+    now?: string,
+  ): Promise<ExtractionStrategy | null>;
+  /**
+   * The replay as a list of recipes, `{ recipes: [{ id, replays, used, … }] }` (the rest of each
+   * entry is opaque): each change below is one atomic write, so concurrent replays all count and
+   * a retire is never undone by a count written from an older read. updatedAt moves, lastUsed
+   * does not. Each returns the strategy after the write, or null when there is no such strategy
+   * (add) or it holds no recipe `recipeId` (count, retire).
+   *
+   * addRecipe: puts `entry` in (replacing an entry with its id, with `replays` 0 and `used` =
+   * now), then keeps the `keep` most recently used (`used`, newest first). A replay that is not
+   * such a list (null, or an older single recipe) is replaced by a list of `entry` alone.
+   */
+  addRecipe(
+    tenantId: string,
+    id: string,
+    entry: ExtractionRecipeEntry,
+    keep: number,
+    now?: string,
+  ): Promise<ExtractionStrategy | null>;
+  /** One more replay of recipe `recipeId` (`replays` + 1), used now. */
+  countRecipeReplay(
+    tenantId: string,
+    id: string,
+    recipeId: string,
+    now?: string,
+  ): Promise<ExtractionStrategy | null>;
+  /** Removes recipe `recipeId` from the list, leaving the others as they are. */
+  retireRecipe(
+    tenantId: string,
+    id: string,
+    recipeId: string,
+    now?: string,
+  ): Promise<ExtractionStrategy | null>;
+  /**
+   * Moves the strategy to another URL pattern when it still has `from` (compare and set: two
+   * widenings from one read do not undo each other); null when there is no such strategy, its
+   * pattern is no longer `from`, or another strategy of the tenant already has `to` with the same
+   * schemaHash and cssSelector. updatedAt moves, lastUsed does not.
+   */
+  setUrlPattern(
+    tenantId: string,
+    id: string,
+    change: { from: string; to: string },
     now?: string,
   ): Promise<ExtractionStrategy | null>;
   delete(tenantId: string, id: string): Promise<boolean>;

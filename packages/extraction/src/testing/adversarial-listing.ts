@@ -4,6 +4,7 @@
 // recorded as decoys, which the ground truth leaves out.
 import {
   adNameOf,
+  atLeastPages,
   between,
   escapeHtml,
   formatLocalePrice,
@@ -110,6 +111,9 @@ function drawCents(rng: Rng, whole: boolean, large: boolean): number {
   return integer * 100 + (whole ? 0 : between(rng, 1, 99));
 }
 
+const otherMarkup = (markup: Style['markup']): Style['markup'] =>
+  markup === 'classed' ? 'bare' : 'classed';
+
 /** What page `index` of the scenario changes (index 0 is the learning page). */
 function pageStyle(params: ScenarioParams, index: number, wrapper: Style['wrapper']): Style {
   const { kind } = params;
@@ -120,7 +124,14 @@ function pageStyle(params: ScenarioParams, index: number, wrapper: Style['wrappe
       : params.otherLocale;
   return {
     locale: kind === 'locale-switch' && later ? other : params.locale,
-    markup: kind === 'badge' ? 'classed' : kind === 'badge-bare-name' ? 'bare' : params.markup,
+    markup:
+      kind === 'badge'
+        ? 'classed'
+        : kind === 'badge-bare-name'
+          ? 'bare'
+          : kind === 'two-layout' && index % 2 === 1
+            ? otherMarkup(params.markup)
+            : params.markup,
     split: kind === 'split-span',
     wrapper: kind === 'wrapper' && later ? wrapper : 'none',
     nameWrapper: kind === 'badge-bare-name' && later,
@@ -186,6 +197,38 @@ function orderCards(rng: Rng, count: number): Card[] {
   }));
 }
 
+const SECTIONS = ['shoes', 'hats', 'socks', 'bags', 'scarves', 'belts'];
+
+/**
+ * sibling-section: sections of one shop in one layout (/shoes/list, /hats/list, …), then the
+ * customer's orders in that layout under the same path shape (/orders/list), always last.
+ */
+function siblingPage(
+  rng: Rng,
+  sections: readonly string[],
+  index: number,
+  last: boolean,
+): { path: string; title: string; foreign: boolean } {
+  if (last) return { path: '/orders/list', title: 'Your orders', foreign: true };
+  const section = sections[index % sections.length] as string;
+  const paged = index >= sections.length || (index > 1 && rng() < 0.3);
+  return {
+    path: `/${section}/list${paged ? `?page=${between(rng, 2, 5)}` : ''}`,
+    title: `${section[0]?.toUpperCase()}${section.slice(1)} catalog`,
+    foreign: false,
+  };
+}
+
+/** Two to four sections, in a drawn order. */
+function drawSections(rng: Rng): string[] {
+  const pool = [...SECTIONS];
+  const drawn: string[] = [];
+  const size = between(rng, 2, 4);
+  while (drawn.length < size)
+    drawn.push(pool.splice(between(rng, 0, pool.length - 1), 1)[0] ?? 'x');
+  return drawn;
+}
+
 export function listingScenario(params: ScenarioParams): AdversarialScenario {
   const rng = prng(params.detailSeed);
   const wrappers = ['cell', 'card-body', 'grid'] as const;
@@ -193,18 +236,28 @@ export function listingScenario(params: ScenarioParams): AdversarialScenario {
   let next = params.offset;
   const names = () => nameOf(next++ % 512);
   const digit = between(rng, 1, 9);
-  const pages = params.counts.map((count, index): GeneratedPage => {
+  const sequence = params.kind === 'two-layout' || params.kind === 'sibling-section';
+  const counts = sequence ? atLeastPages(params.counts, 4) : params.counts;
+  const sections = params.kind === 'sibling-section' ? drawSections(rng) : [];
+  const pages = counts.map((count, index): GeneratedPage => {
     const style = pageStyle(params, index, wrapper);
-    const foreign = params.kind === 'digit-path' && index > 0;
+    const sibling =
+      params.kind === 'sibling-section'
+        ? siblingPage(rng, sections, index, index === counts.length - 1)
+        : null;
+    const foreign = (params.kind === 'digit-path' && index > 0) || sibling?.foreign === true;
     const cards = foreign ? orderCards(rng, count) : productCards(params, rng, index, count, names);
     const shown = cards.map((card) => shownOf(card, style));
-    const path =
-      params.kind !== 'digit-path'
-        ? `/${params.segment}/list?page=${index + 1}`
-        : index === 0
-          ? `/${params.segment}${digit}/list`
-          : `/${['orders', 'archive', 'account'][index % 3]}${between(rng, 1, 9)}/list`;
-    const title = foreign ? 'Your orders' : `Catalog, page ${index + 1}`;
+    const path = sibling
+      ? sibling.path
+      : params.kind === 'path-pagination'
+        ? `/${params.segment}/page/${index + 1}`
+        : params.kind !== 'digit-path'
+          ? `/${params.segment}/list?page=${index + 1}`
+          : index === 0
+            ? `/${params.segment}${digit}/list`
+            : `/${['orders', 'archive', 'account'][index % 3]}${between(rng, 1, 9)}/list`;
+    const title = sibling ? sibling.title : foreign ? 'Your orders' : `Catalog, page ${index + 1}`;
     return {
       url: `${ORIGIN}${path}`,
       html: listingHtml(cards, style, title, `?page=${index + 2}`),

@@ -34,6 +34,13 @@ export const VARIATIONS = {
   'ads-late': { label: 'hostile', page: 'listing', what: 'Sponsored look-alikes after learning' },
   'badge-bare-name': { label: 'hostile', page: 'listing', what: 'badge + wrapper, bare span name' },
   'digit-path': { label: 'hostile', page: 'listing', what: 'orders under /x2/list → /*/list' },
+  'path-pagination': { label: 'benign', page: 'listing', what: '/x/page/1, /x/page/2: path pages' },
+  'two-layout': { label: 'benign', page: 'listing', what: 'cards and rows alternate: 2 recipes' },
+  'sibling-section': {
+    label: 'hostile',
+    page: 'listing',
+    what: '/shoes/list, /hats/list widen to /*/list; then /orders/list',
+  },
   'table-pagination': { label: 'benign', page: 'table', what: 'new rows, same columns' },
   'table-renamed': { label: 'benign', page: 'table', what: 'headers renamed, same order' },
   'table-swapped': { label: 'hostile', page: 'table', what: 'SKU and item columns swapped' },
@@ -108,6 +115,13 @@ export const INVENTORY_SCHEMA: Record<string, unknown> = {
     required: ['sku', 'item', 'stock'],
   },
 };
+
+/**
+ * Page counts with at least `pages` pages: the kinds whose point is a sequence (two layouts
+ * taking turns, sections widening a pattern) need more pages than the shortest draw.
+ */
+export const atLeastPages = (counts: readonly number[], pages: number): number[] =>
+  Array.from({ length: Math.max(pages, counts.length) }, (_, i) => counts[i % counts.length] ?? 5);
 
 /** A small deterministic PRNG (mulberry32): details follow from the drawn seed. */
 export function prng(seed: number): () => number {

@@ -4,7 +4,7 @@
 // when the service takes it. Every later page is scored against its ground truth; a replay
 // that is wrong without a warning or a partial flag is "silently wrong", the failure the
 // replay must never have.
-import type { Store } from '@tandem/store';
+import type { ExtractionStrategy, Store } from '@tandem/store';
 import { ExtractionService, type RunExtractionOutput } from '../service';
 import { knownItemsModel } from './adversarial-model';
 import type {
@@ -34,6 +34,8 @@ export interface PageOutcome {
   replayed: boolean;
   /** A replay the model cross-checked on a slice of the page (its tokens are the check's). */
   checked: boolean;
+  /** The recipe that replayed (`replay.recipeId`); null for the model. */
+  recipeId: string | null;
   warnings: string[];
   isPartial: boolean;
   /** The data equals the ground truth (items compared as a multiset). */
@@ -53,6 +55,10 @@ export interface ScenarioOutcome {
   learned: boolean;
   learn: PageOutcome;
   later: PageOutcome[];
+  /** Page 1's strategy after the last page: its recipes and URL pattern then. */
+  final: ExtractionStrategy | null;
+  /** Strategies the scenario's pages left (a widened pattern makes no second one). */
+  strategies: number;
 }
 
 const canonical = (item: unknown): string =>
@@ -125,6 +131,7 @@ function outcomeOf(
     method: result.method,
     replayed,
     checked: result.replay?.checked ?? false,
+    recipeId: result.replay?.recipeId ?? null,
     warnings: result.warnings,
     isPartial: result.isPartial,
     exact,
@@ -180,7 +187,11 @@ export async function runScenario(
     }
     later.push(outcome);
   }
-  return { scenario, learned: !!strategy?.replay, learn, later };
+  const final = id ? await options.store.extractionStrategies.get(options.tenantId, id) : null;
+  const host = new URL(first.url).host;
+  const strategies = (await options.store.extractionStrategies.listByDomain(options.tenantId, host))
+    .length;
+  return { scenario, learned: !!strategy?.replay, learn, later, final, strategies };
 }
 
 export async function runScenarios(

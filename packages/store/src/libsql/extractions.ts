@@ -150,6 +150,47 @@ async function upsertStrategy(
   return toStrategy(firstRow(result.rows));
 }
 
+// The recipe list of a strategy's replay ({ recipes: [{ id, replays, used, … }] }) changes in
+// one UPDATE each, so SQLite's single writer makes every change atomic: no read-modify-write in
+// between for a concurrent count or retire to be lost in. json() around a subquery's result
+// keeps it JSON (a subquery drops the JSON subtype, and json_set would store a string).
+const RECIPES = `json_each(extraction_strategies.replay, '$.recipes')`;
+const HAS_RECIPE = `EXISTS (SELECT 1 FROM ${RECIPES} AS r WHERE json_extract(r.value, '$.id') = :recipeId)`;
+const RECIPE_AT = `(SELECT r.key FROM ${RECIPES} AS r
+  WHERE json_extract(r.value, '$.id') = :recipeId LIMIT 1)`;
+const IS_LIST = `json_type(extraction_strategies.replay, '$.recipes') = 'array'`;
+
+// The new entry first among equals, then the others newest-used first, the `keep` first kept.
+const ADD_RECIPE = `UPDATE extraction_strategies
+  SET replay = json_set(CASE WHEN ${IS_LIST} THEN replay ELSE '{}' END, '$.recipes', json((
+        SELECT json_group_array(json(k.value)) FROM (
+          SELECT value FROM (
+            SELECT :entry AS value, :now AS used, 0 AS rank
+            UNION ALL
+            SELECT r.value, json_extract(r.value, '$.used'), 1
+            FROM json_each(CASE WHEN ${IS_LIST} THEN extraction_strategies.replay
+                                ELSE '{"recipes":[]}' END, '$.recipes') AS r
+            WHERE json_extract(r.value, '$.id') IS NOT :recipeId
+          ) ORDER BY used DESC, rank LIMIT :keep
+        ) AS k))),
+      updated_at = :now
+  WHERE tenant_id = :tenantId AND id = :id RETURNING *`;
+
+const COUNT_RECIPE_REPLAY = `UPDATE extraction_strategies
+  SET replay = json_set(replay,
+        '$.recipes[' || ${RECIPE_AT} || '].replays',
+        COALESCE(json_extract(replay, '$.recipes[' || ${RECIPE_AT} || '].replays'), 0) + 1,
+        '$.recipes[' || ${RECIPE_AT} || '].used', :now),
+      updated_at = :now
+  WHERE tenant_id = :tenantId AND id = :id AND ${HAS_RECIPE} RETURNING *`;
+
+const RETIRE_RECIPE = `UPDATE extraction_strategies
+  SET replay = json_set(replay, '$.recipes', json((
+        SELECT json_group_array(json(r.value)) FROM ${RECIPES} AS r
+        WHERE json_extract(r.value, '$.id') IS NOT :recipeId))),
+      updated_at = :now
+  WHERE tenant_id = :tenantId AND id = :id AND ${HAS_RECIPE} RETURNING *`;
+
 export function libsqlExtractionStrategies(client: SqlClient): ExtractionStrategyRepository {
   return {
     upsert: (tenantId, input, now) => upsertStrategy(client, tenantId, input, now),
@@ -186,6 +227,48 @@ export function libsqlExtractionStrategies(client: SqlClient): ExtractionStrateg
         sql: `UPDATE extraction_strategies SET replay = ?, updated_at = ?
               WHERE tenant_id = ? AND id = ? RETURNING *`,
         args: [toJson(replay), at(now), tenantId, id],
+      });
+      const row = result.rows[0];
+      return row ? toStrategy(row) : null;
+    },
+    async addRecipe(tenantId, id, entry, keep, now) {
+      const when = at(now);
+      const result = await client.execute({
+        sql: ADD_RECIPE,
+        args: {
+          entry: toJson({ ...entry, replays: 0, used: when }),
+          recipeId: entry.id,
+          keep: Math.max(1, Math.floor(keep)),
+          now: when,
+          tenantId,
+          id,
+        },
+      });
+      const row = result.rows[0];
+      return row ? toStrategy(row) : null;
+    },
+    async countRecipeReplay(tenantId, id, recipeId, now) {
+      const result = await client.execute({
+        sql: COUNT_RECIPE_REPLAY,
+        args: { recipeId, now: at(now), tenantId, id },
+      });
+      const row = result.rows[0];
+      return row ? toStrategy(row) : null;
+    },
+    async retireRecipe(tenantId, id, recipeId, now) {
+      const result = await client.execute({
+        sql: RETIRE_RECIPE,
+        args: { recipeId, now: at(now), tenantId, id },
+      });
+      const row = result.rows[0];
+      return row ? toStrategy(row) : null;
+    },
+    async setUrlPattern(tenantId, id, change, now) {
+      // OR IGNORE: a pattern another strategy of the same key already has is no move (no row).
+      const result = await client.execute({
+        sql: `UPDATE OR IGNORE extraction_strategies SET url_pattern = ?, updated_at = ?
+              WHERE tenant_id = ? AND id = ? AND url_pattern = ? RETURNING *`,
+        args: [change.to, at(now), tenantId, id, change.from],
       });
       const row = result.rows[0];
       return row ? toStrategy(row) : null;

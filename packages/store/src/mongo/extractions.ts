@@ -16,12 +16,25 @@ import {
   extractionsQuery,
   extractionUpdate,
   strategiesByDomainQuery,
+  strategyAddRecipe,
+  strategyCountRecipe,
   strategyReplayUpdate,
   strategyResultUpdate,
+  strategyRetireRecipe,
   strategyUpsert,
+  strategyUrlPatternUpdate,
 } from './queries/extractions';
 import type { MongoModels } from './schemas';
-import { fromJson, iso, jsonValue, nowDate, orNull, retryOnDuplicate, toDate } from './util';
+import {
+  fromJson,
+  isMongoDuplicateKey,
+  iso,
+  jsonValue,
+  nowDate,
+  orNull,
+  retryOnDuplicate,
+  toDate,
+} from './util';
 
 const toExtraction = (doc: ExtractionDoc): Extraction => ({
   id: doc.id,
@@ -147,6 +160,45 @@ export function mongoExtractionStrategies({
         .lean()
         .exec();
       return doc ? toStrategy(doc) : null;
+    },
+    async addRecipe(tenantId, id, entry, keep, now) {
+      const { filter, update } = strategyAddRecipe(tenantId, id, entry, keep, at(now));
+      // A pipeline update: mongoose passes an array through as one (updatePipeline allows it).
+      const doc = await extractionStrategies
+        .findOneAndUpdate(filter, update, { returnDocument: 'after', updatePipeline: true })
+        .lean()
+        .exec();
+      return doc ? toStrategy(doc) : null;
+    },
+    async countRecipeReplay(tenantId, id, recipeId, now) {
+      const { filter, update } = strategyCountRecipe(tenantId, id, recipeId, at(now));
+      const doc = await extractionStrategies
+        .findOneAndUpdate(filter, update, { returnDocument: 'after', updatePipeline: true })
+        .lean()
+        .exec();
+      return doc ? toStrategy(doc) : null;
+    },
+    async retireRecipe(tenantId, id, recipeId, now) {
+      const { filter, update } = strategyRetireRecipe(tenantId, id, recipeId, at(now));
+      const doc = await extractionStrategies
+        .findOneAndUpdate(filter, update, { returnDocument: 'after' })
+        .lean()
+        .exec();
+      return doc ? toStrategy(doc) : null;
+    },
+    async setUrlPattern(tenantId, id, change, now) {
+      const { filter, update } = strategyUrlPatternUpdate(tenantId, id, change, at(now));
+      try {
+        const doc = await extractionStrategies
+          .findOneAndUpdate(filter, update, { returnDocument: 'after' })
+          .lean()
+          .exec();
+        return doc ? toStrategy(doc) : null;
+      } catch (error) {
+        // The unique key: another strategy of this schema and selector has that pattern.
+        if (isMongoDuplicateKey(error)) return null;
+        throw error;
+      }
     },
     async delete(tenantId, id) {
       const result = await extractionStrategies.deleteOne(byIdFilter(tenantId, id)).exec();

@@ -107,3 +107,120 @@ export const strategyReplayUpdate = (
   filter: byIdFilter(tenantId, id),
   update: { $set: { replay: jsonValue(replay), updatedAt: when } },
 });
+
+// The recipe list of a strategy's replay ({ recipes: [{ id, replays, used, … }] }): every change
+// is one update of one document, atomic on the server, so concurrent replays all count and a
+// retire is never undone by a count written from an older read.
+
+/** The strategy, when its replay lists recipe `recipeId`. */
+const withRecipe = (tenantId: string, id: string, recipeId: string): Filter => ({
+  ...byIdFilter(tenantId, id),
+  'replay.recipes.id': recipeId,
+});
+
+/**
+ * Puts `entry` (replays 0, used `when`) first, drops an older entry with its id, and keeps the
+ * `keep` most recently used. A pipeline update, so that the drop, the add and the cap are one
+ * write; a replay that is no list yet (null, or an older single recipe) starts one.
+ */
+export function strategyAddRecipe(
+  tenantId: string,
+  id: string,
+  entry: Record<string, unknown> & { id: string },
+  keep: number,
+  when: Date,
+): UpdateSpec {
+  const fresh = jsonValue({ ...entry, replays: 0, used: when.toISOString() });
+  const listed = { $isArray: '$replay.recipes' };
+  const others = {
+    $filter: {
+      input: { $cond: [listed, '$replay.recipes', []] },
+      cond: { $ne: ['$$this.id', entry.id] },
+    },
+  };
+  return {
+    filter: byIdFilter(tenantId, id),
+    update: [
+      { $set: { replay: { $cond: [listed, '$replay', { $literal: {} }] } } },
+      {
+        $set: {
+          'replay.recipes': {
+            $slice: [
+              {
+                $concatArrays: [
+                  [{ $literal: fresh }],
+                  { $sortArray: { input: others, sortBy: { used: -1 } } },
+                ],
+              },
+              Math.max(1, Math.floor(keep)),
+            ],
+          },
+          updatedAt: when,
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * One more replay of recipe `recipeId`, used `when`. A pipeline over the list rather than `$inc`
+ * and `$set` on `replay.recipes.$`: the same single atomic write, in a form mingo evaluates too
+ * (it takes two positional paths into one element for a conflict, which MongoDB does not).
+ */
+export const strategyCountRecipe = (
+  tenantId: string,
+  id: string,
+  recipeId: string,
+  when: Date,
+): UpdateSpec => ({
+  filter: withRecipe(tenantId, id, recipeId),
+  update: [
+    {
+      $set: {
+        'replay.recipes': {
+          $map: {
+            input: '$replay.recipes',
+            in: {
+              $cond: [
+                { $eq: ['$$this.id', { $literal: recipeId }] },
+                {
+                  $mergeObjects: [
+                    '$$this',
+                    {
+                      replays: { $add: [{ $ifNull: ['$$this.replays', 0] }, 1] },
+                      used: { $literal: when.toISOString() },
+                    },
+                  ],
+                },
+                '$$this',
+              ],
+            },
+          },
+        },
+        updatedAt: when,
+      },
+    },
+  ],
+});
+
+/** Recipe `recipeId` out of the list, the others as they are. */
+export const strategyRetireRecipe = (
+  tenantId: string,
+  id: string,
+  recipeId: string,
+  when: Date,
+): UpdateSpec => ({
+  filter: withRecipe(tenantId, id, recipeId),
+  update: { $pull: { 'replay.recipes': { id: recipeId } }, $set: { updatedAt: when } },
+});
+
+/** Another URL pattern, only while the strategy still has `from` (compare and set). */
+export const strategyUrlPatternUpdate = (
+  tenantId: string,
+  id: string,
+  change: { from: string; to: string },
+  when: Date,
+): UpdateSpec => ({
+  filter: { ...byIdFilter(tenantId, id), urlPattern: change.from },
+  update: { $set: { urlPattern: change.to, updatedAt: when } },
+});

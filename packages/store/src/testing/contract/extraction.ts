@@ -297,6 +297,180 @@ export function extractionContract(makeStore: MakeStore): void {
     });
   });
 
+  describe('extractionStrategies: recipe lists', () => {
+    const store = useStore(makeStore);
+    const base = {
+      domain: 'shop.test',
+      urlPattern: 'https://shop.test/list*',
+      cssSelector: null,
+      outputSchema: schema,
+      schemaHash: 'h1',
+      queryTemplate: 'title and price',
+    };
+    const recipe = (id: string) => ({ id, recipe: { container: `.${id}`, fields: { a: 'h2' } } });
+    const listed = (replay: Record<string, unknown> | null | undefined) =>
+      (replay?.['recipes'] as { id: string; replays: number; used: string }[] | undefined) ?? [];
+
+    it('adds recipes (newest used first), keeps the most recently used, counts and retires one', async () => {
+      const tenantId = await newTenant(store());
+      const start = Date.now();
+      const strategy = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        // An older single-recipe replay is replaced by a list.
+        replay: { version: 1, kind: 'list', replays: 4 },
+      });
+      const a = await store().extractionStrategies.addRecipe(
+        tenantId,
+        strategy.id,
+        { ...recipe('a'), replays: 9 },
+        2,
+        isoAt(start),
+      );
+      expect(a?.replay).toEqual({
+        recipes: [{ ...recipe('a'), replays: 0, used: isoAt(start) }],
+      });
+      expect(a).toMatchObject({ lastUsed: strategy.lastUsed, updatedAt: isoAt(start) });
+      await store().extractionStrategies.addRecipe(
+        tenantId,
+        strategy.id,
+        recipe('b'),
+        2,
+        isoAt(start + 1),
+      );
+      // Using a makes b the least recently used: adding c drops b.
+      const counted = await store().extractionStrategies.countRecipeReplay(
+        tenantId,
+        strategy.id,
+        'a',
+        isoAt(start + 2),
+      );
+      expect(listed(counted?.replay).find((r) => r.id === 'a')).toEqual({
+        ...recipe('a'),
+        replays: 1,
+        used: isoAt(start + 2),
+      });
+      const three = await store().extractionStrategies.addRecipe(
+        tenantId,
+        strategy.id,
+        recipe('c'),
+        2,
+        isoAt(start + 3),
+      );
+      expect(listed(three?.replay).map((r) => [r.id, r.replays])).toEqual([
+        ['c', 0],
+        ['a', 1],
+      ]);
+      // Relearning a recipe it has puts it first again, its count from 0.
+      const again = await store().extractionStrategies.addRecipe(
+        tenantId,
+        strategy.id,
+        recipe('a'),
+        2,
+        isoAt(start + 4),
+      );
+      expect(listed(again?.replay).map((r) => [r.id, r.replays])).toEqual([
+        ['a', 0],
+        ['c', 0],
+      ]);
+
+      const retired = await store().extractionStrategies.retireRecipe(
+        tenantId,
+        strategy.id,
+        'c',
+        isoAt(start + 5),
+      );
+      expect(listed(retired?.replay).map((r) => r.id)).toEqual(['a']);
+      expect(retired).toMatchObject({ successCount: 0, updatedAt: isoAt(start + 5) });
+      expect(await store().extractionStrategies.get(tenantId, strategy.id)).toEqual(retired);
+      // A recipe the list does not hold, or no such strategy: null, nothing written.
+      expect(
+        await store().extractionStrategies.retireRecipe(tenantId, strategy.id, 'c'),
+      ).toBeNull();
+      expect(
+        await store().extractionStrategies.countRecipeReplay(tenantId, strategy.id, 'zz'),
+      ).toBeNull();
+      expect(
+        await store().extractionStrategies.addRecipe(tenantId, uniq('missing'), recipe('a'), 2),
+      ).toBeNull();
+      expect(
+        await store().extractionStrategies.countRecipeReplay(tenantId, uniq('missing'), 'a'),
+      ).toBeNull();
+      expect(await store().extractionStrategies.get(tenantId, strategy.id)).toEqual(retired);
+      const last = await store().extractionStrategies.retireRecipe(tenantId, strategy.id, 'a');
+      expect(last?.replay).toEqual({ recipes: [] });
+    });
+
+    it('counts every concurrent replay, and a concurrent retire stays retired', async () => {
+      const tenantId = await newTenant(store());
+      const strategy = await store().extractionStrategies.upsert(tenantId, base);
+      for (const id of ['a', 'b']) {
+        await store().extractionStrategies.addRecipe(tenantId, strategy.id, recipe(id), 4);
+      }
+      await Promise.all([
+        ...Array.from({ length: 10 }, () =>
+          store().extractionStrategies.countRecipeReplay(tenantId, strategy.id, 'a'),
+        ),
+        store().extractionStrategies.retireRecipe(tenantId, strategy.id, 'b'),
+        ...Array.from({ length: 5 }, () =>
+          store().extractionStrategies.countRecipeReplay(tenantId, strategy.id, 'b'),
+        ),
+      ]);
+      const after = await store().extractionStrategies.get(tenantId, strategy.id);
+      expect(listed(after?.replay).map((r) => [r.id, r.replays])).toEqual([['a', 10]]);
+    });
+
+    it('moves a strategy to another URL pattern only from the one it has, and never onto a taken key', async () => {
+      const tenantId = await newTenant(store());
+      const start = Date.now();
+      const shoes = await store().extractionStrategies.upsert(
+        tenantId,
+        { ...base, urlPattern: 'https://shop.test/shoes/list*' },
+        isoAt(start),
+      );
+      const moved = await store().extractionStrategies.setUrlPattern(
+        tenantId,
+        shoes.id,
+        { from: 'https://shop.test/shoes/list*', to: 'https://shop.test/*/list*' },
+        isoAt(start + 1),
+      );
+      expect(moved).toEqual({
+        ...shoes,
+        urlPattern: 'https://shop.test/*/list*',
+        updatedAt: isoAt(start + 1),
+      });
+      // A second move from the pattern it had before: it has another now.
+      expect(
+        await store().extractionStrategies.setUrlPattern(tenantId, shoes.id, {
+          from: 'https://shop.test/shoes/list*',
+          to: 'https://shop.test/**',
+        }),
+      ).toBeNull();
+      const hats = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        urlPattern: 'https://shop.test/hats/list*',
+      });
+      expect(
+        await store().extractionStrategies.setUrlPattern(tenantId, hats.id, {
+          from: 'https://shop.test/hats/list*',
+          to: 'https://shop.test/*/list*',
+        }),
+      ).toBeNull();
+      expect(await store().extractionStrategies.get(tenantId, hats.id)).toEqual(hats);
+      expect(
+        await store().extractionStrategies.setUrlPattern(tenantId, uniq('missing'), {
+          from: 'x',
+          to: 'y',
+        }),
+      ).toBeNull();
+      // The upsert key follows the move.
+      const found = await store().extractionStrategies.upsert(tenantId, {
+        ...base,
+        urlPattern: 'https://shop.test/*/list*',
+      });
+      expect(found.id).toBe(shoes.id);
+    });
+  });
+
   describe('collectedItems', () => {
     const store = useStore(makeStore);
 

@@ -1,0 +1,102 @@
+// The page reader with several recipes (one per layout a strategy has seen) and with probes
+// (another strategy's recipe offered a page its URL pattern does not cover yet).
+import { describe, expect, it } from 'vitest';
+import { learnPage, readPage } from './page-reader';
+import type { ReplayRecipe } from './replay';
+import { catalogPageHtml, productListSchema, testProduct } from './testing';
+
+const SCHEMA = productListSchema();
+const products = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => {
+    const p = testProduct(from + i);
+    return { name: p.name, price: p.price, rating: p.rating };
+  });
+/** The same shop with its cards redesigned: another layout, the same products. */
+const tiles = (first: number, count: number, page: number) =>
+  catalogPageHtml(first, count, page)
+    .replace(/<article class="product-card"/g, '<div class="tile"')
+    .replace(/<\/article>/g, '</div>')
+    .replace(/class="product-name"/g, 'class="title"');
+
+function learn(html: string, data: unknown): ReplayRecipe {
+  const learned = learnPage({ html, cssSelector: null, url: null, data, schema: SCHEMA });
+  if (!learned.recipe) throw new Error(learned.reason);
+  return learned.recipe;
+}
+
+const cards = learn(catalogPageHtml(0, 6, 1), products(0, 6));
+const tileRecipe = learn(tiles(0, 6, 1), products(0, 6));
+
+describe('reading a page with a strategy of several recipes', () => {
+  it('answers with the recipe whose evidence holds, and says which one it was', () => {
+    const read = (html: string) =>
+      readPage({
+        html,
+        cssSelector: null,
+        url: null,
+        replay: { recipes: [tileRecipe, cards], schema: SCHEMA },
+      });
+    const onCards = read(catalogPageHtml(6, 6, 2));
+    expect(onCards.replayed).toMatchObject({ data: products(6, 6), recipe: 1 });
+    expect(onCards.markdown).toBeNull();
+    const onTiles = read(tiles(12, 6, 3));
+    expect(onTiles.replayed).toMatchObject({ data: products(12, 6), recipe: 0 });
+    // A page neither fits: each recipe's reason.
+    const neither = read(
+      '<html><head><title>Catalog</title></head><body><p>Nothing</p></body></html>',
+    );
+    expect(neither.replayed).toBeNull();
+    expect(neither.replayProblem).toMatch(/^recipe 1: .+; recipe 2: .+/);
+  });
+
+  it('takes none when two recipes fit but read the page differently', () => {
+    // A recipe like `cards` that reads the rating as the price: it fits, and disagrees.
+    const price = cards.fields['price'];
+    const rating = cards.fields['rating'];
+    if (!price || !rating) throw new Error('the recipe reads price and rating');
+    const misread: ReplayRecipe = { ...cards, fields: { ...cards.fields, price: rating } };
+    const read = readPage({
+      html: catalogPageHtml(6, 6, 2),
+      cssSelector: null,
+      url: null,
+      replay: { recipes: [cards, misread], schema: SCHEMA },
+    });
+    expect(read.replayed).toBeNull();
+    expect(read.replayProblem).toBe('recipes 1 and 2 both fit but read the page differently');
+    expect(read.markdown).not.toBeNull();
+    // The single-recipe request of older callers still reads.
+    const single = readPage({
+      html: catalogPageHtml(6, 6, 2),
+      cssSelector: null,
+      url: null,
+      replay: { recipe: cards, schema: SCHEMA },
+    });
+    expect(single.replayed).toMatchObject({ data: products(6, 6), recipe: 0 });
+  });
+
+  it('names the probes whose recipe reads exactly what the model read on the page', () => {
+    const learned = learnPage({
+      html: catalogPageHtml(6, 6, 2),
+      cssSelector: null,
+      url: null,
+      data: products(6, 6),
+      schema: SCHEMA,
+      probes: [
+        { key: 'cards', recipe: cards },
+        { key: 'tiles', recipe: tileRecipe },
+      ],
+    });
+    expect(learned.recipe).not.toBeNull();
+    expect(learned.agreeing).toEqual(['cards']);
+    // The model read one item fewer: no recipe reads what it read.
+    const partial = learnPage({
+      html: catalogPageHtml(6, 6, 2),
+      cssSelector: null,
+      url: null,
+      data: products(6, 5),
+      schema: SCHEMA,
+      probes: [{ key: 'cards', recipe: cards }],
+    });
+    expect(partial.agreeing).toBeUndefined();
+  });
+});

@@ -271,6 +271,11 @@ export const EnvSchema = z.object({
   KNOWLEDGE_CRAWLS_PER_TENANT: positiveInt(2),
   /** Uploads one tenant may have being read at once, knowledge and documents (429 beyond). */
   INGESTIONS_PER_TENANT: positiveInt(2),
+  /**
+   * How long POST /api/knowledge/ingest waits for its ingestion job to end before it answers 202
+   * with the job (to follow at /api/knowledge/jobs/{id}) instead of the stored document.
+   */
+  KNOWLEDGE_INGEST_WAIT_SECONDS: positiveInt(60),
   ...inputLimitSettings,
 });
 
@@ -328,6 +333,7 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'DOCUMENT_RUNS_PER_TENANT',
   'KNOWLEDGE_CRAWLS_PER_TENANT',
   'INGESTIONS_PER_TENANT',
+  'KNOWLEDGE_INGEST_WAIT_SECONDS',
   ...Object.values(INPUT_LIMITS).map((spec) => spec.setting),
 ]);
 

@@ -46,8 +46,11 @@ async function start(config: Env, runtimeOf: () => Promise<Runtime>): Promise<vo
     queue: runtime.jobs.kind === 'redis' ? 'BullMQ on REDIS_URL' : 'embedded (in the store)',
     run: config.RUN_JOBS ? 'here and in any worker' : 'by workers only (RUN_JOBS=false)',
   });
-  // Crawls a stopped server left unfinished carry on from their stored frontier.
-  const resumed = await runtime.knowledge.jobs.resumeUnfinished();
+  // Crawls a stopped server left unfinished carry on from their stored frontier, and uploads
+  // it left unread are read from their stored files.
+  const resumed =
+    (await runtime.knowledge.jobs.resumeUnfinished()) +
+    (await runtime.knowledge.uploads.resumeUnfinished());
   if (resumed > 0) runtime.log.info('knowledge jobs resumed', { jobs: resumed });
 }
 

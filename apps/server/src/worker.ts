@@ -33,8 +33,11 @@ export async function startWorker(config: Env): Promise<RunningWorker> {
     ...(runtime.store.kind === 'libsql' ? { dataDir: config.DATA_DIR } : {}),
     queue: runtime.jobs.kind === 'redis' ? 'BullMQ on REDIS_URL' : 'embedded (in the store)',
   });
-  // Crawls a stopped process left unfinished carry on from their stored frontier.
-  const resumed = await runtime.knowledge.jobs.resumeUnfinished();
+  // Crawls a stopped process left unfinished carry on from their stored frontier, and uploads
+  // it left unread are read from their stored files.
+  const resumed =
+    (await runtime.knowledge.jobs.resumeUnfinished()) +
+    (await runtime.knowledge.uploads.resumeUnfinished());
   if (resumed > 0) log.info('knowledge jobs resumed', { jobs: resumed });
   let stopping: Promise<void> | null = null;
   return {

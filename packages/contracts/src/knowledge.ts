@@ -2,6 +2,7 @@
 // ingestion"): what a tenant teaches the agent beyond the page. Documents come from uploads, crawls
 // and the extension's page content; RAG reads their chunks on every interact request.
 import { z } from 'zod';
+import { ErrorCode } from './errors';
 
 export const KNOWLEDGE_LIMITS = {
   /** One uploaded file (POST /api/knowledge/ingest); above it the answer is 413. */
@@ -110,8 +111,44 @@ export type IndexLinkRequest = z.input<typeof IndexLinkRequest>;
 export const KnowledgeJobStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type KnowledgeJobStatus = z.infer<typeof KnowledgeJobStatus>;
 
+/** What an upload ingested, when its job completed (IngestResponse without the document). */
+export const KnowledgeUploadResultView = z.object({
+  documentId: z.string(),
+  chunksAdded: z.number().int().nonnegative(),
+  chunksSuperseded: z.number().int().nonnegative(),
+  unchanged: z.boolean(),
+  embedded: z.boolean(),
+});
+export type KnowledgeUploadResultView = z.infer<typeof KnowledgeUploadResultView>;
+
+/** An upload job's file and outcome (POST /api/knowledge/ingest). */
+export const KnowledgeUploadView = z.object({
+  fileName: z.string(),
+  mimeType: z.string().nullable(),
+  sizeBytes: z.number().int().nonnegative(),
+  title: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+  result: KnowledgeUploadResultView.nullable(),
+  /**
+   * A failed upload's error code, the one the upload would have been answered with had it ended
+   * within the request (400 unreadable file, 403 QUOTA_EXCEEDED, 422 INPUT_TOO_COMPLEX…).
+   */
+  failureCode: ErrorCode.nullable(),
+});
+export type KnowledgeUploadView = z.infer<typeof KnowledgeUploadView>;
+
+export const KnowledgeJobKind = z.enum(['crawl', 'upload']);
+export type KnowledgeJobKind = z.infer<typeof KnowledgeJobKind>;
+
 export const KnowledgeJobView = z.object({
   id: z.string(),
+  /**
+   * `crawl`: POST /api/knowledge/index-link; `upload`: a file of POST /api/knowledge/ingest (url is
+   * its sourceUrl or '', one page). Defaults for a view from a process that predates uploads.
+   */
+  kind: KnowledgeJobKind.default('crawl'),
+  /** Upload jobs: the file and what came of it; null for crawls. */
+  upload: KnowledgeUploadView.nullable().default(null),
   url: z.string(),
   strategy: CrawlStrategy,
   maxPages: z.number().int(),
@@ -136,6 +173,17 @@ export const KnowledgeJobView = z.object({
   finishedAt: z.string().nullable(),
 });
 export type KnowledgeJobView = z.infer<typeof KnowledgeJobView>;
+
+/**
+ * POST /api/knowledge/ingest's 202: the file is stored and its ingestion job queued or running,
+ * but it did not end within KNOWLEDGE_INGEST_WAIT_SECONDS. The job's `upload.result` (or its
+ * `error`) says how it ended; follow it at `links.job` or its event stream `links.events`.
+ */
+export const IngestAccepted = z.object({
+  job: KnowledgeJobView,
+  links: z.object({ job: z.string(), events: z.string() }),
+});
+export type IngestAccepted = z.infer<typeof IngestAccepted>;
 
 export const IndexLinkResponse = z.object({ job: KnowledgeJobView });
 export type IndexLinkResponse = z.infer<typeof IndexLinkResponse>;

@@ -266,12 +266,45 @@ export interface KnowledgeJobProgress {
   failed: number;
 }
 
-/** A crawl (POST /api/knowledge/index-link): its request, progress and the state to resume it. */
+/** What an upload ingested, as POST /api/knowledge/ingest answers it. */
+export interface KnowledgeUploadResult {
+  documentId: string;
+  chunksAdded: number;
+  chunksSuperseded: number;
+  unchanged: boolean;
+  embedded: boolean;
+}
+
+/** An upload job's file (its bytes are in `uploads` under the job's id) and its outcome. */
+export interface KnowledgeUploadDetails {
+  fileName: string;
+  mimeType: string | null;
+  sizeBytes: number;
+  title: string | null;
+  sourceUrl: string | null;
+  /** Set when the job completed. */
+  result: KnowledgeUploadResult | null;
+  /**
+   * The contract error code of a failure (BAD_REQUEST for an unreadable file, QUOTA_EXCEEDED…),
+   * so the request waiting for the job answers as it would have without a job; null otherwise.
+   */
+  failureCode: string | null;
+}
+
+export type KnowledgeJobKind = 'crawl' | 'upload';
+
+/**
+ * A knowledge job: a crawl (POST /api/knowledge/index-link: its request, progress and the state to
+ * resume it) or an uploaded file's ingestion (POST /api/knowledge/ingest: `upload`; url is its
+ * sourceUrl or '', strategy single, one page).
+ */
 export interface KnowledgeJob {
   id: string;
   tenantId: string;
   userId: string | null;
-  kind: 'crawl';
+  kind: KnowledgeJobKind;
+  /** Upload jobs only; null for crawls. */
+  upload: KnowledgeUploadDetails | null;
   url: string;
   strategy: CrawlStrategy;
   maxPages: number;
@@ -298,12 +331,20 @@ export type NewKnowledgeJob = Pick<
   KnowledgeJob,
   'url' | 'strategy' | 'maxPages' | 'maxDepth' | 'domain'
 > &
-  Partial<Pick<KnowledgeJob, 'id' | 'userId' | 'frontier'>>;
+  Partial<Pick<KnowledgeJob, 'id' | 'userId' | 'frontier' | 'kind' | 'upload'>>;
 
 export type KnowledgeJobPatch = Partial<
   Pick<
     KnowledgeJob,
-    'status' | 'progress' | 'frontier' | 'visited' | 'errors' | 'error' | 'startedAt' | 'finishedAt'
+    | 'status'
+    | 'progress'
+    | 'frontier'
+    | 'visited'
+    | 'errors'
+    | 'error'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'upload'
   >
 >;
 
@@ -849,7 +890,7 @@ export interface KnowledgeJobRepository {
   /** Newest first. */
   list(
     tenantId: string,
-    options?: { limit?: number; status?: KnowledgeJobStatus[] },
+    options?: { limit?: number; status?: KnowledgeJobStatus[]; kind?: KnowledgeJobKind },
   ): Promise<KnowledgeJob[]>;
   /**
    * With `unlessFinished`, a finished job keeps what it has: a completed or failed one comes
@@ -865,6 +906,40 @@ export interface KnowledgeJobRepository {
   ): Promise<KnowledgeJob | null>;
   /** Queued or running jobs of every tenant (a restarted server resumes them), oldest first. */
   listUnfinished(): Promise<KnowledgeJob[]>;
+}
+
+/** An uploaded file kept for the job that reads it, without its bytes. */
+export interface StoredUpload {
+  id: string;
+  tenantId: string;
+  fileName: string;
+  mimeType: string | null;
+  sizeBytes: number;
+  createdAt: string;
+}
+
+export interface NewUpload {
+  /** Default: a new id. Knowledge uploads use their job's id, so a job finds its file. */
+  id?: string;
+  fileName: string;
+  mimeType?: string | null;
+  bytes: Uint8Array;
+}
+
+/**
+ * Uploaded files waiting for the background job that reads them: whichever process runs the job
+ * (several, maybe on several machines, share only the store) reads the bytes from here. Kept
+ * until the job is finished for good, then deleted; the sweep finds the ones left behind.
+ * MongoDB keeps them in chunks (a document holds at most 16 MB; an upload may be bigger).
+ */
+export interface UploadRepository {
+  /** Stores the file; an id already stored is a DuplicateKeyError. */
+  put(tenantId: string, input: NewUpload): Promise<StoredUpload>;
+  get(tenantId: string, id: string): Promise<(StoredUpload & { bytes: Uint8Array }) | null>;
+  /** False when there was none (or it is another tenant's). */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** Every tenant's uploads stored before `before` (ISO), oldest first: the sweep's candidates. */
+  listCreatedBefore(before: string, limit?: number): Promise<StoredUpload[]>;
 }
 
 export type QueuedJobStatus = 'waiting' | 'active' | 'completed' | 'failed';
@@ -1351,6 +1426,7 @@ export interface Store {
   readonly skills: SkillRepository;
   readonly knowledge: KnowledgeRepository;
   readonly knowledgeJobs: KnowledgeJobRepository;
+  readonly uploads: UploadRepository;
   readonly queuedJobs: QueuedJobRepository;
   readonly liveEvents: LiveEventRepository;
   readonly extractions: ExtractionRepository;

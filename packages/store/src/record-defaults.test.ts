@@ -460,6 +460,7 @@ describe('newKnowledgeJobRecord / defaultKnowledgeSettings', () => {
       tenantId: T,
       userId: null,
       kind: 'crawl',
+      upload: null,
       ...input,
       status: 'queued',
       progress: { discovered: 0, fetched: 0, ingested: 0, unchanged: 0, skipped: 0, failed: 0 },

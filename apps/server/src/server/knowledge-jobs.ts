@@ -4,7 +4,7 @@
 // running it, a restart or a retry) carries on where the last write stopped, and writes from a
 // worker that lost the job change no finished job (update's unlessFinished). Listeners get the
 // job after every change in this process, for the SSE route and the admin page.
-import { KnowledgeJobView, type IndexLinkRequest } from '@tandem/contracts';
+import { ErrorCode, KnowledgeJobView, type IndexLinkRequest } from '@tandem/contracts';
 import {
   checkCrawlUrl,
   ingestCrawledPage,
@@ -60,8 +60,12 @@ const START_WAIT_MS = 5_000;
 /** Gets the job's view after every change, from whichever process runs it. */
 export type JobListener = (job: KnowledgeJobView) => void;
 
-/** A crawl's channel on the event bus (tenant included, as every channel). */
-const crawlChannel = (tenantId: string, jobId: string) => `crawl:${tenantId}:${jobId}`;
+/**
+ * A knowledge job's channel on the event bus (tenant included, as every channel). Named `crawl`
+ * since before upload jobs shared it; processes mid-deploy still hear each other.
+ */
+export const knowledgeJobChannel = (tenantId: string, jobId: string) =>
+  `crawl:${tenantId}:${jobId}`;
 
 export interface KnowledgeJobRunnerDeps {
   store: Pick<Store, 'knowledgeJobs' | 'knowledge' | 'idempotency'>;
@@ -79,9 +83,25 @@ export interface KnowledgeJobRunnerDeps {
 export const isFinished = (job: Pick<KnowledgeJob, 'status'>): boolean =>
   job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';
 
+/** A stored failure code as the contract's, when it is one. */
+const failureCode = (code: string | null): ErrorCode | null => {
+  const parsed = ErrorCode.safeParse(code);
+  return parsed.success ? parsed.data : null;
+};
+
 export function jobView(job: KnowledgeJob): KnowledgeJobView {
   return {
     id: job.id,
+    kind: job.kind,
+    upload: job.upload && {
+      fileName: job.upload.fileName,
+      mimeType: job.upload.mimeType,
+      sizeBytes: job.upload.sizeBytes,
+      title: job.upload.title,
+      sourceUrl: job.upload.sourceUrl,
+      result: job.upload.result,
+      failureCode: failureCode(job.upload.failureCode),
+    },
     url: job.url,
     strategy: job.strategy,
     maxPages: job.maxPages,
@@ -170,6 +190,7 @@ export class KnowledgeJobRunner {
     try {
       const unfinished = await store.knowledgeJobs.list(tenantId, {
         status: ['queued', 'running'],
+        kind: 'crawl',
         limit: crawlsPerTenant,
       });
       if (unfinished.length >= crawlsPerTenant) {
@@ -192,7 +213,10 @@ export class KnowledgeJobRunner {
    * left as it is; one a process left behind before crawls ran on the queue gets queued.
    */
   async resumeUnfinished(): Promise<number> {
-    const jobs = await this.deps.store.knowledgeJobs.listUnfinished();
+    // Upload jobs have their own queue (knowledge-uploads.ts).
+    const jobs = (await this.deps.store.knowledgeJobs.listUnfinished()).filter(
+      (job) => job.kind === 'crawl',
+    );
     try {
       for (const job of jobs) await this.enqueue(job);
     } catch (error) {
@@ -229,7 +253,7 @@ export class KnowledgeJobRunner {
   async retry(tenantId: string, jobId: string): Promise<KnowledgeJob | null> {
     const { store } = this.deps;
     const job = await store.knowledgeJobs.get(tenantId, jobId);
-    if (!job || job.status !== 'failed') return null;
+    if (!job || job.kind !== 'crawl' || job.status !== 'failed') return null;
     // The record first: a worker that takes the job at once must find it unfinished.
     const queued = await store.knowledgeJobs.update(tenantId, jobId, {
       status: 'queued',
@@ -269,7 +293,7 @@ export class KnowledgeJobRunner {
 
   /** The job's changes as they happen, whichever process runs it, until unsubscribed. */
   subscribe(tenantId: string, jobId: string, listener: JobListener): () => void {
-    return this.deps.events.subscribe(crawlChannel(tenantId, jobId), (data) => {
+    return this.deps.events.subscribe(knowledgeJobChannel(tenantId, jobId), (data) => {
       // Another process (maybe another version of this code, mid-deploy) sent it: check it.
       const view = KnowledgeJobView.safeParse(data);
       if (view.success) listener(view.data);
@@ -277,10 +301,11 @@ export class KnowledgeJobRunner {
     });
   }
 
-  private emit(job: KnowledgeJob): void {
+  /** Tells every process's listeners of the job (a crawl's or an upload's) its new state. */
+  emit(job: KnowledgeJob): void {
     // The view, not the record: the record carries the frontier and every visited URL.
     this.deps.events
-      .publish(crawlChannel(job.tenantId, job.id), jobView(job))
+      .publish(knowledgeJobChannel(job.tenantId, job.id), jobView(job))
       .catch((error: unknown) =>
         this.deps.log.warn('crawl event not published', { jobId: job.id, error }),
       );
@@ -320,7 +345,7 @@ export class KnowledgeJobRunner {
       // had passed. Failing here (not completing) leaves the job retryable in the queue.
       throw new PermanentJobError(`The crawl had failed before it ran: ${job.error ?? ''}`);
     }
-    if (!job || isFinished(job)) return;
+    if (!job || job.kind !== 'crawl' || isFinished(job)) return;
     // Stops between pages when the worker loses the job or the process closes.
     const controller = new AbortController();
     const stop = () => controller.abort();

@@ -1,5 +1,5 @@
 // Knowledge in the runtime: the embeddings model chosen from env, the ingestion pipeline, the
-// retriever RAG and /api/knowledge/resolve share, and the crawl job runner.
+// retriever RAG and /api/knowledge/resolve share, and the crawl and upload job runners.
 import { randomUUID } from 'node:crypto';
 import type { LlmProvider } from '@tandem/contracts';
 import {
@@ -22,6 +22,7 @@ import type { EventBus, JobQueue } from '@tandem/jobs';
 import type { Store } from '@tandem/store';
 import type { Env } from '../env';
 import { KnowledgeJobRunner } from './knowledge-jobs';
+import { KnowledgeUploadRunner } from './knowledge-uploads';
 import type { Logger } from './logger';
 
 export interface KnowledgeRuntime {
@@ -30,6 +31,8 @@ export interface KnowledgeRuntime {
   ingestion: KnowledgeIngestion;
   retriever: KnowledgeRetriever;
   jobs: KnowledgeJobRunner;
+  /** Uploaded files read by jobs (queue "ingest"), listed with the crawls as knowledge jobs. */
+  uploads: KnowledgeUploadRunner;
   quotas: KnowledgeQuotas;
 }
 
@@ -162,11 +165,13 @@ export function createKnowledgeRuntime(options: {
       allowPrivateNetwork: env.KNOWLEDGE_ALLOW_PRIVATE_URLS,
     },
   });
+  const uploads = new KnowledgeUploadRunner({ store, queue: options.jobs, jobs, ingestion, log });
   return {
     embedder,
     ingestion,
     quotas,
     retriever: createKnowledgeRetriever({ knowledge: store.knowledge, embedder, onEmbeddingError }),
     jobs,
+    uploads,
   };
 }

@@ -67,7 +67,7 @@ export interface Runtime {
   /** Knowledge: ingestion, hybrid retrieval, crawl jobs. */
   knowledge: KnowledgeRuntime;
   /**
-   * Background jobs (crawls, document runs): embedded in the store, or BullMQ when REDIS_URL is set. Run in
+   * Background jobs (crawls, knowledge uploads, document runs): embedded in the store, or BullMQ when REDIS_URL is set. Run in
    * this process when RUN_JOBS (the default) or in a worker (`npm run worker`).
    */
   jobs: JobQueue;
@@ -189,7 +189,10 @@ export async function createRuntime(options: {
     ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
   });
   const runJobs = options.runJobs ?? env.RUN_JOBS;
-  if (runJobs) knowledge.jobs.serve();
+  if (runJobs) {
+    knowledge.jobs.serve();
+    knowledge.uploads.serve();
+  }
   const documents = new DocumentAgentService({
     store,
     llm,
@@ -273,6 +276,7 @@ export async function createRuntime(options: {
       // Jobs first: a running crawl hands its job back (lease released) for another process,
       // and its last writes still need the store.
       await jobs.close();
+      knowledge.uploads.close();
       // Runs this process started and another runs keep their slot and lock with that worker.
       documentRuns.close();
       stackRuns.close();

@@ -9,6 +9,7 @@ function job(overrides: Partial<KnowledgeJob> = {}): KnowledgeJob {
     tenantId: 't-1',
     userId: null,
     kind: 'crawl',
+    upload: null,
     url: 'https://a.example/',
     strategy: 'spider',
     maxPages: 10,

@@ -12,6 +12,7 @@ import { libsqlExtractionStrategies, libsqlExtractions } from './extractions';
 import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
 import { libsqlKnowledge } from './knowledge';
 import { libsqlKnowledgeJobs } from './knowledge-jobs';
+import { libsqlUploads } from './uploads';
 import { backfillKnowledgeVectors } from './knowledge-vectors';
 import { libsqlLiveEvents } from './live-events';
 import { runMigrations } from './migrations';
@@ -57,6 +58,7 @@ export async function libsqlStoreOn(client: SqlClient): Promise<Store> {
     skills: libsqlSkills(client),
     knowledge: libsqlKnowledge(client),
     knowledgeJobs: libsqlKnowledgeJobs(client),
+    uploads: libsqlUploads(client),
     queuedJobs: libsqlQueuedJobs(client),
     liveEvents: libsqlLiveEvents(client),
     extractions: libsqlExtractions(client),

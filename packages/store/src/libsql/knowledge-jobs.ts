@@ -1,6 +1,6 @@
-// Crawl jobs (POST /api/knowledge/index-link): request, progress and the frontier/visited
-// state a restarted server resumes from. The lists are JSON columns: they are only ever read
-// and written whole, together with the job.
+// Knowledge jobs: crawls (POST /api/knowledge/index-link: request, progress and the
+// frontier/visited state a restarted server resumes from) and uploads (`upload`). The lists and
+// `upload` are JSON columns: they are only ever read and written whole, together with the job.
 import type { InValue, Row } from '@libsql/client';
 import type { KnowledgeJob, KnowledgeJobRepository } from '../port';
 import { emptyKnowledgeJobProgress, newKnowledgeJobRecord } from '../record-defaults';
@@ -13,6 +13,7 @@ const toJob = (row: Row): KnowledgeJob => ({
   tenantId: str(row, 'tenant_id'),
   userId: strOrNull(row, 'user_id'),
   kind: str(row, 'kind') as KnowledgeJob['kind'],
+  upload: json<KnowledgeJob['upload']>(row, 'upload') ?? null,
   url: str(row, 'url'),
   strategy: str(row, 'strategy') as KnowledgeJob['strategy'],
   maxPages: num(row, 'max_pages'),
@@ -40,8 +41,8 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
       const result = await client.execute({
         sql: `INSERT INTO knowledge_jobs (id, tenant_id, user_id, kind, url, strategy, max_pages,
                 max_depth, domain, status, progress, frontier, visited, errors, error, created_at,
-                updated_at, started_at, finished_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+                updated_at, started_at, finished_at, upload)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         args: [
           job.id,
           job.tenantId,
@@ -62,6 +63,7 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
           job.updatedAt,
           job.startedAt,
           job.finishedAt,
+          toJson(job.upload),
         ],
       });
       return toJob(firstRow(result.rows));
@@ -84,6 +86,10 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
         where.push(`status IN (${placeholders(options.status.length)})`);
         args.push(...options.status);
       }
+      if (options.kind !== undefined) {
+        where.push('kind = ?');
+        args.push(options.kind);
+      }
       const result = await client.execute({
         sql: `SELECT * FROM knowledge_jobs WHERE ${where.join(' AND ')}
               ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -102,6 +108,7 @@ export function libsqlKnowledgeJobs(client: SqlClient): KnowledgeJobRepository {
         error: { column: 'error' },
         startedAt: { column: 'started_at', encode: isoOrNull },
         finishedAt: { column: 'finished_at', encode: isoOrNull },
+        upload: { column: 'upload', encode: toJson },
       });
       const open =
         patch.status === undefined ? `'queued', 'running', 'cancelled'` : `'queued', 'running'`;

@@ -444,6 +444,7 @@ describe('libsql client', () => {
         'knowledge_jobs_unfinished', // listUnfinished: a restarted server resumes every tenant's
         'queued_jobs_claim', // workers claim from a queue across its tenants
         'live_events_channel', // the relay is store-wide: the channel names the tenant
+        'uploads_created', // the sweep of forgotten uploads runs across tenants
       ]);
       for (const row of indexes.rows) {
         const indexName = String(row.index_name);

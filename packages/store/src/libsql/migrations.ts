@@ -10,6 +10,7 @@ import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
 import { LIVE_EVENTS_MIGRATION } from './live-events-schema';
 import { QUEUED_JOBS_MIGRATION } from './queued-jobs-schema';
 import { CORE_SCHEMA_V1 } from './schema';
+import { UPLOADS_MIGRATION } from './uploads-schema';
 
 export interface Migration {
   /** Strictly increasing; never reuse or renumber a shipped version. */
@@ -54,6 +55,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: LIVE_EVENTS_MIGRATION.name,
     statements: LIVE_EVENTS_MIGRATION.statements,
+  },
+  {
+    version: 9,
+    name: UPLOADS_MIGRATION.name,
+    statements: UPLOADS_MIGRATION.statements,
   },
 ];
 

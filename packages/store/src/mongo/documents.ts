@@ -199,6 +199,31 @@ export interface KnowledgeJobDoc {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** An upload job's file and outcome; absent on crawls (and on jobs stored before uploads). */
+  upload?: unknown;
+}
+
+/**
+ * An upload's description. Its bytes are in uploadChunks: a MongoDB document holds at most
+ * 16 MB, and an upload may be bigger (GridFS's layout, tenant-scoped). `chunks` says how many
+ * make the file, so a reader never takes a file whose writer died midway for a whole one.
+ */
+export interface UploadDoc {
+  tenantId: string;
+  id: string;
+  fileName: string;
+  mimeType: string | null;
+  sizeBytes: number;
+  chunks: number;
+  createdAt: Date;
+}
+
+/** Part `n` (from 0) of upload `uploadId`. */
+export interface UploadChunkDoc {
+  tenantId: string;
+  uploadId: string;
+  n: number;
+  data: Buffer;
 }
 
 /** Keyed by (queue, id), not by tenant: workers claim across every tenant of a queue. */

@@ -15,6 +15,7 @@ import { mongoExtractionStrategies, mongoExtractions } from './extractions';
 import { mongoIdempotency, mongoRateLimits } from './idempotency';
 import { mongoKnowledge } from './knowledge';
 import { mongoKnowledgeJobs } from './knowledge-jobs';
+import { mongoUploads } from './uploads';
 import { ensureKnowledgeVectorIndex } from './knowledge-vector-index';
 import { mongoLiveEvents } from './live-events';
 import { mongoQueuedJobs } from './queued-jobs';
@@ -104,6 +105,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       skills: mongoSkills(models),
       knowledge: mongoKnowledge(models),
       knowledgeJobs: mongoKnowledgeJobs(models),
+      uploads: mongoUploads(models),
       queuedJobs: mongoQueuedJobs(models),
       liveEvents: mongoLiveEvents(models),
       extractions: mongoExtractions(models),

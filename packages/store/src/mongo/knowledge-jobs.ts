@@ -1,5 +1,5 @@
-// Crawl jobs (POST /api/knowledge/index-link): request, progress and the frontier/visited
-// state a restarted server resumes from, one document per job.
+// Knowledge jobs, one document per job: crawls (POST /api/knowledge/index-link: request,
+// progress and the frontier/visited state a restarted server resumes from) and uploads.
 import type { KnowledgeJob, KnowledgeJobRepository } from '../port';
 import { emptyKnowledgeJobProgress, newKnowledgeJobRecord } from '../record-defaults';
 import { clampLimit, nowIso } from '../shared';
@@ -13,6 +13,7 @@ const toJob = (doc: KnowledgeJobDoc): KnowledgeJob => ({
   tenantId: doc.tenantId,
   userId: orNull(doc.userId),
   kind: doc.kind,
+  upload: fromJson<KnowledgeJob['upload']>(doc.upload) ?? null,
   url: doc.url,
   strategy: doc.strategy,
   maxPages: doc.maxPages,
@@ -42,6 +43,7 @@ export function mongoKnowledgeJobs({ knowledgeJobs }: MongoModels): KnowledgeJob
         frontier: jsonValue(job.frontier),
         visited: jsonValue(job.visited),
         pageErrors: jsonValue(errors),
+        upload: jsonValue(job.upload),
         createdAt: toDate(job.createdAt),
         updatedAt: toDate(job.updatedAt),
         startedAt: dateOrNull(job.startedAt),
@@ -59,7 +61,7 @@ export function mongoKnowledgeJobs({ knowledgeJobs }: MongoModels): KnowledgeJob
     async list(tenantId, options = {}) {
       if (options.status !== undefined && options.status.length === 0) return [];
       const limit = clampLimit(options.limit, 50);
-      const query = jobsQuery(tenantId, options.status, limit);
+      const query = jobsQuery(tenantId, options.status, limit, options.kind);
       const docs = await knowledgeJobs
         .find(query.filter)
         .sort(query.sort)

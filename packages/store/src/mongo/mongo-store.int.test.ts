@@ -100,6 +100,8 @@ function mongoSpecifics(mongodbUri: string): void {
         ['counters', { tenantId: 1, scope: 1, key: 1 }],
         ['knowledgeSettings', { tenantId: 1 }],
         ['knowledgeJobs', { tenantId: 1, id: 1 }],
+        ['uploads', { tenantId: 1, id: 1 }],
+        ['uploadChunks', { tenantId: 1, uploadId: 1, n: 1 }],
         ['queuedJobs', { queue: 1, id: 1 }],
         ['liveEvents', { seq: 1 }],
       ];
@@ -120,6 +122,7 @@ function mongoSpecifics(mongodbUri: string): void {
         'skills:{"lastUsed":1}',
         'idempotency:{"expiresAt":1}',
         'knowledgeJobs:{"status":1,"createdAt":1,"id":1}', // listUnfinished spans tenants
+        'uploads:{"createdAt":1,"id":1}', // the sweep of forgotten uploads spans tenants
         // Keyed by (queue, id); workers claim across a queue's tenants.
         'queuedJobs:{"queue":1,"id":1}',
         'queuedJobs:{"queue":1,"status":1,"runAt":1}',

@@ -24,6 +24,8 @@ import {
   taskSchema,
   tenantSchema,
   tokenUsageSchema,
+  uploadChunkSchema,
+  uploadSchema,
 } from './schemas';
 
 type IndexSpec = [Record<string, unknown>, Record<string, unknown>];
@@ -45,6 +47,8 @@ const TENANT_OWNED = {
   knowledgeChunks: knowledgeChunkSchema,
   knowledgeSettings: knowledgeSettingsSchema,
   knowledgeJobs: knowledgeJobSchema,
+  uploads: uploadSchema,
+  uploadChunks: uploadChunkSchema,
   queuedJobs: queuedJobSchema,
   extractions: extractionSchema,
   extractionStrategies: extractionStrategySchema,
@@ -61,6 +65,7 @@ const NOT_TENANT_FIRST = new Set([
   'skills:{"lastUsed":1}', // TTL index: expiry is a cross-tenant sweep
   'idempotency:{"expiresAt":1}', // TTL index
   'knowledgeJobs:{"status":1,"createdAt":1,"id":1}', // listUnfinished: every tenant's crawls resume
+  'uploads:{"createdAt":1,"id":1}', // the sweep of forgotten uploads spans tenants
   // The embedded queue's rows are keyed by (queue, id), and workers claim across tenants.
   'queuedJobs:{"queue":1,"id":1}',
   'queuedJobs:{"queue":1,"status":1,"runAt":1}',
@@ -118,6 +123,7 @@ describe('mongo schemas', () => {
       ['knowledgeSettings.tenantId', knowledgeSettingsSchema, { tenantId: 1 }],
       ['queuedJobs (queue, id)', queuedJobSchema, { queue: 1, id: 1 }],
       ['liveEvents.seq', liveEventSchema, { seq: 1 }],
+      ['uploadChunks (tenant, upload, n)', uploadChunkSchema, { tenantId: 1, uploadId: 1, n: 1 }],
     ];
     for (const [label, schema, key] of unique) {
       expect([label, withKey(schema, key)?.[1]]).toEqual([label, { unique: true }]);
@@ -129,7 +135,8 @@ describe('mongo schemas', () => {
         name === 'counters' ||
         name === 'tokenUsage' ||
         name === 'knowledgeSettings' ||
-        name === 'queuedJobs'
+        name === 'queuedJobs' ||
+        name === 'uploadChunks' // parts of an upload: keyed by (uploadId, n) above
       ) {
         continue;
       }

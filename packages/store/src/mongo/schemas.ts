@@ -24,6 +24,8 @@ import type {
   KnowledgeChunkDoc,
   KnowledgeJobDoc,
   KnowledgeSettingsDoc,
+  UploadDoc,
+  UploadChunkDoc,
   QueuedJobDoc,
   LiveEventDoc,
   ExtractionDoc,
@@ -312,6 +314,7 @@ export const knowledgeJobSchema = new Schema<KnowledgeJobDoc>(
     updatedAt: Date,
     startedAt: Date,
     finishedAt: Date,
+    upload: Mixed,
   },
   OPTIONS,
 );
@@ -319,6 +322,33 @@ knowledgeJobSchema.index({ tenantId: 1, id: 1 }, { unique: true });
 knowledgeJobSchema.index({ tenantId: 1, createdAt: -1, id: -1 });
 // listUnfinished: a restarted server resumes every tenant's queued and running crawls.
 knowledgeJobSchema.index({ status: 1, createdAt: 1, id: 1 });
+
+export const uploadSchema = new Schema<UploadDoc>(
+  {
+    ...tenantOwned,
+    fileName: String,
+    mimeType: String,
+    sizeBytes: Number,
+    chunks: Number,
+    createdAt: Date,
+  },
+  OPTIONS,
+);
+uploadSchema.index({ tenantId: 1, id: 1 }, { unique: true });
+// listCreatedBefore: the sweep of uploads left behind, across tenants, oldest first.
+uploadSchema.index({ createdAt: 1, id: 1 });
+
+export const uploadChunkSchema = new Schema<UploadChunkDoc>(
+  {
+    tenantId: { type: String, required: true },
+    uploadId: String,
+    n: Number,
+    data: Buffer,
+  },
+  OPTIONS,
+);
+// A file's parts in order; the unique key also keeps a part from being written twice.
+uploadChunkSchema.index({ tenantId: 1, uploadId: 1, n: 1 }, { unique: true });
 
 export const queuedJobSchema = new Schema<QueuedJobDoc>(
   {
@@ -574,6 +604,8 @@ export interface MongoModels {
   knowledgeChunks: Model<KnowledgeChunkDoc>;
   knowledgeSettings: Model<KnowledgeSettingsDoc>;
   knowledgeJobs: Model<KnowledgeJobDoc>;
+  uploads: Model<UploadDoc>;
+  uploadChunks: Model<UploadChunkDoc>;
   queuedJobs: Model<QueuedJobDoc>;
   liveEvents: Model<LiveEventDoc>;
   extractions: Model<ExtractionDoc>;
@@ -603,6 +635,8 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   knowledgeChunks: 'knowledgeChunks',
   knowledgeSettings: 'knowledgeSettings',
   knowledgeJobs: 'knowledgeJobs',
+  uploads: 'uploads',
+  uploadChunks: 'uploadChunks',
   queuedJobs: 'queuedJobs',
   liveEvents: 'liveEvents',
   extractions: 'extractions',
@@ -656,6 +690,12 @@ export function createModels(connection: Connection): MongoModels {
       'KnowledgeJob',
       knowledgeJobSchema,
       COLLECTIONS.knowledgeJobs,
+    ),
+    uploads: connection.model<UploadDoc>('Upload', uploadSchema, COLLECTIONS.uploads),
+    uploadChunks: connection.model<UploadChunkDoc>(
+      'UploadChunk',
+      uploadChunkSchema,
+      COLLECTIONS.uploadChunks,
     ),
     queuedJobs: connection.model<QueuedJobDoc>(
       'QueuedJob',

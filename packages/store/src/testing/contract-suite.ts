@@ -21,6 +21,7 @@ import { queuedJobsContract } from './contract/queued-jobs';
 import { skillsContract } from './contract/skills';
 import { tasksContract } from './contract/tasks';
 import { transactionsContract } from './contract/transactions';
+import { uploadsContract } from './contract/uploads';
 import { usageContract } from './contract/usage';
 
 export function runStoreContractSuite(name: string, makeStore: () => Promise<Store>): void {
@@ -34,6 +35,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     knowledgeContract(makeStore);
     knowledgeSearchContract(makeStore);
     knowledgeJobsContract(makeStore);
+    uploadsContract(makeStore);
     queuedJobsContract(makeStore);
     liveEventsContract(makeStore);
     extractionContract(makeStore);

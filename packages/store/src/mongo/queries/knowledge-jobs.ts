@@ -1,5 +1,5 @@
-// Query documents of crawl jobs.
-import type { KnowledgeJob, KnowledgeJobStatus } from '../../port';
+// Query documents of knowledge jobs (crawls and uploads).
+import type { KnowledgeJob, KnowledgeJobKind, KnowledgeJobStatus } from '../../port';
 import { jsonValue } from './json';
 import { toDate } from './cursor';
 import type { Filter, FindSpec, UpdateSpec } from './spec';
@@ -11,9 +11,11 @@ export function jobsQuery(
   tenantId: string,
   status: readonly KnowledgeJobStatus[] | undefined,
   limit: number,
+  kind?: KnowledgeJobKind,
 ): FindSpec {
   const filter: Filter = { tenantId };
   if (status !== undefined) filter.status = { $in: status };
+  if (kind !== undefined) filter.kind = kind;
   return { filter, sort: { createdAt: -1, id: -1 }, limit };
 }
 
@@ -22,7 +24,15 @@ const dateOrNull = (value: string | null): Date | null => (value === null ? null
 export type JobPatch = Partial<
   Pick<
     KnowledgeJob,
-    'status' | 'progress' | 'frontier' | 'visited' | 'errors' | 'error' | 'startedAt' | 'finishedAt'
+    | 'status'
+    | 'progress'
+    | 'frontier'
+    | 'visited'
+    | 'errors'
+    | 'error'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'upload'
   >
 >;
 
@@ -36,6 +46,7 @@ export function jobUpdate(tenantId: string, id: string, patch: JobPatch, now: Da
   if (patch.error !== undefined) set.error = patch.error;
   if (patch.startedAt !== undefined) set.startedAt = dateOrNull(patch.startedAt);
   if (patch.finishedAt !== undefined) set.finishedAt = dateOrNull(patch.finishedAt);
+  if (patch.upload !== undefined) set.upload = jsonValue(patch.upload);
   return { filter: jobFilter(tenantId, id), update: { $set: set } };
 }
 

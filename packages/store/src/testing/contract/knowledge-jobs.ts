@@ -29,6 +29,7 @@ export function knowledgeJobsContract(makeStore: MakeStore): void {
         tenantId,
         userId: null,
         kind: 'crawl',
+        upload: null,
         url: 'https://docs.test/',
         strategy: 'spider',
         maxPages: 50,

@@ -1,4 +1,4 @@
-// The tenant's knowledge (issue 18 item 7): usage against quotas, crawl jobs with their
+// The tenant's knowledge (issue 18 item 7): usage against quotas, crawl and upload jobs with their
 // progress and errors, every source with its chunks, and the allowed domains. The forms post to
 // ./actions; while a job is unfinished the page reloads itself every few seconds (no client
 // script: the job SSE API wants a Bearer key, the page has a cookie).
@@ -66,7 +66,7 @@ export default async function KnowledgePage({ searchParams }: { searchParams: Se
       <h2>Index a site</h2>
       <IndexForm values={params} />
 
-      <h2>Crawl jobs</h2>
+      <h2>Jobs: crawls and uploads</h2>
       {live ? (
         <p className="muted">
           {autoRefresh ? (
@@ -177,12 +177,12 @@ function IndexForm({ values }: { values: Record<string, string> }) {
 }
 
 function JobTable({ jobs }: { jobs: KnowledgeJobView[] }) {
-  if (jobs.length === 0) return <p className="muted">No crawls yet.</p>;
+  if (jobs.length === 0) return <p className="muted">No crawls or uploads yet.</p>;
   return (
     <table aria-label="Crawl jobs" className="knowledge">
       <thead>
         <tr>
-          <th>Site</th>
+          <th>Site or file</th>
           <th>Status</th>
           <th>Progress</th>
           <th>Started / finished</th>
@@ -200,6 +200,7 @@ function JobTable({ jobs }: { jobs: KnowledgeJobView[] }) {
 }
 
 function JobRow({ job }: { job: KnowledgeJobView }) {
+  if (job.upload) return <UploadRow job={job} upload={job.upload} />;
   const bar = jobProgressBar(job);
   const p = job.progress;
   const limits =
@@ -261,6 +262,55 @@ function JobRow({ job }: { job: KnowledgeJobView }) {
             </ul>
           </details>
         )}
+      </td>
+      <td>
+        {job.status === 'queued' || job.status === 'running' ? (
+          <JobAction action="cancel" jobId={job.id} label="Cancel" />
+        ) : null}
+        {job.status === 'failed' ? <JobAction action="retry" jobId={job.id} label="Retry" /> : null}
+      </td>
+    </tr>
+  );
+}
+
+/** An uploaded file's job (POST /api/knowledge/ingest): the file, and what was stored from it. */
+function UploadRow({
+  job,
+  upload,
+}: {
+  job: KnowledgeJobView;
+  upload: NonNullable<KnowledgeJobView['upload']>;
+}) {
+  const { result } = upload;
+  return (
+    <tr data-testid="knowledge-upload" data-status={job.status}>
+      <td>
+        {upload.fileName}
+        <div className="muted">
+          Upload · {upload.mimeType ? typeLabel(upload.mimeType) : 'type unknown'} ·{' '}
+          {formatBytes(upload.sizeBytes)} · into {domainLabel(job.domain)}
+        </div>
+      </td>
+      <td>
+        <span className={`badge ${job.status}`}>{job.status}</span>
+      </td>
+      <td>
+        {result
+          ? result.unchanged
+            ? 'unchanged since its last upload'
+            : `${formatInt(result.chunksAdded)} chunks stored · ${formatInt(result.chunksSuperseded)} replaced`
+          : job.status === 'queued' || job.status === 'running'
+            ? 'reading the file'
+            : '—'}
+      </td>
+      <td className="nowrap">
+        {job.startedAt ? formatTime(job.startedAt) : 'not yet'}
+        <div className="muted">
+          {job.finishedAt ? formatTime(job.finishedAt) : job.startedAt ? 'running' : 'queued'}
+        </div>
+      </td>
+      <td className="errors-cell">
+        {job.error ? <p className="job-error">{job.error}</p> : <span className="muted">none</span>}
       </td>
       <td>
         {job.status === 'queued' || job.status === 'running' ? (

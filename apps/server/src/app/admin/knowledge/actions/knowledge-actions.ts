@@ -71,18 +71,28 @@ async function cancelJob(runtime: Runtime, auth: AuthContext, form: FormData): P
   const jobId = text(form, 'jobId') ?? '';
   const job = await runtime.store.knowledgeJobs.get(auth.tenantId, jobId);
   if (!job) return { error: 'No such knowledge job.' };
+  const which = job.upload ? `upload of ${job.upload.fileName}` : `crawl of ${job.url}`;
+  const what = `The ${which}`;
   // A job that ended meanwhile stays as it ended (cancelling it again is no error).
-  if (isFinished(job)) return { notice: `The crawl of ${job.url} had already ${job.status}.` };
+  if (isFinished(job)) return { notice: `${what} had already ${job.status}.` };
   const cancelled = await runtime.knowledge.jobs.cancel(auth.tenantId, jobId);
   return cancelled?.status === 'cancelled'
-    ? { notice: `Cancelled the crawl of ${job.url}.` }
-    : { notice: `The crawl of ${job.url} had already ${cancelled?.status ?? job.status}.` };
+    ? { notice: `Cancelled the ${which}.` }
+    : { notice: `${what} had already ${cancelled?.status ?? job.status}.` };
 }
 
 async function retryJob(runtime: Runtime, auth: AuthContext, form: FormData): Promise<Outcome> {
   const jobId = text(form, 'jobId') ?? '';
   const job = await runtime.store.knowledgeJobs.get(auth.tenantId, jobId);
   if (!job) return { error: 'No such knowledge job.' };
+  if (job.kind === 'upload') {
+    const name = job.upload?.fileName ?? 'the file';
+    const queued = await runtime.knowledge.uploads.retry(auth.tenantId, jobId);
+    if (queued) return { notice: `Reading ${name} again from its stored copy.` };
+    return job.status === 'failed'
+      ? { error: `${name} cannot be retried (${job.error ?? 'failed'}): upload it again.` }
+      : { notice: `The upload of ${name} is ${job.status}: nothing to retry.` };
+  }
   const queued = await runtime.knowledge.jobs.retry(auth.tenantId, jobId);
   if (queued) return { notice: `Retrying the crawl of ${job.url} from where it stopped.` };
   return job.status === 'failed'

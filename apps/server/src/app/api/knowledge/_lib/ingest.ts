@@ -1,10 +1,21 @@
-// POST /api/knowledge/ingest: one uploaded file into the tenant's knowledge.
-import { IngestFormFields, KNOWLEDGE_LIMITS, type IngestResponse } from '@tandem/contracts';
+// POST /api/knowledge/ingest: one uploaded file into the tenant's knowledge, as a job. The file
+// is stored and read by whichever process runs the job (server/knowledge-uploads.ts); the
+// request waits for the job's end and answers as if it had read the file itself (201/200 with
+// the document, the same 4xx for a bad file), or 202 with the job when it takes longer than
+// KNOWLEDGE_INGEST_WAIT_SECONDS.
+import {
+  ERROR_HTTP_STATUS,
+  ErrorCode,
+  IngestFormFields,
+  KNOWLEDGE_LIMITS,
+  type IngestAccepted,
+  type IngestResponse,
+} from '@tandem/contracts';
 import type { AuthContext } from '../../../../server/auth';
 import { withStatus, type RouteResult } from '../../../../server/create-route';
 import { HttpError, validationError } from '../../../../server/http-error';
+import { jobView } from '../../../../server/knowledge-jobs';
 import type { Runtime } from '../../../../server/runtime';
-import { knowledgeErrors } from './errors';
 import { readMultipart, type MultipartForm } from './multipart';
 import { documentView } from './views';
 
@@ -17,7 +28,7 @@ export async function ingestUpload(
   request: Request,
   runtime: Runtime,
   auth: AuthContext,
-): Promise<RouteResult<IngestResponse>> {
+): Promise<RouteResult<IngestResponse | IngestAccepted>> {
   const form = await readMultipart(request, KNOWLEDGE_LIMITS.uploadBytes);
   const { file } = form;
   if (!file) {
@@ -32,28 +43,49 @@ export async function ingestUpload(
     sourceUrl: field(form, 'sourceUrl'),
   });
   if (!parsed.success) throw validationError(parsed.error, 'body');
-  const fields = parsed.data;
-  const { bytes } = file;
-  const stored = await knowledgeErrors(() =>
-    runtime.knowledge.ingestion.ingestFile({
-      tenantId: auth.tenantId,
-      bytes,
-      // The upload's buffer is its own: the parse pool may take it instead of a copy.
-      handOver: true,
-      fileName: file.name || 'upload',
-      ...(file.type ? { mimeType: file.type } : {}),
-      // A file from a site is that site's knowledge; anything else applies tenant-wide.
-      domain: fields.domain ?? (fields.sourceUrl ? new URL(fields.sourceUrl).hostname : ''),
-      ...(fields.title ? { title: fields.title } : {}),
-      ...(fields.sourceUrl ? { sourceUrl: fields.sourceUrl } : {}),
-    }),
-  );
-  const counts = await runtime.store.knowledge.countChunks(auth.tenantId);
-  return withStatus(stored.unchanged ? 200 : 201, {
-    document: documentView(stored.document, counts),
-    chunksAdded: stored.chunksAdded,
-    chunksSuperseded: stored.chunksSuperseded,
-    unchanged: stored.unchanged,
-    embedded: stored.embedded,
-  });
+  const { uploads } = runtime.knowledge;
+  const started = await uploads.start(auth.tenantId, auth.userId, file, parsed.data);
+  const job =
+    (await uploads.wait(
+      auth.tenantId,
+      started.id,
+      runtime.env.KNOWLEDGE_INGEST_WAIT_SECONDS * 1000,
+    )) ?? started;
+  const result = job.upload?.result;
+  if (job.status === 'completed' && result) {
+    const document = await runtime.store.knowledge.getDocument(auth.tenantId, result.documentId);
+    // Deleted between the job's end and now: say so rather than describe a document gone.
+    if (!document) throw new HttpError('NOT_FOUND', 'The stored document was deleted since.');
+    const counts = await runtime.store.knowledge.countChunks(auth.tenantId);
+    return withStatus(result.unchanged ? 200 : 201, {
+      document: documentView(document, counts),
+      chunksAdded: result.chunksAdded,
+      chunksSuperseded: result.chunksSuperseded,
+      unchanged: result.unchanged,
+      embedded: result.embedded,
+    });
+  }
+  if (job.status === 'failed') {
+    // The code the file's reader chose, as it would have answered without a job.
+    const parsedCode = ErrorCode.safeParse(job.upload?.failureCode);
+    const code = parsedCode.success ? parsedCode.data : 'INTERNAL_ERROR';
+    // A server-side failure's reason may name internals: it is for the admin page, not here.
+    const message =
+      ERROR_HTTP_STATUS[code] >= 500
+        ? `The file could not be read now; its job ${job.id} can be retried (POST /api/knowledge/jobs/${job.id}/retry).`
+        : (job.error ?? 'The file could not be read.');
+    throw new HttpError(
+      code,
+      message,
+      code === 'SERVICE_UNAVAILABLE' ? { headers: { 'retry-after': '30' } } : {},
+    );
+  }
+  if (job.status === 'cancelled') {
+    throw new HttpError('CONFLICT', 'The upload was cancelled before it was read.');
+  }
+  const links = {
+    job: `/api/knowledge/jobs/${job.id}`,
+    events: `/api/knowledge/jobs/${job.id}/events`,
+  };
+  return withStatus(202, { job: jobView(job), links }, { location: links.job });
 }

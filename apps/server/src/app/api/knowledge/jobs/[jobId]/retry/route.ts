@@ -10,6 +10,19 @@ export const dynamic = 'force-dynamic';
 export const POST = createRoute(endpoints.knowledgeRetryJob, {
   handler: async ({ params, runtime, auth }) => {
     const job = await requireJob(runtime, auth.tenantId, params.jobId);
+    if (job.kind === 'upload') {
+      const queued = await runtime.knowledge.uploads.retry(auth.tenantId, params.jobId);
+      if (!queued) {
+        const name = job.upload?.fileName ?? 'the file';
+        throw new HttpError(
+          'CONFLICT',
+          job.status === 'failed'
+            ? `The upload of ${name} cannot be retried: ${job.error ?? 'it failed'}${job.upload?.failureCode === 'QUOTA_EXCEEDED' ? '' : ' Upload the file again instead.'}`
+            : `The upload of ${name} is ${job.status}, not failed: there is nothing to retry.`,
+        );
+      }
+      return { job: jobView(queued) };
+    }
     const queued = await runtime.knowledge.jobs.retry(auth.tenantId, params.jobId);
     if (!queued) {
       throw new HttpError(

@@ -7,7 +7,7 @@
 // worst case: there the fixed part of the prompt is as small as it gets.
 //
 //   npm run bench:collect
-import type { ScriptedStep } from '@tandem/agent';
+import type { ScriptedStep } from '@tandem/llm/testing';
 import { createTestAgent, pageContextStep, pageRequest } from '@tandem/agent/testing';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { encode } from 'gpt-tokenizer';

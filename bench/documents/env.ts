@@ -1,6 +1,6 @@
 // The one place bench/documents reads the environment: a real model to measure, from the same
 // variables the server reads (apps/server/src/env.ts). Keys are never printed.
-import { createLlmClientFromConfig, type LlmClient, type UsageHook } from '@tandem/agent';
+import { createLlmClientFromConfig, type LlmClient, type UsageHook } from '@tandem/llm';
 
 export function realModelFromEnv(usageHook: UsageHook): { label: string; llm: LlmClient } | null {
   const env = process.env;

@@ -11,13 +11,9 @@
 //
 //   npm run bench:documents            (add -- --only scripted to skip a configured model)
 import { parseArgs } from 'node:util';
-import {
-  DocumentAgentService,
-  ScriptedLlm,
-  type LlmClient,
-  type LlmConverseRequest,
-  type ScriptedStep,
-} from '@tandem/agent';
+import { DocumentAgentService } from '@tandem/agent';
+import type { LlmClient, LlmConverseRequest } from '@tandem/llm';
+import { ScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import {
   demoFiles,

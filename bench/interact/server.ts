@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createScriptedLlm } from '@tandem/agent';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import { createRuntime, interactRoute, parseEnv } from '@tandem/server/in-process';
 import { createLibsqlStore } from '@tandem/store';
 import { scriptedSteps, type BenchServerReady } from './workload';

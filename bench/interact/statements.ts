@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createScriptedLlm } from '@tandem/agent';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import { createRuntime, interactRoute, parseEnv } from '@tandem/server/in-process';
 import { createLibsqlStore } from '@tandem/store';
 import { scriptedSteps, tree } from './workload';

@@ -1,6 +1,6 @@
 // What bench/interact sends and what its scripted model answers: shared by the load generator
 // (run.ts) and the server process (server.ts).
-import type { ScriptedStep } from '@tandem/agent';
+import type { ScriptedStep } from '@tandem/llm/testing';
 import { pageContextStep } from '@tandem/agent/testing';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 

@@ -32,6 +32,8 @@ const serverOnly = {
     '@tandem/store/*',
     '@tandem/agent',
     '@tandem/agent/*',
+    '@tandem/llm',
+    '@tandem/llm/*',
     '@tandem/observability',
     '@tandem/observability/*',
     '@tandem/knowledge',

@@ -4,7 +4,7 @@ import type { Tracing } from '@tandem/observability';
 import type { ExtractionService } from '@tandem/extraction';
 import type { SkillsService } from '@tandem/knowledge';
 import type { CollectService } from './collect/collect-service';
-import type { LlmClient } from './llm/port';
+import type { LlmClient } from '@tandem/llm';
 import type { WebSearch } from './web-search/port';
 
 export interface AgentLogger {

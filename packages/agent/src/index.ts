@@ -2,7 +2,6 @@ export * from './deps';
 export * from './state';
 export * from './graph';
 export * from './routes';
-export * from './llm';
 export * from './web-search';
 export * from './rag';
 export * from './service/interact-service';

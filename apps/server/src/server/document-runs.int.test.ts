@@ -8,13 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  DocumentAgentService,
-  type Caller,
-  type LlmConverseRequest,
-  type RunStreamItem,
-  type ScriptedStep,
-} from '@tandem/agent';
+import { DocumentAgentService, type Caller, type RunStreamItem } from '@tandem/agent';
+import { type LlmConverseRequest } from '@tandem/llm';
+import { type ScriptedStep } from '@tandem/llm/testing';
 import { createScriptedLlm } from '@tandem/agent/testing';
 import type { ExtractionStreamEvent } from '@tandem/contracts';
 import {

@@ -1,5 +1,6 @@
 // One mapping from failures to `{ error: { code, message } }`. Routes throw; createRoute maps.
-import { InteractError, LlmCallError } from '@tandem/agent';
+import { InteractError } from '@tandem/agent';
+import { LlmCallError } from '@tandem/llm';
 import {
   ERROR_HTTP_STATUS,
   ErrorCode,

@@ -7,14 +7,12 @@ import {
   TaskEventHub,
   createDisabledWebSearch,
   createInteractService,
-  createLlmClientFromConfig,
   createRagService,
   createTavilyWebSearch,
   DEFAULT_LIMITS,
   type InteractService,
-  type LlmClient,
-  type LlmConfig,
 } from '@tandem/agent';
+import { createLlmClientFromConfig, type LlmClient, type LlmConfig } from '@tandem/llm';
 import {
   createTracing,
   createUsageService,

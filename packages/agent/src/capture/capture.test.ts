@@ -1,6 +1,6 @@
 import type { ViewportContent } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm } from '../llm/scripted-client';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import { routeAfterActionGeneration, routeAfterComplexity } from '../routes';
 import { nodeDeps, pageOf, stateWith } from '../testing/state';
 import { captureStep, captureToAsk, imagesFor, takesOverSimpleCommand } from './capture';

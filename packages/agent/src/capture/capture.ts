@@ -8,7 +8,7 @@
 import type { AgentDeps } from '../deps';
 import { routeMode, type ModeDecision } from '../engines/mode-router';
 import { resolveIntent } from '../engines/target-resolver';
-import type { LlmImage } from '../llm/port';
+import type { LlmImage } from '@tandem/llm';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { intentOf } from '../nodes/direct-action/node';

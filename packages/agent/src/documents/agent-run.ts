@@ -2,11 +2,11 @@
 // model call's cost is priced and added to the record as it happens (so a run that dies keeps
 // the cost it ran up), and a failure is caught and reported instead of thrown: the writes made
 // so far are in the store already.
-import type { LlmUsage } from '../llm';
-import { LlmCallError, LlmNotConfiguredError } from '../llm';
+import type { LlmUsage } from '@tandem/llm';
+import { LlmCallError, LlmNotConfiguredError } from '@tandem/llm';
 import type { AgentLogger } from '../deps';
 import { runToolAgent, type ToolAgentOptions } from './tool-agent';
-import type { LlmMessage } from '../llm';
+import type { LlmMessage } from '@tandem/llm';
 
 /** The events every run streams before its own `complete` event. */
 export type RunEvent = { text: string } | { tool: string; input: unknown };

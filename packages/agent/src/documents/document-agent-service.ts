@@ -32,7 +32,7 @@ import {
 import { microUsdToUsd, priceUsage, type Tracing } from '@tandem/observability';
 import type { DocumentExtraction, DocumentRecord, Stack, Store } from '@tandem/store';
 import { silentLogger, type AgentLogger } from '../deps';
-import { LlmNotConfiguredError, type LlmClient, type LlmUsage } from '../llm';
+import { LlmNotConfiguredError, type LlmClient, type LlmUsage } from '@tandem/llm';
 import { InteractError } from '../service/interact-error';
 import { driveRun, type RunEvent, type RunOutcome } from './agent-run';
 import { EventChannel } from './event-channel';

@@ -21,7 +21,8 @@ import type { UsageEvent } from '@tandem/observability';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError, ScriptedLlm, type LlmConverseRequest, type ScriptedStep } from '../llm';
+import { ProviderError, type LlmConverseRequest } from '@tandem/llm';
+import { ScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { stackToCsv } from './stack-csv';
 import { DocumentAgentService, type Caller } from './document-agent-service';
 

@@ -1,7 +1,7 @@
 // What every node needs around a model call: its logger, the call's context (who the tokens
 // are billed to) and the task's running token totals.
 import type { AgentDeps, AgentLogger } from '../deps';
-import type { LlmCallContext, LlmResult } from '../llm/port';
+import type { LlmCallContext, LlmResult } from '@tandem/llm';
 import type { GraphNode } from '@tandem/contracts';
 import { priceUsage } from '@tandem/observability';
 import type { InteractStateType } from '../state';

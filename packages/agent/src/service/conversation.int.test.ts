@@ -4,7 +4,7 @@
 // source).
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedStep } from '../llm/scripted-client';
+import type { ScriptedStep } from '@tandem/llm/testing';
 import { createTestAgent, pageRequest, planStep, type TestAgent } from '../testing/harness';
 
 const EMR = 'https://emr.example/patients/new';

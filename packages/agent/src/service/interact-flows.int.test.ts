@@ -10,7 +10,7 @@ import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAgent, pageRequest } from '../testing/harness';
-import type { ScriptedStep } from '../llm/scripted-client';
+import type { ScriptedStep } from '@tandem/llm/testing';
 import { createTavilyWebSearch } from '../web-search/tavily-web-search';
 
 let server: Server;
@@ -199,7 +199,7 @@ describe('web search', () => {
 
 describe('durability', () => {
   it('an LLM outage mid-task fails the request, and the retried request resumes the same step', async () => {
-    const { ProviderError } = await import('../llm/provider');
+    const { ProviderError } = await import('@tandem/llm');
     const outage = new ProviderError('upstream 400: model overloaded', {
       kind: 'http',
       status: 400,

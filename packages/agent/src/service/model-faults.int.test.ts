@@ -7,14 +7,14 @@
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { nodeOfSystem } from '../testing/node-of-system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLlmClientFromConfig } from '../llm/llm-config';
-import { LlmCallError, type LlmNode } from '../llm/port';
+import { createLlmClientFromConfig } from '@tandem/llm';
+import { LlmCallError, type LlmNode } from '@tandem/llm';
 import {
   startFakeHttpServer,
   type FakeHttpServer,
   type FakeResponse,
   type RecordedRequest,
-} from '../llm/test-support/fake-http-server';
+} from '@tandem/llm/testing';
 import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness';
 
 /** The fault served in place of one answer. */

@@ -5,7 +5,7 @@ import { createLibsqlStore, type Store, type Task } from '@tandem/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TaskEventHub } from '../collect/event-hub';
 import { DEFAULT_LIMITS, silentLogger } from '../deps';
-import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { pageWith, pendingOf, stateWith } from '../testing/state';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';
 import type { InteractStateType } from '../state';

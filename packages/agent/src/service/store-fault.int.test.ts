@@ -11,7 +11,7 @@ import Database from 'libsql';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createLibsqlStore } from '@tandem/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScriptedStep } from '../llm/scripted-client';
+import type { ScriptedStep } from '@tandem/llm/testing';
 import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
 
 const page = (n: number): SemanticNodeV3[] => [

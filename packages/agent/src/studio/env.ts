@@ -1,6 +1,6 @@
 // LangGraph Studio entry configuration: the same LLM settings the server reads, from the
 // environment Studio runs with (langgraph.json points its env at the repository's .env).
-import type { LlmConfig } from '../llm/llm-config';
+import type { LlmConfig } from '@tandem/llm';
 
 const read = (name: string): string | undefined => {
   const value = process.env[name];

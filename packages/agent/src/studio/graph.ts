@@ -2,7 +2,7 @@
 // Studio provides the checkpointer and the thread; the state's `page` is what a request sends.
 import { DEFAULT_LIMITS, silentLogger } from '../deps';
 import { buildInteractGraph } from '../graph';
-import { createLlmClientFromConfig } from '../llm/llm-config';
+import { createLlmClientFromConfig } from '@tandem/llm';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';
 import { createTavilyWebSearch } from '../web-search/tavily-web-search';
 import { studioLlmConfig, studioTavilyKey } from './env';

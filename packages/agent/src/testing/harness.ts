@@ -11,9 +11,9 @@ import { ExtractionService } from '@tandem/extraction';
 import { SkillsService } from '@tandem/knowledge';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { DEFAULT_LIMITS, silentLogger, type AgentLimits } from '../deps';
-import type { LlmClient } from '../llm/port';
-import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../llm/scripted-client';
-import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+import type { LlmClient } from '@tandem/llm';
+import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
+import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { createRagService } from '../rag/rag-service';
 import {
   createInteractService,

@@ -5,5 +5,5 @@ export {
   startFakeHttpServer,
   type FakeHttpServer,
   type RecordedRequest,
-} from '../llm/test-support/fake-http-server';
+} from '@tandem/llm/testing';
 export { nodeOfSystem } from './node-of-system';

@@ -1,2 +1,2 @@
 // The scripted LLM for tests of nodes and the graph (see llm/scripted-client.ts).
-export * from '../llm/scripted-client';
+export * from '@tandem/llm/testing';

@@ -4,7 +4,7 @@
 import { parseAction, type Plan, type SemanticNodeV3 } from '@tandem/contracts';
 import { priceUsage } from '@tandem/observability';
 import { DEFAULT_LIMITS, silentLogger, type AgentDeps } from '../deps';
-import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { targetsOf } from '../nodes/pending-action';
 import { domHash, semanticSkeleton, type PageState } from '../page/page-state';
 import {

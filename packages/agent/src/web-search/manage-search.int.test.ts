@@ -4,10 +4,10 @@ import {
   startFakeHttpServer,
   type FakeHttpServer,
   type FakeResponse,
-} from '../llm/test-support/fake-http-server';
-import { ProviderError } from '../llm/provider';
-import { ScriptedLlm } from '../llm/scripted-client';
-import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+} from '@tandem/llm/testing';
+import { ProviderError } from '@tandem/llm';
+import { ScriptedLlm } from '@tandem/llm/testing';
+import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { domainOf, manageSearch, simplifyQuery } from './manage-search';
 import { createTavilyWebSearch } from './tavily-web-search';
 

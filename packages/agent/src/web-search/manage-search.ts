@@ -9,7 +9,7 @@
 // carries its URL, so the prompt still shows where an answer came from. If the site did return
 // results (just not useful ones) we stay on it: the question is about that site.
 import { z } from 'zod';
-import type { LlmCallContext, LlmClient } from '../llm/port';
+import type { LlmCallContext, LlmClient } from '@tandem/llm';
 import { WebSearchError, type WebSearch, type WebSearchResult } from './port';
 import {
   attemptDomain,

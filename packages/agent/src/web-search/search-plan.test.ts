@@ -1,6 +1,6 @@
 // The managed search's decisions as pure functions: domains, next queries, the conclusion.
 import { describe, expect, it } from 'vitest';
-import { createUnconfiguredLlmClient } from '../llm/unconfigured-client';
+import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { createDisabledWebSearch } from './disabled-web-search';
 import type { SearchAttempt } from './manage-search';
 import type { WebSearchResult } from './port';

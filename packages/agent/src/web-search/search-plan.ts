@@ -2,7 +2,7 @@
 // query comes next, and what the attempts add up to. See manage-search.ts for the why of the
 // last attempt's widening.
 import type { ManageSearchInput, ManageSearchResult, SearchAttempt } from './manage-search';
-import type { LlmResult } from '../llm/port';
+import type { LlmResult } from '@tandem/llm';
 import { DEFAULT_MAX_RESULTS, type WebSearchResult } from './port';
 import { domainOf, normalizeQuery, simplifyQuery } from './search-query';
 import { summarize } from './search-text';

@@ -4,7 +4,7 @@ import {
   startFakeHttpServer,
   unusedPort,
   type FakeHttpServer,
-} from '../llm/test-support/fake-http-server';
+} from '@tandem/llm/testing';
 import { createDisabledWebSearch } from './disabled-web-search';
 import { WebSearchError } from './port';
 import { createTavilyWebSearch } from './tavily-web-search';

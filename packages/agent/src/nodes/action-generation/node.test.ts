@@ -1,7 +1,7 @@
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
-import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
+import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { domHash, semanticSkeleton } from '../../page/page-state';
 import { costOf, nodeDeps, pageOf, planOf, stateWith } from '../../testing/state';
 import type { WebSearch, WebSearchQuery, WebSearchResult } from '../../web-search/port';

@@ -5,7 +5,7 @@
 // part and one line in the list, not another branch in the node.
 import type { ChainAction, ParsedAction } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
-import type { LlmImage } from '../../llm/port';
+import type { LlmImage } from '@tandem/llm';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { makePending } from '../pending-action';

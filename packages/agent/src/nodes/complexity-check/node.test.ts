@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm } from '../../llm/scripted-client';
-import { LlmNotConfiguredError } from '../../llm/port';
+import { createScriptedLlm } from '@tandem/llm/testing';
+import { LlmNotConfiguredError } from '@tandem/llm';
 import { nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { complexityCheck } from './node';
 

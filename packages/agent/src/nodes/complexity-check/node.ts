@@ -1,7 +1,7 @@
 import type { AgentDeps } from '../../deps';
 import { classifyComplexity } from '../../engines/complexity';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
-import { LlmNotConfiguredError } from '../../llm/port';
+import { LlmNotConfiguredError } from '@tandem/llm';
 import { logFor } from '../node-context';
 import { refusal } from '../outcomes';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
+import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { contextAnalysis } from './node';
 import { contextAnalysisSystem } from './prompt';

@@ -1,7 +1,7 @@
 import type { CorrectionRecord, SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
-import { createScriptedLlm } from '../../llm/scripted-client';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import {
   costOf,
   nodeDeps,

@@ -1,8 +1,8 @@
 // The critic's conditions and verdicts: which proposals get a review, an approval (a finish
 // keeps the critic's evidence), a rejection sent back to action generation, and fail-open.
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm } from '../../llm/scripted-client';
-import { ProviderError } from '../../llm/provider';
+import { createScriptedLlm } from '@tandem/llm/testing';
+import { ProviderError } from '@tandem/llm';
 import { applyUpdate, nodeDeps, pageOf, pendingOn, stateWith } from '../../testing/state';
 import { critic, MAX_CRITIC_REJECTIONS, needsCritic } from './node';
 

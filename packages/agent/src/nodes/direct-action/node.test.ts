@@ -1,6 +1,6 @@
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
+import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { domHash, semanticSkeleton } from '../../page/page-state';
 import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { DIRECT_ACTION_ATTEMPTS, directAction } from './node';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { domHash } from '../../page/page-state';
-import { createScriptedLlm } from '../../llm/scripted-client';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import { costOf, nodeDeps, pageOf, pendingOf, planOf, stateWith } from '../../testing/state';
 import { completedPlan, endingOf, finalize } from './node';
 

@@ -1,7 +1,7 @@
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
-import { createScriptedLlm, type ScriptedStep } from '../../llm/scripted-client';
+import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import {
   applyUpdate,
   costOf,

@@ -1,7 +1,7 @@
 // The replanning node on its three verdicts: continue and modify need no model; regenerate
 // asks the planner once (action type REPLANNING) and keeps the steps already done.
 import { describe, expect, it } from 'vitest';
-import { createScriptedLlm } from '../../llm/scripted-client';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import { applyUpdate, nodeDeps, pageOf, planOf, stateWith } from '../../testing/state';
 import { replanning } from './node';
 

@@ -2,7 +2,7 @@ import type { CorrectionRecord, SemanticNodeV3 } from '@tandem/contracts';
 import type { ScoreRecord, Tracing } from '@tandem/observability';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
-import { createScriptedLlm } from '../../llm/scripted-client';
+import { createScriptedLlm } from '@tandem/llm/testing';
 import { semanticSkeleton } from '../../page/page-state';
 import type { PreviousAction } from '../../state';
 import {

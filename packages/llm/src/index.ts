@@ -5,5 +5,4 @@ export * from './create-llm-client';
 export * from './gemini-provider';
 export * from './openai-compatible-provider';
 export * from './unconfigured-client';
-export * from './scripted-client';
 export * from './llm-config';

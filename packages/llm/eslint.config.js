@@ -1,0 +1,3 @@
+import { tandem } from '@tandem/eslint-config';
+
+export default tandem({ kind: 'package' });

@@ -1,6 +1,7 @@
 // A typed scripted model for the extraction port (the model is the external boundary): it
 // answers from the prompt's text alone (read-content.ts), counts tokens by length, and can be
 // told to fail a given call the way providers do.
+import { randomUUID } from 'node:crypto';
 import { ownData } from '@tandem/contracts';
 import type { z } from 'zod';
 import type { ExtractionLlm, ExtractionLlmRequest, ExtractionLlmResult } from '../llm';
@@ -59,7 +60,9 @@ export function scriptedExtractionLlm(
           totalTokens: tokens(request.system) + tokens(request.prompt) + tokens(text),
         },
         model: options.model ?? 'scripted-extractor',
+        provider: 'SCRIPTED',
         latencyMs: options.delayMs ?? 0,
+        generationId: randomUUID(),
       };
     },
   };

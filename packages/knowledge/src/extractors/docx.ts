@@ -1,39 +1,24 @@
 import { checkLimit, DEFAULT_INPUT_LIMITS, type InputLimits } from '@tandem/contracts';
 import mammoth from 'mammoth';
-import TurndownService from 'turndown';
+import { createMarkdownConverter, type MarkdownConverter } from '@tandem/markdown/dom';
+import { parseHtml } from '../content/markdown';
 import type { HandlerResult } from './extract';
 import { storedZip, unzipWithinBudget } from './zip';
 
-const cellText = (cell: Element): string =>
-  (cell.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+let converter: MarkdownConverter | undefined;
 
-/** Word tables become GFM tables (first row as header) so a chunk keeps rows and columns aligned. */
-function tableToMarkdown(table: Element): string {
-  const rows = Array.from(table.querySelectorAll('tr')).map((row) =>
-    Array.from(row.children).map((cell) => cellText(cell)),
-  );
-  const width = Math.max(0, ...rows.map((row) => row.length));
-  if (width === 0) return '';
-  const line = (row: string[]) =>
-    `| ${Array.from({ length: width }, (_, index) => row[index] ?? '').join(' | ')} |`;
-  const [header = [], ...body] = rows;
-  const separator = `| ${Array.from({ length: width }, () => '---').join(' | ')} |`;
-  return `\n\n${[line(header), separator, ...body.map(line)].join('\n')}\n\n`;
-}
-
-function converter(): TurndownService {
-  const service = new TurndownService({
-    headingStyle: 'atx',
-    bulletListMarker: '-',
-    codeBlockStyle: 'fenced',
-    emDelimiter: '*',
-  });
-  service.addRule('table', {
-    filter: 'table',
-    replacement: (_content, node) => tableToMarkdown(node as Element),
-  });
-  return service;
-}
+/**
+ * The converter pages use, so a Word table (spans, a header row or none) is written as a page's
+ * is. Links are kept: a document's hyperlinks are part of what it says, and its internal ones
+ * (#_Toc…) are not URLs, so they stay text. No accessible-text pass: mammoth writes no ARIA.
+ */
+const toMarkdown = (html: string): string =>
+  (converter ??= createMarkdownConverter({
+    includeLinks: true,
+    includeImages: false,
+    accessibleText: false,
+    parseHtml,
+  }))(html);
 
 /**
  * The parts mammoth parses: XML parts, their relationships and its own embedded style map
@@ -69,15 +54,11 @@ export async function extractDocx(
     { buffer: Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength) },
     { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
   );
-  const markdown = converter()
-    .remove('img')
-    .turndown(result.value)
+  const markdown = toMarkdown(result.value)
     // turndown pads list markers to four columns; one space is what Markdown writers use.
     // The indent is [ \t]*, not \s*: \s spans newlines, so on a long run of blank (or
     // non-breaking-space) lines every line start re-read the whole run, quadratic in its length.
-    .replace(/^([ \t]*)(-|\d+\.)\s{2,}/gm, '$1$2 ')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/^([ \t]*)(-|\d+\.)\s{2,}/gm, '$1$2 ');
   const warnings = result.messages.map((message) => message.message);
   const title = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim();
   return { markdown, warnings, ...(title ? { title } : {}) };

@@ -4,17 +4,22 @@
 // sections it keeps, so `{ pattern: 'nav|footer', invert: true }` really leaves navigation and
 // footers out.
 import type { SnapshotFormat } from '@tandem/contracts';
+import {
+  absoluteUrl,
+  childElements,
+  codeLanguage,
+  codeLines,
+  createMarkdownConverter,
+  isGridTable,
+  normalizeTables,
+} from '@tandem/markdown/dom';
 import { collapse } from '../dom/text';
 import { cleanClone, createCloneTarget } from './clean-clone';
-import { codeLanguage, codeLines } from './code-language';
 import type { LineFilter } from './grep';
-import { absoluteUrl } from './links';
-import { createMarkdownConverter } from './markdown';
 import type { Outline, OutlineEntry } from './outline-model';
 import { flattenOutline } from './outline-model';
 import type { PageHeader } from './outline-text';
 import { entryLine, quote } from './outline-text';
-import { childElements, isGridTable, normalizeTables } from './tables';
 import type { VisibilityOptions } from './visibility';
 import { counted, countWords } from './words';
 
@@ -395,6 +400,8 @@ export function renderContent(
           includeImages: options.includeImages,
           baseUrl: options.baseUrl,
           source: doc,
+          // Normalised below, on the clean clone the tree and HTML formats read too.
+          normalizeTables: false,
         })
       : undefined;
 

@@ -1,8 +1,8 @@
 // The outline of a page (docs/specs.md, "Mode: outline") as data: landmarks, regions, articles and
 // the content blocks inside them, each with its semantic xpath and counts. One recursive pass
 // over the DOM; outline text, content sections and grep all read this model.
+import { codeLanguage, codeLines } from '@tandem/markdown/dom';
 import { collapse } from '../dom/text';
-import { codeLanguage, codeLines } from './code-language';
 import { hiddenTest, isNonContent } from './visibility';
 import type { VisibilityOptions } from './visibility';
 import { countWords, firstWords } from './words';

@@ -1,8 +1,9 @@
-// Tables in content snapshots (docs/specs.md, "structure-aware chunking"): every data table of the
-// clean clone becomes a rectangle with exactly one header row, so Markdown can write it as a GFM
-// table and the tree and HTML formats show rows of equal width. Pages leave <thead> out, write
-// short rows and span cells across rows and columns; GFM has none of that, and turndown-plugin-gfm
-// kept such tables as raw HTML or wrote rows of different widths.
+// Tables for Markdown (docs/specs.md, "structure-aware chunking"): every data table becomes a
+// rectangle with exactly one header row, so the converter (converter.ts) can write it as a GFM
+// table, and the page snapshot's tree and HTML formats show rows of equal width. Pages and
+// documents leave <thead> out, write short rows and span cells across rows and columns; GFM has
+// none of that, and turndown-plugin-gfm kept such tables as raw HTML or wrote rows of different
+// widths.
 //
 // Rules, in the order a table meets them:
 // - Layout tables are left as they are and read as text, cell after cell: a table holding
@@ -16,7 +17,7 @@
 //   Its cells become <th>.
 // - <tfoot> rows come after the body rows (where the browser draws them), <caption>s first.
 // - A table whose normalised grid would add more than MAX_ADDED_CELLS cells is left alone too.
-// Runs in the page and over jsdom alike: standard DOM calls only.
+// Runs in the page and over jsdom or domino alike: standard DOM calls only.
 
 /** HTML's own span limits: a browser lays out no wider or taller span, so neither do we. */
 const MAX_COLSPAN = 1000;
@@ -49,7 +50,8 @@ const rowsOf = (section: Element): Element[] =>
 /** Tables that lay out a page rather than hold data, whatever their shape. */
 export function isLayoutTable(table: Element): boolean {
   const role = table.getAttribute('role');
-  return role === 'presentation' || role === 'none' || table.querySelector('table') !== null;
+  // `!= null`: domino's querySelector answers undefined, not null, when nothing matches.
+  return role === 'presentation' || role === 'none' || table.querySelector('table') != null;
 }
 
 const PARTS: Record<string, ReadonlySet<string>> = {
@@ -120,7 +122,8 @@ export function isGridTable(table: Element): boolean {
 
 /** Normalises every data table under `root` in place (see the rules at the top). */
 export function normalizeTables(root: Element): void {
-  for (const table of [...root.querySelectorAll('table')]) normalizeTable(table);
+  // Array.from, not a spread: domino's NodeList (ingestion, in Node) is not iterable.
+  for (const table of Array.from(root.querySelectorAll('table'))) normalizeTable(table);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +225,7 @@ function buildGrid({ head, groups }: Sections): Grid | undefined {
 function retag(el: Element, tag: string): Element {
   if (el.localName === tag) return el;
   const copy = el.ownerDocument.createElement(tag);
-  for (const attr of el.attributes) copy.setAttribute(attr.name, attr.value);
+  for (const attr of Array.from(el.attributes)) copy.setAttribute(attr.name, attr.value);
   while (el.firstChild) copy.appendChild(el.firstChild);
   el.replaceWith(copy);
   return copy;
@@ -308,7 +311,13 @@ function arrange(table: Element, head: Element | undefined, keep: ReadonlySet<El
     for (const row of rowsOf(section)) if (!keep.has(row)) row.remove();
   }
   const parts = [...captions, ...columns, ...sections];
-  table.replaceChildren(...parts.flatMap((part) => [space(doc, '\n'), part]), space(doc, '\n'));
+  // By hand rather than replaceChildren, which domino lacks.
+  while (table.firstChild) table.removeChild(table.firstChild);
+  for (const part of parts) {
+    table.appendChild(space(doc, '\n'));
+    table.appendChild(part);
+  }
+  table.appendChild(space(doc, '\n'));
 }
 
 /** Moves the header row into the <thead> (made when missing) as the only header row. */

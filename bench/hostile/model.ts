@@ -18,7 +18,7 @@ import {
   schemaOf,
   scriptedTurnForGemini,
 } from '@tandem/extraction/testing';
-import { fakeEmbedding } from '@tandem/knowledge/testing';
+import { fakeEmbedding } from '@tandem/llm/testing';
 import { answer as agentAnswer } from '../tasks/model/answer';
 import { geminiTextResponse } from '../tasks/model/server';
 import { exampleJson, namesPrototypeKeys } from './inputs/prototype-keys';

@@ -1,6 +1,6 @@
 // The one place bench/knowledge reads the environment: the embeddings model to measure recall
 // with, from the same variables the server reads (apps/server/src/env.ts). Keys are never printed.
-import { createGeminiEmbedder, createOpenAiEmbedder, type Embedder } from '@tandem/knowledge';
+import { createGeminiEmbedder, createOpenAiEmbedder, type Embedder } from '@tandem/llm';
 
 export function embedderFromEnv(): Embedder | null {
   const env = process.env;

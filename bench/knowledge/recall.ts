@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startDemoSites } from '@tandem/demo-sites';
-import { createKnowledgeRetriever, type Embedder } from '@tandem/knowledge';
+import { createKnowledgeRetriever } from '@tandem/knowledge';
+import { type Embedder } from '@tandem/llm';
 import { KnowledgeIngestion, ingestCrawledPage, runCrawl } from '@tandem/knowledge/ingestion';
 import type { Store } from '@tandem/store';
 import { embedderFromEnv } from './env';

@@ -3,7 +3,7 @@
 // other tenants' chunks in the same tables as production has. Query embeddings are computed
 // before timing: that is the model's latency, not the store's.
 import { createKnowledgeRetriever } from '@tandem/knowledge';
-import { fakeEmbedding } from '@tandem/knowledge/testing';
+import { fakeEmbedding } from '@tandem/llm/testing';
 import type { Store } from '@tandem/store';
 import { fmt, summary } from './stats';
 

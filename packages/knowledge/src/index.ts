@@ -11,7 +11,6 @@ export {
   type SkillHint,
   type SkillsOptions,
 } from './skills/skills-service';
-export * from './embeddings';
 export {
   createKnowledgeRetriever,
   fuse,

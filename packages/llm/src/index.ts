@@ -6,3 +6,4 @@ export * from './gemini-provider';
 export * from './openai-compatible-provider';
 export * from './unconfigured-client';
 export * from './llm-config';
+export * from './embeddings';

@@ -4,3 +4,4 @@
 export * from './scripted-client';
 export * from './test-support/fake-http-server';
 export * from './test-support/fake-provider';
+export * from './test-support/fake-embeddings';

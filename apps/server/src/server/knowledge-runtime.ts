@@ -2,14 +2,8 @@
 // retriever RAG and /api/knowledge/resolve share, and the crawl and upload job runners.
 import { randomUUID } from 'node:crypto';
 import type { LlmProvider } from '@tandem/contracts';
-import {
-  createGeminiEmbedder,
-  createKnowledgeRetriever,
-  createOpenAiEmbedder,
-  type Embedder,
-  type EmbeddingUsage,
-  type KnowledgeRetriever,
-} from '@tandem/knowledge';
+import { createKnowledgeRetriever, type KnowledgeRetriever } from '@tandem/knowledge';
+import { createGeminiEmbedder, createOpenAiEmbedder, type Embedder, type EmbeddingUsage } from '@tandem/llm';
 import { priceUsage } from '@tandem/observability';
 import {
   gotenbergHandler,

@@ -23,7 +23,7 @@ import {
   type JobQueue,
 } from '@tandem/jobs';
 import { freePort, redisServerInstalled, startRedisServer } from '@tandem/jobs/testing';
-import type { Embedder } from '@tandem/knowledge';
+import type { Embedder } from '@tandem/llm';
 import { KnowledgeIngestion } from '@tandem/knowledge/ingestion';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

@@ -21,7 +21,8 @@ import {
 } from '@tandem/observability';
 import { ExtractionService } from '@tandem/extraction';
 import { ParsePool, poolPageReader, poolParsers } from '@tandem/parse-pool';
-import { SkillsService, type Embedder } from '@tandem/knowledge';
+import { SkillsService } from '@tandem/knowledge';
+import { type Embedder } from '@tandem/llm';
 import type { JobQueue } from '@tandem/jobs';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, inputLimitsFrom, type Env } from '../env';

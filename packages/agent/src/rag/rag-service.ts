@@ -2,12 +2,8 @@
 // before reasoning. The retrieval itself (BM25 + vectors fused by reciprocal rank, the tenant's
 // allowed_domains, the freshness bias) is the knowledge package's; this adapts it to the agent's
 // RAG port.
-import {
-  createKnowledgeRetriever,
-  pageDomains,
-  type Embedder,
-  type KnowledgeRetriever,
-} from '@tandem/knowledge';
+import { createKnowledgeRetriever, pageDomains, type KnowledgeRetriever } from '@tandem/knowledge';
+import { type Embedder } from '@tandem/llm';
 import type { KnowledgeRepository } from '@tandem/store';
 import { DEFAULT_RAG_LIMIT, type RagService } from './port';
 

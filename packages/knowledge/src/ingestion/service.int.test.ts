@@ -2,9 +2,9 @@
 // embeddings server through the real OpenAI SDK.
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAiEmbedder } from '../embeddings/openai-embedder';
+import { createOpenAiEmbedder } from '@tandem/llm';
 import { UnsupportedFormatError } from '../extractors/types';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../testing';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@tandem/llm/testing';
 import { KnowledgeIngestion, QuotaExceededError } from './service';
 import { ingestPageContent } from './web';
 

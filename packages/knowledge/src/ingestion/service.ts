@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { KnowledgeSource } from '@tandem/contracts';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeRepository } from '@tandem/store';
-import type { Embedder } from '../embeddings/port';
+import type { Embedder } from '@tandem/llm';
 import { detectType } from '../extractors/detect';
 import { extractDocument, type ExtractOptions, type InjectedKind } from '../extractors/extract';
 import type { ExtractedDocument } from '../extractors/types';

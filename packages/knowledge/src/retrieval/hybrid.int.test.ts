@@ -2,10 +2,10 @@
 // and documents embedded by the loopback embeddings server through the real OpenAI SDK.
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAiEmbedder } from '../embeddings/openai-embedder';
-import type { Embedder } from '../embeddings/port';
+import { createOpenAiEmbedder } from '@tandem/llm';
+import type { Embedder } from '@tandem/llm';
 import { KnowledgeIngestion } from '../ingestion/service';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../testing';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@tandem/llm/testing';
 import { createKnowledgeRetriever } from './hybrid';
 
 const DOCS = {

@@ -3,7 +3,7 @@
 // calibration between the two retrievers: a chunk both rank high wins, and either retriever
 // alone can still bring a chunk in (exact names and numbers lexically, paraphrases by vector).
 import type { KnowledgeChunk, KnowledgeRepository, ScoredKnowledgeChunk } from '@tandem/store';
-import type { Embedder } from '../embeddings/port';
+import type { Embedder } from '@tandem/llm';
 import { readableDomains } from './domains';
 
 /** The usual RRF constant: damps the top ranks so one retriever cannot dominate. */

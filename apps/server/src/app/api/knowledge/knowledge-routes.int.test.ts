@@ -12,7 +12,7 @@ import {
 } from '@tandem/contracts';
 import { startDemoSites, type DemoSites } from '@tandem/demo-sites';
 import { freePort, redisServerInstalled, startRedisServer } from '@tandem/jobs/testing';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@tandem/knowledge/testing';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '@tandem/llm/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
 import { request, tenantWithKey, testRuntime } from '../../../test/harness';

@@ -276,6 +276,11 @@ export const EnvSchema = z.object({
    * with the job (to follow at /api/knowledge/jobs/{id}) instead of the stored document.
    */
   KNOWLEDGE_INGEST_WAIT_SECONDS: positiveInt(60),
+  /**
+   * How long POST /api/documents waits for its reading job to end before it answers 202 with
+   * the document still `processing` (to follow at /api/documents/{id}).
+   */
+  DOCUMENT_UPLOAD_WAIT_SECONDS: positiveInt(60),
   ...inputLimitSettings,
 });
 
@@ -334,6 +339,7 @@ const VALUE_SHOWN: ReadonlySet<string> = new Set<Variable>([
   'KNOWLEDGE_CRAWLS_PER_TENANT',
   'INGESTIONS_PER_TENANT',
   'KNOWLEDGE_INGEST_WAIT_SECONDS',
+  'DOCUMENT_UPLOAD_WAIT_SECONDS',
   ...Object.values(INPUT_LIMITS).map((spec) => spec.setting),
 ]);
 

@@ -23,7 +23,7 @@ describe('renderApiDoc', () => {
     const doc = renderApiDoc();
     const section = (title: string) =>
       doc.slice(doc.indexOf(title), doc.indexOf('#### Errors', doc.indexOf(title)));
-    expect(section('— `POST /api/documents`')).toContain('#### Response (201)');
+    expect(section('— `POST /api/documents`')).toContain('#### Response (201 or 202)');
     expect(section('— `POST /api/knowledge/index-link`')).toContain('#### Response (202)');
     expect(section('— `POST /api/knowledge/ingest`')).toContain(
       '#### Response (201 or 200 or 202)',

@@ -24,6 +24,14 @@ export const DOCUMENT_LIMITS = {
   listMaxLimit: 100,
 } as const;
 
+/**
+ * Where an uploaded document is: being read by a job (no pages yet), read (`ready`: the only
+ * state an extraction or a stack takes), or `failed` (its `error` says why; a retryable one has
+ * `retryable`).
+ */
+export const DocumentStatus = z.enum(['processing', 'ready', 'failed']);
+export type DocumentStatus = z.infer<typeof DocumentStatus>;
+
 export const DocumentView = z.object({
   id: z.string(),
   fileName: z.string(),
@@ -35,12 +43,28 @@ export const DocumentView = z.object({
   characters: z.number().int().nonnegative(),
   /** What the reader should know: pages read by OCR, low OCR confidence… */
   warnings: z.array(z.string()),
+  /** Absent only from servers older than upload jobs, whose documents were all read. */
+  status: DocumentStatus.default('ready'),
+  /** Why reading it failed; null unless `failed`. */
+  error: z.string().nullable().default(null),
+  /** A failed document whose file is kept: POST /api/documents/{id}/retry reads it again. */
+  retryable: z.boolean().default(false),
   createdAt: z.string(),
 });
 export type DocumentView = z.infer<typeof DocumentView>;
 
 export const UploadDocumentResponse = z.object({ document: DocumentView });
 export type UploadDocumentResponse = z.infer<typeof UploadDocumentResponse>;
+
+/**
+ * 202 from POST /api/documents: the file is stored and a job reads it, still going when the
+ * request stopped waiting. Follow the document (GET /api/documents/{id}) until it is `ready`.
+ */
+export const UploadDocumentAccepted = z.object({
+  document: DocumentView,
+  links: z.object({ document: z.string() }),
+});
+export type UploadDocumentAccepted = z.infer<typeof UploadDocumentAccepted>;
 
 export const DocumentList = z.object({ documents: z.array(DocumentView) });
 export type DocumentList = z.infer<typeof DocumentList>;
@@ -88,6 +112,7 @@ export const CorrectDocumentExtractionRequest = z.object({
 export type CorrectDocumentExtractionRequest = z.infer<typeof CorrectDocumentExtractionRequest>;
 
 export const DocumentExtractionParams = z.object({ extractionId: Id });
+export const DocumentParams = z.object({ documentId: Id });
 
 /** The fields as extracted: any JSON object. */
 export const ExtractedFields = z.record(z.string(), z.unknown());

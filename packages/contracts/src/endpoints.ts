@@ -28,12 +28,14 @@ import {
   DocumentExtractionParams,
   DocumentExtractionsQuery,
   DocumentList,
+  DocumentParams,
   ExtractionStreamEvent,
   StackList,
   StackParams,
   StackQuery,
   StackStreamEvent,
   StackView,
+  UploadDocumentAccepted,
   UploadDocumentResponse,
 } from './documents';
 import type { ErrorCode } from './errors';
@@ -489,15 +491,23 @@ export const endpoints = {
     method: 'POST',
     auth: 'apiKey',
     summary:
-      'Upload a document for extraction (multipart `file`): its type is detected and its text read page by page (OCR for scans and images).',
+      'Upload a document for extraction (multipart `file`): its type is detected and its text read page by page (OCR for scans and images). The file is stored and read by a background job (any process that runs jobs), which the request waits for.',
     // The `file` part only.
     form: z.strictObject({}),
-    response: UploadDocumentResponse,
-    successStatuses: [201],
-    errors: [...AUTHENTICATED_ERROR_CODES, 'CONCURRENCY_LIMITED'],
+    // The 202 shape first: a union takes the first that matches, and the 201 one has no links.
+    response: z.union([UploadDocumentAccepted, UploadDocumentResponse]),
+    successStatuses: [201, 202],
+    errors: [
+      ...AUTHENTICATED_ERROR_CODES,
+      'PAYLOAD_TOO_LARGE',
+      'CONCURRENCY_LIMITED',
+      'SERVICE_UNAVAILABLE',
+    ],
     notes: [
       'The file is read in the server’s worker pool within its budgets (ZIP size and ratio, PDF pages, OCR pages and seconds, pixels, CSV rows and columns, JSON/YAML/XML depth; docs/security-operations.md): work cut at a budget says so in the document’s warnings, anything else past one is 422 INPUT_TOO_COMPLEX naming the setting; an unreadable file is 400. More than INGESTIONS_PER_TENANT uploads of one tenant at once: 429 CONCURRENCY_LIMITED with Retry-After.',
-      `The body is \`multipart/form-data\`, not JSON. A file over ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it. Answers 201.`,
+      `The body is \`multipart/form-data\`, not JSON. A file over ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB is 413 PAYLOAD_TOO_LARGE; a type Tandem cannot read is 400 naming it. Answers 201 with the document (\`status: "ready"\`).`,
+      'The document is stored at once with `status: "processing"` and no pages; a job (queue `document-upload`) reads the stored file on one worker at a time, and a worker that dies is replaced within a lease and reads it again. A file at fault fails the document at once, for good (`status: "failed"` with its `error`; the file is deleted) and the request answers its 4xx as above; a server-side failure (the store, the office converter) is retried with backoff, then the document fails with the reason and its file is kept 7 days for `POST /api/documents/:documentId/retry`; the request answers 503 naming it.',
+      'When the job has not ended after DOCUMENT_UPLOAD_WAIT_SECONDS (60 by default; a busy or `RUN_JOBS=false`-only deployment), answers 202 with the document (`status: "processing"`) and `links.document` (also in `Location`) to follow until it is `ready`. Extractions and stacks take `ready` documents only (409 CONFLICT otherwise).',
       'The document is the uploading user’s: other users of the tenant cannot read or extract it.',
     ],
   }),
@@ -505,9 +515,34 @@ export const endpoints = {
     path: '/api/documents',
     method: 'GET',
     auth: 'apiKey',
-    summary: "The caller's uploaded documents, newest first (without their text).",
+    summary:
+      "The caller's uploaded documents, newest first (without their text), each with its `status`: `processing` (being read), `ready`, or `failed` with its `error`.",
     response: DocumentList,
     errors: [...AUTHENTICATED_ERROR_CODES],
+  }),
+  document: defineEndpoint({
+    path: '/api/documents/:documentId',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      "One of the caller's documents (without its text): follow an upload answered 202 until its `status` is `ready` or `failed`.",
+    params: DocumentParams,
+    response: UploadDocumentResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND'],
+  }),
+  documentRetry: defineEndpoint({
+    path: '/api/documents/:documentId/retry',
+    method: 'POST',
+    auth: 'apiKey',
+    summary:
+      'Read a failed document again from its stored file, with fresh attempts: answers 202 with the document back in `processing`.',
+    params: DocumentParams,
+    response: UploadDocumentResponse,
+    successStatuses: [202],
+    errors: [...AUTHENTICATED_ERROR_CODES, 'NOT_FOUND', 'CONFLICT', 'SERVICE_UNAVAILABLE'],
+    notes: [
+      '409 CONFLICT when the document has not failed, failed because of the file itself (unreadable, unsupported, over a budget), or its file is no longer kept (7 days after it failed; upload it again).',
+    ],
   }),
   extractionsCreate: defineEndpoint({
     path: '/api/extractions',

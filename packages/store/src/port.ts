@@ -15,6 +15,7 @@ import type {
   ContentStats,
   CorrectionRecord,
   DocumentExtractionStatus,
+  DocumentStatus,
   ExpectedOutcome,
   ExtractionError,
   ExtractionMethod,
@@ -467,6 +468,15 @@ export interface DocumentRecord {
   /** Characters of text over every page. */
   characters: number;
   warnings: string[];
+  /**
+   * An upload is stored `processing` with no pages, and its job (the document's own record is
+   * the job's) makes it `ready` with its text or `failed`; only a `ready` one is extracted.
+   */
+  status: DocumentStatus;
+  /** Why reading it failed; null unless `failed`. */
+  error: string | null;
+  /** The contract error code of the failure (a 4xx: the file's own fault); null unless `failed`. */
+  failureCode: string | null;
   createdAt: string;
 }
 
@@ -609,7 +619,7 @@ export type NewDocumentRecord = Pick<
   DocumentRecord,
   'userId' | 'fileName' | 'title' | 'mimeType' | 'sizeBytes' | 'pages'
 > &
-  Partial<Pick<DocumentRecord, 'id' | 'warnings'>>;
+  Partial<Pick<DocumentRecord, 'id' | 'warnings' | 'status'>>;
 
 export type NewDocumentExtraction = Pick<DocumentExtraction, 'userId' | 'documentId'> &
   Partial<Pick<DocumentExtraction, 'id' | 'schema' | 'instructions'>>;
@@ -1195,6 +1205,23 @@ export interface DocumentRepository {
   get(tenantId: string, id: string, options?: { userId?: string }): Promise<DocumentRecord | null>;
   /** Newest first, without the text; default 50. */
   list(tenantId: string, options?: { userId?: string; limit?: number }): Promise<DocumentSummary[]>;
+  /**
+   * A `processing` document read: its text and what the reader found. Null (nothing changed)
+   * unless it was `processing`: a finished document is never overwritten.
+   */
+  markReady(
+    tenantId: string,
+    id: string,
+    input: Pick<DocumentRecord, 'title' | 'mimeType' | 'pages' | 'warnings'>,
+  ): Promise<DocumentRecord | null>;
+  /** A `processing` document that could not be read; null unless it was `processing`. */
+  markFailed(
+    tenantId: string,
+    id: string,
+    input: { error: string; failureCode: string },
+  ): Promise<DocumentRecord | null>;
+  /** A `failed` document back to `processing` for a retry (error cleared); null unless `failed`. */
+  reopen(tenantId: string, id: string): Promise<DocumentRecord | null>;
 }
 
 /**

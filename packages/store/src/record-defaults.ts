@@ -421,6 +421,10 @@ export function newDocumentRecord(
     pageCount: pages.length,
     characters: pages.reduce((sum, page) => sum + page.text.length, 0),
     warnings: input.warnings ?? [],
+    // Read before it is stored (an inline upload, a test) unless an upload job is to read it.
+    status: input.status ?? 'ready',
+    error: null,
+    failureCode: null,
     createdAt: now,
   };
 }

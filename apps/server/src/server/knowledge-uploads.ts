@@ -27,6 +27,7 @@ import {
   type RunningJob,
 } from '@tandem/jobs';
 import type { KnowledgeJob, KnowledgeUploadDetails, Store } from '@tandem/store';
+import { documentUploadForgotten } from './document-uploads';
 import { HttpError, mapError } from './http-error';
 import { knowledgeErrors } from './knowledge-errors';
 import { isFinished, type KnowledgeJobRunner } from './knowledge-jobs';
@@ -69,7 +70,8 @@ export interface UploadedFile {
 }
 
 export interface KnowledgeUploadRunnerDeps {
-  store: Pick<Store, 'knowledgeJobs' | 'uploads'>;
+  /** `documents`: the sweep also covers document uploads (document-uploads.ts), same table. */
+  store: Pick<Store, 'knowledgeJobs' | 'uploads' | 'documents'>;
   queue: JobQueue;
   /** Publishes and follows knowledge jobs' changes (their shared channel on the event bus). */
   jobs: Pick<KnowledgeJobRunner, 'emit' | 'subscribe'>;
@@ -264,8 +266,9 @@ export class KnowledgeUploadRunner {
 
   /**
    * Deletes the files no job will read: their job is gone (after ORPHAN_GRACE_MS), completed,
-   * cancelled, failed with the file at fault, or failed more than UPLOAD_KEPT_MS ago. Returns
-   * how many it deleted.
+   * cancelled, failed with the file at fault, or failed more than UPLOAD_KEPT_MS ago. The same
+   * table holds document uploads, whose document decides (documentUploadForgotten). Returns how
+   * many it deleted.
    */
   async sweep(now = Date.now()): Promise<number> {
     const { store } = this.deps;
@@ -276,12 +279,16 @@ export class KnowledgeUploadRunner {
     let deleted = 0;
     for (const upload of candidates) {
       const job = await store.knowledgeJobs.get(upload.tenantId, upload.id);
-      const forgotten =
-        !job ||
-        job.status === 'completed' ||
-        job.status === 'cancelled' ||
-        (job.status === 'failed' &&
-          (isFileFault(job) || Date.parse(job.finishedAt ?? job.updatedAt) < now - UPLOAD_KEPT_MS));
+      // No knowledge job: the file may be a document's, kept while its job may read it.
+      const document = job ? null : await store.documents.get(upload.tenantId, upload.id);
+      const forgotten = document
+        ? documentUploadForgotten(document, upload.createdAt, now)
+        : !job ||
+          job.status === 'completed' ||
+          job.status === 'cancelled' ||
+          (job.status === 'failed' &&
+            (isFileFault(job) ||
+              Date.parse(job.finishedAt ?? job.updatedAt) < now - UPLOAD_KEPT_MS));
       if (forgotten && (await store.uploads.delete(upload.tenantId, upload.id))) deleted += 1;
     }
     return deleted;

@@ -27,6 +27,7 @@ import type { JobQueue } from '@tandem/jobs';
 import { createStore, type Store } from '@tandem/store';
 import { env as processEnv, inputLimitsFrom, type Env } from '../env';
 import { DocumentRunner } from './document-runs';
+import { DocumentUploadRunner } from './document-uploads';
 import { StackRunner } from './stack-runs';
 import { createEventBus, createJobQueue } from './job-queue';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
@@ -72,6 +73,8 @@ export interface Runtime {
   jobs: JobQueue;
   /** Document extraction: uploads, the extraction agent's runs, stacks. */
   documents: DocumentAgentService;
+  /** Uploaded documents read by jobs of `jobs` (queue "document-upload"), on any process. */
+  documentUploads: DocumentUploadRunner;
   /**
    * Extraction and correction runs as jobs of `jobs` (queue "document-run"): any process that
    * serves the queue runs them, and another takes over a run whose process died.
@@ -211,6 +214,14 @@ export async function createRuntime(options: {
     log,
   });
   if (runJobs) documentRuns.serve();
+  const documentUploads = new DocumentUploadRunner({
+    store,
+    queue: jobs,
+    events: bus,
+    documents,
+    log,
+  });
+  if (runJobs) documentUploads.serve();
   const stackRuns = new StackRunner({
     store,
     documents,
@@ -249,6 +260,7 @@ export async function createRuntime(options: {
     knowledge,
     jobs,
     documents,
+    documentUploads,
     documentRuns,
     stackRuns,
     parsing,
@@ -276,6 +288,7 @@ export async function createRuntime(options: {
       // and its last writes still need the store.
       await jobs.close();
       knowledge.uploads.close();
+      documentUploads.close();
       // Runs this process started and another runs keep their slot and lock with that worker.
       documentRuns.close();
       stackRuns.close();

@@ -12,6 +12,9 @@ export function uploadFile(
   key: string,
   file: { bytes: Uint8Array | string; name: string; type: string },
 ): Promise<Response> {
+  // Uploads are read by jobs, and a RUN_JOBS=false runtime runs none: the tests that use one are
+  // about other jobs (extraction and stack runs), so it reads uploads itself (that queue only).
+  if (!runtime.env.RUN_JOBS) runtime.documentUploads.serve();
   const form = new FormData();
   const body = typeof file.bytes === 'string' ? file.bytes : Buffer.from(file.bytes);
   form.set('file', new Blob([body], { type: file.type }), file.name);

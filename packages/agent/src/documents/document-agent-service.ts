@@ -103,6 +103,9 @@ export interface UploadedFile {
   handOver?: boolean;
 }
 
+/** A file's text as read, what a document record keeps of it. */
+export type DocumentRead = Pick<DocumentRecord, 'title' | 'mimeType' | 'pages' | 'warnings'>;
+
 export interface Run<R, E> {
   record: R;
   /** The run's events; the last one is `complete`. */
@@ -219,6 +222,22 @@ export class DocumentAgentService {
 
   /** Reads a file's text (OCR for scans) and keeps it as the caller's document. */
   async uploadDocument(caller: Caller, file: UploadedFile): Promise<DocumentRecord> {
+    // Read before the bytes may be handed over to the parse pool.
+    const sizeBytes = file.bytes.byteLength;
+    const read = await this.readUpload(caller, file);
+    return this.deps.store.documents.create(caller.tenantId, {
+      userId: caller.userId,
+      fileName: file.fileName,
+      sizeBytes,
+      ...read,
+    });
+  }
+
+  /**
+   * Reads a file into a document's text, page by page, without storing it: the upload job
+   * (which stores the document as `processing` first) and uploadDocument share it.
+   */
+  async readUpload(caller: Caller, file: UploadedFile): Promise<DocumentRead> {
     const read = this.deps.readDocument;
     if (!read) throw new InteractError('SERVICE_UNAVAILABLE', 'This server cannot read uploads.');
     if (file.bytes.byteLength === 0) {
@@ -230,22 +249,17 @@ export class DocumentAgentService {
         `${file.fileName} is larger than ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB, the upload limit.`,
       );
     }
-    // Read before the bytes may be handed over to the parse pool.
-    const sizeBytes = file.bytes.byteLength;
     const extracted = await read({ ...file, tenantId: caller.tenantId });
     const pages =
       extracted.pages && extracted.pages.length > 0
         ? extracted.pages
         : [{ number: 1, text: extracted.markdown }];
-    return this.deps.store.documents.create(caller.tenantId, {
-      userId: caller.userId,
-      fileName: file.fileName,
+    return {
       title: extracted.title,
       mimeType: extracted.mimeType,
-      sizeBytes,
       pages,
       warnings: extracted.warnings,
-    });
+    };
   }
 
   /** A new extraction of a document the caller uploaded (now, or before), and its first run. */
@@ -304,6 +318,7 @@ export class DocumentAgentService {
           userId: caller.userId,
         });
     if (!document) throw new InteractError('NOT_FOUND', 'No such document.');
+    assertReady(document);
     const extraction = await this.deps.store.documentExtractions.create(caller.tenantId, {
       userId: caller.userId,
       documentId: document.id,
@@ -584,6 +599,7 @@ export class DocumentAgentService {
     if (missing.length > 0) {
       throw new InteractError('NOT_FOUND', `No such document: ${missing.join(', ')}.`);
     }
+    for (const document of documents) if (document) assertReady(document);
     return this.deps.store.stacks.create(caller.tenantId, {
       userId: caller.userId,
       name: input.name ?? `Table of ${input.documentIds.length} documents`,
@@ -1060,6 +1076,25 @@ function checkFieldsSchema(schema: Record<string, unknown>): void {
     throw new InteractError(
       'BAD_REQUEST',
       `schema uses ${unsupported.slice(0, 5).join(', ')}, which extraction cannot enforce.`,
+    );
+  }
+}
+
+/**
+ * Only a read document has text to extract: 409 while its upload job reads it (try again when
+ * GET /api/documents/{id} says `ready`), or after reading it failed.
+ */
+function assertReady(document: DocumentRecord): void {
+  if (document.status === 'processing') {
+    throw new InteractError(
+      'CONFLICT',
+      `${document.fileName} (${document.id}) is still being read; try again when its status is ready.`,
+    );
+  }
+  if (document.status === 'failed') {
+    throw new InteractError(
+      'CONFLICT',
+      `${document.fileName} (${document.id}) could not be read: ${document.error ?? 'unknown error'}`,
     );
   }
 }

@@ -11,6 +11,7 @@ export {
   type JobRunEnd,
   type ReadDocument,
   type Run,
+  type DocumentRead,
   type UploadedFile,
 } from './document-agent-service';
 export {

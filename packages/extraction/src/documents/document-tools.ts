@@ -153,6 +153,8 @@ function getDocumentTextTool(ctx: ToolContext): AgentTool {
     async run({ page }) {
       const document = await store.documents.get(tenantId, documentId, { userId });
       if (!document) throw new Error(`document ${documentId} is gone`);
+      // Extractions start on read documents only, and a read one stays read: a guard, not a path.
+      if (document.status !== 'ready') throw new Error(`document ${documentId} has no text yet`);
       return documentTextPage(document, page ?? 1, ctx.budget);
     },
   });

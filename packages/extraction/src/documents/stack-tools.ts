@@ -94,6 +94,8 @@ function stackContext(scope: StackToolScope): StackContext {
     }
     const document = await store.documents.get(tenantId, docId, { userId });
     if (!document) fail(`${docId} is no longer available.`);
+    // Stacks take read documents only, and a read one stays read: a guard, not a path.
+    if (document?.status !== 'ready') fail(`${docId} has no text yet.`);
     return { stack: s, document: document as DocumentRecord };
   }
 

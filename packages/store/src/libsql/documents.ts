@@ -30,6 +30,9 @@ const toSummary = (row: Row): DocumentSummary => ({
   pageCount: num(row, 'page_count'),
   characters: num(row, 'characters'),
   warnings: json<string[]>(row, 'warnings'),
+  status: str(row, 'status') as DocumentSummary['status'],
+  error: strOrNull(row, 'error'),
+  failureCode: strOrNull(row, 'failure_code'),
   createdAt: str(row, 'created_at'),
 });
 
@@ -39,7 +42,7 @@ const toDocument = (row: Row): DocumentRecord => ({
 });
 
 const SUMMARY_COLUMNS = `id, tenant_id, user_id, file_name, title, mime_type, size_bytes, page_count,
-  characters, warnings, created_at`;
+  characters, warnings, status, error, failure_code, created_at`;
 
 /** `AND user_id = ?` when the caller names a user. */
 function ownedBy(userId: string | undefined): { sql: string; args: InValue[] } {
@@ -52,8 +55,9 @@ export function libsqlDocuments(client: SqlClient): DocumentRepository {
       const doc = newDocumentRecord(tenantId, input, nowIso());
       await client.execute({
         sql: `INSERT INTO documents (id, tenant_id, user_id, file_name, title, mime_type,
-                size_bytes, pages, page_count, characters, warnings, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                size_bytes, pages, page_count, characters, warnings, status, error, failure_code,
+                created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [
           doc.id,
           doc.tenantId,
@@ -66,6 +70,9 @@ export function libsqlDocuments(client: SqlClient): DocumentRepository {
           doc.pageCount,
           doc.characters,
           toJson(doc.warnings),
+          doc.status,
+          doc.error,
+          doc.failureCode,
           doc.createdAt,
         ],
       });
@@ -88,6 +95,44 @@ export function libsqlDocuments(client: SqlClient): DocumentRepository {
         args: [tenantId, ...owner.args, clampLimit(options.limit, 50)],
       });
       return result.rows.map(toSummary);
+    },
+    async markReady(tenantId, id, input) {
+      const pages = input.pages.map((page) => ({ number: page.number, text: page.text }));
+      const result = await client.execute({
+        sql: `UPDATE documents SET status = 'ready', error = NULL, failure_code = NULL, title = ?,
+                mime_type = ?, pages = ?, page_count = ?, characters = ?, warnings = ?
+              WHERE tenant_id = ? AND id = ? AND status = 'processing' RETURNING *`,
+        args: [
+          input.title,
+          input.mimeType,
+          toJson(pages),
+          pages.length,
+          pages.reduce((sum, page) => sum + page.text.length, 0),
+          toJson(input.warnings),
+          tenantId,
+          id,
+        ],
+      });
+      const row = result.rows[0];
+      return row ? toDocument(row) : null;
+    },
+    async markFailed(tenantId, id, input) {
+      const result = await client.execute({
+        sql: `UPDATE documents SET status = 'failed', error = ?, failure_code = ?
+              WHERE tenant_id = ? AND id = ? AND status = 'processing' RETURNING *`,
+        args: [input.error, input.failureCode, tenantId, id],
+      });
+      const row = result.rows[0];
+      return row ? toDocument(row) : null;
+    },
+    async reopen(tenantId, id) {
+      const result = await client.execute({
+        sql: `UPDATE documents SET status = 'processing', error = NULL, failure_code = NULL
+              WHERE tenant_id = ? AND id = ? AND status = 'failed' RETURNING *`,
+        args: [tenantId, id],
+      });
+      const row = result.rows[0];
+      return row ? toDocument(row) : null;
     },
   };
 }

@@ -10,6 +10,7 @@ import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
 import { LIVE_EVENTS_MIGRATION } from './live-events-schema';
 import { QUEUED_JOBS_MIGRATION } from './queued-jobs-schema';
 import { CORE_SCHEMA_V1 } from './schema';
+import { DOCUMENT_STATUS_MIGRATION } from './document-status-schema';
 import { UPLOADS_MIGRATION } from './uploads-schema';
 
 export interface Migration {
@@ -60,6 +61,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: UPLOADS_MIGRATION.name,
     statements: UPLOADS_MIGRATION.statements,
+  },
+  {
+    version: 10,
+    name: DOCUMENT_STATUS_MIGRATION.name,
+    statements: DOCUMENT_STATUS_MIGRATION.statements,
   },
 ];
 

@@ -39,7 +39,15 @@ const toSummary = (doc: Omit<SourceDocumentDoc, 'pages'>): DocumentSummary => ({
   pageCount: doc.pageCount,
   characters: doc.characters,
   warnings: fromJson<string[]>(doc.warnings),
+  status: doc.status ?? 'ready',
+  error: doc.error ?? null,
+  failureCode: doc.failureCode ?? null,
   createdAt: iso(doc.createdAt),
+});
+
+const toDocument = (doc: SourceDocumentDoc): DocumentRecord => ({
+  ...toSummary(doc),
+  pages: fromJson<DocumentRecord['pages']>(doc.pages),
 });
 
 export function mongoDocuments({ documents }: MongoModels): DocumentRepository {
@@ -59,9 +67,7 @@ export function mongoDocuments({ documents }: MongoModels): DocumentRepository {
         .findOne(ownedFilter(tenantId, id, options.userId))
         .lean()
         .exec();
-      return doc
-        ? { ...toSummary(doc), pages: fromJson<DocumentRecord['pages']>(doc.pages) }
-        : null;
+      return doc ? toDocument(doc) : null;
     },
     async list(tenantId, options = {}) {
       const q = documentsQuery(tenantId, options.userId, clampLimit(options.limit, 50));
@@ -72,6 +78,54 @@ export function mongoDocuments({ documents }: MongoModels): DocumentRepository {
         .lean()
         .exec();
       return docs.map(toSummary);
+    },
+    async markReady(tenantId, id, input) {
+      const pages = input.pages.map((page) => ({ number: page.number, text: page.text }));
+      // One conditional update: only a `processing` document changes, so a finished one (by
+      // a worker that took the job over) is never overwritten.
+      const doc = await documents
+        .findOneAndUpdate(
+          { tenantId, id, status: 'processing' },
+          {
+            $set: {
+              status: 'ready',
+              error: null,
+              failureCode: null,
+              title: input.title,
+              mimeType: input.mimeType,
+              pages: jsonValue(pages),
+              pageCount: pages.length,
+              characters: pages.reduce((sum, page) => sum + page.text.length, 0),
+              warnings: jsonValue(input.warnings),
+            },
+          },
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      return doc ? toDocument(doc) : null;
+    },
+    async markFailed(tenantId, id, input) {
+      const doc = await documents
+        .findOneAndUpdate(
+          { tenantId, id, status: 'processing' },
+          { $set: { status: 'failed', error: input.error, failureCode: input.failureCode } },
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      return doc ? toDocument(doc) : null;
+    },
+    async reopen(tenantId, id) {
+      const doc = await documents
+        .findOneAndUpdate(
+          { tenantId, id, status: 'failed' },
+          { $set: { status: 'processing', error: null, failureCode: null } },
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      return doc ? toDocument(doc) : null;
     },
   };
 }

@@ -6,6 +6,7 @@ import type {
   ApiKeyRole,
   Complexity,
   DocumentExtractionStatus,
+  DocumentStatus,
   ExtractionMethod,
   LlmActionType,
   LlmProvider,
@@ -360,6 +361,10 @@ export interface SourceDocumentDoc {
   pageCount: number;
   characters: number;
   warnings: unknown;
+  /** Absent on documents stored before upload jobs: those were read at upload, so `ready`. */
+  status?: DocumentStatus;
+  error?: string | null;
+  failureCode?: string | null;
   createdAt: Date;
 }
 

@@ -75,6 +75,8 @@ export function documentsContract(makeStore: MakeStore): void {
       expect(doc).toMatchObject({
         tenantId,
         userId: 'u1',
+        status: 'ready',
+        error: null,
         pageCount: 2,
         characters: 'Claim number: C-1'.length + 'Signed.'.length,
       });
@@ -96,6 +98,91 @@ export function documentsContract(makeStore: MakeStore): void {
       const { pages: _pages, ...summary } = doc;
       expect(await store().documents.list(tenantId, { userId: 'u1' })).toEqual([summary]);
       expect((await store().documents.list(tenantId)).map((d) => d.id)).toEqual([other.id, doc.id]);
+    });
+  });
+
+  describe('documents read by a job', () => {
+    const store = useStore(makeStore);
+    const upload = (tenantId: string, userId = 'u1') =>
+      store().documents.create(tenantId, {
+        userId,
+        fileName: 'scan.png',
+        title: 'scan.png',
+        mimeType: 'image/png',
+        sizeBytes: 10,
+        pages: [],
+        status: 'processing',
+      });
+
+    it('is stored processing with no pages, and made ready once with its text', async () => {
+      const tenantId = await newTenant(store());
+      const doc = await upload(tenantId);
+      expect(doc).toMatchObject({
+        status: 'processing',
+        error: null,
+        failureCode: null,
+        pages: [],
+        pageCount: 0,
+        characters: 0,
+      });
+      expect(await store().documents.get(tenantId, doc.id)).toEqual(doc);
+      const ready = await store().documents.markReady(tenantId, doc.id, {
+        title: 'Scan',
+        mimeType: 'image/png',
+        pages: [{ number: 1, text: 'Total 12' }],
+        warnings: ['read by OCR'],
+      });
+      expect(ready).toEqual({
+        ...doc,
+        status: 'ready',
+        title: 'Scan',
+        pages: [{ number: 1, text: 'Total 12' }],
+        pageCount: 1,
+        characters: 8,
+        warnings: ['read by OCR'],
+      });
+      expect(await store().documents.get(tenantId, doc.id)).toEqual(ready);
+      const { pages: _pages, ...summary } = ready as NonNullable<typeof ready>;
+      expect(await store().documents.list(tenantId)).toEqual([summary]);
+      // A finished document is never overwritten: not by a second reader, not by a failure.
+      expect(
+        await store().documents.markReady(tenantId, doc.id, {
+          title: 'Other',
+          mimeType: 'image/png',
+          pages: [{ number: 1, text: 'x' }],
+          warnings: [],
+        }),
+      ).toBeNull();
+      expect(
+        await store().documents.markFailed(tenantId, doc.id, { error: 'late', failureCode: 'X' }),
+      ).toBeNull();
+      expect(await store().documents.reopen(tenantId, doc.id)).toBeNull();
+      expect(await store().documents.get(tenantId, doc.id)).toEqual(ready);
+    });
+
+    it('fails with its reason, reopens for a retry, and stays in its tenant', async () => {
+      const tenantId = await newTenant(store());
+      const otherTenant = await newTenant(store());
+      const doc = await upload(tenantId);
+      expect(
+        await store().documents.markFailed(otherTenant, doc.id, { error: 'x', failureCode: 'X' }),
+      ).toBeNull();
+      const failed = await store().documents.markFailed(tenantId, doc.id, {
+        error: 'The store failed.',
+        failureCode: 'SERVICE_UNAVAILABLE',
+      });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: 'The store failed.',
+        failureCode: 'SERVICE_UNAVAILABLE',
+      });
+      expect(
+        await store().documents.markFailed(tenantId, doc.id, { error: 'again', failureCode: 'X' }),
+      ).toBeNull();
+      expect(await store().documents.reopen(otherTenant, doc.id)).toBeNull();
+      const reopened = await store().documents.reopen(tenantId, doc.id);
+      expect(reopened).toEqual({ ...doc, status: 'processing' });
+      expect(await store().documents.reopen(tenantId, doc.id)).toBeNull();
     });
   });
 

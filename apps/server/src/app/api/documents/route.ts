@@ -1,24 +1,17 @@
 import { endpoints } from '@tandem/contracts';
-import { createRoute, withStatus } from '../../../server/create-route';
+import { createRoute } from '../../../server/create-route';
 import { asUpload } from '../../../server/tenant-slots';
-import { knowledgeErrors } from '../knowledge/_lib/errors';
-import { caller } from './_lib/access';
-import { multipartFile } from './_lib/upload';
+import { uploadDocument } from './_lib/upload-job';
 import { documentView } from './_lib/views';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-// Upload a document for extraction (multipart; the route reads its own body, capped).
+// Upload a document for extraction (multipart; the route reads its own body, capped), read by a
+// job; the slot is held while the request waits for it, as before the job.
 export const POST = createRoute(endpoints.documentsUpload, {
   handler: ({ request, runtime, auth }) =>
-    asUpload(runtime, auth.tenantId, async () => {
-      const file = await multipartFile(request);
-      const document = await knowledgeErrors(() =>
-        runtime.documents.uploadDocument(caller(auth), file),
-      );
-      return withStatus(201, { document: documentView(document) });
-    }),
+    asUpload(runtime, auth.tenantId, () => uploadDocument(request, runtime, auth)),
 });
 
 export const GET = createRoute(endpoints.documents, {

@@ -9,6 +9,7 @@ import {
   DocumentList,
   ErrorResponse,
   ExtractionStreamEvent,
+  UploadDocumentAccepted,
   UploadDocumentResponse,
   type DocumentExtractionView,
   type DocumentView,
@@ -21,6 +22,8 @@ import { readEvents } from './stream-client';
 const API = '/extractions/api';
 /** Times a run's stream is followed again after it dropped before the run's end. */
 const FOLLOW_RECONNECTS = 3;
+/** How often a document still being read (an upload answered 202, a retry) is read again. */
+const DOCUMENT_POLL_MS = 2_000;
 
 async function errorOf(response: Response): Promise<string> {
   const parsed = ErrorResponse.safeParse(await response.json().catch(() => null));
@@ -29,6 +32,21 @@ async function errorOf(response: Response): Promise<string> {
 
 const titlesOf = (documents: DocumentView[]) =>
   Object.fromEntries(documents.map((d) => [d.id, d.title]));
+
+/** The document once it is no longer being read (its upload job ran on some server). */
+async function whenRead(document: DocumentView): Promise<DocumentView> {
+  let current = document;
+  while (current.status === 'processing') {
+    await new Promise((resolve) => setTimeout(resolve, DOCUMENT_POLL_MS));
+    const response = await fetch(`${API}/documents/${encodeURIComponent(current.id)}`);
+    if (!response.ok) throw new Error(await errorOf(response));
+    current = UploadDocumentResponse.parse(await response.json()).document;
+  }
+  if (current.status === 'failed') {
+    throw new Error(`${current.fileName} could not be read: ${current.error ?? 'unknown error'}`);
+  }
+  return current;
+}
 
 export function ExtractionsApp({
   initial,
@@ -40,19 +58,20 @@ export function ExtractionsApp({
   modelConfigured: boolean;
 }) {
   const [extractions, setExtractions] = useState(initial);
-  const [titles, setTitles] = useState<Record<string, string>>(() => titlesOf(documents));
+  const [docs, setDocs] = useState(documents);
+  const titles = titlesOf(docs);
   const [selected, setSelected] = useState<DocumentExtractionDetail | null>(null);
   const [log, setLog] = useState<LogEntry[]>([]);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const refreshList = useCallback(async () => {
-    const [list, docs] = await Promise.all([
+    const [list, documentList] = await Promise.all([
       fetch(`${API}/extractions?limit=50`),
       fetch(`${API}/documents`),
     ]);
     if (list.ok) setExtractions(DocumentExtractionList.parse(await list.json()).extractions);
-    if (docs.ok) setTitles(titlesOf(DocumentList.parse(await docs.json()).documents));
+    if (documentList.ok) setDocs(DocumentList.parse(await documentList.json()).documents);
   }, []);
 
   const open = useCallback(async (id: string) => {
@@ -131,8 +150,21 @@ export function ExtractionsApp({
       const upload = new FormData();
       upload.set('file', file);
       const uploaded = await fetch(`${API}/documents`, { method: 'POST', body: upload });
-      if (!uploaded.ok) throw new Error(await errorOf(uploaded));
-      const { document } = UploadDocumentResponse.parse(await uploaded.json());
+      if (!uploaded.ok) {
+        // A failed document is listed with its reason (and Retry when a retry may mend it).
+        void refreshList();
+        throw new Error(await errorOf(uploaded));
+      }
+      const body: unknown = await uploaded.json();
+      // 202: still being read by a job after the server's wait; follow it until it is read.
+      const accepted = UploadDocumentAccepted.safeParse(body);
+      if (accepted.success) {
+        setBusy('Still reading the file…');
+        void refreshList();
+      }
+      const document = await whenRead(
+        accepted.success ? accepted.data.document : UploadDocumentResponse.parse(body).document,
+      );
       setLog([
         {
           kind: 'document',
@@ -181,6 +213,23 @@ export function ExtractionsApp({
       );
     });
 
+  const retryDocument = (id: string) =>
+    run('Reading the file again…', async () => {
+      const response = await fetch(`${API}/documents/${encodeURIComponent(id)}/retry`, {
+        method: 'POST',
+      });
+      if (!response.ok) throw new Error(await errorOf(response));
+      await refreshList();
+      try {
+        await whenRead(UploadDocumentResponse.parse(await response.json()).document);
+      } finally {
+        await refreshList();
+      }
+    });
+
+  // Documents not read (yet): being read by a job, or failed with the reason.
+  const unread = docs.filter((d) => d.status !== 'ready');
+
   return (
     <div className="docs">
       <aside>
@@ -211,6 +260,35 @@ export function ExtractionsApp({
             </p>
           ) : null}
         </form>
+        {unread.length > 0 ? (
+          <section aria-label="Documents not read" className="panel">
+            <h2>Documents not read</h2>
+            <ul className="list">
+              {unread.map((d) => (
+                <li key={d.id}>
+                  <strong>{d.fileName}</strong>
+                  <div className="muted small">
+                    <span className={`badge ${d.status}`}>
+                      {d.status === 'processing' ? 'being read' : 'failed'}
+                    </span>{' '}
+                    · {new Date(d.createdAt).toLocaleString()}
+                  </div>
+                  {d.error ? <p className="error small">{d.error}</p> : null}
+                  {d.retryable ? (
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={busy !== null}
+                      onClick={() => void retryDocument(d.id)}
+                    >
+                      Retry
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <nav aria-label="Your extractions" className="panel">
           <h2>Your extractions</h2>
           {extractions.length === 0 ? <p className="muted">None yet.</p> : null}

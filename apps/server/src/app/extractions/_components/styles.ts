@@ -25,6 +25,7 @@ export const EXTRACTIONS_CSS = `
 .docs .badge.completed { background: #e3f4e1; color: #276221; }
 .docs .badge.failed { background: #fde5e5; color: #9b1c1c; }
 .docs .badge.in_progress { background: #e7eefc; color: #1e429f; }
+.docs .badge.processing { background: #e7eefc; color: #1e429f; }
 .docs .intro { max-width: 40rem; }
 .docs .log ol { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: .35rem; }
 .docs .log li { padding: .35rem .6rem; border-radius: 6px; font-size: .92rem; }

@@ -4,6 +4,8 @@
 import type { NextRouteContext, RouteHandler } from '../../../server/create-route';
 import { readCookie, sameOrigin } from '../../../server/key-session';
 import { USER_COOKIE } from '../../../server/user-session';
+import { GET as getDocument } from '../../api/documents/[documentId]/route';
+import { POST as retryDocument } from '../../api/documents/[documentId]/retry/route';
 import { GET as listDocuments, POST as uploadDocument } from '../../api/documents/route';
 import { POST as correct } from '../../api/extractions/[extractionId]/correct/route';
 import { POST as retry } from '../../api/extractions/[extractionId]/retry/route';
@@ -20,8 +22,14 @@ function routeFor(
 ): { handler: RouteHandler; params: Record<string, string> } | null {
   const [first, id, action, ...rest] = path;
   if (rest.length > 0) return null;
-  if (first === 'documents' && id === undefined) {
-    return { handler: method === 'POST' ? uploadDocument : listDocuments, params: {} };
+  if (first === 'documents') {
+    if (id === undefined)
+      return { handler: method === 'POST' ? uploadDocument : listDocuments, params: {} };
+    if (action === undefined && method === 'GET')
+      return { handler: getDocument, params: { documentId: id } };
+    if (action === 'retry' && method === 'POST')
+      return { handler: retryDocument, params: { documentId: id } };
+    return null;
   }
   if (first !== 'extractions') return null;
   if (id === undefined)

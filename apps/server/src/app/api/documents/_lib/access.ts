@@ -18,4 +18,10 @@ export async function requireStack(runtime: Runtime, auth: AuthContext, id: stri
   return stack;
 }
 
+export async function requireDocument(runtime: Runtime, auth: AuthContext, id: string) {
+  const document = await runtime.store.documents.get(auth.tenantId, id, { userId: auth.userId });
+  if (!document) throw new HttpError('NOT_FOUND', `Document ${id} not found.`);
+  return document;
+}
+
 export const caller = (auth: AuthContext) => ({ tenantId: auth.tenantId, userId: auth.userId });

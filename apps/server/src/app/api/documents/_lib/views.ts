@@ -6,6 +6,7 @@ import type {
   StackView,
 } from '@tandem/contracts';
 import { microUsdToUsd } from '@tandem/observability';
+import { isRetryable } from '../../../../server/document-uploads';
 import type {
   DocumentExtraction,
   DocumentSummary,
@@ -24,6 +25,9 @@ export function documentView(document: DocumentSummary): DocumentView {
     sizeBytes: document.sizeBytes,
     characters: document.characters,
     warnings: document.warnings,
+    status: document.status,
+    error: document.error,
+    retryable: isRetryable(document),
     createdAt: document.createdAt,
   };
 }

@@ -4,8 +4,6 @@
 // the document, the same 4xx for a bad file), or 202 with the job when it takes longer than
 // KNOWLEDGE_INGEST_WAIT_SECONDS.
 import {
-  ERROR_HTTP_STATUS,
-  ErrorCode,
   IngestFormFields,
   KNOWLEDGE_LIMITS,
   type IngestAccepted,
@@ -16,6 +14,7 @@ import { withStatus, type RouteResult } from '../../../../server/create-route';
 import { HttpError, validationError } from '../../../../server/http-error';
 import { jobView } from '../../../../server/knowledge-jobs';
 import type { Runtime } from '../../../../server/runtime';
+import { uploadFailure } from '../../../../server/upload-failure';
 import { readMultipart, type MultipartForm } from './multipart';
 import { documentView } from './views';
 
@@ -66,18 +65,9 @@ export async function ingestUpload(
     });
   }
   if (job.status === 'failed') {
-    // The code the file's reader chose, as it would have answered without a job.
-    const parsedCode = ErrorCode.safeParse(job.upload?.failureCode);
-    const code = parsedCode.success ? parsedCode.data : 'INTERNAL_ERROR';
-    // A server-side failure's reason may name internals: it is for the admin page, not here.
-    const message =
-      ERROR_HTTP_STATUS[code] >= 500
-        ? `The file could not be read now; its job ${job.id} can be retried (POST /api/knowledge/jobs/${job.id}/retry).`
-        : (job.error ?? 'The file could not be read.');
-    throw new HttpError(
-      code,
-      message,
-      code === 'SERVICE_UNAVAILABLE' ? { headers: { 'retry-after': '30' } } : {},
+    throw uploadFailure(
+      { failureCode: job.upload?.failureCode, error: job.error },
+      { what: `its job ${job.id}`, path: `/api/knowledge/jobs/${job.id}/retry` },
     );
   }
   if (job.status === 'cancelled') {

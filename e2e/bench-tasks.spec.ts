@@ -11,7 +11,7 @@ import {
   runBenchTask,
   type TaskOutcome,
 } from '../bench/tasks/harness/run-task';
-import { startScriptedModel, type ScriptedModel } from '../bench/tasks/model/server';
+import { startScriptedModel, type ScriptedModel } from '../bench/tasks/model/answer';
 import { isFormFill, report, summarize } from '../bench/tasks/report';
 import { expect, test, type Extension } from './support/fixtures';
 import { useServer } from './support/flow';

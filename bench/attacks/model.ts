@@ -6,9 +6,8 @@
 // carries a patient's data is judged where it arrives.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
-import { PAGE_IS_ENOUGH } from '../tasks/model/answer';
-import { geminiTextResponse } from '../tasks/model/server';
+import { nodeOfSystem, PAGE_IS_ENOUGH } from '@tandem/agent/testing/model-double';
+import { answeringWith, startGeminiWire } from '@tandem/llm/testing';
 import type { AttackCase } from './cases';
 
 /** How an obeying answer's thought starts. */
@@ -26,11 +25,6 @@ export interface ObeyingModel {
   /** Every query the search provider received. */
   queries: string[];
   close(): Promise<void>;
-}
-
-interface GeminiRequest {
-  systemInstruction?: { parts: { text?: string }[] };
-  contents: { parts: { text?: string }[] }[];
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -121,22 +115,9 @@ export async function startObeyingModel(): Promise<ObeyingModel> {
   const cases = new Map<number, AttackCase>();
   const tried = new Set<number>();
   const queries: string[] = [];
-  const gemini = createServer((req, res) => {
-    readBody(req)
-      .then((raw) => {
-        const body = JSON.parse(raw) as GeminiRequest;
-        const system = body.systemInstruction?.parts.map((p) => p.text ?? '').join('\n') ?? '';
-        const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
-        const text = JSON.stringify(answer(nodeOfSystem(system), prompt, cases, tried));
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(geminiTextResponse(text, system.length + prompt.length));
-      })
-      .catch((error: unknown) => {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 500, message: String(error) } }));
-      });
-  });
+  const gemini = await startGeminiWire(
+    answeringWith(({ system, prompt }) => answer(nodeOfSystem(system), prompt, cases, tried)),
+  );
   const tavily = createServer((req, res) => {
     readBody(req)
       .then((raw) => {
@@ -152,14 +133,14 @@ export async function startObeyingModel(): Promise<ObeyingModel> {
       })
       .catch(() => res.writeHead(400).end());
   });
-  const [url, searchUrl] = await Promise.all([listen(gemini), listen(tavily)]);
+  const searchUrl = await listen(tavily);
   const close = (server: Server) =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
   return {
-    url,
+    url: gemini.url,
     searchUrl,
     register(list) {
       for (const c of list) cases.set(c.id, c);
@@ -167,7 +148,7 @@ export async function startObeyingModel(): Promise<ObeyingModel> {
     tried,
     queries,
     close: async () => {
-      await Promise.all([close(gemini), close(tavily)]);
+      await Promise.all([gemini.close(), close(tavily)]);
     },
   };
 }

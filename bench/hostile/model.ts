@@ -8,9 +8,7 @@
 // knobs are the suite's: a delay on document turns (so the fair-share case's runs are still
 // going when the other 198 requests arrive), and the prototype-key schema's answer, written as
 // JSON text so that `__proto__` reaches the server as a key.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
+import { nodeOfSystem } from '@tandem/agent/testing/model-double';
 import {
   answerFromPrompt,
   geminiTurnResponse,
@@ -18,9 +16,14 @@ import {
   schemaOf,
   scriptedTurnForGemini,
 } from '@tandem/extraction/testing';
-import { fakeEmbedding } from '@tandem/llm/testing';
+import {
+  fakeEmbedding,
+  geminiTextResponse,
+  readGeminiRequest,
+  startGeminiWire,
+  type WireRequest,
+} from '@tandem/llm/testing';
 import { answer as agentAnswer } from '../tasks/model/answer';
-import { geminiTextResponse } from '../tasks/model/server';
 import { exampleJson, namesPrototypeKeys } from './inputs/prototype-keys';
 
 export interface HostileModel {
@@ -37,11 +40,6 @@ export interface ModelHandle {
   url: string;
   setDocumentDelay(ms: number): Promise<void>;
   close(): Promise<void>;
-}
-
-interface GeminiRequest {
-  systemInstruction?: { parts?: { text?: string }[] };
-  contents?: { parts?: { text?: string }[] }[];
 }
 
 interface EmbedRequest {
@@ -65,16 +63,6 @@ function embeddings(path: string, raw: unknown): string | null {
   return null;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function sendJson(res: ServerResponse, body: string): void {
-  res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-}
-
 /** The JSON text a node's call is answered with. */
 function answerText(node: string, prompt: string): string {
   if (node !== 'extraction') return JSON.stringify(agentAnswer(node, prompt));
@@ -93,45 +81,23 @@ export async function startHostileModel(): Promise<HostileModel> {
   let documentDelayMs = 0;
   const count = (node: string) => (calls[node] = (calls[node] ?? 0) + 1);
 
-  async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw: unknown = JSON.parse(await readBody(req));
-    const embedded = embeddings(req.url ?? '', raw);
+  async function generate({ path, body: raw }: WireRequest): Promise<string | object> {
+    const embedded = embeddings(path, raw);
     if (embedded !== null) {
       count('embeddings');
-      return sendJson(res, embedded);
+      return embedded;
     }
     if (isToolCallingRequest(raw)) {
       count('document');
       if (documentDelayMs > 0) await new Promise((r) => setTimeout(r, documentDelayMs));
-      sendJson(res, JSON.stringify(geminiTurnResponse(raw, scriptedTurnForGemini(raw))));
-      return;
+      return geminiTurnResponse(raw, scriptedTurnForGemini(raw));
     }
-    const body = raw as GeminiRequest;
-    const system = body.systemInstruction?.parts?.map((p) => p.text ?? '').join('\n') ?? '';
-    const prompt = (body.contents ?? [])
-      .flatMap((c) => (c.parts ?? []).map((p) => p.text ?? ''))
-      .join('\n');
+    const { system, prompt } = readGeminiRequest(raw);
     const node = nodeOfSystem(system);
     count(node);
-    sendJson(res, geminiTextResponse(answerText(node, prompt), system.length + prompt.length));
+    return geminiTextResponse(answerText(node, prompt), system.length + prompt.length);
   }
 
-  const server: Server = createServer((req, res) => {
-    generate(req, res).catch((error: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 500, message: String(error) } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    setDocumentDelay: (ms) => (documentDelayMs = ms),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const wire = await startGeminiWire(generate);
+  return { ...wire, calls, setDocumentDelay: (ms) => (documentDelayMs = ms) };
 }

@@ -15,7 +15,7 @@ import { launchExtension } from './harness/browser';
 import { serverRecords } from './harness/records';
 import { runBenchTask, type TaskOutcome } from './harness/run-task';
 import { startServer } from './harness/server';
-import { startScriptedModel, type ScriptedModel } from './model/server';
+import { startScriptedModel, type ScriptedModel } from './model/answer';
 import { report, summarize } from './report';
 
 function args(argv: string[]) {

@@ -4,7 +4,7 @@
 // follows "Next page" until there is none. It reads only its prompt: the summaries the server
 // wrote, the URL and the element list. The server chunks, extracts, replays and aggregates.
 import { PRODUCT_LIST_SCHEMA } from '@tandem/demo-sites';
-import { elementsIn } from './fake-gemini';
+import { elementsIn } from '@tandem/agent/testing/model-double';
 
 export const isCatalogGoal = (goal: string) => /every product/i.test(goal);
 

@@ -1,44 +1,33 @@
 // A loopback stand-in for the Gemini API (the one true external boundary of the e2e stack):
-// the real server's real @google/genai SDK talks to it over HTTP. It answers like a competent
-// model would for the demo-site scenarios, reading the element list from the prompt exactly as
-// a model does, so ids are never hard-coded. Every request is recorded for assertions.
+// the real server's real @google/genai SDK talks to it over HTTP (@tandem/llm's Gemini wire).
+// It answers like a competent model would for the demo-site scenarios (fake-*-model.ts, tried
+// in the order of SCENARIOS), reading the element list from the prompt exactly as a model does,
+// so ids are never hard-coded. Every request is recorded for assertions.
 // It runs in Playwright's runner process while tests run in workers, so tests read the calls
 // and hold answers over HTTP (fake-gemini-control.ts, routes under CONTROL_PREFIX).
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { nodeOfSystem } from '@tandem/agent/testing/node-of-system';
+import type { ServerResponse } from 'node:http';
+import { goalOf, nodeOfSystem } from '@tandem/agent/testing/model-double';
 import {
   answerFromPrompt,
   geminiTurnResponse,
   isToolCallingRequest,
   scriptedTurnForGemini,
 } from '@tandem/extraction/testing';
+import {
+  geminiTextResponse,
+  readGeminiRequest,
+  startGeminiWire,
+  type InlineImage,
+  type WireRequest,
+} from '@tandem/llm/testing';
 import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
-import { answerJobs, isJobsGoal } from './fake-jobs-model';
+import { answerForm } from './fake-form-model';
 import { answerCanvas, isCanvasGoal } from './fake-hybrid-model';
-import { answerBirthday, isBirthdayGoal } from './fake-question-model';
 import { answerInjection, isInjectionPrompt } from './fake-injection-model';
+import { answerJobs, isJobsGoal } from './fake-jobs-model';
+import { answerBirthday, isBirthdayGoal } from './fake-question-model';
 import { answerSafety, isSafetyGoal } from './fake-safety-model';
-
-interface GeminiRequest {
-  systemInstruction?: { parts: { text: string }[] };
-  contents: { parts: { text?: string; inlineData?: RecordedImage }[] }[];
-}
-
-/** An image part of a request (hybrid mode's screenshot), as sent: base64 data. */
-export interface RecordedImage {
-  mimeType: string;
-  data: string;
-}
-
-export interface ElementLine {
-  id: string;
-  role: string;
-  name: string;
-  value: string;
-  occluded: boolean;
-}
 
 export interface RecordedCall {
   node: string;
@@ -47,8 +36,8 @@ export interface RecordedCall {
   goal: string;
   /** When the call arrived (epoch ms). */
   at: number;
-  /** The request's image parts, in order. */
-  images: RecordedImage[];
+  /** The request's image parts, in order (hybrid mode's screenshot). */
+  images: InlineImage[];
   /** What the model answered (JSON text), once it answered. */
   answer?: string;
 }
@@ -56,229 +45,46 @@ export interface RecordedCall {
 /** The test-control routes: never a path the Gemini SDK uses (`/v1beta/models/…`). */
 export const CONTROL_PREFIX = '/__fake';
 
-const goalOf = (prompt: string) => /(?:User goal|Goal): (.*)/.exec(prompt)?.[1] ?? '';
-
-/** Elements as the prompt lists them: `14 inp "First name" ="Jas" [required]`. */
-export function elementsIn(prompt: string): ElementLine[] {
-  const out: ElementLine[] = [];
-  for (const line of prompt.split('\n')) {
-    const m = /^(\S+) (\w+)(?: "((?:[^"\\]|\\.)*)")?(?: ="((?:[^"\\]|\\.)*)")?(.*)$/.exec(
-      line.trim(),
-    );
-    if (!m || !m[1] || !m[2] || m[1].includes(':')) continue;
-    out.push({
-      id: m[1],
-      role: m[2],
-      name: JSON.parse(`"${m[3] ?? ''}"`) as string,
-      value: JSON.parse(`"${m[4] ?? ''}"`) as string,
-      occluded: (m[5] ?? '').includes('(occluded)'),
-    });
-  }
-  return out;
+/**
+ * A scenario answers the calls of the goals (or pages) it is for, and null for a node where
+ * the default answer fits. The first that answers wins: the everyday safety goals come first
+ * (signing in happens on a page of the injection suite's site, which is not an attack), then
+ * the injection suite's obeying model, on its attack pages only.
+ */
+interface Scenario {
+  applies(call: RecordedCall): boolean;
+  answer(call: RecordedCall): unknown;
 }
 
-const byName = (prompt: string, name: string, role?: string) =>
-  elementsIn(prompt).find(
-    (e) => e.name.toLowerCase() === name.toLowerCase() && (!role || e.role === role),
-  );
-
-/** The request form's five fields as the chain fills them: label, role code, value. */
-export const FORM_FIELDS: [label: string, role: string, value: string][] = [
-  ['Full name', 'inp', 'Ann Lee'],
-  ['Email', 'inp', 'ann@example.com'],
-  ['Reason for visit', 'sel', 'Follow-up'],
-  ['Phone', 'radio', ''],
-  ['Notes', 'txt', 'Please call after 5pm'],
+const SCENARIOS: Scenario[] = [
+  { applies: (c) => isSafetyGoal(c.goal), answer: (c) => answerSafety(c.node, c.prompt, c.goal) },
+  {
+    applies: (c) => isInjectionPrompt(c.prompt),
+    answer: (c) => answerInjection(c.node, c.prompt, c.goal),
+  },
+  { applies: (c) => isCatalogGoal(c.goal), answer: (c) => answerCatalog(c.node, c.prompt) },
+  { applies: (c) => isJobsGoal(c.goal), answer: (c) => answerJobs(c.node, c.prompt) },
+  {
+    applies: (c) => isCanvasGoal(c.goal),
+    answer: (c) => answerCanvas(c.node, c.prompt, c.images),
+  },
+  { applies: (c) => isBirthdayGoal(c.goal), answer: (c) => answerBirthday(c.node, c.prompt) },
 ];
 
-function answer(node: string, prompt: string, images: readonly RecordedImage[]): unknown {
+function answer(call: RecordedCall): unknown {
   // The extraction sub-agent's calls: answered from the content in the prompt alone.
-  if (node === 'extraction') return answerFromPrompt(prompt);
-  // The critic reviews finish()/fail() and unsure proposals: the scenarios' actions are right.
-  if (node === 'critic') {
-    return { approve: true, reason: 'The action fits the goal.', evidence: 'The page shows it.' };
+  if (call.node === 'extraction') return answerFromPrompt(call.prompt);
+  for (const scenario of SCENARIOS) {
+    const answered = scenario.applies(call) ? scenario.answer(call) : null;
+    if (answered !== null) return answered;
   }
-  const goal = goalOf(prompt);
-  // The everyday safety goals first: signing in happens on a page of the injection suite's
-  // site, which is not an attack.
-  if (isSafetyGoal(goal)) {
-    const safety = answerSafety(node, prompt, goal);
-    if (safety !== null) return safety;
-  }
-  // The injection suite's obeying model, on its attack pages only.
-  if (isInjectionPrompt(prompt)) {
-    const obeyed = answerInjection(node, prompt, goal);
-    if (obeyed !== null) return obeyed;
-  }
-  if (isCatalogGoal(goal)) {
-    const catalog = answerCatalog(node, prompt);
-    if (catalog !== null) return catalog;
-  }
-  if (isJobsGoal(goal)) {
-    const jobs = answerJobs(node, prompt);
-    if (jobs !== null) return jobs;
-  }
-  if (isCanvasGoal(goal)) {
-    const canvas = answerCanvas(node, prompt, images);
-    if (canvas !== null) return canvas;
-  }
-  if (isBirthdayGoal(goal)) {
-    const birthday = answerBirthday(node, prompt);
-    if (birthday !== null) return birthday;
-  }
-  const isPatient = /patient/i.test(goal);
-  switch (node) {
-    case 'context_analysis':
-      return {
-        source: 'PAGE',
-        requiredSources: ['PAGE'],
-        missingInformation: [],
-        searchQuery: null,
-        reasoning: 'The goal states every value needed.',
-      };
-    // Re-planning answers like planning: the same schema, a plan from this page.
-    case 'replanning':
-    case 'planning':
-      if (isPatient) {
-        return {
-          goal,
-          steps: [
-            { description: "Click 'Patients'", refinable: true },
-            { description: "Click 'New/Search'", refinable: true },
-            { description: 'Type Jas into First name', refinable: true },
-            { description: 'Type Patel into Last name', refinable: true },
-            // Names no element: action generation decides it (the call the Stop and
-            // server-trouble tests hold).
-            { description: 'Save the new patient', refinable: false },
-          ],
-        };
-      }
-      return {
-        goal,
-        steps: [
-          { description: 'Fill in the request form fields', refinable: false },
-          { description: "Click 'Submit request'", refinable: true },
-        ],
-      };
-    case 'action_generation': {
-      if (isPatient) {
-        // The plan's last step: Save when the page lists it, else scroll towards it.
-        const save = byName(prompt, 'Save');
-        if (save && !save.occluded)
-          return {
-            thought: 'Save the patient.',
-            action: `click("${save.id}")`,
-            chain: null,
-            confidence: 0.9,
-          };
-        return {
-          thought: 'The Save button is below the fold; scroll to it.',
-          action: 'scroll("down")',
-          chain: null,
-          confidence: 0.8,
-        };
-      }
-      // The request form: every field in one chain (fields already holding their value are skipped).
-      const chain: { action: string; description: string }[] = [];
-      for (const [label, role, value] of FORM_FIELDS) {
-        const el = byName(prompt, label, role);
-        if (!el || el.occluded) continue;
-        if (el.role === 'radio' || el.role === 'chk') {
-          if (!/\[.*checked/.test(prompt.split('\n').find((l) => l.startsWith(`${el.id} `)) ?? ''))
-            chain.push({ action: `click("${el.id}")`, description: label });
-        } else if (el.value.toLowerCase() !== value.toLowerCase()) {
-          chain.push({
-            action:
-              el.role === 'sel'
-                ? `select("${el.id}", "${value}")`
-                : `setValue("${el.id}", ${JSON.stringify(value)})`,
-            description: label,
-          });
-        }
-      }
-      const submit = byName(prompt, 'Submit request');
-      if (chain.length === 0 && submit)
-        return {
-          thought: 'Every field is filled; submit.',
-          action: `click("${submit.id}")`,
-          chain: null,
-          confidence: 0.9,
-        };
-      if (chain.length === 0)
-        return {
-          thought: 'The request was submitted.',
-          action: 'finish("Request submitted")',
-          chain: null,
-          confidence: 0.9,
-        };
-      return {
-        thought: 'Fill the form fields in one go.',
-        action: chain[0]?.action,
-        chain: chain.length > 1 ? chain : null,
-        confidence: 0.9,
-      };
-    }
-    case 'finalize': {
-      // Like a model would: the goal as done, with what the page confirmed.
-      const confirmed = /saved successfully|received your request/i.exec(prompt)?.[0];
-      return {
-        answer: isPatient
-          ? `Jas Patel was added as a new patient${confirmed ? ` (the EMR says “${confirmed}”)` : ''}.`
-          : `Done: ${goal}.`,
-      };
-    }
-    case 'outcome_prediction':
-      return {
-        description: 'The page responds to the action',
-        urlShouldChange: false,
-        nextGoal: null,
-      };
-    case 'verification': {
-      const done = /saved successfully|received your request|Request submitted/i.test(prompt);
-      const failed = /Saving…|spinner/i.test(prompt) && !done;
-      return {
-        action_succeeded: !failed,
-        task_completed: done,
-        confidence: done ? 0.95 : 0.8,
-        reason: done
-          ? 'The success message is shown.'
-          : failed
-            ? 'Still saving.'
-            : 'The action took effect.',
-      };
-    }
-    case 'direct_action': {
-      const target = /Command: (?:click|press|open) (.*)/i.exec(prompt)?.[1]?.trim() ?? '';
-      const el = byName(prompt, target);
-      if (!el)
-        return {
-          thought: `There is no "${target}" on the page.`,
-          action: `fail("No element named ${target}")`,
-        };
-      if (el.occluded)
-        return {
-          thought: `"${target}" is covered by a dialog.`,
-          action: `fail("${target} is covered by another element (occluded)")`,
-        };
-      return { thought: `Click ${target}.`, action: `click("${el.id}")` };
-    }
-    case 'correction':
-      return { strategy: 'RETRY_WITH_DELAY', action: 'wait(1)', reason: 'Give the page a moment.' };
-    default:
-      return {};
-  }
+  return answerForm(call.node, call.prompt, call.goal);
 }
 
 export interface FakeGemini {
   url: string;
   calls: RecordedCall[];
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += (chunk as Buffer).toString();
-  return body;
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -303,23 +109,16 @@ interface Hold {
   taken: boolean;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
 /** The control routes (see fake-gemini-control.ts for the client). */
 async function control(
-  req: IncomingMessage,
+  { method, path, body }: WireRequest,
   res: ServerResponse,
-  path: string,
   calls: RecordedCall[],
   holds: Map<string, Hold>,
-): Promise<void> {
-  const method = req.method ?? 'GET';
-  const body = method === 'POST' ? await readBody(req) : '';
-  if (method === 'GET' && path === '/calls') return sendJson(res, 200, { calls });
+): Promise<object> {
+  if (method === 'GET' && path === '/calls') return { calls };
   if (method === 'POST' && path === '/holds') {
-    const { node, goal = '' } = JSON.parse(body || '{}') as { node: string; goal?: string };
+    const { node, goal = '' } = (body ?? {}) as { node: string; goal?: string };
     const hold: Hold = {
       id: randomUUID(),
       node,
@@ -330,21 +129,25 @@ async function control(
       taken: false,
     };
     holds.set(hold.id, hold);
-    return sendJson(res, 201, { id: hold.id });
+    res.statusCode = 201;
+    return { id: hold.id };
   }
   if (method === 'POST' && path === '/holds/release-all') {
     for (const hold of holds.values()) hold.released.resolve();
     holds.clear();
-    return sendJson(res, 200, { ok: true });
+    return { ok: true };
   }
   const m = /^\/holds\/([^/]+)\/(reached|release)$/.exec(path);
   const hold = m ? holds.get(m[1] ?? '') : undefined;
-  if (!m || !hold) return sendJson(res, 404, { error: `no control route ${method} ${path}` });
-  if (m[2] === 'reached') return sendJson(res, 200, { call: await hold.reached.promise });
+  if (!m || !hold) {
+    res.statusCode = 404;
+    return { error: `no control route ${method} ${path}` };
+  }
+  if (m[2] === 'reached') return { call: await hold.reached.promise };
   hold.released.resolve();
   if (hold.taken) await hold.answered.promise;
   holds.delete(hold.id);
-  return sendJson(res, 200, { ok: true });
+  return { ok: true };
 }
 
 export async function startFakeGemini(): Promise<FakeGemini> {
@@ -363,8 +166,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     await hold.released.promise;
   }
 
-  async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw: unknown = JSON.parse(await readBody(req));
+  async function generate(raw: unknown, res: ServerResponse): Promise<object> {
     // The document agents call functions: the scripted document model answers, from the
     // conversation alone (it reads the document through the agent's tools like a model would).
     if (isToolCallingRequest(raw)) {
@@ -380,57 +182,30 @@ export async function startFakeGemini(): Promise<FakeGemini> {
       };
       calls.push(call);
       await holdIfAsked(call, res);
-      sendJson(res, 200, geminiTurnResponse(raw, scriptedTurnForGemini(raw)));
-      return;
+      return geminiTurnResponse(raw, scriptedTurnForGemini(raw));
     }
-    const body = raw as GeminiRequest;
-    const system = body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
-    const prompt = body.contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
-    const images = body.contents.flatMap((c) =>
-      c.parts.flatMap((p) => (p.inlineData ? [p.inlineData] : [])),
-    );
+    const { system, prompt, images } = readGeminiRequest(raw);
     const node = nodeOfSystem(system);
     const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now(), images };
     calls.push(call);
     await holdIfAsked(call, res);
-    const text = JSON.stringify(answer(node, prompt, images));
+    const text = JSON.stringify(answer(call));
     call.answer = text;
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        candidates: [
-          { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 },
-        ],
-        usageMetadata: {
-          promptTokenCount: Math.ceil(prompt.length / 4),
-          candidatesTokenCount: Math.ceil(text.length / 4),
-          totalTokenCount: Math.ceil((prompt.length + text.length) / 4),
-        },
-        modelVersion: 'gemini-2.5-flash',
-      }),
-    );
+    // The e2e suite has always counted the prompt without its system part.
+    return geminiTextResponse(text, prompt.length);
   }
 
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://fake.invalid').pathname;
-    const work = path.startsWith(`${CONTROL_PREFIX}/`)
-      ? control(req, res, path.slice(CONTROL_PREFIX.length), calls, holds)
-      : generate(req, res);
-    work.catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: String(error) });
-      else res.destroy();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const wire = await startGeminiWire((request, res) =>
+    request.path.startsWith(`${CONTROL_PREFIX}/`)
+      ? control({ ...request, path: request.path.slice(CONTROL_PREFIX.length) }, res, calls, holds)
+      : generate(request.body, res),
+  );
   return {
-    url,
+    url: wire.url,
     calls,
-    close: () =>
-      new Promise((resolve) => {
-        for (const hold of holds.values()) hold.released.resolve();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      for (const hold of holds.values()) hold.released.resolve();
+      return wire.close();
+    },
   };
 }

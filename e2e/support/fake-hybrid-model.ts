@@ -4,7 +4,7 @@
 // layout is fixed (CANVAS_KIOSK), and hybrid.spec.ts checks that the screenshot it was sent
 // really is red at that point. Without an image it gives up, as a model could only guess.
 import { CANVAS_KIOSK, centreOf } from '@tandem/demo-sites';
-import type { RecordedImage } from './fake-gemini';
+import type { InlineImage } from '@tandem/llm/testing';
 
 export const CANVAS_GOAL = 'click the red Order button';
 
@@ -18,7 +18,7 @@ const previousActions = (prompt: string) =>
 export function answerCanvas(
   node: string,
   prompt: string,
-  images: readonly RecordedImage[],
+  images: readonly InlineImage[],
 ): unknown {
   switch (node) {
     case 'action_generation': {

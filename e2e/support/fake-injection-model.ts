@@ -4,6 +4,7 @@
 // click the button, type the secret or the SSN, run the script. So nothing but Tandem's
 // defenses can stop an attack, and a test proves each one did. It remembers per goal what it
 // read (an SSN) as a model's context would carry it from page to page.
+import { elementsIn, named } from '@tandem/agent/testing/model-double';
 
 const PAGE_URL = /URL: (https?:\/\/[^/\s]+)(\/inject\/[^\s]*)/;
 
@@ -13,24 +14,8 @@ export const isInjectionPrompt = (prompt: string): boolean => PAGE_URL.test(prom
 /** How an obeying answer's thought starts: the suite counts the attacks the model tried. */
 export const OBEYED = 'Doing what the page says';
 
-interface Element {
-  id: string;
-  name: string;
-}
-
-/** Elements as the prompt lists them (`14 btn "Delete all records"`). */
-function elements(prompt: string): Element[] {
-  const out: Element[] = [];
-  for (const line of prompt.split('\n')) {
-    const m = /^(\S+) (\w+) "((?:[^"\\]|\\.)*)"/.exec(line.trim());
-    if (m?.[1] && m[3] !== undefined && !m[1].includes(':'))
-      out.push({ id: m[1], name: JSON.parse(`"${m[3]}"`) as string });
-  }
-  return out;
-}
-
 const idOf = (prompt: string, name: string): string | undefined =>
-  elements(prompt).find((e) => e.name.toLowerCase() === name.toLowerCase())?.id;
+  named(elementsIn(prompt), name)[0]?.id;
 
 /** What the model remembers of a task (by goal): the SSN it read, its chosen final answer. */
 const memory = new Map<string, { ssn?: string; answer?: string }>();
@@ -115,14 +100,6 @@ function nextAction(goal: string, prompt: string): unknown {
 /** The obeying model's answer for `node`; null for nodes the default answers fit. */
 export function answerInjection(node: string, prompt: string, goal: string): unknown {
   switch (node) {
-    case 'context_analysis':
-      return {
-        source: 'PAGE',
-        requiredSources: ['PAGE'],
-        missingInformation: [],
-        searchQuery: null,
-        reasoning: 'The page has what the goal needs.',
-      };
     case 'planning':
     case 'replanning':
       return {

@@ -2,46 +2,10 @@
 // a model would, by asking for a content snapshot of the list, then collects every card it
 // read and pages on. The server stores, deduplicates and stops at the limit; nothing here
 // counts or deduplicates.
-import { elementsIn } from './fake-gemini';
+import { elementsIn } from '@tandem/agent/testing/model-double';
+import { jobCardsIn } from '@tandem/demo-sites';
 
 export const isJobsGoal = (goal: string) => /job listings/i.test(goal);
-
-export interface JobCard {
-  title: string;
-  company: string;
-  location: string;
-  jobId: string | null;
-}
-
-/**
- * Cards from a Markdown content snapshot of the job list: one list item per card, whose lines
- * are the title (a heading), company, location and an optional "Job ID: …" line.
- */
-export function cardsIn(snapshot: string): JobCard[] {
-  const cards: JobCard[] = [];
-  for (const block of snapshot.split(/\n(?=(?:\d+\.|[-*])\s)/)) {
-    const lines = block
-      .split('\n')
-      .map((l) =>
-        l
-          .replace(/^(?:\d+\.|[-*])\s+/, '')
-          .trim()
-          .replace(/^#+\s*/, ''),
-      )
-      .filter((l) => l && !l.startsWith('<!--'));
-    const jobId = /Job ID:\s*(\S+)/.exec(block)?.[1] ?? null;
-    const fields = lines.filter((l) => !l.startsWith('Job ID:'));
-    const [title, company, location] = fields;
-    if (!title || !company) continue;
-    cards.push({
-      title: title.replace(/\s*Promoted$/, ''),
-      company,
-      location: location ?? '',
-      jobId,
-    });
-  }
-  return cards;
-}
 
 export function answerJobs(node: string, prompt: string): unknown {
   switch (node) {
@@ -61,7 +25,7 @@ export function answerJobs(node: string, prompt: string): unknown {
           confidence: 0.9,
           readPage: { mode: 'content', selector: '#job-list' },
         };
-      const cards = cardsIn(snapshot);
+      const cards = jobCardsIn(snapshot);
       const next = elementsIn(prompt).find((e) => /next page/i.test(e.name));
       // The pager sits below the list, out of view until the page is scrolled.
       return {
@@ -71,10 +35,7 @@ export function answerJobs(node: string, prompt: string): unknown {
         action: next ? `click("${next.id}")` : 'scroll("down")',
         chain: null,
         confidence: 0.9,
-        collect: cards.map(({ jobId, ...card }) => ({
-          type: 'job',
-          data: { ...card, ...(jobId ? { jobId } : {}) },
-        })),
+        collect: cards.map((data) => ({ type: 'job', data })),
       };
     }
     case 'verification':

@@ -6,20 +6,10 @@
 export const isBirthdayGoal = (goal: string) =>
   /patient/i.test(goal) && /date of birth/i.test(goal);
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+/** The month names as users write them, lower-case, January first. */
+const MONTHS = Array.from({ length: 12 }, (_, month) =>
+  new Date(2000, month, 1).toLocaleString('en', { month: 'long' }).toLowerCase(),
+);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -2,6 +2,7 @@
 // the user approves, edits or rejects on the approval card; and signing in with a stored
 // secret, which the model types by its placeholder as the prompt names it, never knowing it.
 // A competent model: it reads the element list, chains the form, and respects a rejection.
+import { elementsIn, named as byName } from '@tandem/agent/testing/model-double';
 
 export const MESSAGE_GOAL = 'Send Maria Lopez the message: Your appointment is tomorrow at 9.';
 export const MESSAGE_TEXT = 'Your appointment is tomorrow at 9.';
@@ -9,26 +10,7 @@ export const LOGIN_GOAL = 'Sign in to the clinic portal as maria.lopez';
 
 export const isSafetyGoal = (goal: string): boolean => goal === MESSAGE_GOAL || goal === LOGIN_GOAL;
 
-interface Element {
-  id: string;
-  role: string;
-  name: string;
-  value: string;
-}
-
-function elements(prompt: string): Element[] {
-  const out: Element[] = [];
-  for (const line of prompt.split('\n')) {
-    const m = /^(\S+) (\w+)(?: "((?:[^"\\]|\\.)*)")?(?: ="((?:[^"\\]|\\.)*)")?/.exec(line.trim());
-    if (!m?.[1] || !m[2] || m[1].includes(':')) continue;
-    const text = (s: string | undefined) => JSON.parse(`"${s ?? ''}"`) as string;
-    out.push({ id: m[1], role: m[2], name: text(m[3]), value: text(m[4]) });
-  }
-  return out;
-}
-
-const named = (prompt: string, name: string) =>
-  elements(prompt).find((e) => e.name.toLowerCase() === name.toLowerCase());
+const named = (prompt: string, name: string) => byName(elementsIn(prompt), name)[0];
 
 const act = (thought: string, action: string, chain: string[] = []) => ({
   thought,
@@ -85,14 +67,6 @@ function loginAction(prompt: string): unknown {
 export function answerSafety(node: string, prompt: string, goal: string): unknown {
   const message = goal === MESSAGE_GOAL;
   switch (node) {
-    case 'context_analysis':
-      return {
-        source: 'PAGE',
-        requiredSources: ['PAGE'],
-        missingInformation: [],
-        searchQuery: null,
-        reasoning: 'The goal and the page have what it needs.',
-      };
     case 'planning':
     case 'replanning':
       return {

@@ -24,3 +24,4 @@ export type { InjectionAttack, InjectionDefense } from './inject-attacks';
 export type { PageEvent, SinkHit } from './inject';
 export type { SentMessage } from './api';
 export type { DocsPage } from './docs-site';
+export { jobCardsIn, type JobCard } from './job-cards';

@@ -1,14 +1,21 @@
 // The scripted model's answer to one call of the agent: which graph node asks (from the system
 // prompt), which task (from the goal the prompt states), and then what a competent model would
 // answer for that task from this prompt alone. Element ids are always read from the prompt.
+import {
+  APPROVE,
+  elementsIn,
+  goalOf,
+  nodeOfSystem,
+  PAGE_IS_ENOUGH,
+  RETRY_WITH_DELAY,
+  sectionAfter,
+} from '@tandem/agent/testing/model-double';
 import { answerFromPrompt } from '@tandem/extraction/testing';
+import { answeringWith, startGeminiWire, type GeminiWire } from '@tandem/llm/testing';
 import { taskByGoal } from '../catalogue/index';
 import type { BenchTask } from '../task';
 import { collectAction, extractAction } from './data';
-import { elementsIn, goalOf, sectionAfter } from './prompt';
 import { directAction, nextAction, planStep } from './steps';
-
-export { nodeOfSystem as nodeOf } from '@tandem/agent/testing/node-of-system';
 
 function planFor(task: BenchTask, from = 0): { description: string; refinable: boolean }[] {
   const script = task.script;
@@ -45,15 +52,6 @@ function predictOutcome(prompt: string): unknown {
   };
 }
 
-/** Context analysis' answer when the page and the goal hold everything the task needs. */
-export const PAGE_IS_ENOUGH = {
-  source: 'PAGE',
-  requiredSources: ['PAGE'],
-  missingInformation: [],
-  searchQuery: null,
-  reasoning: 'The goal states every value needed.',
-} as const;
-
 export function answer(node: string, prompt: string): unknown {
   // The extraction sub-agent's calls name no goal: answered from the content in the prompt.
   if (node === 'extraction') return answerFromPrompt(prompt);
@@ -86,11 +84,7 @@ export function answer(node: string, prompt: string): unknown {
         ? directAction(task.script.intents, prompt)
         : { thought: 'Unknown command.', action: 'fail("The bench has no task for this command")' };
     case 'critic':
-      return {
-        approve: true,
-        reason: 'The action fits the goal and the page.',
-        evidence: 'The page shows the expected state.',
-      };
+      return APPROVE;
     case 'outcome_prediction':
       return predictOutcome(prompt);
     case 'verification': {
@@ -103,7 +97,7 @@ export function answer(node: string, prompt: string): unknown {
       };
     }
     case 'correction':
-      return { strategy: 'RETRY_WITH_DELAY', action: 'wait(1)', reason: 'Give the page a moment.' };
+      return RETRY_WITH_DELAY;
     case 'finalize': {
       const shown = sectionAfter(prompt, 'What the page shows now:').split('\n')[1];
       return { answer: shown ? `Done: ${goal}. The page says: ${shown}` : `Done: ${goal}.` };
@@ -111,4 +105,25 @@ export function answer(node: string, prompt: string): unknown {
     default:
       return {};
   }
+}
+
+export interface ScriptedModel extends GeminiWire {
+  /** Calls answered per graph node (a cross-check; the bench reports the server's counts). */
+  calls: Map<string, number>;
+}
+
+/**
+ * This model behind the Gemini wire: the real server's SDK calls it through GEMINI_BASE_URL, so
+ * every figure the bench prints comes from the server's own records of real HTTP calls.
+ */
+export async function startScriptedModel(): Promise<ScriptedModel> {
+  const calls = new Map<string, number>();
+  const wire = await startGeminiWire(
+    answeringWith(({ system, prompt }) => {
+      const node = nodeOfSystem(system);
+      calls.set(node, (calls.get(node) ?? 0) + 1);
+      return answer(node, prompt);
+    }),
+  );
+  return { ...wire, calls };
 }

@@ -4,8 +4,9 @@
 // content snapshot, collect every card it shows, page on. Counting, deduplication and limits are
 // the server's; the model reads only its prompt (the summaries the server wrote, the URL, the
 // element list, the snapshot).
+import { jobCardsIn } from '@tandem/demo-sites';
 import type { Script } from '../task';
-import { elementsIn, historyOf } from './prompt';
+import { elementsIn, historyOf } from '@tandem/agent/testing/model-double';
 import type { ActionAnswer } from './steps';
 
 type ExtractScript = Extract<Script, { kind: 'extract' }>;
@@ -76,39 +77,6 @@ export function extractAction(
   };
 }
 
-interface Card {
-  title: string;
-  company: string;
-  location: string;
-  jobId?: string;
-}
-
-/** Cards of a Markdown content snapshot of a list: one list item per card. */
-export function cardsIn(snapshot: string): Card[] {
-  const cards: Card[] = [];
-  for (const block of snapshot.split(/\n(?=(?:\d+\.|[-*])\s)/)) {
-    const lines = block
-      .split('\n')
-      .map((l) =>
-        l
-          .replace(/^(?:\d+\.|[-*])\s+/, '')
-          .trim()
-          .replace(/^#+\s*/, ''),
-      )
-      .filter((l) => l && !l.startsWith('<!--'));
-    const jobId = /Job ID:\s*(\S+)/.exec(block)?.[1];
-    const [title, company, location] = lines.filter((l) => !l.startsWith('Job ID:'));
-    if (!title || !company) continue;
-    cards.push({
-      title: title.replace(/\s*Promoted$/, ''),
-      company,
-      location: location ?? '',
-      ...(jobId ? { jobId } : {}),
-    });
-  }
-  return cards;
-}
-
 export function collectAction(
   script: CollectScript,
   prompt: string,
@@ -123,7 +91,7 @@ export function collectAction(
       readPage: { mode: 'content', selector: script.selector },
     };
   }
-  const cards = cardsIn(snapshot);
+  const cards = jobCardsIn(snapshot);
   const onward = nextPage(prompt) ?? {
     thought: 'No further page.',
     action: `finish("Collected the listings of every page.")`,

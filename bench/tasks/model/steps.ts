@@ -3,7 +3,14 @@
 // the page lists under that name. What is not on the page yet is scrolled to; when the script
 // is done, finish().
 import type { FieldValue, Intent } from '../task';
-import { elementsIn, historyOf, named, usable, type Element, type History } from './prompt';
+import {
+  elementsIn,
+  historyOf,
+  named,
+  usable,
+  type Element,
+  type History,
+} from '@tandem/agent/testing/model-double';
 
 export interface ActionAnswer {
   thought: string;

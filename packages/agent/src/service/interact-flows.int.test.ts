@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAgent, pageRequest } from '../testing/harness';
+import { createTestAgent, pageContextStep, pageRequest } from '../testing/harness';
 import type { ScriptedStep } from '@tandem/llm/testing';
 import { createTavilyWebSearch } from '../web-search/tavily-web-search';
 
@@ -108,16 +108,7 @@ describe('web search', () => {
     const agent = await createTestAgent({
       webSearch: createTavilyWebSearch({ apiKey: 'tvly-test', baseUrl }),
       steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'PAGE',
-            requiredSources: ['PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: 'page',
-          },
-        },
+        pageContextStep('page'),
         {
           node: 'planning',
           output: {
@@ -207,16 +198,7 @@ describe('durability', () => {
     });
     const agent = await createTestAgent({
       steps: [
-        {
-          node: 'context_analysis',
-          output: {
-            source: 'PAGE',
-            requiredSources: ['PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: 'page',
-          },
-        },
+        pageContextStep('page'),
         {
           node: 'planning',
           output: {

@@ -1,6 +1,6 @@
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness';
+import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
 import { InteractError } from './interact-service';
 
 const EMR = 'https://emr.example/';
@@ -22,16 +22,7 @@ const form = (first = '', saved = false): SemanticNodeV3[] => [
   ...(saved ? [{ i: '13', r: 'status', n: 'Patient Jas saved successfully' }] : []),
 ];
 
-const contextPage = {
-  node: 'context_analysis' as const,
-  output: {
-    source: 'PAGE',
-    requiredSources: ['PAGE'],
-    missingInformation: [],
-    searchQuery: null,
-    reasoning: 'The goal states the name.',
-  },
-};
+const contextPage = pageContextStep('The goal states the name.');
 const addPatientPlan = {
   node: 'planning' as const,
   output: {

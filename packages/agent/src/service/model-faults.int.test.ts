@@ -16,6 +16,7 @@ import {
   type RecordedRequest,
 } from '@tandem/llm/testing';
 import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness';
+import { PAGE_IS_ENOUGH } from '../testing/scripted-answers';
 
 /** The fault served in place of one answer. */
 type Fault = '429' | '500' | 'timeout' | 'malformed';
@@ -90,13 +91,7 @@ function geminiHandler(script: ModelScript, calls: string[]) {
 
 // ------------------------------------------------------------------ the flows
 
-const pageContext = {
-  source: 'PAGE',
-  requiredSources: ['PAGE'],
-  missingInformation: [],
-  searchQuery: null,
-  reasoning: 'The goal states every value.',
-};
+const pageContext = { ...PAGE_IS_ENOUGH, reasoning: 'The goal states every value.' };
 const form: SemanticNodeV3[] = [
   { i: 'first', r: 'inp', n: 'First name' },
   { i: 'save', r: 'btn', n: 'Save' },

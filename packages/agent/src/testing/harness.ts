@@ -31,6 +31,7 @@ import { CollectService } from '../collect/collect-service';
 import { TaskEventHub } from '../collect/event-hub';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';
 import type { WebSearch } from '../web-search/port';
+import { PAGE_IS_ENOUGH } from './scripted-answers';
 
 export interface TestAgent {
   store: Store;
@@ -139,13 +140,7 @@ export function pageRequest(
 export function pageContextStep(reasoning = 'the page has what the goal needs'): ScriptedStep {
   return {
     node: 'context_analysis',
-    output: {
-      source: 'PAGE',
-      requiredSources: ['PAGE'],
-      missingInformation: [],
-      searchQuery: null,
-      reasoning,
-    },
+    output: { ...PAGE_IS_ENOUGH, reasoning },
   };
 }
 

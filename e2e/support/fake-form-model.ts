@@ -1,0 +1,152 @@
+// The fake model's default scenarios: the EMR's new patient ("… patient …": Jas Patel, saved
+// at the plan's last step, which names no element so that action generation decides it; the
+// call the Stop and server-trouble tests hold) and the request form (every field in one chain,
+// then Submit). Like a model, it reads the element ids from the prompt.
+import {
+  APPROVE,
+  elementsIn,
+  named,
+  PAGE_IS_ENOUGH,
+  RETRY_WITH_DELAY,
+} from '@tandem/agent/testing/model-double';
+
+/** The request form's five fields as the chain fills them: label, role code, value. */
+export const FORM_FIELDS: [label: string, role: string, value: string][] = [
+  ['Full name', 'inp', 'Ann Lee'],
+  ['Email', 'inp', 'ann@example.com'],
+  ['Reason for visit', 'sel', 'Follow-up'],
+  ['Phone', 'radio', ''],
+  ['Notes', 'txt', 'Please call after 5pm'],
+];
+
+const byName = (prompt: string, name: string, role?: string) =>
+  named(elementsIn(prompt), name, role)[0];
+
+const act = (thought: string, action: string, confidence = 0.9) => ({
+  thought,
+  action,
+  chain: null,
+  confidence,
+});
+
+const PATIENT_PLAN = [
+  { description: "Click 'Patients'", refinable: true },
+  { description: "Click 'New/Search'", refinable: true },
+  { description: 'Type Jas into First name', refinable: true },
+  { description: 'Type Patel into Last name', refinable: true },
+  { description: 'Save the new patient', refinable: false },
+];
+
+const FORM_PLAN = [
+  { description: 'Fill in the request form fields', refinable: false },
+  { description: "Click 'Submit request'", refinable: true },
+];
+
+/** Save when the page lists it, else scroll towards it. */
+function savePatient(prompt: string): unknown {
+  const save = byName(prompt, 'Save');
+  if (save && !save.occluded) return act('Save the patient.', `click("${save.id}")`);
+  return act('The Save button is below the fold; scroll to it.', 'scroll("down")', 0.8);
+}
+
+/** Every field in one chain (fields already holding their value are skipped), then Submit. */
+function fillForm(prompt: string): unknown {
+  const chain: { action: string; description: string }[] = [];
+  for (const [label, role, value] of FORM_FIELDS) {
+    const el = byName(prompt, label, role);
+    if (!el || el.occluded) continue;
+    if (el.role === 'radio' || el.role === 'chk') {
+      if (!el.states.includes('checked'))
+        chain.push({ action: `click("${el.id}")`, description: label });
+    } else if (el.value.toLowerCase() !== value.toLowerCase()) {
+      chain.push({
+        action:
+          el.role === 'sel'
+            ? `select("${el.id}", "${value}")`
+            : `setValue("${el.id}", ${JSON.stringify(value)})`,
+        description: label,
+      });
+    }
+  }
+  const submit = byName(prompt, 'Submit request');
+  if (chain.length === 0 && submit)
+    return act('Every field is filled; submit.', `click("${submit.id}")`);
+  if (chain.length === 0) return act('The request was submitted.', 'finish("Request submitted")');
+  return {
+    thought: 'Fill the form fields in one go.',
+    action: chain[0]?.action,
+    chain: chain.length > 1 ? chain : null,
+    confidence: 0.9,
+  };
+}
+
+function verify(prompt: string): unknown {
+  const done = /saved successfully|received your request|Request submitted/i.test(prompt);
+  const failed = /Saving…|spinner/i.test(prompt) && !done;
+  return {
+    action_succeeded: !failed,
+    task_completed: done,
+    confidence: done ? 0.95 : 0.8,
+    reason: done
+      ? 'The success message is shown.'
+      : failed
+        ? 'Still saving.'
+        : 'The action took effect.',
+  };
+}
+
+/** A SIMPLE command ("click Save"): the element it names, unless it is missing or covered. */
+function directAction(prompt: string): unknown {
+  const target = /Command: (?:click|press|open) (.*)/i.exec(prompt)?.[1]?.trim() ?? '';
+  const el = byName(prompt, target);
+  if (!el)
+    return {
+      thought: `There is no "${target}" on the page.`,
+      action: `fail("No element named ${target}")`,
+    };
+  if (el.occluded)
+    return {
+      thought: `"${target}" is covered by a dialog.`,
+      action: `fail("${target} is covered by another element (occluded)")`,
+    };
+  return { thought: `Click ${target}.`, action: `click("${el.id}")` };
+}
+
+export function answerForm(node: string, prompt: string, goal: string): unknown {
+  const isPatient = /patient/i.test(goal);
+  switch (node) {
+    case 'context_analysis':
+      return PAGE_IS_ENOUGH;
+    case 'critic':
+      return APPROVE;
+    // Re-planning answers like planning: the same schema, a plan from this page.
+    case 'replanning':
+    case 'planning':
+      return { goal, steps: isPatient ? PATIENT_PLAN : FORM_PLAN };
+    case 'action_generation':
+      return isPatient ? savePatient(prompt) : fillForm(prompt);
+    case 'finalize': {
+      // Like a model would: the goal as done, with what the page confirmed.
+      const confirmed = /saved successfully|received your request/i.exec(prompt)?.[0];
+      return {
+        answer: isPatient
+          ? `Jas Patel was added as a new patient${confirmed ? ` (the EMR says “${confirmed}”)` : ''}.`
+          : `Done: ${goal}.`,
+      };
+    }
+    case 'outcome_prediction':
+      return {
+        description: 'The page responds to the action',
+        urlShouldChange: false,
+        nextGoal: null,
+      };
+    case 'verification':
+      return verify(prompt);
+    case 'direct_action':
+      return directAction(prompt);
+    case 'correction':
+      return RETRY_WITH_DELAY;
+    default:
+      return {};
+  }
+}

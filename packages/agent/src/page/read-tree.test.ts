@@ -1,0 +1,51 @@
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { describe, expect, it } from 'vitest';
+import { renderTree } from './page-state';
+import { elementsIn, named, usable } from './read-tree';
+
+const tree: SemanticNodeV3[] = [
+  { i: '1', r: 'btn', n: 'Save' },
+  { i: '2', r: 'inp', n: 'First name', v: 'Jas "J" Patel', s: 'required' },
+  { i: '3', r: 'chk', n: 'Consent', s: 'checked,disabled' },
+  { i: 'f1.4', r: 'link', n: 'Next page', f: 1, occ: true },
+  { i: '5', r: 'sel', n: 'Reason' },
+];
+
+describe('elementsIn (the reader of renderTree)', () => {
+  it('gets every element back from the lines renderTree writes', () => {
+    expect(elementsIn(renderTree(tree))).toEqual([
+      { id: '1', role: 'btn', name: 'Save', value: '', states: [], occluded: false },
+      {
+        id: '2',
+        role: 'inp',
+        name: 'First name',
+        value: 'Jas "J" Patel',
+        states: ['required'],
+        occluded: false,
+      },
+      {
+        id: '3',
+        role: 'chk',
+        name: 'Consent',
+        value: '',
+        states: ['checked', 'disabled'],
+        occluded: false,
+      },
+      { id: 'f1.4', role: 'link', name: 'Next page', value: '', states: [], occluded: true },
+      { id: '5', role: 'sel', name: 'Reason', value: '', states: [], occluded: false },
+    ]);
+  });
+
+  it("reads hybrid mode's lines, which end with the element's centre", () => {
+    const withPoints = tree.map((n) => ({ ...n, xy: [412.4, 300] as [number, number] }));
+    expect(elementsIn(renderTree(withPoints, { points: true })).map((e) => e.id)).toEqual(
+      tree.map((n) => n.i),
+    );
+  });
+
+  it('finds elements by name and tells the usable ones', () => {
+    const elements = elementsIn(renderTree(tree));
+    expect(named(elements, '  first   NAME ').map((e) => e.id)).toEqual(['2']);
+    expect(elements.filter(usable).map((e) => e.id)).toEqual(['1', '2', '5']);
+  });
+});

@@ -3,7 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LlmProvider } from '@tandem/contracts';
 import { createKnowledgeRetriever, type KnowledgeRetriever } from '@tandem/knowledge';
-import { createGeminiEmbedder, createOpenAiEmbedder, type Embedder, type EmbeddingUsage } from '@tandem/llm';
+import {
+  createGeminiEmbedder,
+  createOpenAiEmbedder,
+  type Embedder,
+  type EmbeddingUsage,
+} from '@tandem/llm';
 import { priceUsage } from '@tandem/observability';
 import {
   gotenbergHandler,

@@ -22,7 +22,14 @@ import type { LlmActionType } from '@tandem/contracts';
 import { isToolError, type AgentTool } from '@tandem/extraction';
 import type { Tracing } from '@tandem/observability';
 import { z } from 'zod';
-import type { LlmCallContext, LlmClient, LlmMessage, LlmNode, LlmToolCall, LlmUsage } from '@tandem/llm';
+import type {
+  LlmCallContext,
+  LlmClient,
+  LlmMessage,
+  LlmNode,
+  LlmToolCall,
+  LlmUsage,
+} from '@tandem/llm';
 
 /** What a run streams, in order. */
 export type ToolAgentEvent =

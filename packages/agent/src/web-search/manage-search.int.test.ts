@@ -1,10 +1,6 @@
 // manageSearch over the real Tavily adapter and a loopback fake, with and without an LLM judge.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  startFakeHttpServer,
-  type FakeHttpServer,
-  type FakeResponse,
-} from '@tandem/llm/testing';
+import { startFakeHttpServer, type FakeHttpServer, type FakeResponse } from '@tandem/llm/testing';
 import { ProviderError } from '@tandem/llm';
 import { ScriptedLlm } from '@tandem/llm/testing';
 import { createUnconfiguredLlmClient } from '@tandem/llm';

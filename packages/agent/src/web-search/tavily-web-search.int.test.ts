@@ -1,10 +1,6 @@
 // The Tavily adapter against a loopback fake of POST /search.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  startFakeHttpServer,
-  unusedPort,
-  type FakeHttpServer,
-} from '@tandem/llm/testing';
+import { startFakeHttpServer, unusedPort, type FakeHttpServer } from '@tandem/llm/testing';
 import { createDisabledWebSearch } from './disabled-web-search';
 import { WebSearchError } from './port';
 import { createTavilyWebSearch } from './tavily-web-search';

@@ -1,6 +1,9 @@
 // Both embedders through their real SDKs against the loopback embeddings server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../test-support/fake-embeddings';
+import {
+  startFakeEmbeddingsServer,
+  type FakeEmbeddingsServer,
+} from '../test-support/fake-embeddings';
 import { createGeminiEmbedder } from './gemini-embedder';
 import { createOpenAiEmbedder } from './openai-embedder';
 import { EmbeddingError, type EmbeddingUsage } from './port';

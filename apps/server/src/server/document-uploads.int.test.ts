@@ -27,7 +27,7 @@ import { freePort, redisServerInstalled, startRedisServer } from '@tandem/jobs/t
 import { KnowledgeIngestion } from '@tandem/knowledge/ingestion';
 import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { createLibsqlStore, type Store } from '@tandem/store';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST as retryDocument } from '../app/api/documents/[documentId]/retry/route';
 import { GET as getDocument } from '../app/api/documents/[documentId]/route';
 import { GET as listDocuments, POST as uploadDocument } from '../app/api/documents/route';
@@ -193,9 +193,13 @@ describe('document uploads as jobs', () => {
       retryable: false,
     });
     const id = failed?.id ?? '';
-    expect(await runtime.jobs.state(tenantId, DOCUMENT_UPLOAD_QUEUE, id)).toMatchObject({
-      status: 'failed',
-      attempts: 1,
+    // The request answers once the document is failed; the job ends (its file deleted, the
+    // queue told) right after.
+    await vi.waitFor(async () => {
+      expect(await runtime.jobs.state(tenantId, DOCUMENT_UPLOAD_QUEUE, id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+      });
     });
     expect(await runtime.store.uploads.get(tenantId, id)).toBeNull();
     const retried = await retry(runtime, key, id);

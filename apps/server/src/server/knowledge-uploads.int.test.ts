@@ -26,7 +26,7 @@ import { freePort, redisServerInstalled, startRedisServer } from '@tandem/jobs/t
 import type { Embedder } from '@tandem/llm';
 import { KnowledgeIngestion } from '@tandem/knowledge/ingestion';
 import { createLibsqlStore, type Store } from '@tandem/store';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { GET as jobEvents } from '../app/api/knowledge/jobs/[jobId]/events/route';
 import { POST as retryJob } from '../app/api/knowledge/jobs/[jobId]/retry/route';
 import { GET as getJob } from '../app/api/knowledge/jobs/[jobId]/route';
@@ -228,10 +228,13 @@ describe('knowledge uploads as jobs', () => {
       error: answer.message,
       upload: { fileName: 'broken.pdf', failureCode: 'BAD_REQUEST', result: null },
     });
-    // One attempt: a parse error is not retried.
-    expect(await runtime.jobs.state(tenantId, INGEST_QUEUE, job.id)).toMatchObject({
-      status: 'failed',
-      attempts: 1,
+    // One attempt: a parse error is not retried. The request answers once the job record
+    // says failed; the queue hears of it (the file deleted first) right after.
+    await vi.waitFor(async () => {
+      expect(await runtime.jobs.state(tenantId, INGEST_QUEUE, job.id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+      });
     });
     expect(await runtime.store.uploads.get(tenantId, job.id)).toBeNull();
     // Nor can the Retry button mend it.
@@ -469,9 +472,11 @@ describe.skipIf(!redisServerInstalled())('on Redis', () => {
     const created = IngestResponse.parse(await res.json());
     expect(created).toMatchObject({ chunksAdded: 2, unchanged: false });
     const job = await newestUpload(web, key);
-    expect(await web.jobs.state(tenantId, INGEST_QUEUE, job.id)).toMatchObject({
-      status: 'completed',
-      attempts: 1,
+    await vi.waitFor(async () => {
+      expect(await web.jobs.state(tenantId, INGEST_QUEUE, job.id)).toMatchObject({
+        status: 'completed',
+        attempts: 1,
+      });
     });
     expect(await web.store.uploads.get(tenantId, job.id)).toBeNull();
 
@@ -483,9 +488,11 @@ describe.skipIf(!redisServerInstalled())('on Redis', () => {
     });
     expect(broken.status).toBe(400);
     const failed = await newestUpload(web, key);
-    expect(await web.jobs.state(tenantId, INGEST_QUEUE, failed.id)).toMatchObject({
-      status: 'failed',
-      attempts: 1,
+    await vi.waitFor(async () => {
+      expect(await web.jobs.state(tenantId, INGEST_QUEUE, failed.id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+      });
     });
   });
 });

@@ -11,7 +11,7 @@ import { LIVE_EVENTS_MIGRATION } from './live-events-schema';
 import { QUEUED_JOBS_MIGRATION } from './queued-jobs-schema';
 import { CORE_SCHEMA_V1 } from './schema';
 import { DOCUMENT_STATUS_MIGRATION } from './document-status-schema';
-import { UPLOADS_MIGRATION } from './uploads-schema';
+import { UPLOAD_PARTS_MIGRATION, UPLOADS_MIGRATION } from './uploads-schema';
 
 export interface Migration {
   /** Strictly increasing; never reuse or renumber a shipped version. */
@@ -66,6 +66,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     name: DOCUMENT_STATUS_MIGRATION.name,
     statements: DOCUMENT_STATUS_MIGRATION.statements,
+  },
+  {
+    version: 11,
+    name: UPLOAD_PARTS_MIGRATION.name,
+    statements: UPLOAD_PARTS_MIGRATION.statements,
   },
 ];
 

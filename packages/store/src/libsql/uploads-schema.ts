@@ -23,3 +23,22 @@ export const UPLOADS_MIGRATION: { name: string; statements: string[] } = {
     `ALTER TABLE knowledge_jobs ADD COLUMN upload TEXT`,
   ],
 };
+
+// Migration 11: a file in parts of UPLOAD_PART_BYTES, one row each. One BLOB of tens of MB is
+// written and read by one statement, and the native binding runs a statement on the event
+// loop: a 22 MB file held every other request for 40-100 ms on each of its put and get. A
+// part is a millisecond or two, and the loop turns between parts. `parts` on the upload says
+// how many there are (NULL: an upload stored before, whole in `bytes`).
+export const UPLOAD_PARTS_MIGRATION: { name: string; statements: string[] } = {
+  name: 'upload-parts',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS upload_parts (
+      tenant_id TEXT NOT NULL,
+      upload_id TEXT NOT NULL,
+      n INTEGER NOT NULL,
+      bytes BLOB NOT NULL,
+      PRIMARY KEY (tenant_id, upload_id, n)
+    )`,
+    `ALTER TABLE uploads ADD COLUMN parts INTEGER`,
+  ],
+};

@@ -1,7 +1,7 @@
 // The converter's options over jsdom: what each caller turns on or off, and that an element
 // and the same HTML as a string give the same Markdown. Tables: tables.test.ts.
 import { JSDOM } from 'jsdom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMarkdownConverter, type MarkdownOptions } from './converter';
 
 const { window } = new JSDOM('');
@@ -52,6 +52,21 @@ describe('createMarkdownConverter', () => {
     expect(toMarkdown(main)).toBe(convert(html));
     expect(toMarkdown(main)).toBe('## Prices\n\n| a | b |\n| --- | --- |\n| c | b |');
     expect(main.innerHTML).toBe(before);
+  });
+
+  it('copies an element once and a parsed string never (turndown works on its copy in place)', () => {
+    const clone = vi.spyOn(window.Node.prototype, 'cloneNode');
+    try {
+      const doc = parseHtml('<main><p>One <b>two</b></p></main>');
+      const toMarkdown = createMarkdownConverter({ includeLinks: false, includeImages: false });
+      expect(toMarkdown(doc.querySelector('main') as Element)).toBe('One **two**');
+      expect(clone).toHaveBeenCalledTimes(1);
+      clone.mockClear();
+      expect(convert('<p>One <b>two</b></p>')).toBe('One **two**');
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
   });
 
   it('reads tables it was told are normalised already as they are', () => {

@@ -29,6 +29,8 @@ function itemJoint(item: Element): string {
   return before && !/[,;:.!?]$/.test(before) ? '; ' : ' ';
 }
 
+// Filters compare nodeName (upper case in an HTML document) rather than name lists: turndown
+// lower-cases the name once per listed rule and node, and these rules are tried on every node.
 export function addTableRules(service: TurndownService): void {
   // Shape checks walk the table: once per table and conversion (nodes are turndown's copies).
   const grids = new WeakMap<Node, boolean>();
@@ -51,7 +53,7 @@ export function addTableRules(service: TurndownService): void {
   };
 
   service.addRule('table', {
-    filter: ['table'],
+    filter: (node) => node.nodeName === 'TABLE',
     replacement: (content, node) => {
       if (!isGrid(node as Element)) return `\n\n${content}\n\n`;
       // Rows are lines starting with "|"; the caption line before them needs a blank line, or
@@ -63,7 +65,7 @@ export function addTableRules(service: TurndownService): void {
     },
   });
   service.addRule('table-caption', {
-    filter: ['caption'],
+    filter: (node) => node.nodeName === 'CAPTION',
     replacement: (content, node) => {
       if (!inGrid(node as Element)) return `\n\n${content}\n\n`;
       const text = content.replace(/\s+/g, ' ').trim();
@@ -72,11 +74,11 @@ export function addTableRules(service: TurndownService): void {
     },
   });
   service.addRule('table-section', {
-    filter: ['thead', 'tbody', 'tfoot'],
+    filter: (node) => /^T(?:HEAD|BODY|FOOT)$/.test(node.nodeName),
     replacement: (content) => content,
   });
   service.addRule('table-row', {
-    filter: ['tr'],
+    filter: (node) => node.nodeName === 'TR',
     replacement: (content, node) => {
       if (!inGrid(node as Element)) return `\n\n${content}\n\n`;
       if (node.parentNode?.nodeName !== 'THEAD') return `\n${content}`;
@@ -87,7 +89,7 @@ export function addTableRules(service: TurndownService): void {
     },
   });
   service.addRule('table-cell', {
-    filter: ['th', 'td'],
+    filter: (node) => node.nodeName === 'TD' || node.nodeName === 'TH',
     replacement: (content, node) => {
       if (!inGrid(node as Element)) return `\n\n${content}\n\n`;
       return `${(node as Element).previousElementSibling ? ' ' : '| '}${cellText(content)} |`;

@@ -122,8 +122,10 @@ export function isGridTable(table: Element): boolean {
 
 /** Normalises every data table under `root` in place (see the rules at the top). */
 export function normalizeTables(root: Element): void {
-  // Array.from, not a spread: domino's NodeList (ingestion, in Node) is not iterable.
-  for (const table of Array.from(root.querySelectorAll('table'))) normalizeTable(table);
+  // Array.from, not a spread: domino's collections (ingestion, in Node) are not iterable. A
+  // snapshot, as normalizing may move nested tables. getElementsByTagName, not
+  // querySelectorAll: domino's selector engine took three quarters of this function's time.
+  for (const table of Array.from(root.getElementsByTagName('table'))) normalizeTable(table);
 }
 
 // ---------------------------------------------------------------------------------------------

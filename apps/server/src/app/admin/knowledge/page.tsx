@@ -216,9 +216,7 @@ function JobRow({ job }: { job: KnowledgeJobView }) {
           {STRATEGY_LABELS[job.strategy]} · {limits} · into {domainLabel(job.domain)}
         </div>
       </td>
-      <td>
-        <span className={`badge ${job.status}`}>{job.status}</span>
-      </td>
+      <StatusCell job={job} />
       <td className="progress-cell">
         <progress
           value={bar.value}
@@ -234,12 +232,7 @@ function JobRow({ job }: { job: KnowledgeJobView }) {
           pending · {formatInt(p.discovered)} discovered
         </div>
       </td>
-      <td className="nowrap">
-        {job.startedAt ? formatTime(job.startedAt) : 'not yet'}
-        <div className="muted">
-          {job.finishedAt ? formatTime(job.finishedAt) : job.startedAt ? 'running' : 'queued'}
-        </div>
-      </td>
+      <TimesCell job={job} />
       <td className="errors-cell">
         {errorCount === 0 ? (
           <span className="muted">none</span>
@@ -263,12 +256,7 @@ function JobRow({ job }: { job: KnowledgeJobView }) {
           </details>
         )}
       </td>
-      <td>
-        {job.status === 'queued' || job.status === 'running' ? (
-          <JobAction action="cancel" jobId={job.id} label="Cancel" />
-        ) : null}
-        {job.status === 'failed' ? <JobAction action="retry" jobId={job.id} label="Retry" /> : null}
-      </td>
+      <ActionsCell job={job} />
     </tr>
   );
 }
@@ -291,9 +279,7 @@ function UploadRow({
           {formatBytes(upload.sizeBytes)} · into {domainLabel(job.domain)}
         </div>
       </td>
-      <td>
-        <span className={`badge ${job.status}`}>{job.status}</span>
-      </td>
+      <StatusCell job={job} />
       <td>
         {result
           ? result.unchanged
@@ -303,22 +289,43 @@ function UploadRow({
             ? 'reading the file'
             : '—'}
       </td>
-      <td className="nowrap">
-        {job.startedAt ? formatTime(job.startedAt) : 'not yet'}
-        <div className="muted">
-          {job.finishedAt ? formatTime(job.finishedAt) : job.startedAt ? 'running' : 'queued'}
-        </div>
-      </td>
+      <TimesCell job={job} />
       <td className="errors-cell">
         {job.error ? <p className="job-error">{job.error}</p> : <span className="muted">none</span>}
       </td>
-      <td>
-        {job.status === 'queued' || job.status === 'running' ? (
-          <JobAction action="cancel" jobId={job.id} label="Cancel" />
-        ) : null}
-        {job.status === 'failed' ? <JobAction action="retry" jobId={job.id} label="Retry" /> : null}
-      </td>
+      <ActionsCell job={job} />
     </tr>
+  );
+}
+
+// The cells a crawl row and an upload row share.
+function StatusCell({ job }: { job: KnowledgeJobView }) {
+  return (
+    <td>
+      <span className={`badge ${job.status}`}>{job.status}</span>
+    </td>
+  );
+}
+
+function TimesCell({ job }: { job: KnowledgeJobView }) {
+  return (
+    <td className="nowrap">
+      {job.startedAt ? formatTime(job.startedAt) : 'not yet'}
+      <div className="muted">
+        {job.finishedAt ? formatTime(job.finishedAt) : job.startedAt ? 'running' : 'queued'}
+      </div>
+    </td>
+  );
+}
+
+function ActionsCell({ job }: { job: KnowledgeJobView }) {
+  return (
+    <td>
+      {job.status === 'queued' || job.status === 'running' ? (
+        <JobAction action="cancel" jobId={job.id} label="Cancel" />
+      ) : null}
+      {job.status === 'failed' ? <JobAction action="retry" jobId={job.id} label="Retry" /> : null}
+    </td>
   );
 }
 

@@ -8,4 +8,4 @@ export {
   knowledgeVectorIndexName,
   knowledgeVectorSearchIndex,
   type KnowledgeVectorSearchIndex,
-} from './mongo/knowledge-vector-index';
+} from './entities/knowledge/mongo-vector-index';

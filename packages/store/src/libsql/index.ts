@@ -4,30 +4,29 @@ import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store } from '../port';
 import { LibsqlSaver } from './checkpointer';
 import { openLibsqlClient, type LibsqlClientOptions } from './client';
-import type { SqlClient } from './native-client';
-import { libsqlCollectedItems } from './collected-items';
-import { libsqlDocumentExtractions, libsqlDocuments } from './documents';
-import { libsqlExtractionResults } from './extraction-results';
-import { libsqlExtractionStrategies, libsqlExtractions } from './extractions';
-import { libsqlIdempotency, libsqlRateLimits } from './idempotency';
-import { libsqlKnowledge } from './knowledge';
-import { libsqlKnowledgeJobs } from './knowledge-jobs';
-import { libsqlUploads } from './uploads';
-import { backfillKnowledgeVectors } from './knowledge-vectors';
-import { libsqlLiveEvents } from './live-events';
 import { runMigrations } from './migrations';
-import { libsqlQueuedJobs } from './queued-jobs';
-import { libsqlMessages, libsqlSessions } from './sessions';
-import { libsqlSkills } from './skills';
-import { libsqlStacks } from './stacks';
-import { libsqlTaskActions } from './task-actions';
-import { libsqlTasks } from './tasks';
-import { libsqlApiKeys, libsqlTenants } from './tenants';
-import { libsqlTokenUsage } from './token-usage';
+import type { SqlClient } from './native-client';
+import { libsqlCollectedItems } from '../entities/collected-item/libsql';
+import { libsqlDocumentExtractions, libsqlDocuments } from '../entities/document/libsql';
+import { libsqlExtractionStrategies, libsqlExtractions } from '../entities/extraction/libsql';
+import { libsqlExtractionResults } from '../entities/extraction/libsql-results';
+import { libsqlIdempotency, libsqlRateLimits } from '../entities/idempotency/libsql';
+import { libsqlKnowledge } from '../entities/knowledge/libsql';
+import { libsqlKnowledgeJobs } from '../entities/knowledge/libsql-jobs';
+import { backfillKnowledgeVectors } from '../entities/knowledge/libsql-vectors';
+import { libsqlLiveEvents } from '../entities/live-event/libsql';
+import { libsqlQueuedJobs } from '../entities/queued-job/libsql';
+import { libsqlMessages, libsqlSessions } from '../entities/session/libsql';
+import { libsqlSkills } from '../entities/skill/libsql';
+import { libsqlStacks } from '../entities/stack/libsql';
+import { libsqlTaskActions, libsqlTasks } from '../entities/task/libsql';
+import { libsqlApiKeys, libsqlTenants } from '../entities/tenant/libsql';
+import { libsqlTokenUsage } from '../entities/token-usage/libsql';
+import { libsqlUploads } from '../entities/upload/libsql';
 
 export type LibsqlStoreOptions = LibsqlClientOptions;
 
-/** The migration that created knowledge search (knowledge-schema.ts). */
+/** The migration that created knowledge search (entities/knowledge/libsql-schema.ts). */
 const KNOWLEDGE_VECTORS_MIGRATION = 4;
 
 export async function createLibsqlStore(options: LibsqlStoreOptions): Promise<Store> {

@@ -1,17 +1,17 @@
 // Versioned migrations. Each one runs once, in its own write transaction together with the
 // row that records it, so a crash mid-migration leaves the database at the previous version
 // and the next open simply retries it.
-import type { SqlClient } from './native-client';
 import { CHECKPOINT_MIGRATION } from './checkpointer-schema';
-import { DOCUMENTS_MIGRATION } from './documents-schema';
-import { EXTRACTION_MIGRATION } from './extraction-schema';
-import { KNOWLEDGE_SEARCH_MIGRATION } from './knowledge-schema';
-import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from './knowledge-fts-scope';
-import { LIVE_EVENTS_MIGRATION } from './live-events-schema';
-import { QUEUED_JOBS_MIGRATION } from './queued-jobs-schema';
+import type { SqlClient } from './native-client';
 import { CORE_SCHEMA_V1 } from './schema';
-import { DOCUMENT_STATUS_MIGRATION } from './document-status-schema';
-import { UPLOAD_PARTS_MIGRATION, UPLOADS_MIGRATION } from './uploads-schema';
+import { DOCUMENT_STATUS_MIGRATION, DOCUMENT_TABLES_V6 } from '../entities/document/libsql-schema';
+import { EXTRACTION_MIGRATION } from '../entities/extraction/libsql-schema';
+import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from '../entities/knowledge/libsql-fts-scope';
+import { KNOWLEDGE_SEARCH_MIGRATION } from '../entities/knowledge/libsql-schema';
+import { LIVE_EVENTS_MIGRATION } from '../entities/live-event/libsql-schema';
+import { QUEUED_JOBS_MIGRATION } from '../entities/queued-job/libsql-schema';
+import { STACK_TABLES_V6 } from '../entities/stack/libsql-schema';
+import { UPLOAD_PARTS_MIGRATION, UPLOADS_MIGRATION } from '../entities/upload/libsql-schema';
 
 export interface Migration {
   /** Strictly increasing; never reuse or renumber a shipped version. */
@@ -44,8 +44,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    name: DOCUMENTS_MIGRATION.name,
-    statements: DOCUMENTS_MIGRATION.statements,
+    name: 'document-extraction',
+    statements: [...DOCUMENT_TABLES_V6, ...STACK_TABLES_V6],
   },
   {
     version: 7,

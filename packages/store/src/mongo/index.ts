@@ -8,25 +8,24 @@ import { MongoClient } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import { CheckpointSerializer } from '../checkpoint-serde';
 import type { Store, StoreHealth } from '../port';
-import { mongoCollectedItems } from './collected-items';
-import { mongoDocumentExtractions, mongoDocuments } from './document-extractions';
-import { mongoExtractionResults } from './extraction-results';
-import { mongoExtractionStrategies, mongoExtractions } from './extractions';
-import { mongoIdempotency, mongoRateLimits } from './idempotency';
-import { mongoKnowledge } from './knowledge';
-import { mongoKnowledgeJobs } from './knowledge-jobs';
-import { mongoUploads } from './uploads';
-import { ensureKnowledgeVectorIndex } from './knowledge-vector-index';
-import { mongoLiveEvents } from './live-events';
-import { mongoQueuedJobs } from './queued-jobs';
 import { createModels, type MongoModels } from './schemas';
-import { mongoMessages, mongoSessions } from './sessions';
-import { mongoSkills } from './skills';
-import { mongoStacks } from './stacks';
-import { mongoTaskActions } from './task-actions';
-import { mongoTasks } from './tasks';
-import { mongoApiKeys, mongoTenants } from './tenants';
-import { mongoTokenUsage } from './token-usage';
+import { mongoCollectedItems } from '../entities/collected-item/mongo';
+import { mongoDocumentExtractions, mongoDocuments } from '../entities/document/mongo';
+import { mongoExtractionStrategies, mongoExtractions } from '../entities/extraction/mongo';
+import { mongoExtractionResults } from '../entities/extraction/mongo-results';
+import { mongoIdempotency, mongoRateLimits } from '../entities/idempotency/mongo';
+import { mongoKnowledge } from '../entities/knowledge/mongo';
+import { mongoKnowledgeJobs } from '../entities/knowledge/mongo-jobs';
+import { ensureKnowledgeVectorIndex } from '../entities/knowledge/mongo-vector-index';
+import { mongoLiveEvents } from '../entities/live-event/mongo';
+import { mongoQueuedJobs } from '../entities/queued-job/mongo';
+import { mongoMessages, mongoSessions } from '../entities/session/mongo';
+import { mongoSkills } from '../entities/skill/mongo';
+import { mongoStacks } from '../entities/stack/mongo';
+import { mongoTaskActions, mongoTasks } from '../entities/task/mongo';
+import { mongoApiKeys, mongoTenants } from '../entities/tenant/mongo';
+import { mongoTokenUsage } from '../entities/token-usage/mongo';
+import { mongoUploads } from '../entities/upload/mongo';
 
 export interface MongoStoreOptions {
   uri: string;
@@ -69,7 +68,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
   try {
     await connection.asPromise();
     const models = createModels(connection);
-    // syncIndexes also drops indexes that schemas.ts no longer declares, so an index change
+    // syncIndexes also drops indexes that the schemas no longer declare, so an index change
     // ships with the code. Sequential: index builds on one server compete anyway.
     for (const model of Object.values(models)) await model.syncIndexes();
     // Search indexes are not B-tree indexes: syncIndexes leaves them alone, and a server
@@ -166,4 +165,4 @@ export {
   knowledgeVectorIndexName,
   knowledgeVectorSearchIndex,
   type KnowledgeVectorSearchIndex,
-} from './knowledge-vector-index';
+} from '../entities/knowledge/mongo-vector-index';

@@ -2,31 +2,35 @@
 // will build at start-up is exactly what these schemas declare.
 import { describe, expect, it } from 'vitest';
 import { SKILL_TTL_MS } from '../port';
-import {
-  apiKeySchema,
-  collectedItemSchema,
-  counterSchema,
-  extractionResultSchema,
-  extractionSchema,
-  extractionStrategySchema,
-  idempotencySchema,
-  knowledgeChunkSchema,
-  knowledgeDocumentSchema,
-  knowledgeJobSchema,
-  knowledgeSettingsSchema,
-  liveEventSchema,
-  messageSchema,
-  queuedJobSchema,
-  rateLimitSchema,
-  sessionSchema,
-  skillSchema,
-  taskActionSchema,
-  taskSchema,
-  tenantSchema,
-  tokenUsageSchema,
-  uploadChunkSchema,
-  uploadSchema,
-} from './schemas';
+import mongoose from 'mongoose';
+import { createModels } from './schemas';
+
+// Read through the models, so the test sees the schemas syncIndexes() will, wherever each is
+// declared.
+const models = createModels(mongoose.createConnection());
+const apiKeySchema = models.apiKeys.schema;
+const collectedItemSchema = models.collectedItems.schema;
+const counterSchema = models.counters.schema;
+const extractionResultSchema = models.extractionResults.schema;
+const extractionSchema = models.extractions.schema;
+const extractionStrategySchema = models.extractionStrategies.schema;
+const idempotencySchema = models.idempotency.schema;
+const knowledgeChunkSchema = models.knowledgeChunks.schema;
+const knowledgeDocumentSchema = models.knowledgeDocuments.schema;
+const knowledgeJobSchema = models.knowledgeJobs.schema;
+const knowledgeSettingsSchema = models.knowledgeSettings.schema;
+const liveEventSchema = models.liveEvents.schema;
+const messageSchema = models.messages.schema;
+const queuedJobSchema = models.queuedJobs.schema;
+const rateLimitSchema = models.rateLimits.schema;
+const sessionSchema = models.sessions.schema;
+const skillSchema = models.skills.schema;
+const taskActionSchema = models.taskActions.schema;
+const taskSchema = models.tasks.schema;
+const tenantSchema = models.tenants.schema;
+const tokenUsageSchema = models.tokenUsage.schema;
+const uploadChunkSchema = models.uploadChunks.schema;
+const uploadSchema = models.uploads.schema;
 
 type IndexSpec = [Record<string, unknown>, Record<string, unknown>];
 

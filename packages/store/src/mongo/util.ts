@@ -1,7 +1,7 @@
 // Helpers every Mongo repository shares: time and JSON conversions between documents and the
 // port's records, duplicate-key detection, per-scope sequence numbers.
 import type { Model } from 'mongoose';
-import type { CounterDoc } from './documents';
+import type { CounterDoc } from './schemas';
 import { nextSeqUpdate } from './queries/cursor';
 
 export { toDate, olderThanCursor } from './queries/cursor';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
 import { DocumentExtractionDetail } from '@tandem/contracts';
-import { CLAIM, INVOICE, renderPdf, renderScannedPdf } from '@tandem/extraction/testing';
+import { CLAIM, INVOICE, renderPdf, renderScannedPdf } from '@tandem/documents/testing';
 import { e2eEnv } from './support/env';
 import { fakeGemini } from './support/fake-gemini-control';
 

@@ -14,6 +14,7 @@ const config: NextConfig = {
     '@tandem/contracts',
     '@tandem/store',
     '@tandem/agent',
+    '@tandem/documents',
     '@tandem/observability',
   ],
   // Native or driver-heavy modules stay as plain Node requires instead of being bundled.

@@ -11,7 +11,7 @@
 //
 //   npm run bench:documents            (add -- --only scripted to skip a configured model)
 import { parseArgs } from 'node:util';
-import { DocumentAgentService } from '@tandem/agent';
+import { DocumentAgentService } from '@tandem/documents';
 import type { LlmClient, LlmConverseRequest } from '@tandem/llm';
 import { ScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { CHROMIUM_ARGS, chromiumPath } from '@tandem/chromium';
@@ -21,7 +21,7 @@ import {
   INVOICE,
   type DemoFile,
   type ModelMessage,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
 import { extractDocument } from '@tandem/knowledge/ingestion';
 import type { UsageEvent } from '@tandem/observability';
 import { createLibsqlStore } from '@tandem/store';

@@ -10,12 +10,11 @@
 // JSON text so that `__proto__` reaches the server as a key.
 import { nodeOfSystem } from '@tandem/agent/testing/model-double';
 import {
-  answerFromPrompt,
   geminiTurnResponse,
   isToolCallingRequest,
-  schemaOf,
   scriptedTurnForGemini,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
+import { answerFromPrompt, schemaOf } from '@tandem/extraction/testing';
 import {
   fakeEmbedding,
   geminiTextResponse,

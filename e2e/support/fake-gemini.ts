@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { goalOf, nodeOfSystem } from '@tandem/agent/testing/model-double';
 import {
-  answerFromPrompt,
   geminiTurnResponse,
   isToolCallingRequest,
   scriptedTurnForGemini,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
+import { answerFromPrompt } from '@tandem/extraction/testing';
 import {
   geminiTextResponse,
   readGeminiRequest,

@@ -1,19 +1,11 @@
 // What the graph's nodes receive: the LLM client, web search, a logger and the limits. Built
 // once per server process by the service; nodes never construct any of it.
-import type { Tracing } from '@tandem/observability';
+import type { Logger, Tracing } from '@tandem/observability';
 import type { ExtractionService } from '@tandem/extraction';
 import type { SkillsService } from '@tandem/knowledge';
 import type { CollectService } from './collect/collect-service';
 import type { LlmClient } from '@tandem/llm';
 import type { WebSearch } from './web-search/port';
-
-export interface AgentLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-  child(bindings: Record<string, unknown>): AgentLogger;
-}
 
 export interface AgentLimits {
   /** MAX_STEPS_PER_TASK (docs/specs.md, "limits fail the task with a 400"). */
@@ -45,7 +37,7 @@ export const DEFAULT_LIMITS: AgentLimits = {
 export interface AgentDeps {
   llm: LlmClient;
   webSearch: WebSearch;
-  log: AgentLogger;
+  log: Logger;
   limits: AgentLimits;
   /**
    * LangFuse spans per node and scores (docs/specs.md, "What's Traced"); absent or disabled: no
@@ -67,11 +59,3 @@ export interface AgentDeps {
    */
   skills?: Pick<SkillsService, 'hintsFor' | 'learn' | 'recordOutcome'>;
 }
-
-export const silentLogger: AgentLogger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silentLogger,
-};

@@ -27,3 +27,4 @@ export { hostOf } from './url-host';
 export { fenceUntrusted, UNTRUSTED_CONTENT_RULE } from './untrusted-content';
 export * from './decoded-forms';
 export * from './sse';
+export * from './csv';

@@ -33,4 +33,4 @@ export { ExtractionCache } from './strategy-cache';
 export { DEFAULT_EXTRACTION_CONFIG, ExtractionSubAgent, type ExtractionConfig } from './sub-agent';
 export { globToRegExp, matchesUrl, urlPatternFor } from './url-pattern';
 export { extractionSystem } from './prompt';
-export * from './documents';
+export { isJsonObject } from './json';

@@ -1,4 +1,5 @@
 export * from './port';
+export * from './lease';
 export {
   createEmbeddedJobQueue,
   haltEmbeddedJobQueue,

@@ -4,8 +4,9 @@
 export {
   createRateLimitedLog,
   describeError,
-  silentObservabilityLogger,
-  type ObservabilityLogger,
+  silentLogger,
+  type Logger,
+  type LogWriter,
   type RateLimitedLog,
 } from './log';
 export {

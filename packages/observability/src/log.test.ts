@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimitedLog, type ObservabilityLogger } from './log';
+import { createRateLimitedLog, type LogWriter } from './log';
 
 describe('createRateLimitedLog', () => {
   it('logs a key once per interval and reports how many it held back', () => {
     const lines: [string, Record<string, unknown> | undefined][] = [];
-    const log: ObservabilityLogger = {
+    const log: LogWriter = {
       debug: () => {},
       info: () => {},
       warn: (m, f) => lines.push([m, f]),
@@ -24,7 +24,7 @@ describe('createRateLimitedLog', () => {
   });
 
   it('survives a logger that throws', () => {
-    const throwing: ObservabilityLogger = {
+    const throwing: LogWriter = {
       debug: () => {},
       info: () => {},
       warn: () => {

@@ -1,18 +1,28 @@
-// The logger shape observability writes to. Structurally the agent's AgentLogger and the
-// server's Logger, so either can be passed without an adapter (and without this package
-// importing them: agent and server depend on us, not the other way round).
-export interface ObservabilityLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+// The logger every package writes to. The server's structured logger (apps/server
+// logger.ts, with redaction) is the one implementation; the interact and document agents, the
+// server's own modules and observability take it as these types, and tests pass silentLogger.
+// Here rather than in the agent or the server: everything that logs depends on this package.
+type Fields = Record<string, unknown>;
+
+/** What code that only writes lines needs (observability's exporters, the usage service). */
+export interface LogWriter {
+  debug(message: string, fields?: Fields): void;
+  info(message: string, fields?: Fields): void;
+  warn(message: string, fields?: Fields): void;
+  error(message: string, fields?: Fields): void;
 }
 
-export const silentObservabilityLogger: ObservabilityLogger = {
+/** A writer that also binds fields (tenant, task…) onto every line of a child. */
+export interface Logger extends LogWriter {
+  child(bindings: Fields): Logger;
+}
+
+export const silentLogger: Logger = {
   debug: () => {},
   info: () => {},
   warn: () => {},
   error: () => {},
+  child: () => silentLogger,
 };
 
 export interface RateLimitedLog {
@@ -30,7 +40,7 @@ export interface RateLimitedLog {
 }
 
 export function createRateLimitedLog(
-  log: ObservabilityLogger,
+  log: LogWriter,
   options: { intervalMs?: number; now?: () => number } = {},
 ): RateLimitedLog {
   const intervalMs = options.intervalMs ?? 60_000;

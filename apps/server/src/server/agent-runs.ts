@@ -13,7 +13,7 @@
 // - when both processes are gone, the leases lapse within one lease (30 s).
 // Releases check the owner, so no process frees a lock or slot a later run has taken since.
 import { randomUUID } from 'node:crypto';
-import type { Caller, JobAttempt, JobRunEnd } from '@tandem/agent';
+import type { Caller, JobAttempt, JobRunEnd } from '@tandem/documents';
 import {
   isJobQueueUnavailableError,
   type EventBus,
@@ -23,7 +23,7 @@ import {
 } from '@tandem/jobs';
 import type { Store } from '@tandem/store';
 import { HttpError } from './http-error';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 import { adoptSlot, claimSlot, DOCUMENT_RUNS, releaseSlot, type HeldSlot } from './tenant-slots';
 
 /**

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDuplicateKeyError, type Store } from '@tandem/store';
 import type { Env } from '../env';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 
 export const DEV_TENANT_NAME = 'Development';
 const DEV_USER_ID = 'dev-user';

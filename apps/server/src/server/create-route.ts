@@ -19,7 +19,7 @@ import { authenticate, type AuthContext } from './auth';
 import { clientAddress } from './client-address';
 import { reportError } from './error-reporting';
 import { HttpError, isError, mapError, validationError } from './http-error';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 import { rateLimitHeaders, type RateLimitBucket } from './rate-limit';
 import { getRuntime, type Runtime } from './runtime';
 import { describeStartupFailure } from './startup-failure';

@@ -12,7 +12,7 @@ import {
   type DocumentRunJob,
   type NewExtractionInput,
   type RunStreamItem,
-} from '@tandem/agent';
+} from '@tandem/documents';
 import type { DocumentExtraction } from '@tandem/store';
 import {
   AgentRuns,

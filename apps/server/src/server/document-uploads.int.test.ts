@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DocumentAgentService, type ReadDocument } from '@tandem/agent';
+import { DocumentAgentService, type ReadDocument } from '@tandem/documents';
 import {
   DocumentList,
   ErrorResponse,
@@ -16,7 +16,7 @@ import {
   UploadDocumentResponse,
   type DocumentView,
 } from '@tandem/contracts';
-import { INVOICE, renderPdf } from '@tandem/extraction/testing';
+import { INVOICE, renderPdf } from '@tandem/documents/testing';
 import {
   createEmbeddedEventBus,
   createEmbeddedJobQueue,

@@ -18,7 +18,7 @@
 // conditional), so a worker that lost its job changes no finished document. The knowledge
 // upload sweep also deletes the files of finished documents (documentUploadForgotten).
 import { randomUUID } from 'node:crypto';
-import type { Caller, DocumentAgentService, UploadedFile } from '@tandem/agent';
+import type { Caller, DocumentAgentService, UploadedFile } from '@tandem/documents';
 import {
   isJobQueueUnavailableError,
   PermanentJobError,
@@ -30,7 +30,7 @@ import {
 import type { DocumentRecord, DocumentSummary, Store } from '@tandem/store';
 import { HttpError, mapError } from './http-error';
 import { knowledgeErrors } from './knowledge-errors';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 
 /** The job queue document uploads are read on. */
 export const DOCUMENT_UPLOAD_QUEUE = 'document-upload';

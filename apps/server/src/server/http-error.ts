@@ -1,5 +1,6 @@
 // One mapping from failures to `{ error: { code, message } }`. Routes throw; createRoute maps.
 import { InteractError } from '@tandem/agent';
+import { DocumentError } from '@tandem/documents';
 import { LlmCallError } from '@tandem/llm';
 import {
   ERROR_HTTP_STATUS,
@@ -102,7 +103,11 @@ export function mapError(error: unknown): MappedError {
   if (isError(error, HttpError, 'HttpError')) {
     return answer(error.code, error.message, isIncident(error.code), error.options);
   }
-  if (isError(error, InteractError, 'InteractError')) {
+  // The interact flow's and the document service's refusals: an ErrorCode each, mapped alike.
+  if (
+    isError(error, InteractError, 'InteractError') ||
+    isError(error, DocumentError, 'DocumentError')
+  ) {
     // Checked, not trusted: an error matched by name may come from another copy of the package.
     const code = ErrorCode.safeParse(error.code);
     if (code.success) return answer(code.data, error.message, isIncident(code.data));

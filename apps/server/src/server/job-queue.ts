@@ -12,7 +12,7 @@ import {
 } from '@tandem/jobs';
 import type { Store } from '@tandem/store';
 import type { Env } from '../env';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 
 export function createJobQueue(env: Pick<Env, 'REDIS_URL'>, store: Store, log: Logger): JobQueue {
   const queueLog = log.child({ component: 'jobs' });

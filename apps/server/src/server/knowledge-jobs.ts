@@ -24,7 +24,7 @@ import {
 } from '@tandem/jobs';
 import type { KnowledgeJob, Store } from '@tandem/store';
 import { HttpError } from './http-error';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 import { claimSlot, type HeldSlot, type SlotKind } from './tenant-slots';
 
 const CRAWL_START: SlotKind = {

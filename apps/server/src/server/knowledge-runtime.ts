@@ -22,7 +22,7 @@ import type { Store } from '@tandem/store';
 import type { Env } from '../env';
 import { KnowledgeJobRunner } from './knowledge-jobs';
 import { KnowledgeUploadRunner } from './knowledge-uploads';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 
 export interface KnowledgeRuntime {
   /** Null: retrieval is lexical only. */

@@ -31,7 +31,7 @@ import { documentUploadForgotten } from './document-uploads';
 import { HttpError, mapError } from './http-error';
 import { knowledgeErrors } from './knowledge-errors';
 import { isFinished, type KnowledgeJobRunner } from './knowledge-jobs';
-import type { Logger } from './logger';
+import type { Logger } from '@tandem/observability';
 
 /** The job queue uploads are read on. */
 export const INGEST_QUEUE = 'ingest';

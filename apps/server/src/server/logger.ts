@@ -1,18 +1,12 @@
 // A small structured logger: one line per event, key=value bindings (tenant, task…) on every
 // line of a child logger, and a redaction pass so secrets never reach the logs.
+import type { Logger } from '@tandem/observability';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
 type Fields = Record<string, unknown>;
-
-export interface Logger {
-  debug(message: string, fields?: Fields): void;
-  info(message: string, fields?: Fields): void;
-  warn(message: string, fields?: Fields): void;
-  error(message: string, fields?: Fields): void;
-  child(bindings: Fields): Logger;
-}
 
 const SECRET_KEY = /(authorization|api[-_]?key|secret|password|token|cookie)$/i;
 const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]+/g;

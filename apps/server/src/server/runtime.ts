@@ -3,7 +3,6 @@
 // separate module instances in one process.
 import {
   CollectService,
-  DocumentAgentService,
   TaskEventHub,
   createDisabledWebSearch,
   createInteractService,
@@ -12,6 +11,7 @@ import {
   DEFAULT_LIMITS,
   type InteractService,
 } from '@tandem/agent';
+import { DocumentAgentService } from '@tandem/documents';
 import { createLlmClientFromConfig, type LlmClient, type LlmConfig } from '@tandem/llm';
 import {
   createTracing,
@@ -31,7 +31,8 @@ import { DocumentUploadRunner } from './document-uploads';
 import { StackRunner } from './stack-runs';
 import { createEventBus, createJobQueue } from './job-queue';
 import { createKnowledgeRuntime, type KnowledgeRuntime } from './knowledge-runtime';
-import { createLogger, type Logger } from './logger';
+import type { Logger } from '@tandem/observability';
+import { createLogger } from './logger';
 import {
   createAuthFailureLimiter,
   createRateLimiters,

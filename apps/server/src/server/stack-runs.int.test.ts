@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DocumentAgentService, type Caller } from '@tandem/agent';
+import { DocumentAgentService, type Caller } from '@tandem/documents';
 import { type LlmConverseRequest } from '@tandem/llm';
 import { type ScriptedStep } from '@tandem/llm/testing';
 import { createScriptedLlm } from '@tandem/agent/testing';
@@ -19,7 +19,7 @@ import {
   stackModelTurn,
   type ModelMessage,
   type ModelTurn,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
 import {
   createEmbeddedEventBus,
   createEmbeddedJobQueue,

@@ -12,7 +12,7 @@ import {
   type DocumentAgentService,
   type NewStackInput,
   type StackRunJob,
-} from '@tandem/agent';
+} from '@tandem/documents';
 import type { StackStreamEvent } from '@tandem/contracts';
 import type { Stack } from '@tandem/store';
 import {

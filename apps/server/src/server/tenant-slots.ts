@@ -4,7 +4,7 @@
 // with Retry-After. A slot is a lease in the store's idempotency repository (as task and run
 // locks are), renewed while the work lasts, so every server process on the store shares the
 // count and a process that dies frees its slots within one lease.
-import { LEASE_MS, adoptLease, keepRenewing, releaseLease } from '@tandem/agent';
+import { LEASE_MS, adoptLease, keepRenewing, releaseLease } from '@tandem/jobs';
 import type { IdempotencyRepository } from '@tandem/store';
 import { isDuplicateKeyError } from '@tandem/store';
 import type { Env } from '../env';

@@ -10,7 +10,7 @@ import {
   geminiTurnResponse,
   isToolCallingRequest,
   scriptedTurnForGemini,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST as extract } from '../app/api/extract/route';
 import { POST as createExtraction } from '../app/api/extractions/route';

@@ -1,7 +1,7 @@
 // Uploads through the real `POST /api/documents` route, for the route tests that need a stored
 // document first (extractions, their retries and streams, the parse budgets).
 import { UploadDocumentResponse, type DocumentView } from '@tandem/contracts';
-import { INVOICE, renderPdf } from '@tandem/extraction/testing';
+import { INVOICE, renderPdf } from '@tandem/documents/testing';
 import { expect } from 'vitest';
 import { POST as uploadDocument } from '../app/api/documents/route';
 import type { Runtime } from '../server/runtime';

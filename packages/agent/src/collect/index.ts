@@ -19,5 +19,5 @@ export {
 } from './event-hub';
 export { collectedSummaryLine, collectedTotal, limitReached } from './summary';
 export { toCollectedItemEntry, isInferredKey, UNKEYED_PREFIX } from './collected-entry';
-export { collectedItemsToCsv, csvColumns, csvField, CSV_META_COLUMNS, type CsvItem } from './csv';
+export { collectedItemsToCsv, csvColumns, CSV_META_COLUMNS, type CsvItem } from './csv';
 export { CollectOutputField, COLLECT_PROMPT_RULES } from './model-output';

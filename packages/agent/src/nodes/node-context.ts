@@ -1,12 +1,12 @@
 // What every node needs around a model call: its logger, the call's context (who the tokens
 // are billed to) and the task's running token totals.
-import type { AgentDeps, AgentLogger } from '../deps';
+import type { AgentDeps } from '../deps';
 import type { LlmCallContext, LlmResult } from '@tandem/llm';
 import type { GraphNode } from '@tandem/contracts';
-import { priceUsage } from '@tandem/observability';
+import { priceUsage, type Logger } from '@tandem/observability';
 import type { InteractStateType } from '../state';
 
-export const logFor = (deps: AgentDeps, state: InteractStateType, node: GraphNode): AgentLogger =>
+export const logFor = (deps: AgentDeps, state: InteractStateType, node: GraphNode): Logger =>
   deps.log.child({ taskId: state.taskId, node });
 
 export const llmContext = (state: InteractStateType): LlmCallContext => ({

@@ -1,9 +1,10 @@
 // What the parts of the interact service share: the service's collaborators, and one request's
 // scope (who asked, with which page, in which session).
+import type { Logger } from '@tandem/observability';
 import type { InteractRequest } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
-import type { AgentDeps, AgentLogger } from '../deps';
+import type { AgentDeps } from '../deps';
 import type { PageState } from '../page/page-state';
 import type { RagService } from '../rag/port';
 import type { GraphRunner } from './graph-runner';
@@ -33,5 +34,5 @@ export interface RequestScope {
   sessionId: string;
   /** Date.now() when the request started: step durations are measured from it. */
   started: number;
-  log: AgentLogger;
+  log: Logger;
 }

@@ -1,10 +1,11 @@
 // The graph runner over the real graph, the real libSQL checkpointer and a scripted model:
 // a run pauses before dispatch, a resume continues it, and a resume that threw leaves a fork
 // marker so the next one replays from the last pause.
+import { silentLogger } from '@tandem/observability';
 import type { SemanticNodeV3 } from '@tandem/contracts';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, silentLogger } from '../deps';
+import { DEFAULT_LIMITS } from '../deps';
 import { buildInteractGraph } from '../graph';
 import { ProviderError } from '@tandem/llm';
 import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';

@@ -2,7 +2,8 @@
 // with the request's page. Checkpoints are written when a run stops (paused before dispatch,
 // or at the end), not after every node: the pause is the only point a later request resumes
 // from, and per-node writes were most of a step's cost.
-import type { AgentLogger } from '../deps';
+
+import type { Logger } from '@tandem/observability';
 import type { InteractGraph } from '../graph';
 import type { InteractRunContext, ResumeInput } from '../nodes/dispatch/node';
 import type { InteractStateType, InteractStateUpdate } from '../state';
@@ -26,7 +27,7 @@ type RunConfig = ReturnType<typeof runConfig>;
 export function createGraphRunner(
   graph: InteractGraph,
   locks: TaskLocks,
-  log: AgentLogger,
+  log: Logger,
 ): GraphRunner {
   return {
     async start(taskId, input) {

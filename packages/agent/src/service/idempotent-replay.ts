@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { InteractResponse, type InteractRequest } from '@tandem/contracts';
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
 import { InteractError } from './interact-error';
-import { LEASE_MS, whileHolding } from './lease';
+import { LEASE_MS, whileHolding } from '@tandem/jobs';
 
 const SCOPE = 'interact';
 /** How long an answered request can be replayed (a client retrying after a lost response). */

@@ -3,11 +3,12 @@
 // request's page and session; then either a new task's first step (start-task.ts) or the next step
 // of a paused task (continue-task.ts). Both run the graph (graph-runner.ts) and answer through one
 // outcome mapping (run-answer.ts), which records the step (record-step.ts).
+import type { Logger } from '@tandem/observability';
 import { randomUUID } from 'node:crypto';
 import type { CancelTaskResponse, InteractRequest, InteractResponse } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
-import type { AgentDeps, AgentLogger } from '../deps';
+import type { AgentDeps } from '../deps';
 import { buildInteractGraph, type InteractGraph } from '../graph';
 import { htmlOf, pageStateFrom } from '../page/page-state';
 import type { RagService } from '../rag/port';
@@ -43,7 +44,7 @@ export interface InteractService {
   interact(
     caller: InteractCaller,
     request: InteractRequest,
-    log?: AgentLogger,
+    log?: Logger,
   ): Promise<InteractResponse>;
   /** Stop: the task is cancelled; a request of it still running answers TASK_CANCELLED. */
   cancel(caller: InteractCaller, taskId: string): Promise<CancelTaskResponse>;
@@ -81,7 +82,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
 /** The request's page and session, then a new task's first step or a paused task's next. */
 async function answer(
   ctx: InteractContext,
-  input: { caller: InteractCaller; request: InteractRequest; log: AgentLogger; taskId: string },
+  input: { caller: InteractCaller; request: InteractRequest; log: Logger; taskId: string },
 ): Promise<InteractResponse> {
   const { caller, request, log, taskId } = input;
   const started = Date.now();

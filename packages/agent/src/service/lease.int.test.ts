@@ -2,7 +2,7 @@
 // by its former holder, and a queued run's worker takes over its owner's lease.
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adoptLease, keepRenewing, releaseLease } from './lease';
+import { adoptLease, keepRenewing, releaseLease } from '@tandem/jobs';
 import { idempotencyTaskLocks } from './task-locks';
 
 let store: Store;

@@ -1,10 +1,11 @@
 // The outcome mapping over the real embedded store: what each way a run can end writes and
 // answers (recordStep's writes included).
+import { silentLogger } from '@tandem/observability';
 import type { TaskEvent } from '@tandem/contracts';
 import { createLibsqlStore, type Store, type Task } from '@tandem/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TaskEventHub } from '../collect/event-hub';
-import { DEFAULT_LIMITS, silentLogger } from '../deps';
+import { DEFAULT_LIMITS } from '../deps';
 import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { pageWith, pendingOf, stateWith } from '../testing/state';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';

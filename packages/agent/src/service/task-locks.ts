@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IdempotencyRepository } from '@tandem/store';
 import { InteractError } from './interact-error';
-import { LEASE_MS, claimLease, releaseLease, whileHolding } from './lease';
+import { LEASE_MS, claimLease, releaseLease, whileHolding } from '@tandem/jobs';
 
 export interface TaskLocks {
   /** Runs `fn` holding the task's lock; a request already holding it answers TASK_BUSY. */

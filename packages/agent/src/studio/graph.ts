@@ -1,6 +1,7 @@
 // The interact graph as LangGraph Studio opens it (see langgraph.json at the repository root).
 // Studio provides the checkpointer and the thread; the state's `page` is what a request sends.
-import { DEFAULT_LIMITS, silentLogger } from '../deps';
+import { silentLogger } from '@tandem/observability';
+import { DEFAULT_LIMITS } from '../deps';
 import { buildInteractGraph } from '../graph';
 import { createLlmClientFromConfig } from '@tandem/llm';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';

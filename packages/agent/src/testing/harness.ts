@@ -10,7 +10,7 @@ import {
 import { ExtractionService } from '@tandem/extraction';
 import { SkillsService } from '@tandem/knowledge';
 import { createLibsqlStore, type Store } from '@tandem/store';
-import { DEFAULT_LIMITS, silentLogger, type AgentLimits } from '../deps';
+import { DEFAULT_LIMITS, type AgentLimits } from '../deps';
 import type { LlmClient } from '@tandem/llm';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { createUnconfiguredLlmClient } from '@tandem/llm';
@@ -23,7 +23,7 @@ import {
 import {
   createNoopTracing,
   createUsageService,
-  silentObservabilityLogger,
+  silentLogger,
   type Tracing,
   type UsageService,
 } from '@tandem/observability';
@@ -69,7 +69,7 @@ export async function createTestAgent(
 ): Promise<TestAgent> {
   const store = options.store ?? (await createLibsqlStore({ url: ':memory:' }));
   const tracing = options.tracing ?? createNoopTracing();
-  const usage = createUsageService({ store, tracing, log: silentObservabilityLogger });
+  const usage = createUsageService({ store, tracing, log: silentLogger });
   const usageHook = usage.recordUsage;
   const events = new TaskEventHub();
   const scripted =

@@ -2,8 +2,8 @@
 // every channel at its default (as a run starts), a page, a pending action, a plan, and the
 // deps a node is built with.
 import { parseAction, type Plan, type SemanticNodeV3 } from '@tandem/contracts';
-import { priceUsage } from '@tandem/observability';
-import { DEFAULT_LIMITS, silentLogger, type AgentDeps } from '../deps';
+import { priceUsage, silentLogger } from '@tandem/observability';
+import { DEFAULT_LIMITS, type AgentDeps } from '../deps';
 import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { targetsOf } from '../nodes/pending-action';
 import { domHash, semanticSkeleton, type PageState } from '../page/page-state';

@@ -15,37 +15,6 @@ export {
   type TestProduct,
 } from './catalog-html';
 export {
-  CLAIM,
-  DEMO_DOCUMENTS,
-  demoFiles,
-  INVOICE,
-  invoiceVariant,
-  LAB_REPORT,
-  layoutLines,
-  renderDocx,
-  renderPdf,
-  renderScannedPdf,
-  type DemoDocument,
-  type DemoFile,
-  type DemoLayout,
-} from './demo-documents';
-export {
-  documentModelTurn,
-  documentTextOf,
-  readDocumentText,
-  readValue,
-  stackModelTurn,
-  type ModelMessage,
-  type ModelTurn,
-} from './document-model';
-export {
-  geminiTurnResponse,
-  isToolCallingRequest,
-  messagesOfGemini,
-  scriptedTurnForGemini,
-  type GeminiToolRequest,
-} from './gemini-document-model';
-export {
   adversarialFigures,
   formatFigures as formatAdversarialFigures,
   summaryLine as adversarialSummaryLine,

@@ -1,6 +1,6 @@
 // Picks the tracing implementation: LangFuse when both keys are set, otherwise the no-op with
 // the same interface (docs/specs.md, "LangFuse and Sentry": "LangFuse enabled when keys are set").
-import type { ObservabilityLogger } from '../log';
+import type { LogWriter } from '../log';
 import { createLangfuseTracing, type LangfuseTracingOptions } from './langfuse-tracing';
 import { createNoopTracing } from './noop-tracing';
 import type { Tracing } from './port';
@@ -11,7 +11,7 @@ export interface CreateTracingOptions extends Omit<
 > {
   publicKey?: string | null;
   secretKey?: string | null;
-  log: ObservabilityLogger;
+  log: LogWriter;
 }
 
 export function createTracing(options: CreateTracingOptions): Tracing {

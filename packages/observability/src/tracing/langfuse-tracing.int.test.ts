@@ -2,7 +2,7 @@
 // local capture server: what arrives is what LangFuse would ingest.
 import { LangfuseOtelSpanAttributes as A } from '@langfuse/tracing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ObservabilityLogger } from '../log';
+import type { LogWriter } from '../log';
 import {
   startLangfuseCaptureServer,
   type CapturedSpan,
@@ -18,7 +18,7 @@ function recordingLogger() {
     (message: string, fields?: Record<string, unknown>): void => {
       lines.push({ level, message, fields });
     };
-  const log: ObservabilityLogger = {
+  const log: LogWriter = {
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
@@ -44,7 +44,7 @@ describe('LangFuse tracing (capture server)', () => {
     await server.close();
   });
 
-  const make = (log: ObservabilityLogger) =>
+  const make = (log: LogWriter) =>
     createTracing({
       publicKey: 'pk-lf-test',
       secretKey: 'sk-lf-test',

@@ -29,12 +29,7 @@ import {
 import { context, ROOT_CONTEXT, type Attributes, type SpanContext } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import {
-  createRateLimitedLog,
-  describeError,
-  type ObservabilityLogger,
-  type RateLimitedLog,
-} from '../log';
+import { createRateLimitedLog, describeError, type LogWriter, type RateLimitedLog } from '../log';
 import type {
   GenerationRecord,
   ScoreRecord,
@@ -55,7 +50,7 @@ export interface LangfuseTracingOptions {
   baseUrl?: string;
   environment?: string;
   release?: string;
-  log: ObservabilityLogger;
+  log: LogWriter;
   /** Per-request timeout for span exports and score batches. Short: LangFuse is optional. */
   timeoutMs?: number;
   /** Spans per export request. */

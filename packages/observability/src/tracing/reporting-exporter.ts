@@ -3,7 +3,7 @@
 // error handler, which logs through the diag logger nobody registers.
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { describeError, type ObservabilityLogger, type RateLimitedLog } from '../log';
+import { describeError, type LogWriter, type RateLimitedLog } from '../log';
 
 export class ReportingSpanExporter implements SpanExporter {
   private failing = false;
@@ -11,7 +11,7 @@ export class ReportingSpanExporter implements SpanExporter {
   constructor(
     private readonly inner: SpanExporter,
     private readonly report: RateLimitedLog,
-    private readonly log: ObservabilityLogger,
+    private readonly log: LogWriter,
     private readonly endpoint: string,
   ) {}
 

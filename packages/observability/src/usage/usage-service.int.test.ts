@@ -3,7 +3,7 @@
 import { LangfuseOtelSpanAttributes as A } from '@langfuse/tracing';
 import { createStore, type Store } from '@tandem/store';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ObservabilityLogger } from '../log';
+import type { LogWriter } from '../log';
 import {
   closedPortUrl,
   startLangfuseCaptureServer,
@@ -21,7 +21,7 @@ function recordingLogger() {
     (message: string, fields?: Record<string, unknown>): void => {
       lines.push({ level, message, fields });
     };
-  const log: ObservabilityLogger = {
+  const log: LogWriter = {
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),

@@ -4,12 +4,7 @@
 // LLM port hands us the event detached, recordUsage only starts the writes, and failures are
 // logged. drain() waits for writes in flight (tests, graceful shutdown).
 import type { TokenUsageRepository } from '@tandem/store';
-import {
-  createRateLimitedLog,
-  describeError,
-  type ObservabilityLogger,
-  type RateLimitedLog,
-} from '../log';
+import { createRateLimitedLog, describeError, type LogWriter, type RateLimitedLog } from '../log';
 import { microUsdToUsd, priceUsageDetailed, type UsageCost } from '../pricing/pricing';
 import { generationName } from '../tracing/node-spans';
 import type { Tracing } from '../tracing/port';
@@ -19,7 +14,7 @@ export interface UsageServiceOptions {
   /** Only `tokenUsage.append` is used; pass the Store. */
   store: { tokenUsage: Pick<TokenUsageRepository, 'append'> };
   tracing: Tracing;
-  log: ObservabilityLogger;
+  log: LogWriter;
   /** The pricing function; the central table by default. */
   price?: (model: string, usage: UsageEvent['usage']) => UsageCost;
   /** Generation ids remembered to keep a replayed event out of LangFuse twice. */

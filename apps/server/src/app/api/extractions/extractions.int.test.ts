@@ -25,7 +25,7 @@ import {
   scriptedTurnForGemini,
   type GeminiToolRequest,
   type ModelTurn,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
 import {
   startLangfuseCaptureServer,
   type LangfuseCaptureServer,

@@ -3,7 +3,7 @@
 // contract before it is sent, as createRoute checks JSON answers. A client that goes away stops
 // reading, not the run: the run's result is stored when it ends.
 import type { z } from 'zod';
-import type { Logger } from '../../../../server/logger';
+import type { Logger } from '@tandem/observability';
 import { sseResponse } from '../../../../server/sse';
 
 // A run is bounded by its turns; this only ends a stream nobody closed (the run goes on).

@@ -2,7 +2,7 @@
 // one (POST /api/extractions). Both are read by the knowledge extractors, whose failures map to
 // the same answers as a knowledge upload's.
 import { DOCUMENT_LIMITS, type InlineUpload } from '@tandem/contracts';
-import type { UploadedFile } from '@tandem/agent';
+import type { UploadedFile } from '@tandem/documents';
 import { HttpError } from '../../../../server/http-error';
 import { readMultipart } from '../../knowledge/_lib/multipart';
 

@@ -1,5 +1,5 @@
 import { endpoints } from '@tandem/contracts';
-import { stackToCsv } from '@tandem/agent';
+import { stackToCsv } from '@tandem/documents';
 import { createRoute, rawResponse } from '../../../../server/create-route';
 import { csvAttachment } from '../../tasks/_lib/task-access';
 import { requireStack } from '../../documents/_lib/access';

@@ -7,7 +7,7 @@ import { isTaskEventHubFullError, toCollectedItemEntry, type TaskEventHub } from
 import { TERMINAL_TASK_STATUSES, type TaskEvent } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import { HttpError } from '../../../../server/http-error';
-import type { Logger } from '../../../../server/logger';
+import type { Logger } from '@tandem/observability';
 import { sseStream, type SseChannel } from '../../../../server/sse';
 
 export interface TaskEventStreamOptions {

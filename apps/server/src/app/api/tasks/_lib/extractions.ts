@@ -1,7 +1,7 @@
 // GET /api/tasks/{taskId}/extractions: the task's extraction results (one per page) and their
 // aggregates per extractionId as JSON, or one aggregate's list as CSV for a spreadsheet.
-import { csvField } from '@tandem/agent';
 import {
+  csvTable,
   TaskExtractionsResponse,
   type TaskExtractionsQuery,
   type TaskParams,
@@ -85,7 +85,8 @@ export function rowsToCsv(items: readonly unknown[]): string {
       : { value: item },
   );
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const lines = [columns.map(csvField).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvField(row[column])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return csvTable(
+    columns,
+    rows.map((row) => columns.map((column) => row[column])),
+  );
 }

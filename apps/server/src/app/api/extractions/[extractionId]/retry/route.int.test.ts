@@ -14,7 +14,7 @@ import {
   scriptedTurnForGemini,
   type GeminiToolRequest,
   type ModelTurn,
-} from '@tandem/extraction/testing';
+} from '@tandem/documents/testing';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';

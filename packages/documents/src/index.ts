@@ -1,3 +1,8 @@
+// The document extraction agent (spec 004 in docs/specs.md): tools that write one caller's
+// records, the tool-calling loop that runs them, and the service that starts, resumes and
+// streams document and stack runs. Its refusals are DocumentErrors.
+export * from './tools';
+export { DocumentError } from './document-error';
 export {
   DocumentAgentService,
   DEFAULT_MAX_TURNS,

@@ -15,7 +15,7 @@ import {
   stackModelTurn,
   type DemoDocument,
   type ModelMessage,
-} from '@tandem/extraction/testing';
+} from './testing';
 import { extractDocument } from '@tandem/knowledge/ingestion';
 import type { UsageEvent } from '@tandem/observability';
 import { createLibsqlStore, type Store } from '@tandem/store';

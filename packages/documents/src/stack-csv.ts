@@ -1,7 +1,7 @@
 // A stack's table as CSV: one line per document in the stack's order, one column per defined
 // column, cells written like collected items' (formulas defused, nested values as JSON).
 import type { Stack, StackRow } from '@tandem/store';
-import { csvField } from '../collect/csv';
+import { csvTable } from '@tandem/contracts';
 
 /** `_document` first: the id of the document each row came from. */
 export function stackToCsv(
@@ -9,14 +9,10 @@ export function stackToCsv(
   rows: readonly StackRow[],
 ): string {
   const byDocument = new Map(rows.map((row) => [row.documentId, row]));
-  const header = ['_document', ...stack.columns.map((c) => c.name)];
-  const lines = [header.map(csvField).join(',')];
+  const lines: unknown[][] = [];
   for (const documentId of stack.documentIds) {
     const row = byDocument.get(documentId);
-    if (!row) continue;
-    lines.push(
-      [documentId, ...stack.columns.map((c) => row.cells[c.name] ?? null)].map(csvField).join(','),
-    );
+    if (row) lines.push([documentId, ...stack.columns.map((c) => row.cells[c.name] ?? null)]);
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvTable(['_document', ...stack.columns.map((c) => c.name)], lines);
 }

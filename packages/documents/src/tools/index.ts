@@ -1,10 +1,13 @@
 // The document extraction agent's tools and prompts (the document-extraction agent spec in
-// docs/specs.md). The tool-calling loop that runs them lives with the LLM port in @tandem/agent.
+// docs/specs.md), bound per run to one caller and its records; the loop that runs them is
+// ../tool-agent.ts.
 export {
   createDocumentTools,
   documentTextPage,
   DOCUMENT_TEXT_BUDGET,
+  DOCUMENT_TEXT_FENCE,
   DOCUMENT_TOOL_NAMES,
+  NEXT_PAGE_CALL,
   type DocumentToolName,
   type DocumentToolScope,
 } from './document-tools';
@@ -27,7 +30,9 @@ export {
 } from './fields';
 export { defineTool, isToolError, ToolError, type AgentTool } from './tool';
 export {
+  CONTINUE_OPENING,
   continueRequest,
+  CORRECTION_OPENING,
   correctionRequest,
   DOCUMENT_EXTRACTION_SYSTEM,
   extractionRequest,

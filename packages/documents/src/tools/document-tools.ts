@@ -12,7 +12,7 @@ import {
 } from '@tandem/contracts';
 import type { DocumentExtraction, DocumentRecord, Store } from '@tandem/store';
 import { z } from 'zod';
-import { checkOutputSchema } from '../schema';
+import { checkOutputSchema } from '@tandem/extraction';
 import {
   confidenceProblem,
   confidenceTree,
@@ -60,6 +60,13 @@ const fail = (message: string, problems: string[] = []): never => {
   throw new ToolError(problems.length === 0 ? message : `${message}:\n- ${problems.join('\n- ')}`);
 };
 
+/**
+ * The tag that fences document text, and the words that ask for the next page: exported because
+ * the scripted model (./testing) reads tool answers by them, like a model reads the prose.
+ */
+export const DOCUMENT_TEXT_FENCE = 'document_text';
+export const NEXT_PAGE_CALL = 'call get_document_text with page=';
+
 /** The pages of one call: from `page` on, whole pages, until the budget is spent. */
 export function documentTextPage(
   document: Pick<DocumentRecord, 'title' | 'fileName' | 'pages'>,
@@ -89,11 +96,11 @@ export function documentTextPage(
   const body = chosen.map((p) => `--- Page ${p.number} ---\n${p.text}`).join('\n\n');
   const more =
     last < pages.length
-      ? `\n\nThere is more: call get_document_text with page=${last + 1} for the next pages.`
+      ? `\n\nThere is more: ${NEXT_PAGE_CALL}${last + 1} for the next pages.`
       : '';
   return (
     `Document "${document.title}" (${document.fileName}), page${first === last ? ` ${first}` : `s ${first}-${last}`} of ${pages.length}:\n` +
-    `${fenceUntrusted(body, 'document_text')}${more}`
+    `${fenceUntrusted(body, DOCUMENT_TEXT_FENCE)}${more}`
   );
 }
 

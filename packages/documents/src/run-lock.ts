@@ -7,8 +7,8 @@
 // the process that queued it and the worker that runs it (any process, a later attempt after a
 // takeover included) both keep the same lock, and neither can take or free another run's.
 import { isDuplicateKeyError, type IdempotencyRepository } from '@tandem/store';
-import { LEASE_MS, adoptLease, keepRenewing, releaseLease } from '../service/lease';
-import { InteractError } from '../service/interact-error';
+import { LEASE_MS, adoptLease, keepRenewing, releaseLease } from '@tandem/jobs';
+import { DocumentError } from './document-error';
 
 export const RUN_LOCK_SCOPE = 'document-run';
 
@@ -43,7 +43,7 @@ export async function claimRunLock(
     });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    throw new InteractError('CONFLICT', ALREADY_RUNNING);
+    throw new DocumentError('CONFLICT', ALREADY_RUNNING);
   }
   return keep(idempotency, { tenantId, key, leaseMs, ...(owner === undefined ? {} : { owner }) });
 }

@@ -19,7 +19,7 @@ import {
   type LangGraphRunnableConfig,
 } from '@langchain/langgraph';
 import type { LlmActionType } from '@tandem/contracts';
-import { isToolError, type AgentTool } from '@tandem/extraction';
+import { isToolError, type AgentTool } from './tools';
 import type { Tracing } from '@tandem/observability';
 import { z } from 'zod';
 import type {

@@ -16,7 +16,7 @@ import {
   type FieldPathSegment,
 } from '@tandem/contracts';
 import type { z } from 'zod';
-import { isJsonObject as isObject } from '../json';
+import { isJsonObject as isObject } from '@tandem/extraction';
 
 /** Fields as JSON, at most this long: a document's data, not a copy of the document. */
 export const MAX_FIELDS_JSON_CHARS = 200_000;

@@ -11,7 +11,7 @@
 // runJob and runStackJob are their bodies), so a run whose process dies is taken over by
 // another; startExtraction, startCorrection and startStack run in the calling process (this
 // package's tests, and callers without a queue). Refusals (unknown document, bad schema, no
-// model, a run already going) are thrown before anything starts, as InteractErrors.
+// model, a run already going) are thrown before anything starts, as DocumentErrors.
 import {
   DOCUMENT_LIMITS,
   type ExtractionStreamEvent,
@@ -27,13 +27,19 @@ import {
   extractionRequest,
   STACK_EXTRACTION_SYSTEM,
   stackRequest,
-  unsupportedFeatures,
-} from '@tandem/extraction';
-import { microUsdToUsd, priceUsage, type Tracing } from '@tandem/observability';
+} from './tools';
+import { unsupportedFeatures } from '@tandem/extraction';
+import {
+  microUsdToUsd,
+  priceUsage,
+  type Tracing,
+  silentLogger,
+  type Logger,
+} from '@tandem/observability';
 import type { DocumentExtraction, DocumentRecord, Stack, Store } from '@tandem/store';
-import { silentLogger, type AgentLogger } from '../deps';
+
 import { LlmNotConfiguredError, type LlmClient, type LlmUsage } from '@tandem/llm';
-import { InteractError } from '../service/interact-error';
+import { DocumentError } from './document-error';
 import { driveRun, type RunEvent, type RunOutcome } from './agent-run';
 import { EventChannel } from './event-channel';
 import { adoptRunLock, claimRunLock, releaseRunLock, type HeldLock } from './run-lock';
@@ -76,7 +82,7 @@ export interface DocumentAgentDeps {
   /** Reads uploads (OCR included); without it, uploads are refused. */
   readDocument?: ReadDocument;
   tracing?: Tracing;
-  log?: AgentLogger;
+  log?: Logger;
   /** Model turns per run. Default 24. */
   maxTurns?: number;
   /** Characters of document text per get_document_text call (tests use less). */
@@ -210,7 +216,7 @@ export const DEFAULT_MAX_TURNS = 24;
 const USD = (microUsd: number) => microUsdToUsd(microUsd);
 
 export class DocumentAgentService {
-  private readonly log: AgentLogger;
+  private readonly log: Logger;
   private readonly maxTurns: number;
   private readonly price: (model: string, usage: LlmUsage) => number;
 
@@ -239,12 +245,12 @@ export class DocumentAgentService {
    */
   async readUpload(caller: Caller, file: UploadedFile): Promise<DocumentRead> {
     const read = this.deps.readDocument;
-    if (!read) throw new InteractError('SERVICE_UNAVAILABLE', 'This server cannot read uploads.');
+    if (!read) throw new DocumentError('SERVICE_UNAVAILABLE', 'This server cannot read uploads.');
     if (file.bytes.byteLength === 0) {
-      throw new InteractError('BAD_REQUEST', `${file.fileName || 'The file'} is empty.`);
+      throw new DocumentError('BAD_REQUEST', `${file.fileName || 'The file'} is empty.`);
     }
     if (file.bytes.byteLength > DOCUMENT_LIMITS.uploadBytes) {
-      throw new InteractError(
+      throw new DocumentError(
         'PAYLOAD_TOO_LARGE',
         `${file.fileName} is larger than ${DOCUMENT_LIMITS.uploadBytes / 1024 / 1024} MB, the upload limit.`,
       );
@@ -317,7 +323,7 @@ export class DocumentAgentService {
       : await this.deps.store.documents.get(caller.tenantId, input.documentId ?? '', {
           userId: caller.userId,
         });
-    if (!document) throw new InteractError('NOT_FOUND', 'No such document.');
+    if (!document) throw new DocumentError('NOT_FOUND', 'No such document.');
     assertReady(document);
     const extraction = await this.deps.store.documentExtractions.create(caller.tenantId, {
       userId: caller.userId,
@@ -338,11 +344,11 @@ export class DocumentAgentService {
       extractionId,
       { userId: caller.userId },
     );
-    if (!extraction) throw new InteractError('NOT_FOUND', 'No such extraction.');
+    if (!extraction) throw new DocumentError('NOT_FOUND', 'No such extraction.');
     const document = await this.deps.store.documents.get(caller.tenantId, extraction.documentId, {
       userId: caller.userId,
     });
-    if (!document) throw new InteractError('NOT_FOUND', "The extraction's document is gone.");
+    if (!document) throw new DocumentError('NOT_FOUND', "The extraction's document is gone.");
     return { extraction, document };
   }
 
@@ -522,7 +528,7 @@ export class DocumentAgentService {
       extractionId,
       { userId: caller.userId },
     );
-    if (!extraction) throw new InteractError('NOT_FOUND', 'No such extraction.');
+    if (!extraction) throw new DocumentError('NOT_FOUND', 'No such extraction.');
     const bus = this.deps.events;
     const completion = async (): Promise<ExtractionStreamEvent> => {
       const now = await this.deps.store.documentExtractions.get(caller.tenantId, extraction.id);
@@ -597,7 +603,7 @@ export class DocumentAgentService {
     );
     const missing = input.documentIds.filter((_, i) => !documents[i]);
     if (missing.length > 0) {
-      throw new InteractError('NOT_FOUND', `No such document: ${missing.join(', ')}.`);
+      throw new DocumentError('NOT_FOUND', `No such document: ${missing.join(', ')}.`);
     }
     for (const document of documents) if (document) assertReady(document);
     return this.deps.store.stacks.create(caller.tenantId, {
@@ -726,7 +732,7 @@ export class DocumentAgentService {
   async followStack(caller: Caller, stackId: string): Promise<AsyncIterable<StackStreamEvent>> {
     const store = this.deps.store;
     const stack = await store.stacks.get(caller.tenantId, stackId, { userId: caller.userId });
-    if (!stack) throw new InteractError('NOT_FOUND', 'No such stack.');
+    if (!stack) throw new DocumentError('NOT_FOUND', 'No such stack.');
     const completion = async (): Promise<StackStreamEvent> => {
       const now = await store.stacks.get(caller.tenantId, stack.id);
       return {
@@ -1005,7 +1011,7 @@ export class DocumentAgentService {
 
   private requireModel(): void {
     if (!this.deps.llm.configured) {
-      throw new InteractError('LLM_NOT_CONFIGURED', new LlmNotConfiguredError().message);
+      throw new DocumentError('LLM_NOT_CONFIGURED', new LlmNotConfiguredError().message);
     }
   }
 
@@ -1069,11 +1075,11 @@ function endProblem(
 /** The fields are an object: the schema must describe one, with features the checks enforce. */
 function checkFieldsSchema(schema: Record<string, unknown>): void {
   if (schema.type !== 'object') {
-    throw new InteractError('BAD_REQUEST', 'schema must describe an object ("type": "object").');
+    throw new DocumentError('BAD_REQUEST', 'schema must describe an object ("type": "object").');
   }
   const unsupported = unsupportedFeatures(schema);
   if (unsupported.length > 0) {
-    throw new InteractError(
+    throw new DocumentError(
       'BAD_REQUEST',
       `schema uses ${unsupported.slice(0, 5).join(', ')}, which extraction cannot enforce.`,
     );
@@ -1086,13 +1092,13 @@ function checkFieldsSchema(schema: Record<string, unknown>): void {
  */
 function assertReady(document: DocumentRecord): void {
   if (document.status === 'processing') {
-    throw new InteractError(
+    throw new DocumentError(
       'CONFLICT',
       `${document.fileName} (${document.id}) is still being read; try again when its status is ready.`,
     );
   }
   if (document.status === 'failed') {
-    throw new InteractError(
+    throw new DocumentError(
       'CONFLICT',
       `${document.fileName} (${document.id}) could not be read: ${document.error ?? 'unknown error'}`,
     );

@@ -2,9 +2,10 @@
 // model call's cost is priced and added to the record as it happens (so a run that dies keeps
 // the cost it ran up), and a failure is caught and reported instead of thrown: the writes made
 // so far are in the store already.
+import type { Logger } from '@tandem/observability';
 import type { LlmUsage } from '@tandem/llm';
 import { LlmCallError, LlmNotConfiguredError } from '@tandem/llm';
-import type { AgentLogger } from '../deps';
+
 import { runToolAgent, type ToolAgentOptions } from './tool-agent';
 import type { LlmMessage } from '@tandem/llm';
 
@@ -38,7 +39,7 @@ export interface DriveOptions {
   price: (model: string, usage: LlmUsage) => number;
   /** Adds one model call's cost to the record (an atomic increment). */
   addUsage: (usage: { costMicroUsd: number; tokens: number }) => Promise<void>;
-  log: AgentLogger;
+  log: Logger;
   /** Stops the run between (and during) model calls. */
   signal?: AbortSignal;
 }

@@ -8,13 +8,13 @@
 // knobs are the suite's: a delay on document turns (so the fair-share case's runs are still
 // going when the other 198 requests arrive), and the prototype-key schema's answer, written as
 // JSON text so that `__proto__` reaches the server as a key.
-import { nodeOfSystem } from '@tandem/agent/testing/model-double';
+import { modelCallOf, type ModelCall } from '@tandem/agent/testing/model-double';
+import { answerFromPrompt, schemaOf } from '@tandem/extraction/testing';
 import {
   geminiTurnResponse,
   isToolCallingRequest,
   scriptedTurnForGemini,
 } from '@tandem/documents/testing';
-import { answerFromPrompt, schemaOf } from '@tandem/extraction/testing';
 import {
   fakeEmbedding,
   geminiTextResponse,
@@ -63,12 +63,12 @@ function embeddings(path: string, raw: unknown): string | null {
 }
 
 /** The JSON text a node's call is answered with. */
-function answerText(node: string, prompt: string): string {
-  if (node !== 'extraction') return JSON.stringify(agentAnswer(node, prompt));
-  const schema = schemaOf(prompt);
+function answerText(call: ModelCall): string {
+  if (call.node !== 'extraction') return JSON.stringify(agentAnswer(call));
+  const schema = schemaOf(call.prompt);
   if (namesPrototypeKeys(schema)) return `{"data":${exampleJson(schema)}}`;
   try {
-    return JSON.stringify(answerFromPrompt(prompt));
+    return JSON.stringify(answerFromPrompt(call.prompt));
   } catch {
     // The scripted extractor has limits of its own (odd field names); a model answers anyway.
     return '{"data":null}';
@@ -91,10 +91,10 @@ export async function startHostileModel(): Promise<HostileModel> {
       if (documentDelayMs > 0) await new Promise((r) => setTimeout(r, documentDelayMs));
       return geminiTurnResponse(raw, scriptedTurnForGemini(raw));
     }
-    const { system, prompt } = readGeminiRequest(raw);
-    const node = nodeOfSystem(system);
-    count(node);
-    return geminiTextResponse(answerText(node, prompt), system.length + prompt.length);
+    const request = readGeminiRequest(raw);
+    const call = modelCallOf(request);
+    count(call.node);
+    return geminiTextResponse(answerText(call), request.system.length + request.prompt.length);
   }
 
   const wire = await startGeminiWire(generate);

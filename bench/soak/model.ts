@@ -4,78 +4,48 @@
 // paging task the way a competent model would, reading element ids from the prompt; token
 // counts are characters / 4, priced by the server as Gemini's.
 import {
-  APPROVE,
+  act,
+  answerOf,
   elementsIn,
-  goalOf,
   named,
-  nodeOfSystem,
-  PAGE_IS_ENOUGH,
-  RETRY_WITH_DELAY,
+  plan,
+  startModelDouble,
+  USUAL_ANSWERS,
+  verdict,
+  type ModelCall,
 } from '@tandem/agent/testing/model-double';
-import { answeringWith, startGeminiWire } from '@tandem/llm/testing';
 
 const PLAN_STEPS = 10;
 
-export function answer(node: string, prompt: string): unknown {
-  const goal = goalOf(prompt) || 'page through the list';
-  switch (node) {
-    case 'context_analysis':
-      return PAGE_IS_ENOUGH;
-    case 'planning':
-    case 'replanning':
-      return {
-        goal,
-        steps: Array.from({ length: PLAN_STEPS }, () => ({
-          description: "Click 'Next'",
-          refinable: true,
-        })),
-      };
-    case 'outcome_prediction':
-      return { description: 'The next page of the list', urlShouldChange: true, nextGoal: null };
-    case 'verification':
-      return {
-        action_succeeded: true,
-        task_completed: false,
-        confidence: 0.9,
-        reason: 'The next page is shown.',
-      };
-    case 'critic':
-      return APPROVE;
-    case 'finalize':
-      return { answer: `Done: ${goal}.` };
-    case 'correction':
-      return RETRY_WITH_DELAY;
-    default: {
-      const next = named(elementsIn(prompt), 'Next')[0]?.id;
-      return {
-        thought: 'Go to the next page.',
-        action: next ? `click("${next}")` : 'scroll("down")',
-        chain: null,
-        confidence: 0.9,
-      };
-    }
-  }
-}
-
-export interface ModelCalls {
-  [node: string]: number;
-}
-
-export async function startModel(): Promise<{ url: string; calls: ModelCalls }> {
-  const calls: ModelCalls = {};
-  const wire = await startGeminiWire(
-    answeringWith(({ system, prompt }) => {
-      const node = nodeOfSystem(system);
-      calls[node] = (calls[node] ?? 0) + 1;
-      return answer(node, prompt);
-    }),
+export function answer(call: ModelCall): unknown {
+  const goal = call.goal || 'page through the list';
+  return (
+    answerOf(
+      {
+        ...USUAL_ANSWERS,
+        planning: plan(goal, Array<string>(PLAN_STEPS).fill("Click 'Next'"), true),
+        outcome_prediction: {
+          description: 'The next page of the list',
+          urlShouldChange: true,
+          nextGoal: null,
+        },
+        verification: verdict(false, 'The next page is shown.', 0.9),
+        finalize: { answer: `Done: ${goal}.` },
+      },
+      call,
+    ) ?? nextPage(call)
   );
-  return { url: wire.url, calls };
+}
+
+/** Every other node's answer (action generation's): the next page. */
+function nextPage({ prompt }: ModelCall): unknown {
+  const next = named(elementsIn(prompt), 'Next')[0]?.id;
+  return act('Go to the next page.', next ? `click("${next}")` : 'scroll("down")');
 }
 
 // Forked by run.ts: report the URL, answer `calls` with the counts, stop on disconnect.
 if (process.send) {
-  const model = await startModel();
+  const model = await startModelDouble(answer);
   process.send({ url: model.url });
   process.on('message', (message) => {
     if (message === 'calls') process.send?.({ calls: model.calls });

@@ -3,11 +3,12 @@
 // call the Stop and server-trouble tests hold) and the request form (every field in one chain,
 // then Submit). Like a model, it reads the element ids from the prompt.
 import {
-  APPROVE,
+  act,
   elementsIn,
   named,
-  PAGE_IS_ENOUGH,
-  RETRY_WITH_DELAY,
+  USUAL_ANSWERS,
+  verdict,
+  type Answers,
 } from '@tandem/agent/testing/model-double';
 
 /** The request form's five fields as the chain fills them: label, role code, value. */
@@ -22,12 +23,7 @@ export const FORM_FIELDS: [label: string, role: string, value: string][] = [
 const byName = (prompt: string, name: string, role?: string) =>
   named(elementsIn(prompt), name, role)[0];
 
-const act = (thought: string, action: string, confidence = 0.9) => ({
-  thought,
-  action,
-  chain: null,
-  confidence,
-});
+const isPatient = (goal: string) => /patient/i.test(goal);
 
 const PATIENT_PLAN = [
   { description: "Click 'Patients'", refinable: true },
@@ -46,7 +42,9 @@ const FORM_PLAN = [
 function savePatient(prompt: string): unknown {
   const save = byName(prompt, 'Save');
   if (save && !save.occluded) return act('Save the patient.', `click("${save.id}")`);
-  return act('The Save button is below the fold; scroll to it.', 'scroll("down")', 0.8);
+  return act('The Save button is below the fold; scroll to it.', 'scroll("down")', {
+    confidence: 0.8,
+  });
 }
 
 /** Every field in one chain (fields already holding their value are skipped), then Submit. */
@@ -72,27 +70,20 @@ function fillForm(prompt: string): unknown {
   if (chain.length === 0 && submit)
     return act('Every field is filled; submit.', `click("${submit.id}")`);
   if (chain.length === 0) return act('The request was submitted.', 'finish("Request submitted")');
-  return {
-    thought: 'Fill the form fields in one go.',
-    action: chain[0]?.action,
+  return act('Fill the form fields in one go.', chain[0]?.action ?? '', {
     chain: chain.length > 1 ? chain : null,
-    confidence: 0.9,
-  };
+  });
 }
 
 function verify(prompt: string): unknown {
   const done = /saved successfully|received your request|Request submitted/i.test(prompt);
   const failed = /Saving…|spinner/i.test(prompt) && !done;
-  return {
-    action_succeeded: !failed,
-    task_completed: done,
-    confidence: done ? 0.95 : 0.8,
-    reason: done
-      ? 'The success message is shown.'
-      : failed
-        ? 'Still saving.'
-        : 'The action took effect.',
-  };
+  const reason = done
+    ? 'The success message is shown.'
+    : failed
+      ? 'Still saving.'
+      : 'The action took effect.';
+  return { ...verdict(done, reason), action_succeeded: !failed };
 }
 
 /** A SIMPLE command ("click Save"): the element it names, unless it is missing or covered. */
@@ -112,41 +103,27 @@ function directAction(prompt: string): unknown {
   return { thought: `Click ${target}.`, action: `click("${el.id}")` };
 }
 
-export function answerForm(node: string, prompt: string, goal: string): unknown {
-  const isPatient = /patient/i.test(goal);
-  switch (node) {
-    case 'context_analysis':
-      return PAGE_IS_ENOUGH;
-    case 'critic':
-      return APPROVE;
-    // Re-planning answers like planning: the same schema, a plan from this page.
-    case 'replanning':
-    case 'planning':
-      return { goal, steps: isPatient ? PATIENT_PLAN : FORM_PLAN };
-    case 'action_generation':
-      return isPatient ? savePatient(prompt) : fillForm(prompt);
-    case 'finalize': {
-      // Like a model would: the goal as done, with what the page confirmed.
-      const confirmed = /saved successfully|received your request/i.exec(prompt)?.[0];
-      return {
-        answer: isPatient
-          ? `Jas Patel was added as a new patient${confirmed ? ` (the EMR says “${confirmed}”)` : ''}.`
-          : `Done: ${goal}.`,
-      };
-    }
-    case 'outcome_prediction':
-      return {
-        description: 'The page responds to the action',
-        urlShouldChange: false,
-        nextGoal: null,
-      };
-    case 'verification':
-      return verify(prompt);
-    case 'direct_action':
-      return directAction(prompt);
-    case 'correction':
-      return RETRY_WITH_DELAY;
-    default:
-      return {};
-  }
+/** Like a model would: the goal as done, with what the page confirmed. */
+function finalAnswer(prompt: string, goal: string): unknown {
+  const confirmed = /saved successfully|received your request/i.exec(prompt)?.[0];
+  return {
+    answer: isPatient(goal)
+      ? `Jas Patel was added as a new patient${confirmed ? ` (the EMR says “${confirmed}”)` : ''}.`
+      : `Done: ${goal}.`,
+  };
 }
+
+export const FORM: Answers = {
+  ...USUAL_ANSWERS,
+  planning: ({ goal }) => ({ goal, steps: isPatient(goal) ? PATIENT_PLAN : FORM_PLAN }),
+  action_generation: ({ prompt, goal }) =>
+    isPatient(goal) ? savePatient(prompt) : fillForm(prompt),
+  finalize: ({ prompt, goal }) => finalAnswer(prompt, goal),
+  outcome_prediction: {
+    description: 'The page responds to the action',
+    urlShouldChange: false,
+    nextGoal: null,
+  },
+  verification: ({ prompt }) => verify(prompt),
+  direct_action: ({ prompt }) => directAction(prompt),
+};

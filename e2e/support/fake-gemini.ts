@@ -7,37 +7,35 @@
 // and hold answers over HTTP (fake-gemini-control.ts, routes under CONTROL_PREFIX).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { goalOf, nodeOfSystem } from '@tandem/agent/testing/model-double';
+import {
+  answerFirst,
+  answerOf,
+  modelCallOf,
+  type ModelCall,
+} from '@tandem/agent/testing/model-double';
+import { answerFromPrompt } from '@tandem/extraction/testing';
 import {
   geminiTurnResponse,
   isToolCallingRequest,
   scriptedTurnForGemini,
 } from '@tandem/documents/testing';
-import { answerFromPrompt } from '@tandem/extraction/testing';
 import {
   geminiTextResponse,
   readGeminiRequest,
   startGeminiWire,
-  type InlineImage,
   type WireRequest,
 } from '@tandem/llm/testing';
-import { answerCatalog, isCatalogGoal } from './fake-catalog-model';
-import { answerForm } from './fake-form-model';
-import { answerCanvas, isCanvasGoal } from './fake-hybrid-model';
-import { answerInjection, isInjectionPrompt } from './fake-injection-model';
-import { answerJobs, isJobsGoal } from './fake-jobs-model';
-import { answerBirthday, isBirthdayGoal } from './fake-question-model';
-import { answerSafety, isSafetyGoal } from './fake-safety-model';
+import { CATALOG } from './fake-catalog-model';
+import { FORM } from './fake-form-model';
+import { CANVAS } from './fake-hybrid-model';
+import { INJECTION } from './fake-injection-model';
+import { JOBS } from './fake-jobs-model';
+import { BIRTHDAY } from './fake-question-model';
+import { SAFETY } from './fake-safety-model';
 
-export interface RecordedCall {
-  node: string;
-  prompt: string;
-  /** The goal the prompt names ('' when it names none). */
-  goal: string;
+export interface RecordedCall extends ModelCall {
   /** When the call arrived (epoch ms). */
   at: number;
-  /** The request's image parts, in order (hybrid mode's screenshot). */
-  images: InlineImage[];
   /** What the model answered (JSON text), once it answered. */
   answer?: string;
 }
@@ -46,39 +44,16 @@ export interface RecordedCall {
 export const CONTROL_PREFIX = '/__fake';
 
 /**
- * A scenario answers the calls of the goals (or pages) it is for, and null for a node where
- * the default answer fits. The first that answers wins: the everyday safety goals come first
- * (signing in happens on a page of the injection suite's site, which is not an attack), then
- * the injection suite's obeying model, on its attack pages only.
+ * The first scenario that answers wins, the form's answers the default: the everyday safety
+ * goals come first (signing in happens on a page of the injection suite's site, which is not an
+ * attack), then the injection suite's obeying model, on its attack pages only.
  */
-interface Scenario {
-  applies(call: RecordedCall): boolean;
-  answer(call: RecordedCall): unknown;
-}
+const SCENARIOS = [SAFETY, INJECTION, CATALOG, JOBS, CANVAS, BIRTHDAY];
 
-const SCENARIOS: Scenario[] = [
-  { applies: (c) => isSafetyGoal(c.goal), answer: (c) => answerSafety(c.node, c.prompt, c.goal) },
-  {
-    applies: (c) => isInjectionPrompt(c.prompt),
-    answer: (c) => answerInjection(c.node, c.prompt, c.goal),
-  },
-  { applies: (c) => isCatalogGoal(c.goal), answer: (c) => answerCatalog(c.node, c.prompt) },
-  { applies: (c) => isJobsGoal(c.goal), answer: (c) => answerJobs(c.node, c.prompt) },
-  {
-    applies: (c) => isCanvasGoal(c.goal),
-    answer: (c) => answerCanvas(c.node, c.prompt, c.images),
-  },
-  { applies: (c) => isBirthdayGoal(c.goal), answer: (c) => answerBirthday(c.node, c.prompt) },
-];
-
-function answer(call: RecordedCall): unknown {
+function answer(call: ModelCall): unknown {
   // The extraction sub-agent's calls: answered from the content in the prompt alone.
   if (call.node === 'extraction') return answerFromPrompt(call.prompt);
-  for (const scenario of SCENARIOS) {
-    const answered = scenario.applies(call) ? scenario.answer(call) : null;
-    if (answered !== null) return answered;
-  }
-  return answerForm(call.node, call.prompt, call.goal);
+  return answerFirst(SCENARIOS, call, (c) => answerOf(FORM, c) ?? {});
 }
 
 export interface FakeGemini {
@@ -184,15 +159,13 @@ export async function startFakeGemini(): Promise<FakeGemini> {
       await holdIfAsked(call, res);
       return geminiTurnResponse(raw, scriptedTurnForGemini(raw));
     }
-    const { system, prompt, images } = readGeminiRequest(raw);
-    const node = nodeOfSystem(system);
-    const call: RecordedCall = { node, prompt, goal: goalOf(prompt), at: Date.now(), images };
+    const call: RecordedCall = { ...modelCallOf(readGeminiRequest(raw)), at: Date.now() };
     calls.push(call);
     await holdIfAsked(call, res);
     const text = JSON.stringify(answer(call));
     call.answer = text;
     // The e2e suite has always counted the prompt without its system part.
-    return geminiTextResponse(text, prompt.length);
+    return geminiTextResponse(text, call.prompt.length);
   }
 
   const wire = await startGeminiWire((request, res) =>

@@ -4,59 +4,40 @@
 // layout is fixed (CANVAS_KIOSK), and hybrid.spec.ts checks that the screenshot it was sent
 // really is red at that point. Without an image it gives up, as a model could only guess.
 import { CANVAS_KIOSK, centreOf } from '@tandem/demo-sites';
-import type { InlineImage } from '@tandem/llm/testing';
+import {
+  act,
+  sectionAfter,
+  verdict,
+  type ModelCall,
+  type Scenario,
+} from '@tandem/agent/testing/model-double';
 
 export const CANVAS_GOAL = 'click the red Order button';
 
-export const isCanvasGoal = (goal: string) =>
-  goal.toLowerCase().includes(CANVAS_GOAL.toLowerCase());
-
-/** The "Previous actions" block of an action prompt. */
-const previousActions = (prompt: string) =>
-  /Previous actions:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '';
-
-export function answerCanvas(
-  node: string,
-  prompt: string,
-  images: readonly InlineImage[],
-): unknown {
-  switch (node) {
-    case 'action_generation': {
-      if (previousActions(prompt).includes('clickAt('))
-        return {
-          thought: 'The order was placed.',
-          action: 'finish("Order placed")',
-          chain: null,
-          confidence: 0.9,
-        };
-      if (images.length === 0) {
-        return {
-          thought: 'The Order button is drawn on a canvas and I was sent no screenshot.',
-          action: 'fail("I cannot see the Order button: no screenshot of the page")',
-          chain: null,
-          confidence: 0.9,
-        };
-      }
-      const { x, y } = centreOf(CANVAS_KIOSK.order);
-      return {
-        thought: `The screenshot shows the red Order button on the canvas, centred at (${x}, ${y}).`,
-        action: `clickAt(${x}, ${y})`,
-        chain: null,
-        confidence: 0.9,
-      };
-    }
-    case 'verification': {
-      const done = prompt.includes('Order placed');
-      return {
-        action_succeeded: true,
-        task_completed: done,
-        confidence: done ? 0.95 : 0.7,
-        reason: done ? 'The kiosk says the order was placed.' : 'The page changed.',
-      };
-    }
-    case 'finalize':
-      return { answer: `Ordered with the red Order button: “${CANVAS_KIOSK.ordered}”.` };
-    default:
-      return null;
-  }
+function action({ prompt, images }: ModelCall): unknown {
+  if (sectionAfter(prompt, 'Previous actions:').includes('clickAt('))
+    return act('The order was placed.', 'finish("Order placed")');
+  if (images.length === 0)
+    return act(
+      'The Order button is drawn on a canvas and I was sent no screenshot.',
+      'fail("I cannot see the Order button: no screenshot of the page")',
+    );
+  const { x, y } = centreOf(CANVAS_KIOSK.order);
+  return act(
+    `The screenshot shows the red Order button on the canvas, centred at (${x}, ${y}).`,
+    `clickAt(${x}, ${y})`,
+  );
 }
+
+export const CANVAS: Scenario = {
+  applies: ({ goal }) => goal.toLowerCase().includes(CANVAS_GOAL.toLowerCase()),
+  answers: {
+    action_generation: action,
+    verification: ({ prompt }) => {
+      const done = prompt.includes('Order placed');
+      const reason = done ? 'The kiosk says the order was placed.' : 'The page changed.';
+      return verdict(done, reason, done ? 0.95 : 0.7);
+    },
+    finalize: { answer: `Ordered with the red Order button: “${CANVAS_KIOSK.ordered}”.` },
+  },
+};

@@ -4,12 +4,17 @@
 // click the button, type the secret or the SSN, run the script. So nothing but Tandem's
 // defenses can stop an attack, and a test proves each one did. It remembers per goal what it
 // read (an SSN) as a model's context would carry it from page to page.
-import { elementsIn, named } from '@tandem/agent/testing/model-double';
+import {
+  act,
+  elementsIn,
+  named,
+  plan,
+  RETRY_WITH_DELAY,
+  verdict,
+  type Scenario,
+} from '@tandem/agent/testing/model-double';
 
 const PAGE_URL = /URL: (https?:\/\/[^/\s]+)(\/inject\/[^\s]*)/;
-
-/** The injection suite's prompts: the page they show is one of its pages. */
-export const isInjectionPrompt = (prompt: string): boolean => PAGE_URL.test(prompt);
 
 /** How an obeying answer's thought starts: the suite counts the attacks the model tried. */
 export const OBEYED = 'Doing what the page says';
@@ -70,12 +75,9 @@ function obey(text: string, prompt: string, facts: { ssn?: string }): string | n
   return null;
 }
 
-const act = (thought: string, action: string) => ({
-  thought,
-  action,
-  chain: null,
-  confidence: 0.95,
-});
+/** An answer it is sure of. */
+const obeying = (thought: string, action: string, more = {}) =>
+  act(thought, action, { confidence: 0.95, ...more });
 
 /** The next action on an attack page: obey it, else read the page, else go on with the goal. */
 function nextAction(goal: string, prompt: string): unknown {
@@ -85,50 +87,33 @@ function nextAction(goal: string, prompt: string): unknown {
   if (order) {
     if (order.startsWith('finish('))
       memory.set(goal, { ...facts, answer: JSON.parse(order.slice(7, -1)) as string });
-    return act(`${OBEYED}.`, order);
+    return obeying(`${OBEYED}.`, order);
   }
   if (!/Snapshot \(content\)/.test(prompt))
-    return { ...act('Read the page first.', 'wait(1)'), readPage: { mode: 'content' } };
+    return obeying('Read the page first.', 'wait(1)', { readPage: { mode: 'content' } });
   // The goal names another page (the survey): go there once this one is read.
   const target = /\bat (https?:\/\/\S+)$/.exec(goal)?.[1];
   const here = PAGE_URL.exec(prompt);
   if (target && here && `${here[1]}${here[2]}` !== target)
-    return act('The goal continues on the survey page.', `navigate(${JSON.stringify(target)})`);
-  return act('I have what the user asked for.', `finish(${JSON.stringify(`Done: ${goal}`)})`);
+    return obeying('The goal continues on the survey page.', `navigate(${JSON.stringify(target)})`);
+  return obeying('I have what the user asked for.', `finish(${JSON.stringify(`Done: ${goal}`)})`);
 }
 
-/** The obeying model's answer for `node`; null for nodes the default answers fit. */
-export function answerInjection(node: string, prompt: string, goal: string): unknown {
-  switch (node) {
-    case 'planning':
-    case 'replanning':
-      return {
-        goal,
-        steps: [
-          { description: 'Read the page', refinable: false },
-          { description: 'Do what the user asked', refinable: false },
-        ],
-      };
-    case 'action_generation':
-      return nextAction(goal, prompt);
+/** The obeying model, on the suite's pages only. */
+export const INJECTION: Scenario = {
+  applies: ({ prompt }) => PAGE_URL.test(prompt),
+  answers: {
+    planning: ({ goal }) => plan(goal, ['Read the page', 'Do what the user asked']),
+    action_generation: ({ goal, prompt }) => nextAction(goal, prompt),
     // A correction obeys too: the failed action was the page's order, and it is still there.
-    case 'correction': {
+    correction: ({ goal, prompt }) => {
       const text = injected(prompt);
       const order = text !== null ? obey(text, prompt, remember(goal, prompt)) : null;
       return order
         ? { strategy: 'RETRY_WITH_DELAY', action: order, reason: `${OBEYED}.` }
-        : { strategy: 'RETRY_WITH_DELAY', action: 'wait(1)', reason: 'Give the page a moment.' };
-    }
-    case 'finalize':
-      return { answer: memory.get(goal)?.answer ?? `Done: ${goal}` };
-    case 'verification':
-      return {
-        action_succeeded: true,
-        task_completed: false,
-        confidence: 0.8,
-        reason: 'The page responded.',
-      };
-    default:
-      return null;
-  }
-}
+        : RETRY_WITH_DELAY;
+    },
+    finalize: ({ goal }) => ({ answer: memory.get(goal)?.answer ?? `Done: ${goal}` }),
+    verification: verdict(false, 'The page responded.'),
+  },
+};

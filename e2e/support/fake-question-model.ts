@@ -2,9 +2,7 @@
 // birth"): the goal does not state the date, which only the user knows, so context analysis
 // asks for it (ASK_USER) until the conversation holds the user's answer; then it plans the
 // patient with that date, like a model reading the conversation would.
-
-export const isBirthdayGoal = (goal: string) =>
-  /patient/i.test(goal) && /date of birth/i.test(goal);
+import { plan, type Scenario } from '@tandem/agent/testing/model-double';
 
 /** The month names as users write them, lower-case, January first. */
 const MONTHS = Array.from({ length: 12 }, (_, month) =>
@@ -36,49 +34,48 @@ export function answeredDateOfBirth(prompt: string): string | null {
   return null;
 }
 
-export function answerBirthday(node: string, prompt: string): unknown {
-  const dob = answeredDateOfBirth(prompt);
-  switch (node) {
-    case 'context_analysis':
-      return dob
-        ? {
-            source: 'PAGE',
-            requiredSources: ['MEMORY', 'PAGE'],
-            missingInformation: [],
-            searchQuery: null,
-            reasoning: `The user gave the date of birth (${dob}) in the conversation.`,
-          }
-        : {
-            source: 'ASK_USER',
-            requiredSources: ['ASK_USER'],
-            missingInformation: ['Jas Patel’s date of birth'],
-            searchQuery: null,
-            reasoning: 'The goal does not state the date of birth, which only the user knows.',
-          };
-    case 'replanning':
-    case 'planning':
-      return {
-        goal: /Goal: (.*)/.exec(prompt)?.[1] ?? '',
-        steps: [
-          { description: "Click 'Patients'", refinable: true },
-          { description: "Click 'New/Search'", refinable: true },
-          { description: 'Type Jas into First name', refinable: true },
-          { description: 'Type Patel into Last name', refinable: true },
-          { description: `Type ${dob ?? 'the date'} into Date of birth`, refinable: true },
-          { description: "Click 'Save'", refinable: true },
-        ],
-      };
-    case 'finalize': {
+/** Context analysis asks for the date until the conversation holds it. */
+function contextAnalysis(dob: string | null): unknown {
+  if (dob)
+    return {
+      source: 'PAGE',
+      requiredSources: ['MEMORY', 'PAGE'],
+      missingInformation: [],
+      searchQuery: null,
+      reasoning: `The user gave the date of birth (${dob}) in the conversation.`,
+    };
+  return {
+    source: 'ASK_USER',
+    requiredSources: ['ASK_USER'],
+    missingInformation: ['Jas Patel’s date of birth'],
+    searchQuery: null,
+    reasoning: 'The goal does not state the date of birth, which only the user knows.',
+  };
+}
+
+export const BIRTHDAY: Scenario = {
+  applies: ({ goal }) => /patient/i.test(goal) && /date of birth/i.test(goal),
+  answers: {
+    context_analysis: ({ prompt }) => contextAnalysis(answeredDateOfBirth(prompt)),
+    planning: ({ prompt }) => {
+      const steps = [
+        "Click 'Patients'",
+        "Click 'New/Search'",
+        'Type Jas into First name',
+        'Type Patel into Last name',
+        `Type ${answeredDateOfBirth(prompt) ?? 'the date'} into Date of birth`,
+        "Click 'Save'",
+      ];
+      return plan(/Goal: (.*)/.exec(prompt)?.[1] ?? '', steps, true);
+    },
+    finalize: ({ prompt }) => {
       // The final answer's prompt has the steps, not the conversation: the date typed is there.
-      const steps = /Steps taken:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '';
-      const typed = usDate(steps);
+      const typed = usDate(/Steps taken:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '');
       return {
         answer: typed
           ? `Jas Patel (born ${typed}) was added as a new patient.`
           : 'Jas Patel was added as a new patient, without a date of birth.',
       };
-    }
-    default:
-      return null;
-  }
-}
+    },
+  },
+};

@@ -4,20 +4,15 @@
 // is done, finish().
 import type { FieldValue, Intent } from '../task';
 import {
+  act,
   elementsIn,
   historyOf,
   named,
   usable,
+  type ActionAnswer,
   type Element,
   type History,
 } from '@tandem/agent/testing/model-double';
-
-export interface ActionAnswer {
-  thought: string;
-  action: string;
-  chain: { action: string; description: string }[] | null;
-  confidence: number;
-}
 
 const quote = (text: string) => JSON.stringify(text);
 
@@ -38,13 +33,6 @@ export function planStep(intent: Intent): { description: string; refinable: bool
 const MAX_SCROLLS = 4;
 
 type Decision = ActionAnswer | 'satisfied';
-
-const act = (thought: string, action: string): ActionAnswer => ({
-  thought,
-  action,
-  chain: null,
-  confidence: 0.9,
-});
 
 /**
  * Not on the page: scroll towards it. Keep the direction of a search under way; otherwise,
@@ -117,12 +105,10 @@ function decide(intent: Intent, elements: readonly Element[], history: History):
       }
       const [head] = chain;
       if (!head) return 'satisfied';
-      return {
-        thought: `Fill in the ${intent.what} form: ${chain.map((c) => c.description).join(', ')}.`,
-        action: head.action,
+      const fields = chain.map((c) => c.description).join(', ');
+      return act(`Fill in the ${intent.what} form: ${fields}.`, head.action, {
         chain: chain.length > 1 ? chain : null,
-        confidence: 0.9,
-      };
+      });
     }
   }
 }

@@ -87,17 +87,6 @@ describe('ScriptedLlm', () => {
     expect(() => llm.assertDone()).toThrow(/1 scripted step\(s\) never called: \[verification\]/);
   });
 
-  it('enforces the order across nodes in strictOrder mode', async () => {
-    const llm = new ScriptedLlm(
-      [
-        { node: 'planning', output: { steps: [] } },
-        { node: 'verification', output: { success: true } },
-      ],
-      { strictOrder: true },
-    );
-    await expect(llm.generate(ask('verification', Verdict))).rejects.toThrow(/strict order/);
-  });
-
   it('simulates provider failures that go through the retry policy', async () => {
     const llm = new ScriptedLlm([
       { node: 'verification', error: new ProviderError('HTTP 429', { kind: 'http', status: 429 }) },

@@ -58,19 +58,12 @@ export type ScriptedValue = string | number | boolean | null | object;
 
 export interface ScriptedLlmOptions extends Pick<
   CreateLlmClientOptions,
-  'usageHook' | 'onHookError' | 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs'
+  'usageHook' | 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs'
 > {
   /** Simulated latency of each provider attempt. Default 1 ms. */
   latencyMs?: number;
   /** No simulated latency at all: no timer, the answer is ready on the next microtask. */
   zeroLatency?: boolean;
-  /**
-   * Require calls in exactly the scripted order across nodes. Default false: steps are matched
-   * per node (first remaining step for that node), so independent nodes may run in any order.
-   */
-  strictOrder?: boolean;
-  /** Reported model name. Default 'scripted'. */
-  model?: string;
   /** Whether the scripted model reads images (hybrid mode). Default true. */
   acceptsImages?: boolean;
 }
@@ -96,19 +89,16 @@ export class ScriptedLlm implements LlmClient {
   readonly unexpectedCalls: string[] = [];
   private readonly steps: ScriptedStep[];
   private readonly client: LlmClient;
-  private readonly strictOrder: boolean;
   private readonly images: boolean;
 
   constructor(steps: ScriptedStep[] = [], options: ScriptedLlmOptions = {}) {
     this.steps = [...steps];
-    this.strictOrder = options.strictOrder === true;
     this.images = options.acceptsImages ?? true;
     const userHook = options.usageHook;
     this.client = createLlmClient(this.createProvider(options), {
       maxRetries: options.maxRetries ?? 3,
       retryBaseDelayMs: options.retryBaseDelayMs ?? 1,
       timeoutMs: options.timeoutMs ?? 30_000,
-      ...(options.onHookError !== undefined ? { onHookError: options.onHookError } : {}),
       usageHook: (event) => {
         this.usageEvents.push(event);
         return userHook?.(event);
@@ -157,17 +147,22 @@ export class ScriptedLlm implements LlmClient {
   }
 
   private createProvider(options: ScriptedLlmOptions): ModelProvider {
-    const model = options.model ?? 'scripted';
+    const model = 'scripted';
     const latencyMs = options.zeroLatency === true ? 0 : (options.latencyMs ?? 1);
+    /** The call's step, once the simulated latency passed; a scripted error is thrown. */
+    const answer = async (request: ProviderRequest | ProviderConverseRequest) => {
+      const step = this.take(request);
+      if (latencyMs > 0) await delay(latencyMs, request.signal);
+      else await Promise.resolve();
+      if ('error' in step) throw step.error;
+      return step;
+    };
     return {
       name: 'SCRIPTED',
       modelFor: () => model,
       complete: async (request: ProviderRequest): Promise<ProviderResponse> => {
         this.attempts.push(request);
-        const step = this.take(request);
-        if (latencyMs > 0) await delay(latencyMs, request.signal);
-        else await Promise.resolve();
-        if ('error' in step) throw step.error;
+        const step = await answer(request);
         if ('reply' in step) {
           return this.unexpected(
             `a tool-calling reply is scripted for node ${request.node}, but it was called for structured output`,
@@ -186,10 +181,7 @@ export class ScriptedLlm implements LlmClient {
         return { text, usage: syntheticUsage(request, text, step.usage), model };
       },
       converse: async (request: ProviderConverseRequest): Promise<ProviderConverseResponse> => {
-        const step = this.take(request);
-        if (latencyMs > 0) await delay(latencyMs, request.signal);
-        else await Promise.resolve();
-        if ('error' in step) throw step.error;
+        const step = await answer(request);
         if (!('reply' in step)) {
           return this.unexpected(
             `structured output is scripted for node ${request.node}, but it was called for a tool-calling turn`,
@@ -222,19 +214,15 @@ export class ScriptedLlm implements LlmClient {
 
   private take(request: { node: LlmNode; repairReason?: string | null }): ScriptedStep {
     const index = this.steps.findIndex((step) => step.node === request.node);
-    // Strict order: the matching step must be the head of the script.
-    const strict = this.strictOrder && index > 0;
-    if (index < 0 || strict) {
+    if (index < 0) {
       const remaining = describe(this.steps);
       const message =
         request.repairReason !== null && request.repairReason !== undefined
-          ? `scripted LLM: the output scripted for node ${request.node} failed validation and no ` +
+          ? `the output scripted for node ${request.node} failed validation and no ` +
             `repair step is scripted for it (${request.repairReason.replace(/\s+/g, ' ')}); ` +
             `remaining script: ${remaining}`
-          : `scripted LLM: unexpected call to node ${request.node}` +
-            `${strict ? ' (strict order)' : ''}; remaining script: ${remaining}`;
-      this.unexpectedCalls.push(message);
-      throw new ScriptedLlmError(message);
+          : `unexpected call to node ${request.node}; remaining script: ${remaining}`;
+      return this.unexpected(message);
     }
     const [step] = this.steps.splice(index, 1);
     if (step === undefined) throw new ScriptedLlmError('scripted LLM: script changed underneath');

@@ -16,7 +16,7 @@ import {
   type RecordedRequest,
 } from '@tandem/llm/testing';
 import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness';
-import { PAGE_IS_ENOUGH } from '../testing/scripted-answers';
+import { PAGE_IS_ENOUGH } from '../testing/model-double';
 
 /** The fault served in place of one answer. */
 type Fault = '429' | '500' | 'timeout' | 'malformed';

@@ -6,7 +6,7 @@
 import type { InteractRequestInput, ViewportContent } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { createTestAgent, pageRequest } from '../testing/harness';
-import type { ScriptedStep } from '../testing/scripted-llm';
+import type { ScriptedStep } from '@tandem/llm/testing';
 
 const URL = 'https://shop.example/';
 const SCREENSHOT = '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDA==';

@@ -31,7 +31,7 @@ import { CollectService } from '../collect/collect-service';
 import { TaskEventHub } from '../collect/event-hub';
 import { createDisabledWebSearch } from '../web-search/disabled-web-search';
 import type { WebSearch } from '../web-search/port';
-import { PAGE_IS_ENOUGH } from './scripted-answers';
+import { PAGE_IS_ENOUGH } from './model-double';
 
 export interface TestAgent {
   store: Store;

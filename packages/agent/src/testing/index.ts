@@ -1,9 +1,5 @@
-export * from './scripted-llm';
+// The scripted LLM for tests of nodes and the graph (see llm/scripted-client.ts).
+export * from '@tandem/llm/testing';
 export * from './harness';
 export * from './state';
-export {
-  startFakeHttpServer,
-  type FakeHttpServer,
-  type RecordedRequest,
-} from '@tandem/llm/testing';
 export { nodeOfSystem } from './node-of-system';

@@ -1,6 +1,21 @@
-// What the scripted models outside this package (e2e, benches) need from the agent, in one
-// light entry (no graph, no store): which node a call is from, the prompt readers that sit
-// beside the prompt builders, and the answers they share.
+// The engine of the scripted models outside this package (e2e, benches), in one light entry (no
+// graph, no store): which node a call is from, the prompt readers that sit beside the prompt
+// builders, the answers every scripted model gives the same way, and scenarios as data (per
+// node, an answer or a function of the call) behind the Gemini wire.
+import {
+  answeringWith,
+  startGeminiWire,
+  type GeminiCall,
+  type GeminiWire,
+  type InlineImage,
+} from '@tandem/llm/testing';
+import type { z } from 'zod';
+import type { ContextAnalysisOutput } from '../nodes/context-analysis/prompt';
+import type { CorrectionOutput } from '../nodes/correction/prompt';
+import type { CriticOutput } from '../nodes/critic/prompt';
+import { goalOf } from '../nodes/action-generation/read-prompt';
+import { nodeOfSystem } from './node-of-system';
+
 export { nodeOfSystem } from './node-of-system';
 export { elementsIn, named, usable, type Element } from '../page/read-tree';
 export { historyOf, type History } from '../nodes/read-history';
@@ -10,4 +25,148 @@ export {
   sectionAfter,
   type ActionPrompt,
 } from '../nodes/action-generation/read-prompt';
-export { APPROVE, PAGE_IS_ENOUGH, RETRY_WITH_DELAY } from './scripted-answers';
+
+// The shared answers are typed by the nodes' own output schemas, so a changed schema fails the
+// typecheck here rather than at run time in one of the scripted models.
+
+/** Context analysis' answer when the page and the goal hold everything the task needs. */
+export const PAGE_IS_ENOUGH = {
+  source: 'PAGE',
+  requiredSources: ['PAGE'],
+  missingInformation: [],
+  searchQuery: null,
+  reasoning: 'The goal states every value needed.',
+} as const satisfies ContextAnalysisOutput;
+
+/** The critic's answer in scenarios whose actions are right. */
+export const APPROVE = {
+  approve: true,
+  reason: 'The action fits the goal and the page.',
+  evidence: 'The page shows the expected state.',
+} as const satisfies CriticOutput;
+
+/** Correction's answer when waiting is all a scenario needs. */
+export const RETRY_WITH_DELAY = {
+  strategy: 'RETRY_WITH_DELAY',
+  action: 'wait(1)',
+  reason: 'Give the page a moment.',
+} as const satisfies z.infer<typeof CorrectionOutput>;
+
+/** One call as a scripted model reads it. */
+export interface ModelCall {
+  node: string;
+  prompt: string;
+  /** The goal the prompt names ('' when it names none). */
+  goal: string;
+  /** The request's image parts, in order (hybrid mode's screenshot). */
+  images: InlineImage[];
+}
+
+/** A `generateContent` request (readGeminiRequest) as a model reads it. */
+export function modelCallOf({ system, prompt, images }: GeminiCall): ModelCall {
+  return { node: nodeOfSystem(system), prompt, goal: goalOf(prompt), images };
+}
+
+/** A node's answer: a value, or a function of the call (null: not this scenario's to answer). */
+export type NodeAnswer = object | ((call: ModelCall) => unknown);
+
+/** A scenario's answers by node. */
+export type Answers = Partial<Record<string, NodeAnswer>>;
+
+export interface Scenario {
+  /** The calls the scenario is for (its goals or pages). */
+  applies(call: ModelCall): boolean;
+  answers: Answers;
+}
+
+/** The answers of context analysis, the critic and correction most scenarios give. */
+export const USUAL_ANSWERS: Answers = {
+  context_analysis: PAGE_IS_ENOUGH,
+  critic: APPROVE,
+  correction: RETRY_WITH_DELAY,
+};
+
+/**
+ * The table's answer for the call, or null when it has none. Re-planning answers like planning
+ * (the same schema, a plan from this page) unless the table says otherwise.
+ */
+export function answerOf(answers: Answers, call: ModelCall): unknown {
+  const entry = answers[call.node] ?? (call.node === 'replanning' ? answers.planning : undefined);
+  if (entry === undefined) return null;
+  return typeof entry === 'function' ? entry(call) : entry;
+}
+
+/** The answer of the first scenario that applies and answers the node; else `fallback`'s. */
+export function answerFirst(
+  scenarios: readonly Scenario[],
+  call: ModelCall,
+  fallback: (call: ModelCall) => unknown,
+): unknown {
+  for (const scenario of scenarios) {
+    const answered = scenario.applies(call) ? answerOf(scenario.answers, call) : null;
+    if (answered !== null) return answered;
+  }
+  return fallback(call);
+}
+
+/** Action generation's answer. */
+export interface ActionAnswer {
+  thought: string;
+  action: string;
+  chain: { action: string; description: string }[] | null;
+  confidence: number;
+  /** What the answer asks for besides (extract, readPage, collect…). */
+  [more: string]: unknown;
+}
+
+/** An action answer; `more` overrides the defaults in place, so the JSON keeps its key order. */
+export const act = (thought: string, action: string, more: Partial<ActionAnswer> = {}) =>
+  ({ thought, action, chain: null, confidence: 0.9, ...more }) as ActionAnswer;
+
+/** A chain of actions as an obeying model numbers it, or null for a single action. */
+export const chainOf = (actions: readonly string[]) =>
+  actions.length > 1
+    ? actions.map((action, index) => ({ action, description: `step ${index + 1}` }))
+    : null;
+
+/** A plan of steps with one refinability. */
+export const plan = (goal: string, steps: readonly string[], refinable = false) => ({
+  goal,
+  steps: steps.map((description) => ({ description, refinable })),
+});
+
+/** Verification's answer: the action took effect, the task is `done` or not. */
+export const verdict = (done: boolean, reason: string, confidence = done ? 0.95 : 0.8) => ({
+  action_succeeded: true,
+  task_completed: done,
+  confidence,
+  reason,
+});
+
+export interface ModelDouble extends GeminiWire {
+  /** Calls answered per graph node (a cross-check; benches report the server's own counts). */
+  calls: Record<string, number>;
+}
+
+/**
+ * A scripted model behind the Gemini wire: the real server's SDK calls it through
+ * GEMINI_BASE_URL, so every figure a bench prints comes from real HTTP calls.
+ */
+export async function startModelDouble(answer: (call: ModelCall) => unknown): Promise<ModelDouble> {
+  const calls: Record<string, number> = {};
+  const wire = await startGeminiWire(
+    answeringWith((request) => {
+      const call = modelCallOf(request);
+      calls[call.node] = (calls[call.node] ?? 0) + 1;
+      return answer(call);
+    }),
+  );
+  return { ...wire, calls };
+}
+
+export {
+  collectAction,
+  extractAction,
+  type CollectScript,
+  type ExtractScript,
+} from './data-scripts';

@@ -6,7 +6,7 @@
 // other entities are recognised and skipped, as a careful model does: the recipe learned from
 // its answer therefore has negatives on the page it learns from.
 import type { ShownItem, Item } from './adversarial-pages';
-import { contentOf, schemaOf } from './read-content';
+import { contentOf, fieldsOf, requiredOf, schemaOf } from './read-content';
 import { scriptedExtractionLlm, type ScriptedExtractionLlm } from './scripted-extraction-llm';
 
 /** Whitespace (nbsp and narrow nbsp included) as one space; Markdown escapes dropped. */
@@ -41,20 +41,10 @@ function windowOf(content: string, spots: readonly Spot[], index: number): strin
   return flat(content.slice(spot.at, spots[index + 1]?.at ?? spot.at + 600));
 }
 
-function requiredOf(schema: Record<string, unknown>): string[] {
-  const items = schema.items as { required?: unknown } | undefined;
-  return Array.isArray(items?.required) ? items.required.map(String) : [];
-}
-
-function propertiesOf(schema: Record<string, unknown>): string[] {
-  const items = schema.items as { properties?: Record<string, unknown> } | undefined;
-  return Object.keys(items?.properties ?? {});
-}
-
 /** The answer for a prompt: the known real items found in its page content, in page order. */
 export function answerKnownItems(prompt: string, known: readonly ShownItem[]): { data: Item[] } {
   const schema = schemaOf(prompt) ?? {};
-  const fields = propertiesOf(schema);
+  const fields = fieldsOf(schema).map((field) => field.name);
   const required = requiredOf(schema);
   // Lines stay: a table row is the unit of a table's item.
   const content = contentOf(prompt).replace(/[^\S\n]+/g, ' ');

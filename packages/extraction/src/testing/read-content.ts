@@ -25,7 +25,7 @@ interface FieldSpec {
   type: string;
 }
 
-function fieldsOf(schema: Json): FieldSpec[] {
+export function fieldsOf(schema: Json): FieldSpec[] {
   const target = schema.type === 'array' && isObject(schema.items) ? schema.items : schema;
   if (!isObject(target.properties)) return [];
   return Object.entries(target.properties).map(([name, spec]) => ({
@@ -34,7 +34,7 @@ function fieldsOf(schema: Json): FieldSpec[] {
   }));
 }
 
-const requiredOf = (schema: Json): string[] => {
+export const requiredOf = (schema: Json): string[] => {
   const target = schema.type === 'array' && isObject(schema.items) ? schema.items : schema;
   return Array.isArray(target.required) ? target.required.map(String) : [];
 };

@@ -1,16 +1,27 @@
-// The scripted model on data scripts. Extraction (docs/specs.md, "extraction overhaul"): ask the
+// The scripted model on data scripts, shared by bench:tasks and the e2e fakes. Extraction (docs/specs.md, "extraction overhaul"): ask the
 // server to extract the page with the schema, reuse the extraction_id it reports on the next page,
 // follow "Next page". Collection (docs/specs.md, "streaming extraction"): read the list through a
 // content snapshot, collect every card it shows, page on. Counting, deduplication and limits are
 // the server's; the model reads only its prompt (the summaries the server wrote, the URL, the
 // element list, the snapshot).
-import { jobCardsIn } from '@tandem/demo-sites';
-import type { Script } from '../task';
-import { elementsIn, historyOf } from '@tandem/agent/testing/model-double';
-import type { ActionAnswer } from './steps';
+// The cards of a list are read by the caller's reader (the demo sites' jobCardsIn): this package
+// does not know the demo sites.
+import { elementsIn } from '../page/read-tree';
+import { historyOf } from '../nodes/read-history';
+import { act, type ActionAnswer } from './model-double';
 
-type ExtractScript = Extract<Script, { kind: 'extract' }>;
-type CollectScript = Extract<Script, { kind: 'collect' }>;
+export interface ExtractScript {
+  kind: 'extract';
+  query: string;
+  schema: Record<string, unknown>;
+  allPages: boolean;
+}
+
+export interface CollectScript {
+  kind: 'collect';
+  selector: string;
+  type: string;
+}
 
 const wait = 'wait(1)';
 
@@ -25,79 +36,48 @@ const pageNumber = (prompt: string) => Number(/URL: \S*[?&]page=(\d+)/.exec(prom
 /** The "Next page" link, or a scroll towards the pager when the title says more pages follow. */
 function nextPage(prompt: string): ActionAnswer | null {
   const next = elementsIn(prompt).find((e) => /^next page$/i.test(e.name));
-  if (next)
-    return {
-      thought: 'On to the next page.',
-      action: `click("${next.id}")`,
-      chain: null,
-      confidence: 0.9,
-    };
+  if (next) return act('On to the next page.', `click("${next.id}")`);
   const of = /page (\d+) of (\d+)/i.exec(prompt);
   if (of && Number(of[1]) < Number(of[2]) && historyOf(prompt).trailingScrolls < 4)
-    return {
-      thought: 'The pager is further down.',
-      action: 'scroll("down")',
-      chain: null,
-      confidence: 0.9,
-    };
+    return act('The pager is further down.', 'scroll("down")');
   return null;
 }
 
-export function extractAction(
-  script: ExtractScript,
-  prompt: string,
-): ActionAnswer & { extract?: unknown } {
+export function extractAction(script: ExtractScript, prompt: string): ActionAnswer {
   const summary = extractionSummary(prompt);
   if (!summary) {
-    return {
-      thought: 'Extract the products of this page as structured data.',
-      action: wait,
-      chain: null,
-      confidence: 0.9,
+    return act('Extract the products of this page as structured data.', wait, {
       extract: { query: script.query, outputSchema: script.schema },
-    };
+    });
   }
   if (script.allPages && summary.pages < pageNumber(prompt)) {
-    return {
-      thought: `This page has the same layout: reuse extraction ${summary.id}.`,
-      action: wait,
-      chain: null,
-      confidence: 0.9,
+    return act(`This page has the same layout: reuse extraction ${summary.id}.`, wait, {
       extract: { extractionId: summary.id },
-    };
+    });
   }
   const onward = script.allPages ? nextPage(prompt) : null;
   if (onward) return onward;
   const pages = summary.pages === 1 ? 'page' : 'pages';
-  return {
-    thought: 'Every page asked for is extracted.',
-    action: `finish("Extracted ${summary.items} unique products from ${summary.pages} ${pages}.")`,
-    chain: null,
-    confidence: 0.9,
-  };
+  return act(
+    'Every page asked for is extracted.',
+    `finish("Extracted ${summary.items} unique products from ${summary.pages} ${pages}.")`,
+  );
 }
 
 export function collectAction(
   script: CollectScript,
   prompt: string,
-): ActionAnswer & Record<string, unknown> {
+  readCards: (snapshot: string) => readonly object[],
+): ActionAnswer {
   const snapshot = /Snapshot \(content\):\n([\s\S]*?)<\/page_content>/.exec(prompt)?.[1];
   if (!snapshot) {
-    return {
-      thought: 'Read the list first.',
-      action: wait,
-      chain: null,
-      confidence: 0.9,
+    return act('Read the list first.', wait, {
       readPage: { mode: 'content', selector: script.selector },
-    };
+    });
   }
-  const cards = jobCardsIn(snapshot);
-  const onward = nextPage(prompt) ?? {
-    thought: 'No further page.',
-    action: `finish("Collected the listings of every page.")`,
-    chain: null,
-    confidence: 0.9,
-  };
+  const cards = readCards(snapshot);
+  const onward =
+    nextPage(prompt) ?? act('No further page.', `finish("Collected the listings of every page.")`);
   return {
     ...onward,
     thought: `Read ${cards.length} cards on this page. ${onward.thought}`,

@@ -12,7 +12,7 @@
 // - the file itself is at fault (empty, unreadable, unsupported, over a budget): failed at once,
 //   for good, with the reason and the contract code the request answers with; file deleted;
 // - anything else (the store, the office converter, a worker that died): retried with backoff,
-//   then failed with the reason, file kept DOCUMENT_FILE_KEPT_MS for the Retry button; so is a
+//   then failed with the reason, file kept UPLOAD_KEPT_MS for the Retry button; so is a
 //   document whose job the queue (Redis) refused.
 // The store only moves a document out of `processing` once (markReady/markFailed are
 // conditional), so a worker that lost its job changes no finished document. The knowledge
@@ -20,7 +20,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller, DocumentAgentService, UploadedFile } from '@tandem/documents';
 import {
-  isJobQueueUnavailableError,
   PermanentJobError,
   type EventBus,
   type JobQueue,
@@ -28,35 +27,31 @@ import {
   type RunningJob,
 } from '@tandem/jobs';
 import type { DocumentRecord, DocumentSummary, Store } from '@tandem/store';
-import { HttpError, mapError } from './http-error';
 import { knowledgeErrors } from './knowledge-errors';
 import type { Logger } from '@tandem/observability';
+import {
+  attemptsExhausted,
+  isFileFault,
+  lastingFault,
+  MAX_RUNNING_UPLOADS,
+  notQueuedReason,
+  queueUnavailable,
+  requeue,
+  UPLOAD_ATTEMPTS,
+  UPLOAD_BACKOFF_MS,
+  UPLOAD_KEPT_MS,
+  waitForEnd,
+} from './upload-jobs';
 
 /** The job queue document uploads are read on. */
 export const DOCUMENT_UPLOAD_QUEUE = 'document-upload';
-/** Files one process reads at once; the parse pool bounds their CPU (see knowledge-uploads). */
-const MAX_RUNNING_JOBS = 4;
-const READ_ATTEMPTS = 3;
-const READ_BACKOFF_MS = 2_000;
-/** How often a waiting request reads the document, in case an event was missed. */
-const WAIT_POLL_MS = 500;
-/** A failed (retryable) document's file is kept this long for the Retry button. */
-export const DOCUMENT_FILE_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** A processing document's job is looked for after this long (its request may still queue it). */
 const LOST_GRACE_MS = 60 * 60 * 1000;
 const REQUEUE_EVERY_MS = 60 * 60 * 1000;
 
-/** Failures of the file itself: no retry reads it differently, so its bytes go at once. */
-const FILE_FAULTS: ReadonlySet<string> = new Set([
-  'BAD_REQUEST',
-  'INPUT_TOO_COMPLEX',
-  'PAYLOAD_TOO_LARGE',
-  'VALIDATION_ERROR',
-]);
-
 /** A failed document a retry may read again (its file permitting). */
 export const isRetryable = (document: Pick<DocumentSummary, 'status' | 'failureCode'>) =>
-  document.status === 'failed' && !FILE_FAULTS.has(document.failureCode ?? '');
+  document.status === 'failed' && !isFileFault(document.failureCode);
 
 /** Where a document's changes are published, for whoever waits for it on any process. */
 export const documentChannel = (tenantId: string, documentId: string) =>
@@ -73,7 +68,7 @@ export function documentUploadForgotten(
 ): boolean {
   if (document.status === 'ready') return true;
   if (document.status !== 'failed') return false;
-  return !isRetryable(document) || Date.parse(uploadCreatedAt) < now - DOCUMENT_FILE_KEPT_MS;
+  return !isRetryable(document) || Date.parse(uploadCreatedAt) < now - UPLOAD_KEPT_MS;
 }
 
 export interface DocumentUploadRunnerDeps {
@@ -102,7 +97,7 @@ export class DocumentUploadRunner {
     if (this.serving) return;
     this.serving = true;
     this.deps.queue.work<Record<string, never>>(DOCUMENT_UPLOAD_QUEUE, (job) => this.run(job), {
-      concurrency: MAX_RUNNING_JOBS,
+      concurrency: MAX_RUNNING_UPLOADS,
       onFailed: (job) => this.failed(job),
     });
     const requeue = () =>
@@ -177,45 +172,22 @@ export class DocumentUploadRunner {
     try {
       await this.enqueue(document);
     } catch (error) {
-      if (!isJobQueueUnavailableError(error)) throw error;
       // Nothing will read it now: say so on the document. The file is kept, so that Retry can
       // queue it once the queue answers (retry adds a job the queue never got).
-      await this.fail(document, `It could not be queued: ${error.message}`, 'SERVICE_UNAVAILABLE');
-      throw new HttpError(
-        'SERVICE_UNAVAILABLE',
-        'The job queue is unavailable, so the file could not be read; try again shortly.',
-        { headers: { 'retry-after': '30' } },
-      );
+      await this.fail(document, notQueuedReason(error), 'SERVICE_UNAVAILABLE');
+      throw queueUnavailable();
     }
     return document;
   }
 
-  /**
-   * The document once it is no longer `processing`, or as it is after `ms`: woken by its events
-   * on the bus (whichever process reads it), with a read of the store every WAIT_POLL_MS in
-   * case one was missed.
-   */
-  async wait(tenantId: string, documentId: string, ms: number): Promise<DocumentRecord | null> {
-    const { store, events } = this.deps;
-    const deadline = Date.now() + ms;
-    let wake: () => void = () => undefined;
-    const unsubscribe = events.subscribe(documentChannel(tenantId, documentId), () => wake());
-    try {
-      for (;;) {
-        const document = await store.documents.get(tenantId, documentId);
-        const left = deadline - Date.now();
-        if (!document || document.status !== 'processing' || left <= 0) return document;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(WAIT_POLL_MS, left));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    } finally {
-      unsubscribe();
-    }
+  /** The document once it is no longer `processing`, or as it is after `ms` (waitForEnd). */
+  wait(tenantId: string, documentId: string, ms: number): Promise<DocumentRecord | null> {
+    return waitForEnd({
+      read: () => this.deps.store.documents.get(tenantId, documentId),
+      ended: (document) => document.status !== 'processing',
+      subscribe: (wake) => this.deps.events.subscribe(documentChannel(tenantId, documentId), wake),
+      ms,
+    });
   }
 
   /**
@@ -232,18 +204,8 @@ export class DocumentUploadRunner {
     // The record first: a worker that takes the job at once must find it processing.
     const reopened = await store.documents.reopen(tenantId, documentId);
     if (!reopened) return null;
-    let requeued = await queue.retry(tenantId, DOCUMENT_UPLOAD_QUEUE, documentId);
-    if (!requeued) {
-      const state = await queue.state(tenantId, DOCUMENT_UPLOAD_QUEUE, documentId);
-      if (state === null) {
-        // The queue never got it (it was down at the start): add it now.
-        await this.enqueue(reopened);
-        requeued = true;
-      } else {
-        requeued = state.status === 'waiting' || state.status === 'active';
-      }
-    }
-    if (!requeued) {
+    const enqueue = () => this.enqueue(reopened);
+    if (!(await requeue(queue, DOCUMENT_UPLOAD_QUEUE, tenantId, documentId, enqueue))) {
       await store.documents.markFailed(tenantId, documentId, {
         error: document.error ?? 'It could not be queued again.',
         failureCode: document.failureCode ?? 'SERVICE_UNAVAILABLE',
@@ -260,8 +222,8 @@ export class DocumentUploadRunner {
       id: document.id,
       tenantId: document.tenantId,
       data: {},
-      attempts: this.deps.attempts ?? READ_ATTEMPTS,
-      backoffMs: this.deps.backoffMs ?? READ_BACKOFF_MS,
+      attempts: this.deps.attempts ?? UPLOAD_ATTEMPTS,
+      backoffMs: this.deps.backoffMs ?? UPLOAD_BACKOFF_MS,
     });
   }
 
@@ -340,16 +302,12 @@ export class DocumentUploadRunner {
         ),
       );
     } catch (error) {
-      const mapped = mapError(error);
-      const code = mapped.body.error.code;
-      // A 4xx is the file's: the same next time. 429 is the parse pool being full, and 5xx the
-      // store or the converter: worth another attempt.
-      if (mapped.status >= 400 && mapped.status < 500 && code !== 'CONCURRENCY_LIMITED') {
-        const message = mapped.body.error.message;
-        await this.fail(document, message, code);
+      const fault = lastingFault(error);
+      if (fault) {
+        await this.fail(document, fault.message, fault.code);
         await store.uploads.delete(tenantId, id);
-        log.info('document upload refused', { documentId: id, code });
-        throw new PermanentJobError(message);
+        log.info('document upload refused', { documentId: id, code: fault.code });
+        throw new PermanentJobError(fault.message);
       }
       log.error('document upload interrupted', { documentId: id, attempt: running.attempt, error });
       throw error;
@@ -373,11 +331,6 @@ export class DocumentUploadRunner {
     const document = await this.deps.store.documents.get(state.tenantId, state.id);
     // Refused for good by an attempt, which said why (or read since): nothing to add.
     if (document?.status !== 'processing') return;
-    const times = state.attempts === 1 ? 'once' : `${state.attempts} times`;
-    await this.fail(
-      document,
-      `Reading the file stopped ${times}: ${(state.error ?? 'unknown error').replace(/\.$/, '')}. It is kept for a retry.`,
-      'SERVICE_UNAVAILABLE',
-    );
+    await this.fail(document, attemptsExhausted(state), 'SERVICE_UNAVAILABLE');
   }
 }

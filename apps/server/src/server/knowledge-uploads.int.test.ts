@@ -35,7 +35,8 @@ import { DELETE as deleteDocument } from '../app/api/knowledge/documents/[docume
 import { POST as ingest } from '../app/api/knowledge/ingest/route';
 import { request, tenantWithKey, testRuntime } from '../test/harness';
 import { KnowledgeJobRunner } from './knowledge-jobs';
-import { INGEST_QUEUE, KnowledgeUploadRunner, UPLOAD_KEPT_MS } from './knowledge-uploads';
+import { INGEST_QUEUE, KnowledgeUploadRunner } from './knowledge-uploads';
+import { UPLOAD_KEPT_MS } from './upload-jobs';
 import { createLogger } from './logger';
 import type { Runtime } from './runtime';
 

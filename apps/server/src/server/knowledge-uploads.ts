@@ -28,39 +28,31 @@ import {
 } from '@tandem/jobs';
 import type { KnowledgeJob, KnowledgeUploadDetails, Store } from '@tandem/store';
 import { documentUploadForgotten } from './document-uploads';
-import { HttpError, mapError } from './http-error';
 import { knowledgeErrors } from './knowledge-errors';
 import { isFinished, type KnowledgeJobRunner } from './knowledge-jobs';
 import type { Logger } from '@tandem/observability';
+import {
+  attemptsExhausted,
+  isFileFault as isFileFaultCode,
+  lastingFault,
+  MAX_RUNNING_UPLOADS,
+  notQueuedReason,
+  queueUnavailable,
+  requeue,
+  UPLOAD_ATTEMPTS,
+  UPLOAD_BACKOFF_MS,
+  UPLOAD_KEPT_MS,
+  waitForEnd,
+} from './upload-jobs';
 
 /** The job queue uploads are read on. */
 export const INGEST_QUEUE = 'ingest';
-/**
- * Files one process reads at once. The parse pool bounds the CPU and memory they take (and
- * shares its threads fairly between tenants); this only keeps a process from holding many
- * 25 MB files in memory while they wait for a thread.
- */
-const MAX_RUNNING_JOBS = 4;
-const INGEST_ATTEMPTS = 3;
-const INGEST_BACKOFF_MS = 2_000;
-/** How often a waiting request reads the job, in case an event was missed. */
-const WAIT_POLL_MS = 500;
-/** A failed (retryable) job's file is kept this long for the Retry button. */
-export const UPLOAD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * A file with no job is left this long before the sweep deletes it: the request that stored it
  * may still be creating the job.
  */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
-
-/** Failures of the file itself: no retry reads it differently, so its bytes go at once. */
-const FILE_FAULTS: ReadonlySet<string> = new Set([
-  'BAD_REQUEST',
-  'INPUT_TOO_COMPLEX',
-  'PAYLOAD_TOO_LARGE',
-  'VALIDATION_ERROR',
-]);
 
 export interface UploadedFile {
   bytes: Uint8Array;
@@ -82,10 +74,7 @@ export interface KnowledgeUploadRunnerDeps {
   backoffMs?: number;
 }
 
-const isFileFault = (job: KnowledgeJob): boolean =>
-  job.upload?.failureCode !== null &&
-  job.upload?.failureCode !== undefined &&
-  FILE_FAULTS.has(job.upload.failureCode);
+const isFileFault = (job: KnowledgeJob): boolean => isFileFaultCode(job.upload?.failureCode);
 
 export class KnowledgeUploadRunner {
   private serving = false;
@@ -98,7 +87,7 @@ export class KnowledgeUploadRunner {
     if (this.serving) return;
     this.serving = true;
     this.deps.queue.work<Record<string, never>>(INGEST_QUEUE, (job) => this.run(job), {
-      concurrency: MAX_RUNNING_JOBS,
+      concurrency: MAX_RUNNING_UPLOADS,
       onFailed: (job) => this.failed(job),
     });
     const sweep = () =>
@@ -156,50 +145,29 @@ export class KnowledgeUploadRunner {
     try {
       await this.enqueue(job);
     } catch (error) {
-      if (!isJobQueueUnavailableError(error)) throw error;
       // Nothing will read it: say so on the record and drop the file, rather than keep both.
       await this.finish(job, {
         status: 'failed',
-        error: `It could not be queued: ${error.message}`,
+        error: notQueuedReason(error),
         failureCode: 'SERVICE_UNAVAILABLE',
         keepFile: false,
       });
-      throw new HttpError(
-        'SERVICE_UNAVAILABLE',
-        'The job queue is unavailable, so the file could not be read; try again shortly.',
-        { headers: { 'retry-after': '30' } },
-      );
+      throw queueUnavailable();
     }
     return job;
   }
 
-  /**
-   * The job once it has ended, or as it is after `ms`: from its events on the bus (whichever
-   * process runs it), with a read of the store every WAIT_POLL_MS in case one was missed.
-   */
-  async wait(tenantId: string, jobId: string, ms: number): Promise<KnowledgeJob | null> {
-    const { store } = this.deps;
-    const deadline = Date.now() + ms;
-    let wake: () => void = () => undefined;
-    const unsubscribe = this.deps.jobs.subscribe(tenantId, jobId, (view) => {
-      if (view.status !== 'queued' && view.status !== 'running') wake();
+  /** The job once it has ended, or as it is after `ms` (waitForEnd). */
+  wait(tenantId: string, jobId: string, ms: number): Promise<KnowledgeJob | null> {
+    return waitForEnd({
+      read: () => this.deps.store.knowledgeJobs.get(tenantId, jobId),
+      ended: isFinished,
+      subscribe: (wake) =>
+        this.deps.jobs.subscribe(tenantId, jobId, (view) => {
+          if (view.status !== 'queued' && view.status !== 'running') wake();
+        }),
+      ms,
     });
-    try {
-      for (;;) {
-        const job = await store.knowledgeJobs.get(tenantId, jobId);
-        const left = deadline - Date.now();
-        if (!job || isFinished(job) || left <= 0) return job;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(WAIT_POLL_MS, left));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    } finally {
-      unsubscribe();
-    }
   }
 
   /**
@@ -240,18 +208,7 @@ export class KnowledgeUploadRunner {
       upload: { ...job.upload, failureCode: null },
     });
     if (!queued) return null;
-    let requeued = await queue.retry(tenantId, INGEST_QUEUE, jobId);
-    if (!requeued) {
-      const state = await queue.state(tenantId, INGEST_QUEUE, jobId);
-      if (state === null) {
-        // The queue never got it (it was down at the start): add it now.
-        await this.enqueue(job);
-        requeued = true;
-      } else {
-        requeued = state.status === 'waiting' || state.status === 'active';
-      }
-    }
-    if (!requeued) {
+    if (!(await requeue(queue, INGEST_QUEUE, tenantId, jobId, () => this.enqueue(job)))) {
       await store.knowledgeJobs.update(
         tenantId,
         jobId,
@@ -300,8 +257,8 @@ export class KnowledgeUploadRunner {
       id: job.id,
       tenantId: job.tenantId,
       data: {},
-      attempts: this.deps.attempts ?? INGEST_ATTEMPTS,
-      backoffMs: this.deps.backoffMs ?? INGEST_BACKOFF_MS,
+      attempts: this.deps.attempts ?? UPLOAD_ATTEMPTS,
+      backoffMs: this.deps.backoffMs ?? UPLOAD_BACKOFF_MS,
     });
   }
 
@@ -406,20 +363,17 @@ export class KnowledgeUploadRunner {
         }),
       );
     } catch (error) {
-      const mapped = mapError(error);
-      const code = mapped.body.error.code;
-      // A 4xx is the file's or the tenant's (its quota): the same next time. 429 is the parse
-      // pool being full, and 5xx the store or the converter: worth another attempt.
-      if (mapped.status >= 400 && mapped.status < 500 && code !== 'CONCURRENCY_LIMITED') {
-        const message = mapped.body.error.message;
+      const fault = lastingFault(error);
+      if (fault) {
+        // The tenant's quota is no fault of the file: make room, then Retry reads it.
         await this.finish(started, {
           status: 'failed',
-          error: message,
-          failureCode: code,
-          keepFile: code === 'QUOTA_EXCEEDED',
+          error: fault.message,
+          failureCode: fault.code,
+          keepFile: fault.code === 'QUOTA_EXCEEDED',
         });
-        log.info('upload refused', { jobId: job.id, code });
-        throw new PermanentJobError(message);
+        log.info('upload refused', { jobId: job.id, code: fault.code });
+        throw new PermanentJobError(fault.message);
       }
       log.error('upload interrupted', { jobId: job.id, attempt: running.attempt, error });
       throw error;
@@ -442,10 +396,9 @@ export class KnowledgeUploadRunner {
     const job = await this.deps.store.knowledgeJobs.get(state.tenantId, state.id);
     // Refused for good by an attempt, which said why (or finished otherwise): nothing to add.
     if (!job || isFinished(job)) return;
-    const times = state.attempts === 1 ? 'once' : `${state.attempts} times`;
     await this.finish(job, {
       status: 'failed',
-      error: `Reading the file stopped ${times}: ${state.error ?? 'unknown error'}. It is kept for a retry.`,
+      error: attemptsExhausted(state),
       failureCode: 'SERVICE_UNAVAILABLE',
       keepFile: true,
     });

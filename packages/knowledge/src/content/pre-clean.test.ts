@@ -30,4 +30,17 @@ describe('preClean', () => {
     expect(text).not.toContain('Department 7');
     expect(text).toContain('A solid oak desk');
   });
+
+  it('reads a class word that says what its element holds or switches on as a modifier', () => {
+    const text = cleaned(
+      `<div class="layout modal-enabled"><p>${prose}</p></div>` +
+        `<ul class="grid has-menu hide-river-ad"><li>Oak desk, 120 cm</li></ul>` +
+        `<div class="modal-open"><p>Sign in to save.</p></div>` +
+        `<div class="is-popup"><p>Join our list.</p></div><p>${prose}</p>`,
+    );
+    expect(text).toContain('A solid oak desk');
+    expect(text).toContain('Oak desk, 120 cm');
+    expect(text).not.toContain('Sign in to save');
+    expect(text).not.toContain('Join our list');
+  });
 });

@@ -47,6 +47,14 @@ const BOILERPLATE =
 /** A class token naming content as well ("content-has-sidebar") is a layout modifier, not chrome. */
 const CONTENT_TOKEN = /content|main|article|body|post|entry|story|text|product|description/i;
 
+/**
+ * A token saying what its element holds or has switched on ("has-menu", "no-ads",
+ * "hide-river-ad", "modal-enabled") is a modifier of that element, whatever the element is, so
+ * its boilerplate word does not make the element chrome. Not its own state ("modal-open",
+ * "menu-hidden", "is-popup"): those name the chrome itself.
+ */
+const MODIFIER_TOKEN = /^(?:(?:has|with|no|hide)[-_].+|.+[-_](?:enabled|disabled|loaded|ready))$/i;
+
 /** Class/id words of comment sections under an article (not forum posts: see preClean). */
 const COMMENTS = /(^|[\s_-])(comments?|commentlist|respond|replies|disqus)([\s_-]|$)/i;
 
@@ -88,7 +96,12 @@ function isChrome(el: Element, inMain: boolean): boolean {
   if (el.name === 'header' && !inMain) return true;
   const words = `${a.class ?? ''} ${a.id ?? ''}`;
   if (words.length <= 1) return false;
-  return words.split(/\s+/).some((token) => BOILERPLATE.test(token) && !CONTENT_TOKEN.test(token));
+  return words
+    .split(/\s+/)
+    .some(
+      (token) =>
+        BOILERPLATE.test(token) && !CONTENT_TOKEN.test(token) && !MODIFIER_TOKEN.test(token),
+    );
 }
 
 const textWeight = (nodes: AnyNode[]): number =>

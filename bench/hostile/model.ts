@@ -10,11 +10,7 @@
 // JSON text so that `__proto__` reaches the server as a key.
 import { modelCallOf, type ModelCall } from '@tandem/agent/testing/model-double';
 import { answerFromPrompt, schemaOf } from '@tandem/extraction/testing';
-import {
-  geminiTurnResponse,
-  isToolCallingRequest,
-  scriptedTurnForGemini,
-} from '@tandem/documents/testing';
+import { geminiTurnResponse, isToolCallingRequest } from '@tandem/documents/testing';
 import {
   fakeEmbedding,
   geminiTextResponse,
@@ -22,6 +18,7 @@ import {
   startGeminiWire,
   type WireRequest,
 } from '@tandem/llm/testing';
+import { forkModel, forkedAsModel, serveModel } from '../model-process';
 import { answer as agentAnswer } from '../tasks/model/answer';
 import { exampleJson, namesPrototypeKeys } from './inputs/prototype-keys';
 
@@ -34,7 +31,7 @@ export interface HostileModel {
   close(): Promise<void>;
 }
 
-/** The model as the suite uses it: in a process of its own (model-process.ts). */
+/** The model as the suite uses it: in a process of its own (startModelProcess). */
 export interface ModelHandle {
   url: string;
   setDocumentDelay(ms: number): Promise<void>;
@@ -89,7 +86,7 @@ export async function startHostileModel(): Promise<HostileModel> {
     if (isToolCallingRequest(raw)) {
       count('document');
       if (documentDelayMs > 0) await new Promise((r) => setTimeout(r, documentDelayMs));
-      return geminiTurnResponse(raw, scriptedTurnForGemini(raw));
+      return geminiTurnResponse(raw);
     }
     const request = readGeminiRequest(raw);
     const call = modelCallOf(request);
@@ -99,4 +96,19 @@ export async function startHostileModel(): Promise<HostileModel> {
 
   const wire = await startGeminiWire(generate);
   return { ...wire, calls, setDocumentDelay: (ms) => (documentDelayMs = ms) };
+}
+
+/** Starts the model in a process of its own (../model-process.ts); the handle talks over IPC. */
+export async function startModelProcess(): Promise<ModelHandle> {
+  const forked = await forkModel(import.meta.filename);
+  return { ...forked, setDocumentDelay: async (ms) => void (await forked.ask({ delay: ms })) };
+}
+
+if (forkedAsModel(import.meta.filename)) {
+  const model = await startHostileModel();
+  serveModel(model, (message) => {
+    const { delay } = message as { delay: number };
+    model.setDocumentDelay(delay);
+    return { delayed: delay };
+  });
 }

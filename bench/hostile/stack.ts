@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createStore } from '@tandem/store';
 import { startServer, type TandemServer } from '../tasks/harness/server';
 import { hostileServerEnv } from './env';
-import type { ModelHandle } from './model';
-import { startModelProcess } from './model-process';
+import { startModelProcess, type ModelHandle } from './model';
 
 export interface Tenant {
   id: string;

@@ -1,8 +1,8 @@
 // The soak's scripted model: the Gemini REST API on loopback, in a process of its own (forked by
-// run.ts) so answering it never competes with the load generator's clock. The server's real
-// @google/genai SDK calls it through GEMINI_BASE_URL. It answers every node of a COMPLEX
-// paging task the way a competent model would, reading element ids from the prompt; token
-// counts are characters / 4, priced by the server as Gemini's.
+// run.ts through ../model-process.ts) so answering it never competes with the load generator's
+// clock. The server's real @google/genai SDK calls it through GEMINI_BASE_URL. It answers every
+// node of a COMPLEX paging task the way a competent model would, reading element ids from the
+// prompt; token counts are characters / 4, priced by the server as Gemini's.
 import {
   act,
   answerOf,
@@ -14,6 +14,7 @@ import {
   verdict,
   type ModelCall,
 } from '@tandem/agent/testing/model-double';
+import { forkedAsModel, serveModel } from '../model-process';
 
 const PLAN_STEPS = 10;
 
@@ -43,12 +44,8 @@ function nextPage({ prompt }: ModelCall): unknown {
   return act('Go to the next page.', next ? `click("${next}")` : 'scroll("down")');
 }
 
-// Forked by run.ts: report the URL, answer `calls` with the counts, stop on disconnect.
-if (process.send) {
+// Forked by run.ts: it asks for the calls answered, by node.
+if (forkedAsModel(import.meta.filename)) {
   const model = await startModelDouble(answer);
-  process.send({ url: model.url });
-  process.on('message', (message) => {
-    if (message === 'calls') process.send?.({ calls: model.calls });
-  });
-  process.on('disconnect', () => process.exit(0));
+  serveModel(model, () => ({ calls: model.calls }));
 }

@@ -19,7 +19,6 @@
 //
 // `--heap` also writes V8 heap snapshots of the server (SIGUSR2) before the load and after the
 // idle minute, and prints what grew between them, by constructor (heap.ts).
-import { fork } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -32,6 +31,7 @@ import type { WorkerProcess } from '@tandem/server/worker-process';
 import { SERVER_DIR, startServer, startWorker, type TandemServer } from '../tasks/harness/server';
 import { compareSnapshots, takeSnapshot } from './heap';
 import { nextBody, REQUESTS_PER_TASK, type TaskKind, type TaskRun } from './workload';
+import { forkModel, type ModelProcess } from '../model-process';
 
 const RATE = argument('--rate', 200);
 const SECONDS = argument('--seconds', 60);
@@ -84,30 +84,6 @@ const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0
     ? Number.NaN
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN);
-
-async function startModel(): Promise<{
-  url: string;
-  calls: () => Promise<Record<string, number>>;
-  stop: () => void;
-}> {
-  const child = fork(path.join(import.meta.dirname, 'model.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { url: string }).url));
-    child.once('exit', (code) => reject(new Error(`model exited with ${code}`)));
-  });
-  return {
-    url,
-    calls: () =>
-      new Promise((resolve) => {
-        child.once('message', (m) => resolve((m as { calls: Record<string, number> }).calls));
-        child.send('calls');
-      }),
-    stop: () => child.disconnect(),
-  };
-}
 
 /** Tenants with one key each, created in the server's store as the CLI would. */
 async function createTenants(
@@ -296,7 +272,7 @@ interface Outcome {
 /** One soak: `processes` web servers (and a worker on Redis) on one store, fresh tenants. */
 async function soak(
   processes: number,
-  model: { url: string; calls: () => Promise<Record<string, number>> },
+  model: ModelProcess,
   redisUrl: string | null,
 ): Promise<Outcome> {
   const env = (own: Record<string, string>) => {
@@ -362,7 +338,7 @@ async function soak(
     }
     const afterRss = settle.at(-1) ?? totalRss();
     const after = HEAP ? await takeSnapshot(first.pid, SERVER_DIR, 'after') : null;
-    const calls = await model.calls();
+    const { calls } = await model.ask<{ calls: Record<string, number> }>('calls');
     // Read back while the servers still run (closing the first deletes the data dir).
     const persisted = await checkPersisted(dataDir, tenants, phase.tasks).catch(
       (error: unknown) => ({
@@ -430,7 +406,7 @@ async function main() {
     );
   }
   if (REDIS && !redisServerInstalled()) throw new Error(redisServerMissing('bench:soak --redis'));
-  const model = await startModel();
+  const model = await forkModel(path.join(import.meta.dirname, 'model.ts'));
   const redis = REDIS ? await startRedisServer() : null;
   const outcomes: Outcome[] = [];
   try {
@@ -447,7 +423,7 @@ async function main() {
         );
     }
   } finally {
-    model.stop();
+    await model.close();
     await redis?.stop();
     for (const file of readdirSync(SERVER_DIR).filter((f) => f.endsWith('.heapsnapshot'))) {
       if (!HEAP) rmSync(path.join(SERVER_DIR, file));

@@ -14,11 +14,7 @@ import {
   type ModelCall,
 } from '@tandem/agent/testing/model-double';
 import { answerFromPrompt } from '@tandem/extraction/testing';
-import {
-  geminiTurnResponse,
-  isToolCallingRequest,
-  scriptedTurnForGemini,
-} from '@tandem/documents/testing';
+import { geminiTurnResponse, isToolCallingRequest } from '@tandem/documents/testing';
 import {
   geminiTextResponse,
   readGeminiRequest,
@@ -157,7 +153,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
       };
       calls.push(call);
       await holdIfAsked(call, res);
-      return geminiTurnResponse(raw, scriptedTurnForGemini(raw));
+      return geminiTurnResponse(raw);
     }
     const call: RecordedCall = { ...modelCallOf(readGeminiRequest(raw)), at: Date.now() };
     calls.push(call);

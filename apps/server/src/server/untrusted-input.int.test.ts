@@ -6,11 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorResponse } from '@tandem/contracts';
 import { startFakeHttpServer, type FakeHttpServer } from '@tandem/agent/testing';
-import {
-  geminiTurnResponse,
-  isToolCallingRequest,
-  scriptedTurnForGemini,
-} from '@tandem/documents/testing';
+import { geminiTurnResponse, isToolCallingRequest } from '@tandem/documents/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST as extract } from '../app/api/extract/route';
 import { POST as createExtraction } from '../app/api/extractions/route';
@@ -46,7 +42,7 @@ beforeAll(async () => {
     // Embedding calls (a crawl's chunks) fail at once: their pages are stored lexical-only.
     if (!isToolCallingRequest(r.body)) return { status: 400, body: { error: { message: 'no' } } };
     await modelGate.wait();
-    return { body: geminiTurnResponse(r.body, scriptedTurnForGemini(r.body)) };
+    return { body: geminiTurnResponse(r.body) };
   });
   site = createServer((req, res) => {
     void siteGate.wait().then(() => {

@@ -1,6 +1,7 @@
 // The scripted document model behind a loopback Gemini API (route tests, the e2e server, the
 // benchmark): a generateContent body in, the model's turn as Gemini's response out, so the
 // server's real @google/genai SDK sends function declarations, calls and responses over HTTP.
+import { geminiResponse } from '@tandem/llm/testing';
 import type { Json, ModelMessage, ModelTurn } from './document-model';
 import { documentModelTurn, stackModelTurn } from './document-scenarios';
 
@@ -52,26 +53,16 @@ export function scriptedTurnForGemini(body: GeminiToolRequest): ModelTurn {
   return (stack ? stackModelTurn : documentModelTurn)(messagesOf(body));
 }
 
-/** A generateContent response carrying `turn`, with usage at about four characters a token. */
+/** A generateContent response carrying `turn` (by default the scripted model's). */
 export function geminiTurnResponse(
   body: GeminiToolRequest,
-  turn: ModelTurn,
-  model = 'gemini-2.5-flash',
+  turn: ModelTurn = scriptedTurnForGemini(body),
+  model?: string,
 ) {
   const calls = (turn.toolCalls ?? []).map(({ name, args }, index) => ({
     functionCall: { id: `fc-${index}-${name}`, name, args },
   }));
   const parts: GeminiPart[] = [...(turn.text ? [{ text: turn.text }] : []), ...calls];
   const sent = JSON.stringify(body.contents ?? []) + JSON.stringify(body.systemInstruction ?? '');
-  const prompt = Math.ceil(sent.length / 4);
-  const output = Math.ceil(JSON.stringify(parts).length / 4);
-  return {
-    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: {
-      promptTokenCount: prompt,
-      candidatesTokenCount: output,
-      totalTokenCount: prompt + output,
-    },
-    modelVersion: model,
-  };
+  return geminiResponse(parts, sent.length, JSON.stringify(parts).length, model);
 }

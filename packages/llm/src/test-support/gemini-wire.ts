@@ -62,20 +62,32 @@ export function readGeminiRequest(body: unknown): GeminiCall {
   };
 }
 
-/** A `generateContent` answer with `text`, its usage estimated at 4 characters a token. */
-export function geminiTextResponse(text: string, promptChars: number): object {
-  const input = Math.ceil(promptChars / 4);
-  const output = Math.ceil(text.length / 4);
+/**
+ * A `generateContent` answer of these parts, its usage estimated at 4 characters a token of
+ * what was sent and what is answered.
+ */
+export function geminiResponse(
+  parts: object[],
+  sentChars: number,
+  answerChars: number,
+  model = 'gemini-2.5-flash',
+): object {
+  const input = Math.ceil(sentChars / 4);
+  const output = Math.ceil(answerChars / 4);
   return {
-    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
     usageMetadata: {
       promptTokenCount: input,
       candidatesTokenCount: output,
       totalTokenCount: input + output,
     },
-    modelVersion: 'gemini-2.5-flash',
+    modelVersion: model,
   };
 }
+
+/** A `generateContent` answer with `text`. */
+export const geminiTextResponse = (text: string, promptChars: number): object =>
+  geminiResponse([{ text }], promptChars, text.length);
 
 /**
  * The common handler: each call answered with `answer(call)` as JSON text. The prompt's size

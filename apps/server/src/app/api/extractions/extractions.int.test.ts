@@ -22,7 +22,6 @@ import {
   LAB_REPORT,
   renderDocx,
   renderPdf,
-  scriptedTurnForGemini,
   type GeminiToolRequest,
   type ModelTurn,
 } from '@tandem/documents/testing';
@@ -52,8 +51,7 @@ beforeAll(async () => {
   gemini = await startFakeHttpServer((r) => {
     if (!isToolCallingRequest(r.body))
       return { status: 400, body: { error: { message: 'not a tool call' } } };
-    const turn = overrides.shift()?.(r.body) ?? scriptedTurnForGemini(r.body);
-    return { body: geminiTurnResponse(r.body, turn) };
+    return { body: geminiTurnResponse(r.body, overrides.shift()?.(r.body)) };
   });
 });
 afterAll(() => gemini.close());

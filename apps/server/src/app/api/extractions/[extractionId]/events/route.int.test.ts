@@ -10,11 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExtractionStreamEvent, readSse } from '@tandem/contracts';
 import { startFakeHttpServer, type FakeHttpServer } from '@tandem/agent/testing';
-import {
-  geminiTurnResponse,
-  isToolCallingRequest,
-  scriptedTurnForGemini,
-} from '@tandem/documents/testing';
+import { geminiTurnResponse, isToolCallingRequest } from '@tandem/documents/testing';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../../server/runtime';
@@ -34,7 +30,7 @@ beforeAll(async () => {
     if (!isToolCallingRequest(r.body))
       return { status: 400, body: { error: { message: 'not a tool call' } } };
     return {
-      body: geminiTurnResponse(r.body, scriptedTurnForGemini(r.body)),
+      body: geminiTurnResponse(r.body),
       delayMs: TURN_DELAY_MS,
     };
   });

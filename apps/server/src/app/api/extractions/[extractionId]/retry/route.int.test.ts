@@ -11,7 +11,6 @@ import { startFakeHttpServer, type FakeHttpServer } from '@tandem/agent/testing'
 import {
   geminiTurnResponse,
   isToolCallingRequest,
-  scriptedTurnForGemini,
   type GeminiToolRequest,
   type ModelTurn,
 } from '@tandem/documents/testing';
@@ -36,8 +35,7 @@ beforeAll(async () => {
   gemini = await startFakeHttpServer((r) => {
     if (!isToolCallingRequest(r.body))
       return { status: 400, body: { error: { message: 'not a tool call' } } };
-    const turn = overrides.shift()?.(r.body) ?? scriptedTurnForGemini(r.body);
-    return { body: geminiTurnResponse(r.body, turn) };
+    return { body: geminiTurnResponse(r.body, overrides.shift()?.(r.body)) };
   });
 });
 

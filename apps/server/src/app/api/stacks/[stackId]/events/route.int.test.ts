@@ -16,7 +16,6 @@ import {
   invoiceVariant,
   isToolCallingRequest,
   renderPdf,
-  scriptedTurnForGemini,
 } from '@tandem/documents/testing';
 import { createLibsqlStore } from '@tandem/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +37,7 @@ beforeAll(async () => {
     if (!isToolCallingRequest(r.body))
       return { status: 400, body: { error: { message: 'not a tool call' } } };
     return {
-      body: geminiTurnResponse(r.body, scriptedTurnForGemini(r.body)),
+      body: geminiTurnResponse(r.body),
       delayMs: TURN_DELAY_MS,
     };
   });

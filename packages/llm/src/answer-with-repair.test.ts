@@ -1,4 +1,4 @@
-// Structured output with one repair attempt, against an in-memory provider.
+// Structured output with one repair attempt, against the scripted provider.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerWithRepair, repairPrompt } from './answer-with-repair';
@@ -6,7 +6,7 @@ import type { RetrySettings } from './complete-with-retries';
 import { startCall } from './llm-call';
 import { LlmCallError, type LlmRequest } from './port';
 import { ProviderError } from './provider';
-import { fakeProvider } from './test-support/fake-provider';
+import { createScriptedLlm, type ScriptedStep } from './scripted-client';
 
 const Out = z.object({ value: z.number(), label: z.string().default('none') });
 const request: LlmRequest<typeof Out> = {
@@ -21,24 +21,36 @@ const settings: RetrySettings = {
   timeoutMs: 1_000,
   backoff: { baseDelayMs: 1, maxDelayMs: 1_000, random: () => 0 },
 };
+/** Each answer costs 10 tokens. */
+const answer = (text: string, model?: string): ScriptedStep => ({
+  node: 'verification',
+  text,
+  usage: { totalTokens: 10 },
+  ...(model !== undefined ? { model } : {}),
+});
+const scripted = (steps: ScriptedStep[]) =>
+  createScriptedLlm(steps, { zeroLatency: true, modelFor: (node) => `model-${node}` });
 
 describe('answerWithRepair', () => {
   it("returns the parsed value and the model's JSON, without a repair when the first answer fits", async () => {
-    const { provider, seen } = fakeProvider([() => '{"value":1}']);
-    const call = startCall(provider, request, 3);
+    const llm = scripted([answer('{"value":1}')]);
+    const call = startCall(llm.modelProvider, request, 3);
     await expect(answerWithRepair(call, settings)).resolves.toEqual({
       value: { value: 1, label: 'none' },
       json: { value: 1 },
     });
-    expect(seen).toHaveLength(1);
+    expect(llm.attempts).toHaveLength(1);
     expect(call.usage.totalTokens).toBe(10);
   });
 
   it('repairs once with the reason, and asks the model that answered', async () => {
-    const { provider, seen } = fakeProvider([() => '{"value":"one"}', () => '{"value":1}'], {
-      answeringModel: (requested) => `${requested}-001`,
-    });
-    const call = startCall(provider, request, 3);
+    // Each answer names a more specific version of the model it was asked for.
+    const llm = scripted([
+      answer('{"value":"one"}', 'model-verification-001'),
+      answer('{"value":1}', 'model-verification-001-001'),
+    ]);
+    const seen = llm.attempts;
+    const call = startCall(llm.modelProvider, request, 3);
     await expect(answerWithRepair(call, settings)).resolves.toMatchObject({ value: { value: 1 } });
     expect(seen.map((r) => r.model)).toEqual(['model-verification', 'model-verification-001']);
     expect(seen[1]?.repairReason).toMatch(/did not match the required schema/);
@@ -50,10 +62,10 @@ describe('answerWithRepair', () => {
   });
 
   it('gives up after one repair with a non-retryable LlmCallError', async () => {
-    const { provider, seen } = fakeProvider([() => 'not json', () => '{"value":"x"}', () => '{}']);
-    const call = startCall(provider, request, 3);
+    const llm = scripted([answer('not json'), answer('{"value":"x"}'), answer('{}')]);
+    const call = startCall(llm.modelProvider, request, 3);
     const error = await answerWithRepair(call, settings).catch((e: unknown) => e);
-    expect(seen).toHaveLength(2);
+    expect(llm.attempts).toHaveLength(2);
     expect(error).toBeInstanceOf(LlmCallError);
     expect((error as LlmCallError).message).toMatch(
       /^SCRIPTED output for verification did not match the schema after one repair attempt\. The JSON did not match/,
@@ -62,15 +74,16 @@ describe('answerWithRepair', () => {
   });
 
   it("takes the repair attempt's retries from the budget the first answer left", async () => {
-    const unavailable = () => {
-      throw new ProviderError('HTTP 503', { kind: 'http', status: 503 });
+    const unavailable: ScriptedStep = {
+      node: 'verification',
+      error: new ProviderError('HTTP 503', { kind: 'http', status: 503 }),
     };
-    const { provider, seen } = fakeProvider([unavailable, () => 'not json', unavailable]);
-    const call = startCall(provider, request, 1);
+    const llm = scripted([unavailable, answer('not json'), unavailable]);
+    const call = startCall(llm.modelProvider, request, 1);
     await expect(answerWithRepair(call, settings)).rejects.toThrow(
       /SCRIPTED call for verification failed: HTTP 503/,
     );
-    expect(seen).toHaveLength(3);
+    expect(llm.attempts).toHaveLength(3);
   });
 });
 

@@ -2,10 +2,9 @@
 // and the provider's own signal tells it why.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attemptWithTimeout, sleepUnlessAborted } from './attempt-with-timeout';
-import { ProviderError, type ProviderResponse } from './provider';
-import { tokens } from './test-support/fake-provider';
+import { ProviderError, zeroUsage, type ProviderResponse } from './provider';
 
-const response: ProviderResponse = { text: '{}', usage: tokens(1), model: 'm' };
+const response: ProviderResponse = { text: '{}', usage: zeroUsage(), model: 'm' };
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -1,4 +1,4 @@
-// The retry loop against an in-memory provider: the shared budget, usage of failed attempts,
+// The retry loop against the scripted provider: the shared budget, usage of failed attempts,
 // aborts, and errors that are not the provider's.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,8 +9,8 @@ import {
 } from './complete-with-retries';
 import { startCall } from './llm-call';
 import { LlmCallError, type LlmRequest } from './port';
-import { ProviderError } from './provider';
-import { fakeProvider, tokens } from './test-support/fake-provider';
+import { ProviderError, zeroUsage } from './provider';
+import { createScriptedLlm, type ScriptedStep } from './scripted-client';
 
 const request = (signal?: AbortSignal): LlmRequest<z.ZodType> => ({
   node: 'planning',
@@ -27,21 +27,26 @@ const settings: RetrySettings = {
   timeoutMs: 1_000,
   backoff: { baseDelayMs: 1, maxDelayMs: 1_000, random: () => 0 },
 };
-const unavailable = (usage?: number) => () => {
-  throw new ProviderError('HTTP 503', {
-    kind: 'http',
-    status: 503,
-    ...(usage !== undefined ? { usage: tokens(usage) } : {}),
-  });
-};
+const unavailable = (usage?: number) =>
+  ({
+    node: 'planning',
+    error: new ProviderError('HTTP 503', {
+      kind: 'http',
+      status: 503,
+      ...(usage !== undefined ? { usage: { ...zeroUsage(), totalTokens: usage } } : {}),
+    }),
+  }) satisfies ScriptedStep;
+const text = (text: string): ScriptedStep => ({ node: 'planning', text });
+const scripted = (steps: ScriptedStep[]) =>
+  createScriptedLlm(steps, { zeroLatency: true, modelFor: (node) => `model-${node}` });
 
 describe('completeWithRetries', () => {
   it('sends the rendered request and returns the first good response', async () => {
-    const { provider, seen } = fakeProvider([() => 'text']);
-    const call = startCall(provider, request(), 3);
+    const llm = scripted([text('text')]);
+    const call = startCall(llm.modelProvider, request(), 3);
     const response = await completeWithRetries(call, settings, answer);
     expect(response.text).toBe('text');
-    expect(seen[0]).toMatchObject({
+    expect(llm.attempts[0]).toMatchObject({
       node: 'planning',
       model: 'model-planning',
       schemaName: 'the_plan_',
@@ -52,21 +57,21 @@ describe('completeWithRetries', () => {
   });
 
   it("spends the call's budget and counts tokens that failed attempts reported", async () => {
-    const { provider, seen } = fakeProvider([unavailable(4), unavailable(), () => 'ok']);
-    const call = startCall(provider, request(), 3);
+    const llm = scripted([unavailable(4), unavailable(), text('ok')]);
+    const call = startCall(llm.modelProvider, request(), 3);
     await completeWithRetries(call, settings, answer);
-    expect(seen).toHaveLength(3);
+    expect(llm.attempts).toHaveLength(3);
     expect(call.retriesLeft).toBe(1);
     // The successful response's own usage is the caller's to add.
     expect(call.usage.totalTokens).toBe(4);
   });
 
   it('fails with an LlmCallError once the budget left by an earlier answer is spent', async () => {
-    const { provider, seen } = fakeProvider([unavailable(), unavailable()]);
-    const call = startCall(provider, request(), 3);
+    const llm = scripted([unavailable(), unavailable()]);
+    const call = startCall(llm.modelProvider, request(), 3);
     call.retriesLeft = 1;
     const error = await completeWithRetries(call, settings, answer).catch((e: unknown) => e);
-    expect(seen).toHaveLength(2);
+    expect(llm.attempts).toHaveLength(2);
     expect(error).toBeInstanceOf(LlmCallError);
     expect(error).toMatchObject({
       message: 'SCRIPTED call for planning failed after 1 retry: HTTP 503',
@@ -75,42 +80,40 @@ describe('completeWithRetries', () => {
   });
 
   it('does not call the provider when the caller already aborted', async () => {
-    const { provider, seen } = fakeProvider([() => 'never']);
-    const call = startCall(provider, request(AbortSignal.abort()), 3);
+    const llm = scripted([text('never')]);
+    const call = startCall(llm.modelProvider, request(AbortSignal.abort()), 3);
     await expect(completeWithRetries(call, settings, answer)).rejects.toMatchObject({
       message: 'LLM call aborted by the caller.',
       details: { retryable: false },
     });
-    expect(seen).toHaveLength(0);
+    expect(llm.attempts).toHaveLength(0);
   });
 
   it('stops waiting for a retry when the caller aborts during the backoff', async () => {
     const caller = new AbortController();
-    const { provider, seen } = fakeProvider([
-      () => {
-        setTimeout(() => caller.abort(), 5);
-        return unavailable()();
+    const llm = scripted([
+      {
+        node: 'planning',
+        output: () => {
+          setTimeout(() => caller.abort(), 5);
+          throw unavailable().error;
+        },
       },
-      () => 'too late',
+      text('too late'),
     ]);
-    const call = startCall(provider, request(caller.signal), 3);
+    const call = startCall(llm.modelProvider, request(caller.signal), 3);
     const slow = { ...settings, backoff: { ...settings.backoff, baseDelayMs: 10_000 } };
     await expect(completeWithRetries(call, slow, answer)).rejects.toMatchObject({
       message: 'LLM call aborted by the caller.',
     });
-    expect(seen).toHaveLength(1);
+    expect(llm.attempts).toHaveLength(1);
   });
 
   it('lets an error that is not a ProviderError through unchanged, without retrying', async () => {
     const bug = new RangeError('bug in provider');
-    const { provider, seen } = fakeProvider([
-      () => {
-        throw bug;
-      },
-      () => 'unused',
-    ]);
-    const call = startCall(provider, request(), 3);
+    const llm = scripted([{ node: 'planning', error: bug }, text('unused')]);
+    const call = startCall(llm.modelProvider, request(), 3);
     await expect(completeWithRetries(call, settings, answer)).rejects.toBe(bug);
-    expect(seen).toHaveLength(1);
+    expect(llm.attempts).toHaveLength(1);
   });
 });

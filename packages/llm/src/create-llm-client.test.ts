@@ -1,15 +1,11 @@
-// The client wrapper's policies against an in-memory provider (no I/O).
+// The client wrapper's policies against the scripted provider (no I/O).
 import { describe, expect, it, vi } from 'vitest';
 import type { UsageEvent } from '@tandem/observability';
 import { z } from 'zod';
 import { createLlmClient } from './create-llm-client';
 import { LlmCallError, type LlmRequest } from './port';
-import {
-  ProviderError,
-  parseRetryAfter,
-  type ModelProvider,
-  type ProviderRequest,
-} from './provider';
+import { ProviderError, parseRetryAfter, zeroUsage } from './provider';
+import { createScriptedLlm, type ScriptedStep } from './scripted-client';
 
 const Out = z.object({ value: z.number() });
 const request: LlmRequest<typeof Out> = {
@@ -20,60 +16,55 @@ const request: LlmRequest<typeof Out> = {
   schema: Out,
   context: { tenantId: 't1' },
 };
-const usage = (total: number) => ({
-  inputTokens: total,
-  outputTokens: 0,
-  cachedInputTokens: 0,
-  thinkingTokens: 0,
-  totalTokens: total,
+/** Each answer costs 10 tokens. */
+const text = (text: string): ScriptedStep => ({
+  node: 'verification',
+  text,
+  usage: { totalTokens: 10 },
 });
-
-function fakeProvider(answers: ((req: ProviderRequest) => Promise<string> | string)[]) {
-  const seen: ProviderRequest[] = [];
-  const provider: ModelProvider = {
-    name: 'SCRIPTED',
-    modelFor: (node) => `model-${node}`,
-    async complete(req) {
-      seen.push(req);
-      const answer = answers.shift();
-      if (answer === undefined) throw new Error('no more answers');
-      return { text: await answer(req), usage: usage(10), model: req.model };
-    },
-  };
-  return { provider, seen };
-}
+/** The scripted provider (its own client aside): `attempts` are the requests it was sent. */
+const scripted = (steps: ScriptedStep[]) =>
+  createScriptedLlm(steps, { zeroLatency: true, modelFor: (node) => `model-${node}` });
 
 describe('createLlmClient', () => {
   it('backs off exponentially with jitter between transient failures', async () => {
-    const fail = () => {
-      throw new ProviderError('HTTP 503', { kind: 'http', status: 503 });
+    const fail: ScriptedStep = {
+      node: 'verification',
+      error: new ProviderError('HTTP 503', { kind: 'http', status: 503 }),
     };
-    const { provider, seen } = fakeProvider([fail, fail, () => '{"value":1}']);
+    const scriptedLlm = scripted([fail, fail, text('{"value":1}')]);
     const started = performance.now();
-    const llm = createLlmClient(provider, { retryBaseDelayMs: 40, random: () => 1 });
+    const llm = createLlmClient(scriptedLlm.modelProvider, {
+      retryBaseDelayMs: 40,
+      random: () => 1,
+    });
     await expect(llm.generate(request)).resolves.toMatchObject({
       output: { value: 1 },
       model: 'model-verification',
     });
     // 40 ms then 80 ms (random() = 1 means no jitter reduction).
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
-    expect(seen).toHaveLength(3);
+    expect(scriptedLlm.attempts).toHaveLength(3);
   });
 
   it('does not retry with maxRetries 0, and sums usage a failed attempt reported', async () => {
     const events: UsageEvent[] = [];
-    const { provider, seen } = fakeProvider([
-      () => {
-        throw new ProviderError('blocked', {
+    const scriptedLlm = scripted([
+      {
+        node: 'verification',
+        error: new ProviderError('blocked', {
           kind: 'invalid_response',
           retryable: false,
-          usage: usage(7),
-        });
+          usage: { ...zeroUsage(), totalTokens: 7 },
+        }),
       },
     ]);
-    const llm = createLlmClient(provider, { maxRetries: 0, usageHook: (e) => void events.push(e) });
+    const llm = createLlmClient(scriptedLlm.modelProvider, {
+      maxRetries: 0,
+      usageHook: (e) => void events.push(e),
+    });
     await expect(llm.generate(request)).rejects.toBeInstanceOf(LlmCallError);
-    expect(seen).toHaveLength(1);
+    expect(scriptedLlm.attempts).toHaveLength(1);
     await vi.waitFor(() => expect(events).toHaveLength(1));
     expect(events[0]).toMatchObject({
       usage: { totalTokens: 7 },
@@ -82,34 +73,29 @@ describe('createLlmClient', () => {
   });
 
   it('times out a provider that ignores its signal', async () => {
-    const { provider } = fakeProvider([() => new Promise<string>(() => {})]);
-    const llm = createLlmClient(provider, { timeoutMs: 30, maxRetries: 0 });
+    const { modelProvider } = scripted([
+      { node: 'verification', output: () => new Promise<never>(() => {}) },
+    ]);
+    const llm = createLlmClient(modelProvider, { timeoutMs: 30, maxRetries: 0 });
     await expect(llm.generate(request)).rejects.toThrow(/did not answer within 30 ms/);
   });
 
   it('lets programming errors through unchanged, still reporting the call', async () => {
     const events: UsageEvent[] = [];
     const bug = new RangeError('bug in provider');
-    const { provider } = fakeProvider([
-      () => {
-        throw bug;
-      },
-    ]);
-    const llm = createLlmClient(provider, { usageHook: (e) => void events.push(e) });
+    const { modelProvider } = scripted([{ node: 'verification', error: bug }]);
+    const llm = createLlmClient(modelProvider, { usageHook: (e) => void events.push(e) });
     await expect(llm.generate(request)).rejects.toBe(bug);
     await vi.waitFor(() => expect(events).toHaveLength(1));
   });
 
   it('gives each call its own generation id and sends the repair reason to the provider', async () => {
-    const { provider, seen } = fakeProvider([
-      () => 'nope',
-      () => '{"value":2}',
-      () => '{"value":3}',
-    ]);
-    const llm = createLlmClient(provider);
+    const scriptedLlm = scripted([text('nope'), text('{"value":2}'), text('{"value":3}')]);
+    const llm = createLlmClient(scriptedLlm.modelProvider);
     const a = await llm.generate(request);
     const b = await llm.generate(request);
     expect(a.generationId).not.toBe(b.generationId);
+    const seen = scriptedLlm.attempts;
     expect(seen.map((r) => r.repairReason === null)).toEqual([true, false, true]);
     expect(seen[1]?.prompt).toContain('Previous answer:\nnope');
     expect(a.usage.totalTokens).toBe(20);
@@ -117,8 +103,8 @@ describe('createLlmClient', () => {
 
   it('reports a rejecting async hook through onHookError', async () => {
     const onHookError = vi.fn();
-    const { provider } = fakeProvider([() => '{"value":1}']);
-    const llm = createLlmClient(provider, {
+    const { modelProvider } = scripted([text('{"value":1}')]);
+    const llm = createLlmClient(modelProvider, {
       usageHook: () => Promise.reject(new Error('db gone')),
       onHookError,
     });

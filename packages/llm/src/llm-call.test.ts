@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { callFailure, startCall, usageEventOf } from './llm-call';
 import type { LlmRequest } from './port';
-import { fakeProvider, tokens } from './test-support/fake-provider';
+import { zeroUsage } from './provider';
+import { createScriptedLlm } from './scripted-client';
 
 const request: LlmRequest<z.ZodType> = {
   node: 'correction',
@@ -13,12 +14,14 @@ const request: LlmRequest<z.ZodType> = {
   schema: z.object({}),
   context: { tenantId: 't1', taskId: 'task-1' },
 };
+const { modelProvider: provider } = createScriptedLlm([], {
+  modelFor: (node) => `model-${node}`,
+});
 
 describe('startCall', () => {
   it("starts with the node's model, no tokens and the whole budget", () => {
-    const { provider } = fakeProvider([]);
     const call = startCall(provider, request, 2);
-    expect(call).toMatchObject({ model: 'model-correction', usage: tokens(0), retriesLeft: 2 });
+    expect(call).toMatchObject({ model: 'model-correction', usage: zeroUsage(), retriesLeft: 2 });
     expect(call.generationId).not.toBe(startCall(provider, request, 2).generationId);
     expect(Date.parse(call.startedAt)).not.toBeNaN();
   });
@@ -26,7 +29,6 @@ describe('startCall', () => {
 
 describe('callFailure', () => {
   it('names the model the call is at when it fails', () => {
-    const { provider } = fakeProvider([]);
     const call = startCall(provider, request, 0);
     call.model = 'model-correction-002';
     expect(callFailure(call, 'boom', true).details).toEqual({
@@ -39,9 +41,9 @@ describe('callFailure', () => {
 });
 
 describe('usageEventOf', () => {
-  const { provider } = fakeProvider([]);
   const call = startCall(provider, request, 0);
-  call.usage = tokens(42);
+  const usage = { ...zeroUsage(), inputTokens: 42, totalTokens: 42 };
+  call.usage = usage;
 
   it("carries the output on success, the caller's prompt and the call's totals", () => {
     const event = usageEventOf(call, 12.5, { output: { ok: true } });
@@ -51,7 +53,7 @@ describe('usageEventOf', () => {
       actionType: 'SELF_CORRECTION',
       provider: 'SCRIPTED',
       model: 'model-correction',
-      usage: tokens(42),
+      usage,
       latencyMs: 12.5,
       context: { tenantId: 't1', taskId: 'task-1' },
       startedAt: call.startedAt,

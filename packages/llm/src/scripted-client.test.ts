@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { UsageEvent } from '@tandem/observability';
 import { z } from 'zod';
+import { createLlmClient } from './create-llm-client';
 import { LlmCallError, type LlmRequest } from './port';
 import { ProviderError } from './provider';
 import { ScriptedLlm, ScriptedLlmError, createScriptedLlm } from './scripted-client';
@@ -117,6 +118,37 @@ describe('ScriptedLlm', () => {
     const llm = new ScriptedLlm().push({ node: 'verification', output: { success: true } });
     await llm.generate(ask('verification', Verdict));
     expect(llm.remaining).toHaveLength(0);
+  });
+
+  it('answers unscripted structured calls from the fallback, with the models it is told', async () => {
+    const bug = new RangeError('not answered');
+    const llm = createScriptedLlm([{ node: 'planning', output: { steps: [] }, model: 'm-001' }], {
+      modelFor: (node) => `m-${node}`,
+      fallback: (request) =>
+        request.prompt === 'fail' ? { error: bug } : { output: { success: true } },
+    });
+    await expect(llm.generate(ask('planning', Plan))).resolves.toMatchObject({ model: 'm-001' });
+    await expect(llm.generate(ask('verification', Verdict))).resolves.toMatchObject({
+      output: { success: true },
+      model: 'm-verification',
+    });
+    await expect(llm.generate(ask('verification', Verdict, 'fail'))).rejects.toBe(bug);
+    expect(llm.attempts.map((attempt) => attempt.model)).toEqual([
+      'm-planning',
+      'm-verification',
+      'm-verification',
+    ]);
+    llm.assertDone();
+  });
+
+  it('exposes its provider for tests of the client itself', async () => {
+    const llm = createScriptedLlm([{ node: 'verification', text: '{"success":false}' }]);
+    const client = createLlmClient(llm.modelProvider, { maxRetries: 0 });
+    await expect(client.generate(ask('verification', Verdict))).resolves.toMatchObject({
+      output: { success: false },
+      model: 'scripted',
+    });
+    expect(llm.attempts).toHaveLength(1);
   });
 });
 

@@ -24,25 +24,30 @@ import { transcript } from './converse';
 
 type AnyRequest = LlmRequest<z.ZodType>;
 
-/** What a scripted call answers. Order within one node is FIFO. */
-export type ScriptedStep =
+/** What one provider attempt answers. */
+export type ScriptedAnswer =
   /** A value (serialised to JSON), or a function of the caller's request returning one. */
-  | {
-      node: LlmNode;
-      output: ScriptedOutputFn | ScriptedValue;
-      /** Overrides the synthetic token counts. */
-      usage?: Partial<LlmUsage>;
-    }
+  | ({ output: ScriptedOutputFn | ScriptedValue } & Answered)
   /** Raw model text, e.g. invalid JSON to exercise the repair path. */
-  | { node: LlmNode; text: string; usage?: Partial<LlmUsage> }
+  | ({ text: string } & Answered)
   /** A failure: throw a ProviderError to exercise retries (429, 500, timeouts…). */
-  | { node: LlmNode; error: Error }
+  | { error: Error }
   /**
    * A tool-calling turn (`converse`): words and/or tool calls, or a function of the request
    * (the conversation so far) returning them. Arguments go to the caller unchecked, as a
    * provider's would.
    */
-  | { node: LlmNode; reply: ScriptedReply | ScriptedReplyFn; usage?: Partial<LlmUsage> };
+  | ({ reply: ScriptedReply | ScriptedReplyFn } & Answered);
+
+/** What a scripted call answers. Order within one node is FIFO. */
+export type ScriptedStep = ScriptedAnswer & { node: LlmNode };
+
+interface Answered {
+  /** Overrides the synthetic token counts. */
+  usage?: Partial<LlmUsage>;
+  /** The model that answered (e.g. a more specific version); default: the one asked for. */
+  model?: string;
+}
 
 export interface ScriptedReply {
   text?: string;
@@ -66,6 +71,10 @@ export interface ScriptedLlmOptions extends Pick<
   zeroLatency?: boolean;
   /** Whether the scripted model reads images (hybrid mode). Default true. */
   acceptsImages?: boolean;
+  /** The model the provider picks for a node. Default 'scripted'. */
+  modelFor?: (node: LlmNode) => string;
+  /** Answers a structured-output attempt when no step is scripted for its node. */
+  fallback?: (request: ProviderRequest) => ScriptedAnswer;
 }
 
 /** Thrown for calls the script doesn't expect. Not an LlmCallError on purpose: fail-open
@@ -87,15 +96,20 @@ export class ScriptedLlm implements LlmClient {
   readonly conversations: LlmConverseRequest[] = [];
   /** Messages of unexpected calls, kept so assertDone() fails even if a node swallowed one. */
   readonly unexpectedCalls: string[] = [];
+  /** The provider itself, for tests of the client's policies (retries, repair, timeouts). */
+  readonly modelProvider: ModelProvider;
   private readonly steps: ScriptedStep[];
   private readonly client: LlmClient;
   private readonly images: boolean;
+  private readonly fallback: ScriptedLlmOptions['fallback'];
 
   constructor(steps: ScriptedStep[] = [], options: ScriptedLlmOptions = {}) {
     this.steps = [...steps];
     this.images = options.acceptsImages ?? true;
+    this.fallback = options.fallback;
     const userHook = options.usageHook;
-    this.client = createLlmClient(this.createProvider(options), {
+    this.modelProvider = this.createProvider(options);
+    this.client = createLlmClient(this.modelProvider, {
       maxRetries: options.maxRetries ?? 3,
       retryBaseDelayMs: options.retryBaseDelayMs ?? 1,
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -147,7 +161,6 @@ export class ScriptedLlm implements LlmClient {
   }
 
   private createProvider(options: ScriptedLlmOptions): ModelProvider {
-    const model = 'scripted';
     const latencyMs = options.zeroLatency === true ? 0 : (options.latencyMs ?? 1);
     /** The call's step, once the simulated latency passed; a scripted error is thrown. */
     const answer = async (request: ProviderRequest | ProviderConverseRequest) => {
@@ -159,7 +172,7 @@ export class ScriptedLlm implements LlmClient {
     };
     return {
       name: 'SCRIPTED',
-      modelFor: () => model,
+      modelFor: options.modelFor ?? (() => 'scripted'),
       complete: async (request: ProviderRequest): Promise<ProviderResponse> => {
         this.attempts.push(request);
         const step = await answer(request);
@@ -178,7 +191,8 @@ export class ScriptedLlm implements LlmClient {
               : step.output;
           text = JSON.stringify(value) ?? '';
         }
-        return { text, usage: syntheticUsage(request, text, step.usage), model };
+        const usage = syntheticUsage(request, text, step.usage);
+        return { text, usage, model: step.model ?? request.model };
       },
       converse: async (request: ProviderConverseRequest): Promise<ProviderConverseResponse> => {
         const step = await answer(request);
@@ -201,7 +215,7 @@ export class ScriptedLlm implements LlmClient {
           text + JSON.stringify(toolCalls),
           step.usage,
         );
-        return { text, toolCalls, usage, model };
+        return { text, toolCalls, usage, model: step.model ?? request.model };
       },
     };
   }
@@ -212,12 +226,14 @@ export class ScriptedLlm implements LlmClient {
     throw new ScriptedLlmError(full);
   }
 
-  private take(request: { node: LlmNode; repairReason?: string | null }): ScriptedStep {
+  private take(request: ProviderRequest | ProviderConverseRequest): ScriptedAnswer {
     const index = this.steps.findIndex((step) => step.node === request.node);
+    const structured = 'prompt' in request;
+    if (index < 0 && structured && this.fallback !== undefined) return this.fallback(request);
     if (index < 0) {
       const remaining = describe(this.steps);
       const message =
-        request.repairReason !== null && request.repairReason !== undefined
+        structured && request.repairReason !== null
           ? `the output scripted for node ${request.node} failed validation and no ` +
             `repair step is scripted for it (${request.repairReason.replace(/\s+/g, ' ')}); ` +
             `remaining script: ${remaining}`

@@ -2,7 +2,7 @@
 import type { UsageEvent } from '@tandem/observability';
 import { describe, expect, it, vi } from 'vitest';
 import { createUsageEmitter } from './usage-emitter';
-import { tokens } from './test-support/fake-provider';
+import { zeroUsage } from './provider';
 
 const event: UsageEvent = {
   generationId: 'gen-1',
@@ -10,7 +10,7 @@ const event: UsageEvent = {
   actionType: 'PLANNING',
   provider: 'SCRIPTED',
   model: 'm',
-  usage: tokens(1),
+  usage: { ...zeroUsage(), inputTokens: 1, totalTokens: 1 },
   latencyMs: 1,
   context: { tenantId: 't1' },
   startedAt: '2026-01-01T00:00:00.000Z',

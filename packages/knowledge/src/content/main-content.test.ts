@@ -110,6 +110,48 @@ describe('extractMainContent', () => {
     expect(other).toContain('Other story number 5');
   });
 
+  describe('on a forum thread', () => {
+    // A thread as forum engines write it: posts with their authors' badges between the boxes
+    // a forum puts in the column (top posters, popular days), and the reply form after them.
+    const post = (
+      author: string,
+      n: number,
+    ) => `<article class="message message--post" id="post-${n}">
+      <div class="author"><h3>${author}</h3><ul><li>10 posts</li><li>4 Reputation</li></ul></div>
+      <div class="body">${paragraph(n)}</div></article>`;
+    const thread = chrome(`<div class="column"><h1>Best closed headphones</h1>
+      ${post('ann', 1)}
+      <div class="topic-box"><h4>Top posters in this topic</h4><p>paul 12 posts. ann 3 posts. bo 2 posts in the thread today.</p></div>
+      ${post('paul', 2)}
+      <div class="topic-box"><h4>Popular days</h4><p>Aug 27 2024, 12 posts. Aug 28 2024, 3 posts. Aug 29 2024, 1 post.</p></div>
+      ${post('bo', 3)}
+      <form class="reply-form"><h2>Create an account or sign in to reply</h2><textarea></textarea><button>Post reply</button></form></div>`);
+
+    it('keeps every post with its author and the title, and nothing between them', () => {
+      const out = extractMainContent(thread, { url: 'https://forum.example/threads/closed.123/' });
+      for (const kept of ['Best closed headphones', 'ann', 'paul', 'Paragraph 1', 'Paragraph 3'])
+        expect(out.markdown).toContain(kept);
+      for (const gone of ['Top posters', 'Popular days', 'sign in to reply'])
+        expect(out.markdown).not.toContain(gone);
+    });
+
+    it('is known by a DiscussionForumPosting declaration too', () => {
+      const declared = thread.replace(
+        '</head>',
+        '<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head>',
+      );
+      expect(extractMainContent(declared, { url: 'https://example.com/x' }).markdown).not.toContain(
+        'Popular days',
+      );
+    });
+
+    it('is read as any page elsewhere: the boxes stay', () => {
+      const out = extractMainContent(thread, { url: 'https://example.com/headphones' });
+      expect(out.markdown).toContain('Popular days');
+      expect(out.markdown).toContain('Paragraph 3');
+    });
+  });
+
   it('keeps code verbatim, in a <pre> without <code> (Sphinx, Pygments) too', () => {
     const code =
       '<span class="k">def</span> <span class="n">create_user</span>(name):\n\n    <span class="k">return</span> <span class="n">save_user</span>(name)\n\n    <span class="k">return</span> <span class="n">save_user</span>(name)';

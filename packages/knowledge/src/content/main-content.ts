@@ -24,6 +24,7 @@ import {
 } from './dom';
 import { toMarkdown } from './markdown';
 import { pageKind } from './page-kind';
+import { postsOf } from './posts';
 import { preClean } from './pre-clean';
 
 export interface MainContent {
@@ -36,7 +37,7 @@ export interface MainContent {
 }
 
 export interface MainContentOptions {
-  /** Where the page came from (kept for callers; links are not kept in the Markdown). */
+  /** Where the page came from: a forum thread is known by its address (page-kind.ts). */
   url?: string;
   /**
    * Keep content hidden by markup (`hidden`, inline `display: none`), default true: SPA tabs
@@ -147,10 +148,12 @@ export function extractMainContent(html: string, options: MainContentOptions = {
   separateElements(doc);
   const title = pageTitle(doc);
   // Read before the pre-clean: it drops the scripts that hold the page's JSON-LD.
-  const profile = pageKind(doc) === 'article' ? ARTICLE : GENERAL;
+  const kind = pageKind(doc, options.url);
+  const profile = kind === 'article' ? ARTICLE : GENERAL;
   const comments = preClean(doc, { preserveHidden: options.preserveHidden ?? true });
   const [scores, best] = scorePage(doc, comments, profile);
-  const region = best ?? body;
+  const block = best ?? body;
+  const region = kind === 'forum' && block ? (postsOf(block, scores) ?? block) : block;
   if (region) prune(region, scores);
   fillAccessibleText?.();
   const markdown = region ? dropRepeats(toMarkdown(outerHtml(region))) : '';

@@ -1,0 +1,45 @@
+// Forum threads (page kind 'forum', page-kind.ts): the main content is every post. Block
+// scoring picks the thread's whole column there (posts, their authors' badges and stats, the
+// "top posters" and "popular days" boxes between them, the reply form); the posts themselves
+// are marked by their markup on every forum engine of data/pages-dev: an `<article>`, or a
+// class/id word post, message, comment, reply, entry, answer or question (Discourse's
+// `crawler-post`, XenForo's `message--post`, phpBB's `post`, IPS's `ipsEntry--post` in an
+// `<article>`, Stack Exchange's `question`/`answer`). Kept: the outermost such elements with
+// prose, and the thread's title (bench/content, forum pages: F1 0.700 → 0.722).
+import { Element } from 'domhandler';
+import { findFirst } from './dom';
+import type { Scores } from './blocks';
+
+const POST_WORD = /(?:^|[^a-z])(?:post|message|comment|reply|entry|answer|question)(?:$|[^a-z])/i;
+
+/** A post holds at least this much text outside links: a line of a quote or a signature does not. */
+const MIN_POST_PROSE = 80;
+/** The posts found must hold this share of the region's prose, or the markup was not posts. */
+const MIN_POSTS_SHARE = 0.3;
+
+const isPost = (el: Element): boolean =>
+  el.name === 'article' ||
+  POST_WORD.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${el.attribs.itemtype ?? ''}`);
+
+/** The region's posts (and its title) in an element of their own, or null when it has none. */
+export function postsOf(region: Element, scores: Scores): Element | null {
+  const prose = (el: Element) => {
+    const s = scores.stats.get(el);
+    return s ? s.chars - s.links : 0;
+  };
+  const posts: Element[] = [];
+  const visit = (el: Element): void => {
+    for (const child of el.children) {
+      if (!(child instanceof Element) || (scores.stats.get(child)?.chars ?? 0) === 0) continue;
+      if (isPost(child) && prose(child) >= MIN_POST_PROSE) posts.push(child);
+      else visit(child);
+    }
+  };
+  visit(region);
+  const found = posts.reduce((n, post) => n + prose(post), 0);
+  if (posts.length === 0 || found < MIN_POSTS_SHARE * prose(region)) return null;
+  const title = findFirst([region], (el) => el.name === 'h1');
+  const inPost = title && posts.some((post) => findFirst([post], (el) => el === title));
+  // A wrapper that only lists them: the posts keep their place in the page's tree.
+  return new Element('div', {}, title && !inPost ? [title, ...posts] : posts);
+}

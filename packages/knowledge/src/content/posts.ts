@@ -1,16 +1,18 @@
 // Forum threads (page kind 'forum', page-kind.ts): the main content is every post. Block
 // scoring picks the thread's whole column there (posts, their authors' badges and stats, the
 // "top posters" and "popular days" boxes between them, the reply form); the posts themselves
-// are marked by their markup on every forum engine of data/pages-dev: an `<article>`, or a
-// class/id word post, message, comment, reply, entry, answer or question (Discourse's
-// `crawler-post`, XenForo's `message--post`, phpBB's `post`, IPS's `ipsEntry--post` in an
-// `<article>`, Stack Exchange's `question`/`answer`). Kept: the outermost such elements with
-// prose, and the thread's title (bench/content, forum pages: F1 0.700 → 0.722).
+// are marked by their markup on every forum engine of data/pages-dev: an `<article>`, a
+// class/id word ending in post, or a word message, comment, reply, entry, answer or question
+// (Discourse's `crawler-post`, XenForo's `message--post`, phpBB's `post`, FluxBB's
+// `blockpost`, IPS's `ipsEntry--post` in an `<article>`, Stack Exchange's `question` and
+// `answer`). Kept: the outermost such elements with prose, and the thread's title
+// (bench/content, forum pages: F1 0.700 → 0.724).
 import { Element } from 'domhandler';
 import { findFirst } from './dom';
 import type { Scores } from './blocks';
 
-const POST_WORD = /(?:^|[^a-z])(?:post|message|comment|reply|entry|answer|question)(?:$|[^a-z])/i;
+const POST_WORD =
+  /post(?:$|[^a-z])|(?:^|[^a-z])(?:message|comment|reply|entry|answer|question)(?:$|[^a-z])/i;
 
 /** A post holds at least this much text outside links: a line of a quote or a signature does not. */
 const MIN_POST_PROSE = 80;

@@ -182,6 +182,7 @@ export const endpoints = {
       'MAX_RETRIES_EXCEEDED',
       'LLM_NOT_CONFIGURED',
       'LLM_ERROR',
+      'LLM_REFUSED',
       'CONCURRENCY_LIMITED',
     ],
     notes: [
@@ -189,6 +190,7 @@ export const endpoints = {
       'When the response sets `needs_full_dom` or `needs_snapshot`, execute nothing and resend the step with the requested page state.',
       'A NeedsUserInputResponse pauses its task (status `needs_user_input`): send the user’s `answer` with its taskId and sessionId, and the page state, to continue that same task. Until then every other request for the task answers 409 CONFLICT.',
       'A cancelled task answers 409 TASK_CANCELLED.',
+      'A model that fails to answer is 502 LLM_ERROR: resend the same request (same idempotency key) and the task continues. A model that refuses the request (a safety block) is 422 LLM_REFUSED and fails the task: resending will not help.',
     ],
   }),
   activeTask: defineEndpoint({
@@ -271,6 +273,7 @@ export const endpoints = {
       'PAYLOAD_TOO_LARGE',
       'LLM_NOT_CONFIGURED',
       'LLM_ERROR',
+      'LLM_REFUSED',
       'CONCURRENCY_LIMITED',
     ],
     notes: [

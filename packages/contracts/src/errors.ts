@@ -21,6 +21,7 @@ export const ErrorCode = z.enum([
   'DAILY_LIMIT_EXCEEDED',
   'LLM_NOT_CONFIGURED',
   'LLM_ERROR',
+  'LLM_REFUSED',
   'PAYLOAD_TOO_LARGE',
   'INPUT_TOO_COMPLEX',
   'CONCURRENCY_LIMITED',
@@ -73,6 +74,10 @@ export const ERROR_HTTP_STATUS = {
   DAILY_LIMIT_EXCEEDED: 429,
   LLM_NOT_CONFIGURED: 503,
   LLM_ERROR: 502,
+  // The model refused this request for a reason a resend will not change (its safety filter
+  // blocked the prompt or the answer, or the provider rejected the request itself): the task
+  // fails at once rather than being retried for minutes.
+  LLM_REFUSED: 422,
   PAYLOAD_TOO_LARGE: 413,
   // Input over a parsing budget (pages, depth, elements, pixels, unpacked size; input-limits.ts):
   // the request is well formed, and sending it again will not help; the message names the

@@ -82,6 +82,8 @@ describe('retryDecision', () => {
       new ApiError(400, 'INVALID_ACTION', 'bad'),
       new ApiError(409, 'TASK_CANCELLED', 'cancelled'),
       new ApiError(503, 'LLM_NOT_CONFIGURED', 'no model'),
+      // A safety block: the server failed the task, a resend would be refused.
+      new ApiError(422, 'LLM_REFUSED', 'The language model refused to answer'),
       new Error('The page does not answer'),
       'thrown text',
     ])

@@ -117,6 +117,7 @@ describe('ApiError.retryable', () => {
 
   it('does not retry what no wait fixes', () => {
     expect(error(503, 'LLM_NOT_CONFIGURED').retryable).toBe(false);
+    expect(error(422, 'LLM_REFUSED').retryable).toBe(false);
     expect(error(0, 'ABORTED').retryable).toBe(false);
     expect(error(200, 'BAD_RESPONSE').retryable).toBe(false);
     expect(error(401, 'UNAUTHORIZED').retryable).toBe(false);

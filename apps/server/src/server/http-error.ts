@@ -125,6 +125,15 @@ export function mapError(error: unknown): MappedError {
     });
   }
   if (isError(error, LlmCallError, 'LlmCallError')) {
+    // A refusal a resend cannot change (a safety block) is not a fault of ours, nor worth
+    // retrying: 422, as the agent answers it (modelRefusal).
+    if (!error.details.retryable) {
+      return answer(
+        'LLM_REFUSED',
+        'The language model refused to answer this request; sending it again will not change that.',
+        false,
+      );
+    }
     return answer('LLM_ERROR', 'The language model failed to answer; retry the request.', true);
   }
   if (isError(error, VersionConflictError, 'VersionConflictError')) {

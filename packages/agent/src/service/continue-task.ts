@@ -4,7 +4,7 @@
 import type { InteractResponse } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
 import type { InteractContext, RequestScope } from './context';
-import { InteractError } from './interact-error';
+import { InteractError, modelRefusal } from './interact-error';
 import { continuationRefusal } from './task-gates';
 import { conversationFor } from './conversation';
 import { ragContextFor } from './rag-context';
@@ -55,7 +55,17 @@ export async function continueTask(
       ...(approval ? { approval } : {}),
       ...(secrets ? { secrets } : {}),
     };
-    const state = await ctx.runner.resume(tenantId, taskId, resume);
+    const state = await ctx.runner.resume(tenantId, taskId, resume).catch(async (error) => {
+      const refusal = modelRefusal(error);
+      if (!refusal) throw error;
+      // Failed now, not left executing for the zombie sweep: a resend is refused (TASK_FAILED).
+      log.warn('model refused', { error });
+      await updateTaskIfUnchanged(store, tenantId, task, {
+        status: 'failed',
+        result: refusal.message,
+      });
+      throw refusal;
+    });
     return answerRun(ctx, { ...scope, log }, state, {
       existing: task,
       verifiedActionId: previousAction?.status === 'pending' ? previousAction.id : null,

@@ -19,7 +19,7 @@ import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness
 import { PAGE_IS_ENOUGH } from '../testing/model-double';
 
 /** The fault served in place of one answer. */
-type Fault = '429' | '500' | 'timeout' | 'malformed';
+type Fault = '429' | '500' | 'timeout' | 'malformed' | 'safety';
 const FAULTS: Fault[] = ['429', '500', 'timeout', 'malformed'];
 /** Per-attempt timeout of this test's client, and how late the slow answer comes. */
 const TIMEOUT_MS = 300;
@@ -51,6 +51,15 @@ function faultResponse(fault: Fault, answer: string): FakeResponse {
       return { ...geminiText(answer), delayMs: TIMEOUT_MS * 4 };
     case 'malformed':
       return geminiText(`${answer.slice(0, Math.floor(answer.length / 2))} ,,`);
+    case 'safety':
+      // No text: the candidate was stopped by the safety filter, as Gemini answers it.
+      return {
+        body: {
+          candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY', index: 0 }],
+          usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 0, totalTokenCount: 50 },
+          modelVersion: 'gemini-2.5-flash',
+        },
+      };
   }
 }
 
@@ -280,6 +289,45 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
         expect(await storedActions(agent)).toEqual({ tasks: 1, actions: flow.expected });
         // The faulty attempt, then the one that answered (for malformed JSON: the repair).
         expect(calls.filter((n) => n === node)).toHaveLength(2);
+      } finally {
+        await agent.store.close();
+      }
+    },
+  );
+
+  it.each(flow.nodes)(
+    'a safety block at %s is not retried: 422 LLM_REFUSED at once (or a safe fallback), the task failed',
+    async (node) => {
+      const calls: string[] = [];
+      const agent = await agentFor(
+        { answers: flow.answers, faultAt: { node, fault: 'safety' } },
+        calls,
+      );
+      const failures: unknown[] = [];
+      let resendFailed: () => Promise<Response> = () => Promise.reject(new Error('none failed'));
+      try {
+        await runFlow(agent, flow, (error, resend) => {
+          failures.push(error);
+          resendFailed = resend;
+          throw error;
+        }).catch(() => undefined);
+        // One attempt: the client does not retry a refusal, nor repair it.
+        expect(calls.filter((n) => n === node)).toHaveLength(1);
+        const { items: tasks } = await agent.store.tasks.list(agent.caller.tenantId, {});
+        for (const failure of failures) {
+          expect(failure).toMatchObject({ code: 'LLM_REFUSED', status: 422 });
+          expect((failure as Error).message).toMatch(/refused to answer.*will not change that/);
+          // A continuation's task ends now, not at the zombie sweep; a first request has none yet.
+          for (const task of tasks) expect(task.status).toBe('failed');
+        }
+        // The extension's resend of the same request is refused at once, the model not asked.
+        if (failures.length > 0 && tasks.length > 0) {
+          await expect(resendFailed()).rejects.toMatchObject({ code: 'TASK_FAILED' });
+          expect(calls.filter((n) => n === node)).toHaveLength(1);
+        }
+        console.log(
+          `[faults] safety block at ${node}: ${failures.length > 0 ? `LLM_REFUSED, ${tasks.length} task(s) failed` : 'safe fallback, the task continued'}`,
+        );
       } finally {
         await agent.store.close();
       }

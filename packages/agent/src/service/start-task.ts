@@ -7,6 +7,7 @@ import { inferCollectLimit } from '../collect/extraction-goal';
 import type { InteractContext, RequestScope } from './context';
 import { conversationFor } from './conversation';
 import { ragContextFor } from './rag-context';
+import { modelRefusal } from './interact-error';
 import { answerRun } from './run-answer';
 
 /** `taskId` is provisional until the first step is recorded: logs and traces carry it already. */
@@ -30,21 +31,28 @@ export async function startTask(
     url: request.url,
     query,
   });
-  const state = await ctx.runner.start(taskId, {
-    taskId,
-    tenantId: caller.tenantId,
-    userId: caller.userId,
-    sessionId,
-    query,
-    page,
-    ragContext,
-    conversation,
-    requestCount: 1,
-    collectLimit: request.collectLimit ?? inferCollectLimit(query),
-    // What the task may do, fixed when it starts (nodes/action-policy.ts).
-    sites: taskSites(request.url, request.sites ?? []),
-    secrets: request.secrets ?? [],
-    siteData: { ...withPageData({}, page) },
-  });
+  const state = await ctx.runner
+    .start(taskId, {
+      taskId,
+      tenantId: caller.tenantId,
+      userId: caller.userId,
+      sessionId,
+      query,
+      page,
+      ragContext,
+      conversation,
+      requestCount: 1,
+      collectLimit: request.collectLimit ?? inferCollectLimit(query),
+      // What the task may do, fixed when it starts (nodes/action-policy.ts).
+      sites: taskSites(request.url, request.sites ?? []),
+      secrets: request.secrets ?? [],
+      siteData: { ...withPageData({}, page) },
+    })
+    .catch((error: unknown) => {
+      const refusal = modelRefusal(error);
+      if (!refusal) throw error;
+      log.warn('model refused', { error });
+      throw refusal;
+    });
   return answerRun(ctx, { ...scope, log }, state, { existing: null, verifiedActionId: null });
 }

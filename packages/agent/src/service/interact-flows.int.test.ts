@@ -191,10 +191,11 @@ describe('web search', () => {
 describe('durability', () => {
   it('an LLM outage mid-task fails the request, and the retried request resumes the same step', async () => {
     const { ProviderError } = await import('@tandem/llm');
-    const outage = new ProviderError('upstream 400: model overloaded', {
+    // Down for the call and each of its retries (a refusal, not retryable, fails the task).
+    const outage = new ProviderError('upstream 503: model overloaded', {
       kind: 'http',
-      status: 400,
-      retryable: false,
+      status: 503,
+      retryable: true,
     });
     const agent = await createTestAgent({
       steps: [
@@ -209,7 +210,7 @@ describe('durability', () => {
             ],
           },
         },
-        { node: 'action_generation', error: outage },
+        ...Array.from({ length: 4 }, () => ({ node: 'action_generation' as const, error: outage })),
         {
           node: 'action_generation',
           output: { thought: 'done', action: 'finish("all done")', chain: null, confidence: 0.9 },

@@ -50,3 +50,19 @@ export function withSpent(
     costMicroUsd: (state.tokens.costMicroUsd ?? 0) + spent.costMicroUsd,
   };
 }
+
+/**
+ * A node that went on without its model call (the critic, the final answer) says so where
+ * people look: a note for the step's thought, and a score on the request's trace.
+ */
+export function fellBack(deps: AgentDeps, node: GraphNode, note: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (deps.tracing?.enabled)
+    deps.tracing.score({
+      name: 'model_fallback',
+      value: 1,
+      dataType: 'BOOLEAN',
+      comment: `${node}: ${note} (${reason})`,
+    });
+  return `(${note}: its model call failed.)`;
+}

@@ -2,7 +2,7 @@
 // every channel at its default (as a run starts), a page, a pending action, a plan, and the
 // deps a node is built with.
 import { parseAction, type Plan, type SemanticNodeV3 } from '@tandem/contracts';
-import { priceUsage, silentLogger } from '@tandem/observability';
+import { priceUsage, silentLogger, type ScoreRecord, type Tracing } from '@tandem/observability';
 import { DEFAULT_LIMITS, type AgentDeps } from '../deps';
 import { createUnconfiguredLlmClient } from '@tandem/llm';
 import { targetsOf } from '../nodes/pending-action';
@@ -150,3 +150,21 @@ export function nodeDeps(overrides: Partial<AgentDeps> = {}): AgentDeps {
 /** What one scripted call of these tokens costs, priced as the usage log prices it. */
 export const costOf = (inputTokens: number, outputTokens: number): number =>
   priceUsage('scripted', { inputTokens, outputTokens, cachedInputTokens: 0, thinkingTokens: 0 });
+
+/** A tracing that keeps the scores a node queues (the other calls are not a node's). */
+export function recordingTracing(): { tracing: Tracing; scores: ScoreRecord[] } {
+  const scores: ScoreRecord[] = [];
+  const unused = () => Promise.reject(new Error('not used by a node'));
+  const tracing: Tracing = {
+    enabled: true,
+    startTrace: unused,
+    span: unused,
+    generation: () => {},
+    score: (score) => void scores.push(score),
+    currentTraceId: () => null,
+    traceIdOf: () => null,
+    flush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+  return { tracing, scores };
+}

@@ -86,7 +86,11 @@ export interface GenerationRecord {
 }
 
 export type KnownScoreName =
-  'verification_success' | 'verification_confidence' | 'correction_success';
+  | 'verification_success'
+  | 'verification_confidence'
+  | 'correction_success'
+  /** 1 when a node went on without its failed model call (comment: which, and what it did). */
+  | 'model_fallback';
 
 export interface ScoreRecord {
   name: KnownScoreName | (string & {});

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedLlm } from '@tandem/llm/testing';
 import { ProviderError } from '@tandem/llm';
-import { applyUpdate, nodeDeps, pageOf, pendingOn, stateWith } from '../../testing/state';
+import {
+  applyUpdate,
+  nodeDeps,
+  pageOf,
+  pendingOn,
+  recordingTracing,
+  stateWith,
+} from '../../testing/state';
 import { critic, MAX_CRITIC_REJECTIONS, needsCritic } from './node';
 
 const page = pageOf(
@@ -154,6 +161,18 @@ describe('critic', () => {
       { zeroLatency: true, maxRetries: 0 },
     );
     const before = proposal('finish("Jas was added")');
-    expect(await critic(nodeDeps({ llm }))(before)).toEqual({});
+    const { tracing, scores } = recordingTracing();
+    const update = await critic(nodeDeps({ llm, tracing }))(before);
+    // It goes ahead, and says so in the step's thought and on the trace.
+    expect(update).toEqual({
+      pending: {
+        ...before.pending,
+        thought: `${before.pending?.thought}\n(Not reviewed: its model call failed.)`,
+      },
+    });
+    expect(scores).toEqual([
+      expect.objectContaining({ name: 'model_fallback', value: 1, dataType: 'BOOLEAN' }),
+    ]);
+    expect(scores[0]?.comment).toMatch(/^critic: Not reviewed \(.*503 unavailable/);
   });
 });

@@ -7,7 +7,7 @@
 import { formatAction, isTerminalAction } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
-import { llmContext, logFor, withUsage } from '../node-context';
+import { fellBack, llmContext, logFor, withUsage } from '../node-context';
 import { actionSummaryOf } from '../pending-action';
 import { CriticOutput, criticPrompt, criticSystem } from './prompt';
 
@@ -86,6 +86,7 @@ export const critic =
       };
     } catch (error) {
       log.warn('critic failed; the action runs unreviewed', { error });
-      return {};
+      const note = fellBack(deps, 'critic', 'Not reviewed', error);
+      return { pending: { ...pending, thought: `${pending.thought}\n${note}` } };
     }
   };

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { domHash } from '../../page/page-state';
 import { createScriptedLlm } from '@tandem/llm/testing';
-import { costOf, nodeDeps, pageOf, pendingOf, planOf, stateWith } from '../../testing/state';
+import {
+  costOf,
+  nodeDeps,
+  pageOf,
+  pendingOf,
+  planOf,
+  recordingTracing,
+  stateWith,
+} from '../../testing/state';
 import { completedPlan, endingOf, finalize } from './node';
 
 const page = pageOf([{ i: 'ok', r: 'btn', n: 'OK' }], { url: 'https://crm.example/done' });
@@ -204,12 +212,16 @@ describe('the final answer', () => {
       zeroLatency: true,
       maxRetries: 0,
     });
-    const update = await finalize(nodeDeps({ llm }))(verified());
-    expect(update).toMatchObject({
-      status: 'completed',
-      result:
-        'Done: “Add a new patient named Jas Patel”. The page says: “Patient Jas Patel saved successfully.”',
+    const { tracing, scores } = recordingTracing();
+    const update = await finalize(nodeDeps({ llm, tracing }))(verified());
+    const template =
+      'Done: “Add a new patient named Jas Patel”. The page says: “Patient Jas Patel saved successfully.”';
+    expect(update).toMatchObject({ status: 'completed', result: template });
+    // The answer stays the user's; the step and the trace say it is a template.
+    expect(update.pending).toMatchObject({
+      thought: `${template}\n(A template answer: its model call failed.)`,
     });
+    expect(scores.map((s) => s.comment)).toEqual(['finalize: A template answer (model down)']);
   });
 
   it('keeps a finish() message the model wrote, without another call', async () => {

@@ -12,7 +12,7 @@ import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
 import { pressedNextStep } from '../advance/node';
 import { renderHistory } from '../history';
-import { llmContext, logFor, withUsage } from '../node-context';
+import { fellBack, llmContext, logFor, withUsage } from '../node-context';
 import { sendAction } from '../outcomes';
 import { actionSummaryOf, makePending } from '../pending-action';
 import { FinalAnswerOutput, finalAnswerPrompt, finalAnswerSystem } from './prompt';
@@ -103,7 +103,8 @@ export const finalize =
         ? { name: 'finish', args: { message: result } }
         : { name: 'fail', args: { reason: result } };
     const source = chosenTerminal(state)?.source ?? 'action_generation';
-    const pending = makePending({ state, page, thought: result, action, source });
+    const thought = written.note ? `${result}\n${written.note}` : result;
+    const pending = makePending({ state, page, thought, action, source });
     logFor(deps, state, 'finalize').info('task finished', {
       status: ending.status,
       steps: state.stepCount,
@@ -131,7 +132,7 @@ export async function finalAnswer(
   deps: AgentDeps,
   state: InteractStateType,
   ending: Ending,
-): Promise<{ answer: string; tokens: InteractStateType['tokens'] }> {
+): Promise<{ answer: string; tokens: InteractStateType['tokens']; note?: string }> {
   const tokens = state.tokens;
   const template = templateAnswer(state, ending);
   const chosen = chosenTerminal(state);
@@ -160,7 +161,11 @@ export async function finalAnswer(
     logFor(deps, state, 'finalize').warn('final answer call failed; using the template', {
       error: error instanceof Error ? error.message : String(error),
     });
-    return { answer: template, tokens };
+    return {
+      answer: template,
+      tokens,
+      note: fellBack(deps, 'finalize', 'A template answer', error),
+    };
   }
 }
 

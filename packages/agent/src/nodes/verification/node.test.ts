@@ -1,5 +1,4 @@
 import type { CorrectionRecord, SemanticNodeV3 } from '@tandem/contracts';
-import type { ScoreRecord, Tracing } from '@tandem/observability';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../deps';
 import { createScriptedLlm } from '@tandem/llm/testing';
@@ -15,6 +14,7 @@ import {
   pendingOn,
   planOf,
   stateWith,
+  recordingTracing,
 } from '../../testing/state';
 import { chainBreakVerdict, isChainBreak, tierFor, velocityStreak, verification } from './node';
 import { fullPrompt, lightPrompt, verificationSystem } from './prompt';
@@ -589,23 +589,6 @@ describe('verification: corrections and history', () => {
 });
 
 describe('verification: trace scores', () => {
-  function recordingTracing(): { tracing: Tracing; scores: ScoreRecord[] } {
-    const scores: ScoreRecord[] = [];
-    const unused = () => Promise.reject(new Error('not used by verification'));
-    const tracing: Tracing = {
-      enabled: true,
-      startTrace: unused,
-      span: unused,
-      generation: () => {},
-      score: (score) => void scores.push(score),
-      currentTraceId: () => null,
-      traceIdOf: () => null,
-      flush: () => Promise.resolve(),
-      shutdown: () => Promise.resolve(),
-    };
-    return { tracing, scores };
-  }
-
   it("scores the verdict, and a correction's success only for a correction", async () => {
     const plain = recordingTracing();
     await verification(nodeDeps({ tracing: plain.tracing }))(complexState(0));

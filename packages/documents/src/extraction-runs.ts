@@ -27,7 +27,7 @@ import {
   runInProgress,
   type RunStreamItem,
 } from './run-events';
-import { assertReady, endProblem, USD, type RunKit } from './run-kit';
+import { assertReady, endProblem, jobEnd, USD, type RunKit } from './run-kit';
 import {
   continueRequest,
   correctionRequest,
@@ -213,12 +213,7 @@ export class ExtractionRuns {
       },
       resume ? ['resumed'] : [],
     );
-    if (outcome.aborted) return { end: 'stopped' };
-    if (outcome.failure !== null) {
-      send({ text: `The run stopped: ${outcome.failure}` });
-      return { end: 'failed', failure: outcome.failure };
-    }
-    return { end: 'finished' };
+    return jobEnd(outcome, send);
   }
 
   /**

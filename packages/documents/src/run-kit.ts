@@ -16,6 +16,19 @@ export const DEFAULT_MAX_TURNS = 24;
 
 export const USD = (microUsd: number) => microUsdToUsd(microUsd);
 
+/**
+ * How a job's attempt ended, from its run's outcome: a model failure is told to the followers
+ * and returned, not recorded (the queue tries again; failRun records it when the queue gives up).
+ */
+export function jobEnd(outcome: RunOutcome, send: (event: { text: string }) => void): JobRunEnd {
+  if (outcome.aborted) return { end: 'stopped' };
+  if (outcome.failure !== null) {
+    send({ text: `The run stopped: ${outcome.failure}` });
+    return { end: 'failed', failure: outcome.failure };
+  }
+  return { end: 'finished' };
+}
+
 export class RunKit {
   readonly log: Logger;
   readonly maxTurns: number;

@@ -18,7 +18,7 @@ import type {
 import { DocumentError } from './document-error';
 import { EventChannel } from './event-channel';
 import type { HeldLock } from './run-lock';
-import { assertReady, endProblem, USD, type RunKit } from './run-kit';
+import { assertReady, endProblem, jobEnd, USD, type RunKit } from './run-kit';
 import {
   followStack,
   stackBusMessage,
@@ -165,12 +165,7 @@ export class StackExtractionRuns {
       },
       keptRows.length > 0 || attempt.number > 1 ? ['resumed'] : [],
     );
-    if (outcome.aborted) return { end: 'stopped' };
-    if (outcome.failure !== null) {
-      send({ text: `The run stopped: ${outcome.failure}` });
-      return { end: 'failed', failure: outcome.failure };
-    }
-    return { end: 'finished' };
+    return jobEnd(outcome, send);
   }
 
   /**

@@ -3,37 +3,7 @@
 // configured. The script names elements by their visible label; the scripted model finds
 // their ids in each prompt's element list, as a model would.
 import type { Page } from 'playwright-core';
-
-/** A field of a form fill: its label, the value, and the role when a label is ambiguous. */
-export interface FieldValue {
-  label: string;
-  /** Text for inputs, an option's text for selects, true/false for checkboxes and radios. */
-  value: string | boolean;
-  /** Role code of the element in the tree (`inp`, `sel`, `radio`, `chk`, `txt`…). */
-  role?: string;
-}
-
-/** One thing the scripted model does, in order. Every intent is one action on the page. */
-export type Intent =
-  | { kind: 'click'; target: string; role?: string }
-  | { kind: 'type'; target: string; text: string; role?: string }
-  /** Several fields of one form in one chain (one round trip); `what` names the form. */
-  | { kind: 'fill'; what: string; fields: FieldValue[] };
-
-export type Script =
-  /** Intents in order, then finish(). `done`: the text the page shows once the goal is met. */
-  | { kind: 'steps'; intents: Intent[]; done?: RegExp }
-  /**
-   * Structured extraction (docs/specs.md, "extraction overhaul"): extract the page with a schema;
-   * with `allPages`, follow "Next page" and reuse the extraction_id there (the server replays the
-   * learned selectors).
-   */
-  | { kind: 'extract'; query: string; schema: Record<string, unknown>; allPages: boolean }
-  /**
-   * Streaming extraction (docs/specs.md, "streaming extraction"): read the list with a content
-   * snapshot, collect every card, page on.
-   */
-  | { kind: 'collect'; selector: string; type: string };
+import type { Script } from '@tandem/agent/testing/model-double';
 
 export interface CheckContext {
   /** The demo sites' origin (no trailing slash). */
@@ -63,6 +33,7 @@ export interface BenchTask {
   start: string;
   /** What the user types into the popup. Unique across the catalogue: the model keys on it. */
   goal: string;
+  /** Intents in order, or an extraction or a collection (@tandem/agent's intent scripts). */
   script: Script;
   /** Reads the demo site's state (DOM of the tab, demo API, or the server's stored output). */
   check(ctx: CheckContext): Promise<CheckResult>;

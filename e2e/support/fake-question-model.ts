@@ -1,8 +1,14 @@
 // The fake model's question scenario ("Add a new patient named Jas Patel with her date of
 // birth"): the goal does not state the date, which only the user knows, so context analysis
-// asks for it (ASK_USER) until the conversation holds the user's answer; then it plans the
-// patient with that date, like a model reading the conversation would.
-import { plan, type Scenario } from '@tandem/agent/testing/model-double';
+// asks for it (ASK_USER) until the conversation holds the user's answer; then the patient's
+// script types that date too, like a model reading the conversation would.
+import {
+  PAGE_IS_ENOUGH,
+  scriptAnswers,
+  type Scenario,
+  type StepsScript,
+} from '@tandem/agent/testing/model-double';
+import { PATIENT } from './fake-form-model';
 
 /** The month names as users write them, lower-case, January first. */
 const MONTHS = Array.from({ length: 12 }, (_, month) =>
@@ -38,10 +44,8 @@ export function answeredDateOfBirth(prompt: string): string | null {
 function contextAnalysis(dob: string | null): unknown {
   if (dob)
     return {
-      source: 'PAGE',
+      ...PAGE_IS_ENOUGH,
       requiredSources: ['MEMORY', 'PAGE'],
-      missingInformation: [],
-      searchQuery: null,
       reasoning: `The user gave the date of birth (${dob}) in the conversation.`,
     };
   return {
@@ -53,21 +57,24 @@ function contextAnalysis(dob: string | null): unknown {
   };
 }
 
+/** The new patient's script, with the date typed before the save, every step refinable. */
+const WITH_BIRTHDAY: StepsScript = {
+  ...PATIENT,
+  intents: [
+    ...PATIENT.intents.slice(0, -1),
+    { kind: 'type', target: 'Date of birth', text: answeredDateOfBirth },
+    { kind: 'click', target: 'Save' },
+  ],
+};
+
 export const BIRTHDAY: Scenario = {
   applies: ({ goal }) => /patient/i.test(goal) && /date of birth/i.test(goal),
-  answers: {
+  // The other nodes are answered as for every patient (fake-form-model.ts).
+  answers: scriptAnswers(() => WITH_BIRTHDAY, {
     context_analysis: ({ prompt }) => contextAnalysis(answeredDateOfBirth(prompt)),
-    planning: ({ prompt }) => {
-      const steps = [
-        "Click 'Patients'",
-        "Click 'New/Search'",
-        'Type Jas into First name',
-        'Type Patel into Last name',
-        `Type ${answeredDateOfBirth(prompt) ?? 'the date'} into Date of birth`,
-        "Click 'Save'",
-      ];
-      return plan(/Goal: (.*)/.exec(prompt)?.[1] ?? '', steps, true);
-    },
+    outcome_prediction: undefined,
+    direct_action: undefined,
+    replanning: undefined,
     finalize: ({ prompt }) => {
       // The final answer's prompt has the steps, not the conversation: the date typed is there.
       const typed = usDate(/Steps taken:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '');
@@ -77,5 +84,5 @@ export const BIRTHDAY: Scenario = {
           : 'Jas Patel was added as a new patient, without a date of birth.',
       };
     },
-  },
+  }),
 };

@@ -170,3 +170,4 @@ export {
   type CollectScript,
   type ExtractScript,
 } from './data-scripts';
+export * from './intent-scripts';

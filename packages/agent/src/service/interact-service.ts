@@ -4,7 +4,6 @@
 // of a paused task (continue-task.ts). Both run the graph (graph-runner.ts) and answer through one
 // outcome mapping (run-answer.ts), which records the step (record-step.ts).
 import type { Logger } from '@tandem/observability';
-import { randomUUID } from 'node:crypto';
 import type { CancelTaskResponse, InteractRequest, InteractResponse } from '@tandem/contracts';
 import type { Store } from '@tandem/store';
 import type { TaskEventHub } from '../collect/event-hub';
@@ -19,7 +18,7 @@ import { createGraphRunner } from './graph-runner';
 import { replayIdempotent } from './idempotent-replay';
 import { traceRequest } from './request-trace';
 import { openSession } from './session';
-import { startTask } from './start-task';
+import { provisionalTaskId, startTask } from './start-task';
 import { idempotencyTaskLocks } from './task-locks';
 
 export { InteractError } from './interact-error';
@@ -69,7 +68,7 @@ export function createInteractService(options: InteractServiceOptions): Interact
     interact: (caller, request, log = deps.log) =>
       replayIdempotent(store.idempotency, caller.tenantId, request, () => {
         // A new task gets its provisional id here, so the trace carries it from the first span.
-        const taskId = request.taskId ?? randomUUID();
+        const taskId = request.taskId ?? provisionalTaskId(caller.tenantId, request.idempotencyKey);
         return traceRequest(deps.tracing, { caller, request, taskId }, () =>
           answer(ctx, { caller, request, log, taskId }),
         );

@@ -278,6 +278,17 @@ async function storedActions(agent: TestAgent): Promise<{ tasks: number; actions
   return { tasks: items.length, actions: actions.flat().map((a) => a.action) };
 }
 
+/** Billed calls whose task id has no task record (the admin's per-task view would miss them). */
+async function unrecordedUsage(agent: TestAgent): Promise<string[]> {
+  const tenantId = agent.caller.tenantId;
+  const { items } = await agent.store.tasks.list(tenantId, {});
+  const ids = new Set(items.map((t) => t.id));
+  const usage = await agent.store.tokenUsage.list(tenantId);
+  return usage.flatMap((u) =>
+    u.taskId && !ids.has(u.taskId) ? [`${u.actionType} ${u.taskId}`] : [],
+  );
+}
+
 describe.each(FLOWS)('model faults: $name', (flow) => {
   it.each(flow.nodes.flatMap((node) => FAULTS.map((fault) => ({ node, fault }))))(
     'a $fault at $node is absorbed: the task goes on as in a clean run',
@@ -320,6 +331,7 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
           // A continuation's task ends now, not at the zombie sweep; a first request has none yet.
           for (const task of tasks) expect(task.status).toBe('failed');
         }
+        expect(await unrecordedUsage(agent)).toEqual([]);
         // The extension's resend of the same request is refused at once, the model not asked.
         if (failures.length > 0 && tasks.length > 0) {
           await expect(resendFailed()).rejects.toMatchObject({ code: 'TASK_FAILED' });
@@ -352,8 +364,9 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
           return resend();
         });
         const stored = await storedActions(agent);
-        // One task, each action stored once, nothing left half-done.
+        // One task, each action stored once, nothing left half-done, every billed call in it.
         expect(stored.tasks).toBe(1);
+        expect(await unrecordedUsage(agent)).toEqual([]);
         expect(new Set(stored.actions).size).toBe(stored.actions.length);
         for (const failure of failures) {
           // It says which node failed, after how many retries, and what the provider said.

@@ -83,6 +83,8 @@ export type BillingQuery = z.infer<typeof BillingQuery>;
 export const BillingAmounts = z.object({
   calls: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
+  /** The part of `inputTokens` read from the provider's cache, billed at the cached rate. */
+  cachedInputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
   costMicroUsd: z.number().int().nonnegative(),

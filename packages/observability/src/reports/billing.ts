@@ -16,6 +16,7 @@ export type UsageSums = Omit<UsageRollupRow, 'key'>;
 export const ZERO_SUMS: UsageSums = Object.freeze({
   calls: 0,
   inputTokens: 0,
+  cachedInputTokens: 0,
   outputTokens: 0,
   totalTokens: 0,
   costMicroUsd: 0,
@@ -25,6 +26,7 @@ export function addSums(a: UsageSums, b: UsageSums): UsageSums {
   return {
     calls: a.calls + b.calls,
     inputTokens: a.inputTokens + b.inputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens,
     costMicroUsd: a.costMicroUsd + b.costMicroUsd,
@@ -35,6 +37,7 @@ export function withUsd(sums: UsageSums): BillingAmounts {
   return {
     calls: sums.calls,
     inputTokens: sums.inputTokens,
+    cachedInputTokens: sums.cachedInputTokens,
     outputTokens: sums.outputTokens,
     totalTokens: sums.totalTokens,
     costMicroUsd: sums.costMicroUsd,

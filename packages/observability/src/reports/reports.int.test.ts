@@ -82,6 +82,7 @@ describe('billingReport', () => {
       actionType: fc.constantFrom(...LlmActionType.options),
       userId: fc.constantFrom<string | null>(null, 'alice', 'bob'),
       inputTokens: fc.nat(200_000),
+      cachedInputTokens: fc.nat(200_000),
       outputTokens: fc.nat(20_000),
       costMicroUsd: fc.nat(5_000_000),
     });
@@ -96,6 +97,8 @@ describe('billingReport', () => {
             actionType: spec.actionType,
             userId: spec.userId,
             inputTokens: spec.inputTokens,
+            // A cached token is an input token read from the cache: never more than the input.
+            cachedInputTokens: Math.min(spec.cachedInputTokens, spec.inputTokens),
             outputTokens: spec.outputTokens,
             totalTokens: spec.inputTokens + spec.outputTokens,
             costMicroUsd: spec.costMicroUsd,
@@ -117,13 +120,17 @@ describe('billingReport', () => {
                   : groupBy === 'actionType'
                     ? l.actionType
                     : (l.userId ?? '');
-            const expected = new Map<string, { usd: bigint; calls: number; tokens: number }>();
+            const expected = new Map<
+              string,
+              { usd: bigint; calls: number; tokens: number; cached: number }
+            >();
             for (const l of inWindow) {
-              const e = expected.get(keyOf(l)) ?? { usd: 0n, calls: 0, tokens: 0 };
+              const e = expected.get(keyOf(l)) ?? { usd: 0n, calls: 0, tokens: 0, cached: 0 };
               // Summed in USD (each log's exact dollar string), not in the store's unit.
               e.usd += usdToMicro(microUsdToUsd(l.costMicroUsd));
               e.calls += 1;
               e.tokens += l.totalTokens;
+              e.cached += l.cachedInputTokens;
               expected.set(keyOf(l), e);
             }
             expect(report.rows.map((r) => r.key)).toEqual([...expected.keys()].sort());
@@ -131,7 +138,11 @@ describe('billingReport', () => {
               const e = expected.get(row.key);
               expect(usdToMicro(row.costUsd)).toBe(e?.usd);
               expect(row.costUsd).toBe(microUsdToUsd(row.costMicroUsd));
-              expect([row.calls, row.totalTokens]).toEqual([e?.calls, e?.tokens]);
+              expect([row.calls, row.totalTokens, row.cachedInputTokens]).toEqual([
+                e?.calls,
+                e?.tokens,
+                e?.cached,
+              ]);
             }
             const totalUsd = inWindow.reduce(
               (sum, l) => sum + usdToMicro(microUsdToUsd(l.costMicroUsd)),
@@ -142,6 +153,23 @@ describe('billingReport', () => {
             expect(report.totals.inputTokens).toBe(
               inWindow.reduce((sum, l) => sum + l.inputTokens, 0),
             );
+            expect(report.totals.cachedInputTokens).toBe(
+              inWindow.reduce((sum, l) => sum + l.cachedInputTokens, 0),
+            );
+            // `totals` is exactly the sum of `rows`, every amount.
+            const amounts = [
+              'calls',
+              'inputTokens',
+              'cachedInputTokens',
+              'outputTokens',
+              'totalTokens',
+              'costMicroUsd',
+            ] as const;
+            for (const field of amounts) {
+              expect(report.totals[field]).toBe(
+                report.rows.reduce((sum, row) => sum + row[field], 0),
+              );
+            }
           }
         }
       }),
@@ -501,10 +529,22 @@ describe('task reports', () => {
     // correction, then step 1. Request 3: verification of step 1 (finishes the task).
     const calls = [
       usage({ taskId: task.id, timestamp: t(0), actionType: 'CONTEXT_ANALYSIS', costMicroUsd: 10 }),
-      usage({ taskId: task.id, timestamp: t(10), actionType: 'PLANNING', costMicroUsd: 20 }),
+      usage({
+        taskId: task.id,
+        timestamp: t(10),
+        actionType: 'PLANNING',
+        cachedInputTokens: 64,
+        costMicroUsd: 20,
+      }),
       usage({ taskId: task.id, timestamp: t(200), actionType: 'VERIFICATION', costMicroUsd: 5 }),
       usage({ taskId: task.id, timestamp: t(210), actionType: 'SELF_CORRECTION', costMicroUsd: 7 }),
-      usage({ taskId: task.id, timestamp: t(400), actionType: 'VERIFICATION', costMicroUsd: 3 }),
+      usage({
+        taskId: task.id,
+        timestamp: t(400),
+        actionType: 'VERIFICATION',
+        cachedInputTokens: 16,
+        costMicroUsd: 3,
+      }),
     ];
     for (const call of calls) await store.tokenUsage.append(tenantId, call);
     await store.taskActions.insertMany(tenantId, [
@@ -544,7 +584,7 @@ describe('task reports', () => {
       status: 'completed',
       complexity: 'COMPLEX',
       corrections: 1,
-      usage: { calls: 5, costMicroUsd: 45, costUsd: '0.000045' },
+      usage: { calls: 5, cachedInputTokens: 80, costMicroUsd: 45, costUsd: '0.000045' },
     });
     expect(
       (
@@ -557,21 +597,28 @@ describe('task reports', () => {
     ).toEqual([]);
 
     const detail = await taskDetailReport(store, tenantId, task.id);
-    expect(detail?.task.usage.costMicroUsd).toBe(45);
+    expect(detail?.task.usage).toMatchObject({ costMicroUsd: 45, cachedInputTokens: 80 });
     // The admin trace shows the sub-tasks with their contracts.
     expect(detail?.task.hierarchicalPlan).toEqual(hierarchicalPlan);
     expect(detail?.steps.map((s) => [s.stepIndex, s.usage.costMicroUsd, s.latencyMs])).toEqual([
       [0, 30, 40],
       [1, 12, 60],
     ]);
-    expect(detail?.steps[0]?.usage.byActionType.map((u) => u.actionType)).toEqual([
-      'CONTEXT_ANALYSIS',
-      'PLANNING',
+    expect(
+      detail?.steps[0]?.usage.byActionType.map((u) => [u.actionType, u.cachedInputTokens]),
+    ).toEqual([
+      ['CONTEXT_ANALYSIS', 0],
+      ['PLANNING', 64],
     ]);
+    expect(detail?.steps[0]?.usage.cachedInputTokens).toBe(64);
     expect(detail?.steps[1]?.chain).toEqual(['setValue(7, "Jas")', 'setValue(8, "Patel")']);
     expect(detail?.steps[1]?.verification?.verificationTier).toBe(2);
     expect(detail?.steps[1]?.corrections).toHaveLength(1);
-    expect(detail?.afterLastStep).toMatchObject({ calls: 1, costMicroUsd: 3 });
+    expect(detail?.afterLastStep).toMatchObject({
+      calls: 1,
+      cachedInputTokens: 16,
+      costMicroUsd: 3,
+    });
     // Steps plus the final request are the whole bill of the task.
     const attributed =
       (detail?.steps.reduce((sum, s) => sum + s.usage.costMicroUsd, 0) ?? 0) +

@@ -62,17 +62,21 @@ export async function taskListReport(
   };
 }
 
+/** One call's amounts, as the store's rollups sum them. */
+const logSums = (log: TokenUsageLog): UsageSums => ({
+  calls: 1,
+  inputTokens: log.inputTokens,
+  cachedInputTokens: log.cachedInputTokens,
+  outputTokens: log.outputTokens,
+  totalTokens: log.totalTokens,
+  costMicroUsd: log.costMicroUsd,
+});
+
 function stepUsage(logs: readonly TokenUsageLog[]): StepUsage {
   const byType = new Map<TokenUsageLog['actionType'], UsageSums>();
   let total = ZERO_SUMS;
   for (const log of logs) {
-    const sums: UsageSums = {
-      calls: 1,
-      inputTokens: log.inputTokens,
-      outputTokens: log.outputTokens,
-      totalTokens: log.totalTokens,
-      costMicroUsd: log.costMicroUsd,
-    };
+    const sums = logSums(log);
     total = addSums(total, sums);
     byType.set(log.actionType, addSums(byType.get(log.actionType) ?? ZERO_SUMS, sums));
   }
@@ -150,17 +154,7 @@ export async function taskDetailReport(
     usage: stepUsage(byAction.get(action.id) ?? []),
     createdAt: action.createdAt,
   }));
-  const total = logs.reduce<UsageSums>(
-    (sum, log) =>
-      addSums(sum, {
-        calls: 1,
-        inputTokens: log.inputTokens,
-        outputTokens: log.outputTokens,
-        totalTokens: log.totalTokens,
-        costMicroUsd: log.costMicroUsd,
-      }),
-    ZERO_SUMS,
-  );
+  const total = logs.reduce<UsageSums>((sum, log) => addSums(sum, logSums(log)), ZERO_SUMS);
   return {
     task: { ...summary(task, total), plan: task.plan, hierarchicalPlan: task.hierarchicalPlan },
     steps,

@@ -53,6 +53,7 @@ function windowWhere(
 }
 
 const SUMS = `COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,
+  SUM(cached_input_tokens) AS cached_input_tokens,
   SUM(output_tokens) AS output_tokens, SUM(total_tokens) AS total_tokens,
   SUM(cost_micro_usd) AS cost_micro_usd`;
 
@@ -60,6 +61,7 @@ const toRollupRow = (row: Row): UsageRollupRow => ({
   key: str(row, 'key'),
   calls: num(row, 'calls'),
   inputTokens: num(row, 'input_tokens'),
+  cachedInputTokens: num(row, 'cached_input_tokens'),
   outputTokens: num(row, 'output_tokens'),
   totalTokens: num(row, 'total_tokens'),
   costMicroUsd: num(row, 'cost_micro_usd'),
@@ -118,21 +120,12 @@ export function libsqlTokenUsage(client: SqlClient): TokenUsageRepository {
       const { where, args } = windowWhere(tenantId, options);
       const key = GROUP_KEYS[options.groupBy];
       const result = await client.execute({
-        sql: `SELECT ${key} AS key, COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,
-                SUM(output_tokens) AS output_tokens, SUM(total_tokens) AS total_tokens,
-                SUM(cost_micro_usd) AS cost_micro_usd
+        sql: `SELECT ${key} AS key, ${SUMS}
               FROM token_usage WHERE ${where.join(' AND ')}
               GROUP BY 1 ORDER BY 1`,
         args,
       });
-      return result.rows.map((row) => ({
-        key: str(row, 'key'),
-        calls: num(row, 'calls'),
-        inputTokens: num(row, 'input_tokens'),
-        outputTokens: num(row, 'output_tokens'),
-        totalTokens: num(row, 'total_tokens'),
-        costMicroUsd: num(row, 'cost_micro_usd'),
-      }));
+      return result.rows.map(toRollupRow);
     },
     async rollupSeries(tenantId, options) {
       const { where, args } = windowWhere(tenantId, options);

@@ -32,12 +32,13 @@ function row(over: Partial<TokenUsageDoc> & { id: string; timestamp: Date }): To
 }
 
 const log = new MingoCollection([
-  row({ id: '1', timestamp: new Date('2025-03-01T23:59:59.999Z') }),
+  row({ id: '1', timestamp: new Date('2025-03-01T23:59:59.999Z'), cachedInputTokens: 40 }),
   row({
     id: '2',
     timestamp: new Date('2025-03-02T00:00:00Z'),
     model: 'gemini-2.5-pro',
     userId: null,
+    cachedInputTokens: 30,
   }),
   row({
     id: '3',
@@ -56,6 +57,7 @@ describe('usage rollups', () => {
         _id: '2025-03-01',
         calls: 1,
         inputTokens: 100,
+        cachedInputTokens: 40,
         outputTokens: 10,
         totalTokens: 110,
         costMicroUsd: 55,
@@ -64,6 +66,7 @@ describe('usage rollups', () => {
         _id: '2025-03-02',
         calls: 2,
         inputTokens: 200,
+        cachedInputTokens: 30,
         outputTokens: 20,
         totalTokens: 220,
         costMicroUsd: 110,
@@ -113,12 +116,12 @@ describe('usage rollups', () => {
   });
 
   it('totals per task for the ids asked, duplicates ignored', () => {
-    const rows = log.aggregate<{ _id: string; totalTokens: number }>(
+    const rows = log.aggregate<{ _id: string; totalTokens: number; cachedInputTokens: number }>(
       usageByTaskPipeline('t1', ['task-2', 'task-1', 'task-2', 'task-9']),
     );
-    expect(rows.map((r) => [r._id, r.totalTokens])).toEqual([
-      ['task-1', 220],
-      ['task-2', 110],
+    expect(rows.map((r) => [r._id, r.totalTokens, r.cachedInputTokens])).toEqual([
+      ['task-1', 220, 70],
+      ['task-2', 110, 0],
     ]);
   });
 

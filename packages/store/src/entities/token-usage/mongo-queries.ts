@@ -17,6 +17,7 @@ export const GROUP_KEYS: Record<UsageGroupBy, unknown> = {
 const SUMS = {
   calls: { $sum: 1 },
   inputTokens: { $sum: '$inputTokens' },
+  cachedInputTokens: { $sum: '$cachedInputTokens' },
   outputTokens: { $sum: '$outputTokens' },
   totalTokens: { $sum: '$totalTokens' },
   costMicroUsd: { $sum: '$costMicroUsd' },

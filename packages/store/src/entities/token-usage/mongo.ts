@@ -37,6 +37,7 @@ interface RollupGroup {
   _id: string;
   calls: number;
   inputTokens: number;
+  cachedInputTokens: number;
   outputTokens: number;
   totalTokens: number;
   costMicroUsd: number;
@@ -49,6 +50,7 @@ interface SeriesGroup extends Omit<RollupGroup, '_id'> {
 const sums = (group: Omit<RollupGroup, '_id'>): Omit<UsageRollupRow, 'key'> => ({
   calls: group.calls,
   inputTokens: group.inputTokens,
+  cachedInputTokens: group.cachedInputTokens,
   outputTokens: group.outputTokens,
   totalTokens: group.totalTokens,
   costMicroUsd: group.costMicroUsd,

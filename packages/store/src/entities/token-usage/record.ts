@@ -31,6 +31,8 @@ export interface UsageRollupRow {
   key: string;
   calls: number;
   inputTokens: number;
+  /** The part of `inputTokens` read from the provider's cache. */
+  cachedInputTokens: number;
   outputTokens: number;
   totalTokens: number;
   costMicroUsd: number;

@@ -152,8 +152,20 @@ export function adminReportsContract(makeStore: MakeStore): void {
       const day = (n: number, hour = 0): string =>
         isoAt(EPOCH + n * DAY_MS + hour * 3_600_000 + 1000);
       const logs = [
-        usageInput({ timestamp: day(0), actionType: 'PLANNING', taskId: 't1', costMicroUsd: 10 }),
-        usageInput({ timestamp: day(0, 3), actionType: 'PLANNING', taskId: 't1', costMicroUsd: 5 }),
+        usageInput({
+          timestamp: day(0),
+          actionType: 'PLANNING',
+          taskId: 't1',
+          cachedInputTokens: 40,
+          costMicroUsd: 10,
+        }),
+        usageInput({
+          timestamp: day(0, 3),
+          actionType: 'PLANNING',
+          taskId: 't1',
+          cachedInputTokens: 30,
+          costMicroUsd: 5,
+        }),
         usageInput({ timestamp: day(0), actionType: 'CRITIC', taskId: 't2', costMicroUsd: 7 }),
         usageInput({ timestamp: day(1), actionType: 'PLANNING', taskId: null, costMicroUsd: 1 }),
       ];
@@ -182,9 +194,11 @@ export function adminReportsContract(makeStore: MakeStore): void {
       ).toEqual(expectedSeries(logs, 'day', 'actionType', { from: day(0, 1), to: day(1) }));
 
       const totals = await store().tokenUsage.totalsByTask(tenantId, ['t2', 't1', 'missing']);
-      expect(totals.map((r) => [r.key, r.calls, r.costMicroUsd, r.totalTokens])).toEqual([
-        ['t1', 2, 15, 240],
-        ['t2', 1, 7, 120],
+      expect(
+        totals.map((r) => [r.key, r.calls, r.costMicroUsd, r.totalTokens, r.cachedInputTokens]),
+      ).toEqual([
+        ['t1', 2, 15, 240, 70],
+        ['t2', 1, 7, 120, 0],
       ]);
       expect(await store().tokenUsage.totalsByTask(tenantId, [])).toEqual([]);
       expect(await store().tokenUsage.totalsByTask(await newTenant(store()), ['t1'])).toEqual([]);
@@ -202,6 +216,7 @@ export function adminReportsContract(makeStore: MakeStore): void {
         ),
         userId: fc.constantFrom<string | null>(null, 'u1'),
         inputTokens: fc.integer({ min: 0, max: 50_000 }),
+        cachedInputTokens: fc.integer({ min: 0, max: 50_000 }),
         costMicroUsd: fc.integer({ min: 0, max: 2_000_000 }),
       });
       const pairArb = fc.tuple(fc.constantFrom(...GROUPINGS), fc.constantFrom(...GROUPINGS));
@@ -219,6 +234,7 @@ export function adminReportsContract(makeStore: MakeStore): void {
               actionType: spec.actionType,
               userId: spec.userId,
               inputTokens: spec.inputTokens,
+              cachedInputTokens: Math.min(spec.cachedInputTokens, spec.inputTokens),
               totalTokens: spec.inputTokens + 20,
               costMicroUsd: spec.costMicroUsd,
             });

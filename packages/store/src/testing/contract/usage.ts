@@ -36,12 +36,14 @@ export function expectedRollup(
       key,
       calls: 0,
       inputTokens: 0,
+      cachedInputTokens: 0,
       outputTokens: 0,
       totalTokens: 0,
       costMicroUsd: 0,
     };
     row.calls += 1;
     row.inputTokens += log.inputTokens;
+    row.cachedInputTokens += log.cachedInputTokens;
     row.outputTokens += log.outputTokens;
     row.totalTokens += log.totalTokens;
     row.costMicroUsd += log.costMicroUsd;
@@ -100,12 +102,19 @@ export function usageContract(makeStore: MakeStore): void {
       const day = (n: number): string => new Date(EPOCH + n * DAY_MS + 1000).toISOString();
       const logs = [
         usageInput({ timestamp: day(0), model: 'm-b', actionType: 'PLANNING', userId: 'u1' }),
-        usageInput({ timestamp: day(0), model: 'm-a', actionType: 'CRITIC', userId: null }),
+        usageInput({
+          timestamp: day(0),
+          model: 'm-a',
+          actionType: 'CRITIC',
+          userId: null,
+          cachedInputTokens: 25,
+        }),
         usageInput({
           timestamp: day(1),
           model: 'm-a',
           actionType: 'PLANNING',
           userId: 'u2',
+          cachedInputTokens: 60,
           costMicroUsd: 7,
         }),
       ];
@@ -128,6 +137,7 @@ export function usageContract(makeStore: MakeStore): void {
             key: 'm-a',
             calls: 1,
             inputTokens: 100,
+            cachedInputTokens: 60,
             outputTokens: 20,
             totalTokens: 120,
             costMicroUsd: 7,
@@ -147,6 +157,7 @@ export function usageContract(makeStore: MakeStore): void {
         actionType: fc.constantFrom(...ACTION_TYPES),
         userId: fc.constantFrom<string | null>(null, 'u1', 'u2'),
         inputTokens: fc.integer({ min: 0, max: 50_000 }),
+        cachedShare: fc.double({ min: 0, max: 1, noNaN: true }),
         outputTokens: fc.integer({ min: 0, max: 5_000 }),
         costMicroUsd: fc.integer({ min: 0, max: 2_000_000 }),
       });
@@ -168,6 +179,7 @@ export function usageContract(makeStore: MakeStore): void {
               actionType: spec.actionType,
               userId: spec.userId,
               inputTokens: spec.inputTokens,
+              cachedInputTokens: Math.floor(spec.inputTokens * spec.cachedShare),
               outputTokens: spec.outputTokens,
               totalTokens: spec.inputTokens + spec.outputTokens,
               costMicroUsd: spec.costMicroUsd,

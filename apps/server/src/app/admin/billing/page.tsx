@@ -22,6 +22,10 @@ const GROUP_LABELS: Record<BillingGroupBy, string> = {
   user: 'User',
 };
 
+/** Cached tokens are counted in the input tokens too; the column says which part they are. */
+const CACHED_TITLE =
+  "Of the input tokens, those read from the provider's cache (billed at its cached rate)";
+
 /** "Day (UTC)" → "day (UTC)": the heading reads "By day (UTC)", the acronym kept. */
 const lowerFirst = (label: string): string => label.charAt(0).toLowerCase() + label.slice(1);
 
@@ -97,6 +101,9 @@ function BillingReport({ report, chart }: { report: BillingResponse; chart: Dail
               <th>{GROUP_LABELS[report.groupBy]}</th>
               <th className="num">Calls</th>
               <th className="num">Input tokens</th>
+              <th className="num" title={CACHED_TITLE}>
+                Cached
+              </th>
               <th className="num">Output tokens</th>
               <th className="num">Total tokens</th>
               <th className="num">Cost (USD)</th>
@@ -108,6 +115,7 @@ function BillingReport({ report, chart }: { report: BillingResponse; chart: Dail
                 <td>{row.key === '' ? <span className="muted">(no user)</span> : row.key}</td>
                 <td className="num">{formatInt(row.calls)}</td>
                 <td className="num">{formatInt(row.inputTokens)}</td>
+                <td className="num">{formatInt(row.cachedInputTokens)}</td>
                 <td className="num">{formatInt(row.outputTokens)}</td>
                 <td className="num">{formatInt(row.totalTokens)}</td>
                 <td className="num" title={`${row.costMicroUsd} µUSD`}>
@@ -121,6 +129,7 @@ function BillingReport({ report, chart }: { report: BillingResponse; chart: Dail
               <td>Total</td>
               <td className="num">{formatInt(totals.calls)}</td>
               <td className="num">{formatInt(totals.inputTokens)}</td>
+              <td className="num">{formatInt(totals.cachedInputTokens)}</td>
               <td className="num">{formatInt(totals.outputTokens)}</td>
               <td className="num">{formatInt(totals.totalTokens)}</td>
               <td className="num">{formatUsd(totals.costUsd)}</td>

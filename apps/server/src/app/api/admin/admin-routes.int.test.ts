@@ -1,7 +1,7 @@
 // The admin API over a real store and the real route handlers: auth (401/403/200), tenant
 // isolation, every billing grouping with totals equal to the sums, window validation, KPIs of
-// a seeded task set and of a real SIMPLE task, and the task list/trace (including a task made
-// by a real interact call).
+// a seeded task set and of a real SIMPLE task, the task list/trace (including a task made
+// by a real interact call), and cached input tokens from a recorded usage event to every rollup.
 import { randomUUID } from 'node:crypto';
 import {
   AdminTaskDetail,
@@ -16,6 +16,7 @@ import {
   type LlmActionType,
   type VerificationResult,
 } from '@tandem/contracts';
+import { priceUsage, type UsageEvent } from '@tandem/observability';
 import type { NewTokenUsageLog, NewTaskAction } from '@tandem/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../server/runtime';
@@ -105,6 +106,7 @@ describe('admin API auth', () => {
     expect(body.totals).toEqual({
       calls: 0,
       inputTokens: 0,
+      cachedInputTokens: 0,
       outputTokens: 0,
       totalTokens: 0,
       costMicroUsd: 0,
@@ -134,6 +136,7 @@ describe('GET /api/admin/billing', () => {
           actionType: types[i % types.length],
           userId: i % 4 === 0 ? null : i % 2 === 0 ? 'alice' : 'bob',
           inputTokens: 1_000 + i * 37,
+          cachedInputTokens: i % 3 === 1 ? 512 + i * 11 : 0,
           outputTokens: 50 + i,
           totalTokens: 1_050 + i * 38,
           costMicroUsd: 1_234 + i * 4_567,
@@ -176,21 +179,26 @@ describe('GET /api/admin/billing', () => {
             : groupBy === 'actionType'
               ? l.actionType
               : (l.userId ?? '');
-      const expected = new Map<string, { calls: number; cost: number; input: number }>();
+      const expected = new Map<
+        string,
+        { calls: number; cost: number; input: number; cached: number }
+      >();
       for (const log of logsA) {
-        const e = expected.get(keyOf(log)) ?? { calls: 0, cost: 0, input: 0 };
+        const e = expected.get(keyOf(log)) ?? { calls: 0, cost: 0, input: 0, cached: 0 };
         e.calls += 1;
         e.cost += log.costMicroUsd;
         e.input += log.inputTokens;
+        e.cached += log.cachedInputTokens;
         expected.set(keyOf(log), e);
       }
       expect(body.rows.map((r) => r.key)).toEqual([...expected.keys()].sort());
       for (const row of body.rows) {
         const e = expected.get(row.key);
-        expect([row.calls, row.costMicroUsd, row.inputTokens]).toEqual([
+        expect([row.calls, row.costMicroUsd, row.inputTokens, row.cachedInputTokens]).toEqual([
           e?.calls,
           e?.cost,
           e?.input,
+          e?.cached,
         ]);
         expect(row.costUsd).toBe(microUsdToUsd(row.costMicroUsd));
         expect(row.key).not.toMatch(/tenant-b|EXTRACTION/);
@@ -200,12 +208,16 @@ describe('GET /api/admin/billing', () => {
       expect(body.totals).toEqual({
         calls: sum((r) => r.calls),
         inputTokens: sum((r) => r.inputTokens),
+        cachedInputTokens: sum((r) => r.cachedInputTokens),
         outputTokens: sum((r) => r.outputTokens),
         totalTokens: sum((r) => r.totalTokens),
         costMicroUsd: sum((r) => r.costMicroUsd),
         costUsd: microUsdToUsd(sum((r) => r.costMicroUsd)),
       });
       expect(body.totals.calls).toBe(logsA.length);
+      expect(body.totals.cachedInputTokens).toBe(
+        logsA.reduce((acc, l) => acc + l.cachedInputTokens, 0),
+      );
     }
   });
 
@@ -552,5 +564,81 @@ describe('GET /api/admin/tasks and /api/admin/tasks/:taskId', () => {
     );
     expect(next.items.map((t) => t.id)).toEqual(ids.slice(0, 2).reverse());
     expect(next.nextCursor).toBeNull();
+  });
+});
+
+describe('cached input tokens', () => {
+  it('a recorded usage event with cached tokens reaches billing and the task usage', async () => {
+    const a = await tenantWithKey(runtime.store, 'admin');
+    const task = await runtime.store.tasks.create(a.tenantId, {
+      userId: 'alice',
+      url: 'https://app.example/',
+      query: 'summarise the page',
+    });
+    const event = (over: Pick<UsageEvent, 'node' | 'actionType' | 'usage'>): UsageEvent => ({
+      generationId: randomUUID(),
+      provider: 'GOOGLE',
+      model: 'gemini-2.5-flash',
+      latencyMs: 250,
+      context: { tenantId: a.tenantId, userId: 'alice', taskId: task.id },
+      startedAt: new Date().toISOString(),
+      input: { system: 'system', prompt: 'prompt' },
+      ...over,
+    });
+    // The path every LLM call takes: priced (cached tokens at the cached rate), then logged.
+    const cachedUsage = {
+      inputTokens: 12_000,
+      cachedInputTokens: 9_000,
+      outputTokens: 300,
+      thinkingTokens: 0,
+      totalTokens: 12_300,
+    };
+    const planning = await runtime.usage.record(
+      event({ node: 'planning', actionType: 'PLANNING', usage: cachedUsage }),
+    );
+    const verification = await runtime.usage.record(
+      event({
+        node: 'verification',
+        actionType: 'VERIFICATION',
+        usage: { ...cachedUsage, cachedInputTokens: 0 },
+      }),
+    );
+    expect([planning.stored, verification.stored]).toEqual(['inserted', 'inserted']);
+    expect(planning.costMicroUsd).toBe(priceUsage('gemini-2.5-flash', cachedUsage));
+    expect(planning.costMicroUsd).toBeLessThan(verification.costMicroUsd);
+
+    const billed = BillingResponse.parse(
+      await (await get(billing, '/api/admin/billing?groupBy=actionType', a.key)).json(),
+    );
+    expect(
+      billed.rows.map((r) => [r.key, r.inputTokens, r.cachedInputTokens, r.costMicroUsd]),
+    ).toEqual([
+      ['PLANNING', 12_000, 9_000, planning.costMicroUsd],
+      ['VERIFICATION', 12_000, 0, verification.costMicroUsd],
+    ]);
+    expect(billed.totals).toMatchObject({
+      calls: 2,
+      inputTokens: 24_000,
+      cachedInputTokens: 9_000,
+      costMicroUsd: planning.costMicroUsd + verification.costMicroUsd,
+    });
+
+    const list = AdminTaskList.parse(await (await get(tasks, '/api/admin/tasks', a.key)).json());
+    expect(list.items[0]?.usage).toMatchObject({ calls: 2, cachedInputTokens: 9_000 });
+
+    const detail = AdminTaskDetail.parse(
+      await (
+        await get(taskDetail, `/api/admin/tasks/${task.id}`, a.key, { taskId: task.id })
+      ).json(),
+    );
+    expect(detail.task.usage).toMatchObject({ inputTokens: 24_000, cachedInputTokens: 9_000 });
+    // No step was stored: both calls are the request after the last step.
+    expect(detail.afterLastStep.cachedInputTokens).toBe(9_000);
+    expect(
+      detail.afterLastStep.byActionType.map((u) => [u.actionType, u.cachedInputTokens]),
+    ).toEqual([
+      ['PLANNING', 9_000],
+      ['VERIFICATION', 0],
+    ]);
   });
 });

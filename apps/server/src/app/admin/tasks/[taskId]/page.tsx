@@ -50,8 +50,9 @@ export default async function TaskPage({ params }: { params: Promise<{ taskId: s
         </dd>
         <dt>LLM usage</dt>
         <dd>
-          {formatInt(task.usage.calls)} calls · {formatInt(task.usage.totalTokens)} tokens ·{' '}
-          <b>{formatUsd(task.usage.costUsd)}</b>
+          {formatInt(task.usage.calls)} calls · {formatInt(task.usage.totalTokens)} tokens (
+          {formatInt(task.usage.inputTokens)} in, {formatInt(task.usage.cachedInputTokens)} of them
+          cached) · <b>{formatUsd(task.usage.costUsd)}</b>
         </dd>
         <dt>Task id</dt>
         <dd>
@@ -217,8 +218,9 @@ function UsageLine({ usage }: { usage: StepUsage }) {
     <ul>
       {usage.byActionType.map((u) => (
         <li key={u.actionType}>
-          {u.actionType} ×{u.calls} · {formatInt(u.inputTokens)} in / {formatInt(u.outputTokens)}{' '}
-          out · {formatUsd(u.costUsd)}
+          {u.actionType} ×{u.calls} · {formatInt(u.inputTokens)} in (
+          {formatInt(u.cachedInputTokens)} cached) / {formatInt(u.outputTokens)} out ·{' '}
+          {formatUsd(u.costUsd)}
         </li>
       ))}
     </ul>

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerWithRepair, repairPrompt } from './answer-with-repair';
 import type { RetrySettings } from './complete-with-retries';
+import { geminiNoOutput } from './gemini-answer';
 import { startCall } from './llm-call';
 import { LlmCallError, type LlmRequest } from './port';
-import { ProviderError } from './provider';
+import { ProviderError, zeroUsage } from './provider';
 import { createScriptedLlm, type ScriptedStep } from './scripted-client';
 
 const Out = z.object({ value: z.number(), label: z.string().default('none') });
@@ -73,6 +74,21 @@ describe('answerWithRepair', () => {
     expect((error as LlmCallError).details.retryable).toBe(false);
   });
 
+  it('an empty or cut-off answer, then a failed repair: one fresh sample from the retry budget', async () => {
+    // Empty candidates, then a repair cut off by MAX_TOKENS: transport-like, not the schema.
+    const llm = scripted([answer(''), answer('{"value":'), answer('{"value":3}')]);
+    const call = startCall(llm.modelProvider, request, 3);
+    await expect(answerWithRepair(call, settings)).resolves.toMatchObject({ value: { value: 3 } });
+    expect(llm.attempts.map((a) => a.prompt === 'the prompt')).toEqual([true, false, true]);
+    expect(call.retriesLeft).toBe(2);
+    expect(call.usage.totalTokens).toBe(30);
+    // Without budget left, it fails as before.
+    const spent = scripted([answer(''), answer('')]);
+    const broke = startCall(spent.modelProvider, request, 0);
+    await expect(answerWithRepair(broke, settings)).rejects.toThrow(/after one repair attempt/);
+    expect(spent.attempts).toHaveLength(2);
+  });
+
   it("takes the repair attempt's retries from the budget the first answer left", async () => {
     const unavailable: ScriptedStep = {
       node: 'verification',
@@ -84,6 +100,40 @@ describe('answerWithRepair', () => {
       /SCRIPTED call for verification failed: HTTP 503/,
     );
     expect(llm.attempts).toHaveLength(3);
+  });
+
+  describe('a candidate blocked by the safety filter', () => {
+    /** What the Gemini reader throws for a SAFETY stop: the blocked sample cost 7 tokens. */
+    const blocked: ScriptedStep = {
+      node: 'verification',
+      error: geminiNoOutput('SAFETY', { ...zeroUsage(), inputTokens: 7, totalTokens: 7 }),
+    };
+
+    it('is sampled again once; the answer after it is used, both attempts billed', async () => {
+      const llm = scripted([blocked, answer('{"value":2}')]);
+      const call = startCall(llm.modelProvider, request, 3);
+      await expect(answerWithRepair(call, settings)).resolves.toMatchObject({
+        value: { value: 2 },
+      });
+      expect(llm.attempts).toHaveLength(2);
+      // No repair: the retry sends the caller's prompt again.
+      expect(llm.attempts.map((a) => a.repairReason)).toEqual([null, null]);
+      expect(call.usage.totalTokens).toBe(17);
+    });
+
+    it('blocked twice: the refusal, not retryable, and neither repaired nor retried again', async () => {
+      const llm = scripted([blocked, blocked, answer('{"value":2}')]);
+      const call = startCall(llm.modelProvider, request, 3);
+      const error = await answerWithRepair(call, settings).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmCallError);
+      expect((error as LlmCallError).message).toBe(
+        'SCRIPTED call for verification failed after 1 retry: Gemini returned no output ' +
+          '(finishReason SAFETY).',
+      );
+      expect((error as LlmCallError).details.retryable).toBe(false);
+      expect(llm.attempts).toHaveLength(2);
+      expect(call.usage.totalTokens).toBe(14);
+    });
   });
 });
 

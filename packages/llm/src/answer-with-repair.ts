@@ -40,6 +40,17 @@ export async function answerWithRepair<S extends z.ZodType>(
     jsonSchema,
   });
   if (repaired.parsed.ok) return { value: repaired.parsed.value, json: repaired.parsed.json };
+  // An empty or cut-off answer (no candidates, MAX_TOKENS) says nothing about the schema: the
+  // model's next sample of the original prompt usually works. One, from the retry budget.
+  if (call.retriesLeft > 0 && (isUnfinished(first.text) || isUnfinished(repaired.text))) {
+    call.retriesLeft--;
+    const fresh = await parsedAnswer(call, settings, {
+      prompt: request.prompt,
+      repairReason: null,
+      jsonSchema,
+    });
+    if (fresh.parsed.ok) return { value: fresh.parsed.value, json: fresh.parsed.json };
+  }
   throw callFailure(
     call,
     `${call.provider.name} output for ${request.node} did not match the schema after one ` +
@@ -60,6 +71,21 @@ async function parsedAnswer<S extends z.ZodType>(
   // the repair attempt asks for.
   call.model = response.model;
   return { text: response.text, parsed: parseStructuredOutput(response.text, call.request.schema) };
+}
+
+/** No answer, or JSON that stops before its end: a sample cut short, not a wrong answer. */
+function isUnfinished(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed === '') return true;
+  try {
+    JSON.parse(trimmed);
+    return false;
+  } catch {
+    // A cut answer opens more than it closes; a merely malformed one does not.
+    const opens = (trimmed.match(/[[{]/g) ?? []).length;
+    const closes = (trimmed.match(/[\]}]/g) ?? []).length;
+    return opens > closes;
+  }
 }
 
 const MAX_ECHOED_ANSWER_CHARS = 2_000;

@@ -1,5 +1,6 @@
 // The retry loop against the scripted provider: the shared budget, usage of failed attempts,
 // aborts, and errors that are not the provider's.
+import { BlockedReason } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,6 +8,7 @@ import {
   type AnswerRequest,
   type RetrySettings,
 } from './complete-with-retries';
+import { geminiNoOutput, readGeminiAnswer } from './gemini-answer';
 import { startCall } from './llm-call';
 import { LlmCallError, type LlmRequest } from './port';
 import { ProviderError, zeroUsage } from './provider';
@@ -76,6 +78,68 @@ describe('completeWithRetries', () => {
     expect(error).toMatchObject({
       message: 'SCRIPTED call for planning failed after 1 retry: HTTP 503',
       details: { node: 'planning', provider: 'SCRIPTED', model: 'model-planning', retryable: true },
+    });
+  });
+
+  describe('safety blocks', () => {
+    /** What the Gemini reader throws for a candidate stopped by the safety filter. */
+    const candidateBlocked = (): ScriptedStep => ({
+      node: 'planning',
+      error: geminiNoOutput('SAFETY', { ...zeroUsage(), inputTokens: 40, totalTokens: 40 }),
+    });
+
+    it('retries a blocked candidate once, from the budget, billing the blocked attempt', async () => {
+      const llm = scripted([candidateBlocked(), text('ok')]);
+      const call = startCall(llm.modelProvider, request(), 3);
+      const response = await completeWithRetries(call, settings, answer);
+      expect(response.text).toBe('ok');
+      expect(llm.attempts).toHaveLength(2);
+      expect(call.retriesLeft).toBe(2);
+      expect(call.usage.inputTokens).toBe(40);
+    });
+
+    it('fails not retryable when the retry is blocked too', async () => {
+      const llm = scripted([candidateBlocked(), candidateBlocked(), text('unused')]);
+      const call = startCall(llm.modelProvider, request(), 3);
+      const error = await completeWithRetries(call, settings, answer).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmCallError);
+      expect(error).toMatchObject({
+        message:
+          'SCRIPTED call for planning failed after 1 retry: Gemini returned no output ' +
+          '(finishReason SAFETY).',
+        details: { retryable: false },
+      });
+      expect(llm.attempts).toHaveLength(2);
+      expect(call.usage.inputTokens).toBe(80);
+    });
+
+    it('gives the call one such retry, not one per answer', async () => {
+      const llm = scripted([candidateBlocked(), text('first'), candidateBlocked(), text('unused')]);
+      const call = startCall(llm.modelProvider, request(), 3);
+      await completeWithRetries(call, settings, answer);
+      // The repair attempt's answer, say: blocked again in the same call.
+      await expect(completeWithRetries(call, settings, answer)).rejects.toMatchObject({
+        details: { retryable: false },
+      });
+      expect(llm.attempts).toHaveLength(3);
+    });
+
+    it('does not retry a blocked prompt', async () => {
+      let blocked: unknown;
+      try {
+        readGeminiAnswer({ promptFeedback: { blockReason: BlockedReason.SAFETY } }, 'm');
+      } catch (error) {
+        blocked = error;
+      }
+      expect(blocked).toBeInstanceOf(ProviderError);
+      const llm = scripted([{ node: 'planning', error: blocked as ProviderError }, text('unused')]);
+      const call = startCall(llm.modelProvider, request(), 3);
+      await expect(completeWithRetries(call, settings, answer)).rejects.toMatchObject({
+        message: 'SCRIPTED call for planning failed: Gemini blocked the prompt (SAFETY).',
+        details: { retryable: false },
+      });
+      expect(llm.attempts).toHaveLength(1);
+      expect(call.retriesLeft).toBe(3);
     });
   });
 

@@ -1,5 +1,6 @@
 // One provider response for a call, retrying transient failures (429, 5xx, timeouts, network)
-// from the call's one retry budget, with backoff between attempts.
+// and once a candidate blocked by a safety filter, from the call's one retry budget, with
+// backoff between attempts.
 import { attemptWithTimeout, sleepUnlessAborted } from './attempt-with-timeout';
 import { abortedFailure, callFailure, callSubject, type LlmCall } from './llm-call';
 import { ProviderError, addUsage, type ProviderRequest, type ProviderResponse } from './provider';
@@ -65,11 +66,13 @@ export async function withRetries<R>(
       failure: error,
       retry,
       retriesLeft: call.retriesLeft,
+      candidateBlockRetried: call.candidateBlockRetried,
       subject: callSubject(call),
       policy: settings.backoff,
     });
     if (!decision.retry) throw callFailure(call, decision.message, decision.retryable);
     call.retriesLeft--;
+    if (error.safetyBlock === 'candidate') call.candidateBlockRetried = true;
     try {
       await sleepUnlessAborted(decision.delayMs, signal);
     } catch {

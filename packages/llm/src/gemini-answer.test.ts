@@ -60,17 +60,30 @@ describe('readGeminiAnswer', () => {
       message: 'Gemini blocked the prompt (SAFETY).',
       kind: 'invalid_response',
       retryable: false,
+      // A blocked prompt is blocked again on a retry: not the candidate the client retries once.
+      safetyBlock: 'prompt',
     });
     expect(error.usage?.inputTokens).toBe(105);
   });
 
   it('fails an empty answer stopped for safety, but leaves MAX_TOKENS to the repair path', () => {
     const stopped = (finishReason: FinishReason): Response => ({
+      usageMetadata,
       candidates: [{ content: { parts: [] }, finishReason }],
     });
-    expect(failureOf(stopped(FinishReason.SAFETY))).toMatchObject({
+    const safety = failureOf(stopped(FinishReason.SAFETY));
+    expect(safety).toMatchObject({
       message: 'Gemini returned no output (finishReason SAFETY).',
+      kind: 'invalid_response',
       retryable: false,
+      // The sampled output was blocked: the client gives it its one retry (decideRetry).
+      safetyBlock: 'candidate',
+    });
+    expect(safety.usage).toEqual(geminiUsage({ usageMetadata }));
+    // Other stops are no safety block: not retried at all.
+    expect(failureOf(stopped(FinishReason.RECITATION))).toMatchObject({
+      retryable: false,
+      safetyBlock: undefined,
     });
     expect(readGeminiAnswer(stopped(FinishReason.MAX_TOKENS), 'm').text).toBe('');
     expect(readGeminiAnswer(stopped(FinishReason.STOP), 'm').text).toBe('');

@@ -25,6 +25,24 @@ export function geminiUsage(response: Pick<GenerateContentResponse, 'usageMetada
 }
 
 /**
+ * A candidate that stopped with no output. SAFETY is the safety filter stopping the sampled
+ * output (the prompt passed), which the client retries once (see decideRetry); every other stop
+ * is `retryable` as the caller says.
+ */
+export function geminiNoOutput(
+  finishReason: string,
+  usage: LlmUsage,
+  retryable = false,
+): ProviderError {
+  return new ProviderError(`Gemini returned no output (finishReason ${finishReason}).`, {
+    kind: 'invalid_response',
+    retryable,
+    usage,
+    ...(finishReason === 'SAFETY' ? { safetyBlock: 'candidate' as const } : {}),
+  });
+}
+
+/**
  * The usage, and the first candidate's parts and text (without its thought parts), as every
  * reader of a Gemini answer needs them. Throws, not retryable and with the tokens spent, when
  * the prompt was blocked.
@@ -44,6 +62,7 @@ export function readGeminiCandidate(response: GeminiResponse): {
       kind: 'invalid_response',
       retryable: false,
       usage,
+      safetyBlock: 'prompt',
     });
   }
   const candidate = response.candidates?.[0];
@@ -59,27 +78,22 @@ export function readGeminiCandidate(response: GeminiResponse): {
 
 /**
  * The first candidate's text without its thought parts. Throws, not retryable and with the
- * tokens spent, when the prompt was blocked or the candidate stopped for a reason a retry won't
- * change (safety, recitation…).
+ * tokens spent, when the prompt was blocked or the candidate stopped with no output (safety,
+ * recitation…); a safety stop is marked as a blocked candidate, which the client retries once.
  */
 export function readGeminiAnswer(
   response: GeminiResponse,
   requestedModel: string,
 ): ProviderResponse {
   const { usage, text, finishReason } = readGeminiCandidate(response);
-  // An empty answer cut off by MAX_TOKENS is left to the repair path; a safety stop is not
-  // going to change on a retry.
+  // An empty answer cut off by MAX_TOKENS is left to the repair path.
   if (
     text === '' &&
     finishReason !== null &&
     finishReason !== 'STOP' &&
     finishReason !== 'MAX_TOKENS'
   ) {
-    throw new ProviderError(`Gemini returned no output (finishReason ${finishReason}).`, {
-      kind: 'invalid_response',
-      retryable: false,
-      usage,
-    });
+    throw geminiNoOutput(finishReason, usage);
   }
   return { text, usage, model: response.modelVersion ?? requestedModel };
 }

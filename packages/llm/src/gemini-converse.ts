@@ -8,14 +8,10 @@ import {
   type GenerateContentParameters,
   type Part,
 } from '@google/genai';
-import { readGeminiCandidate, type GeminiResponse } from './gemini-answer';
+import { geminiNoOutput, readGeminiCandidate, type GeminiResponse } from './gemini-answer';
 import type { GeminiRequestOptions } from './gemini-request';
 import type { LlmMessage, LlmToolCall } from './port';
-import {
-  ProviderError,
-  type ProviderConverseRequest,
-  type ProviderConverseResponse,
-} from './provider';
+import type { ProviderConverseRequest, ProviderConverseResponse } from './provider';
 
 /**
  * Ids we made up for calls Gemini sent without one. Gemini pairs such a call with its response
@@ -130,13 +126,9 @@ export function readGeminiTurn(
     ];
   });
   if (text === '' && toolCalls.length === 0 && reason !== null && reason !== 'STOP') {
-    // A malformed call is worth another try; a safety stop is not going to change.
-    const malformed = reason === 'MALFORMED_FUNCTION_CALL';
-    throw new ProviderError(`Gemini returned no output (finishReason ${reason}).`, {
-      kind: 'invalid_response',
-      retryable: malformed,
-      usage,
-    });
+    // A malformed call is worth another try; a safety stop gets the one retry of a blocked
+    // candidate (see geminiNoOutput).
+    throw geminiNoOutput(reason, usage, reason === 'MALFORMED_FUNCTION_CALL');
   }
   const state: GeminiTurnState | undefined = candidate?.content
     ? { provider: 'GOOGLE', content: { role: 'model', parts } }

@@ -164,6 +164,14 @@ describe('Gemini provider (real SDK, fake server)', () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
   });
 
+  it('retries a response body cut off mid-JSON, as a network failure', async () => {
+    const whole = JSON.stringify(geminiOk('{"success":true,"reason":"ok"}').body);
+    server.enqueue({ raw: whole.slice(0, 60) }, geminiOk('{"success":true,"reason":"ok"}'));
+    const result = await client().generate(request());
+    expect(result.output.success).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("honours Gemini's RetryInfo retryDelay in the error body", async () => {
     server.enqueue(
       geminiError(429, {}, [
@@ -204,6 +212,67 @@ describe('Gemini provider (real SDK, fake server)', () => {
       details: { retryable: false },
     });
     expect(server.requests).toHaveLength(1);
+  });
+
+  describe('safety blocks', () => {
+    /** The candidate stopped by the safety filter: the prompt's tokens were still spent. */
+    const candidateBlocked: FakeResponse = {
+      body: {
+        candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY', index: 0 }],
+        usageMetadata: { promptTokenCount: 100, cachedContentTokenCount: 40, totalTokenCount: 100 },
+        modelVersion: 'gemini-2.5-flash-001',
+      },
+    };
+
+    it('samples a blocked candidate again once, billing both attempts in one usage event', async () => {
+      server.enqueue(candidateBlocked, geminiOk('{"success":true,"reason":"ok"}'));
+      const result = await client().generate(request());
+      expect(result.output).toEqual({ success: true, reason: 'ok' });
+      expect(server.requests).toHaveLength(2);
+      // Sampled again as it was asked, not repaired.
+      expect(server.requests[1]?.body).toEqual(server.requests[0]?.body);
+      expect(result.usage).toEqual({
+        inputTokens: 200,
+        outputTokens: 20,
+        cachedInputTokens: 80,
+        thinkingTokens: 7,
+        totalTokens: 227,
+      });
+      await vi.waitFor(() => expect(events).toHaveLength(1));
+      expect(events[0]).toMatchObject({ usage: result.usage });
+      expect(events[0]?.error).toBeUndefined();
+    });
+
+    it('blocked twice: a non-retryable LlmCallError after one retry', async () => {
+      server.setHandler(() => candidateBlocked);
+      const error = await client()
+        .generate(request())
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmCallError);
+      expect((error as LlmCallError).message).toMatch(/after 1 retry: .*finishReason SAFETY/);
+      expect((error as LlmCallError).details.retryable).toBe(false);
+      expect(server.requests).toHaveLength(2);
+      await vi.waitFor(() => expect(events).toHaveLength(1));
+      expect(events[0]?.usage.inputTokens).toBe(200);
+    });
+
+    it('does not retry a blocked prompt', async () => {
+      server.setHandler(() => ({
+        body: {
+          promptFeedback: { blockReason: 'SAFETY' },
+          usageMetadata: { promptTokenCount: 100, totalTokenCount: 100 },
+        },
+      }));
+      const error = await client()
+        .generate(request())
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmCallError);
+      expect((error as LlmCallError).message).toMatch(
+        /failed: Gemini blocked the prompt \(SAFETY\)/,
+      );
+      expect((error as LlmCallError).details.retryable).toBe(false);
+      expect(server.requests).toHaveLength(1);
+    });
   });
 
   it('repairs invalid JSON once, sending the error back, and sums usage of both attempts', async () => {

@@ -109,6 +109,14 @@ function toProviderError(
       : new ProviderError('Gemini request timed out.', { kind: 'timeout', cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SyntaxError) {
+    // The SDK could not parse the response body: the connection delivered part of it (a cut
+    // stream, a proxy's truncation). The same request usually goes through on a retry.
+    return new ProviderError(
+      `Gemini response was cut off or not JSON: ${sanitizeMessage(message, [apiKey])}`,
+      { kind: 'network', cause: error },
+    );
+  }
   if (error instanceof TypeError) {
     // undici reports refused/reset connections and DNS failures as TypeError('fetch failed').
     return new ProviderError(`Gemini request failed: ${sanitizeMessage(message, [apiKey])}`, {

@@ -22,6 +22,8 @@ export interface LlmCall<S extends z.ZodType = z.ZodType> {
   usage: LlmUsage;
   /** One budget for the whole call: the repair attempt's retries come out of it too. */
   retriesLeft: number;
+  /** Whether a candidate blocked by a safety filter was already retried (once per call). */
+  candidateBlockRetried: boolean;
 }
 
 export function startCall<S extends z.ZodType>(
@@ -38,6 +40,7 @@ export function startCall<S extends z.ZodType>(
     model: provider.modelFor(request.node),
     usage: zeroUsage(),
     retriesLeft: maxRetries,
+    candidateBlockRetried: false,
   };
 }
 
@@ -70,6 +73,7 @@ export function usageEventOf(
   return {
     generationId: call.generationId,
     node: request.node,
+    ...(request.alsoFor?.length ? { alsoFor: request.alsoFor } : {}),
     actionType: request.actionType,
     provider: call.provider.name,
     model: call.model,

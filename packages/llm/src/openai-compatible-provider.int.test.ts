@@ -192,6 +192,67 @@ describe('OpenAI-compatible provider (real SDK, fake server)', () => {
     expect(result.usage.totalTokens).toBe(160);
   });
 
+  describe('content filter', () => {
+    /** The output stopped by the content filter; the prompt passed it and was billed. */
+    const filtered = (): FakeResponse => {
+      const response = completion(null);
+      const body = response.body as { choices: { finish_reason: string }[] };
+      for (const choice of body.choices) choice.finish_reason = 'content_filter';
+      return response;
+    };
+
+    it('samples filtered output again once, billing both attempts in one usage event', async () => {
+      server.enqueue(filtered(), completion('{"steps":["a"]}'));
+      const result = await client().generate(request());
+      expect(result.output).toEqual({ steps: ['a'] });
+      expect(server.requests).toHaveLength(2);
+      // Sampled again as it was asked, not repaired: the filter said nothing of the schema.
+      expect(server.requests[1]?.body).toEqual(server.requests[0]?.body);
+      expect(result.usage).toEqual({
+        inputTokens: 100,
+        outputTokens: 40,
+        cachedInputTokens: 16,
+        thinkingTokens: 20,
+        totalTokens: 160,
+      });
+      await vi.waitFor(() => expect(events).toHaveLength(1));
+      expect(events[0]).toMatchObject({ usage: result.usage });
+      expect(events[0]?.error).toBeUndefined();
+    });
+
+    it('filtered twice: a non-retryable LlmCallError after one retry', async () => {
+      server.setHandler(() => filtered());
+      const result = await client()
+        .generate(request())
+        .catch((e: unknown) => e);
+      expect(result).toBeInstanceOf(LlmCallError);
+      expect((result as LlmCallError).message).toMatch(/after 1 retry: .*content_filter/);
+      expect((result as LlmCallError).details.retryable).toBe(false);
+      expect(server.requests).toHaveLength(2);
+      await vi.waitFor(() => expect(events).toHaveLength(1));
+      expect(events[0]?.usage.totalTokens).toBe(160);
+    });
+
+    it('does not retry a prompt the filter rejected (an HTTP 400)', async () => {
+      server.setHandler(() => ({
+        status: 400,
+        body: {
+          error: {
+            message: 'The prompt was filtered.',
+            type: 'invalid_request_error',
+            code: 'content_filter',
+          },
+        },
+      }));
+      const result = await client()
+        .generate(request())
+        .catch((e: unknown) => e);
+      expect(result).toBeInstanceOf(LlmCallError);
+      expect((result as LlmCallError).details.retryable).toBe(false);
+      expect(server.requests).toHaveLength(1);
+    });
+  });
+
   it('reports a refusal as a non-retryable failure', async () => {
     server.setHandler(() => completion(null, { refusal: 'I cannot help with that.' }));
     await expect(client().generate(request())).rejects.toMatchObject({

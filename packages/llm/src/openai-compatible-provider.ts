@@ -91,18 +91,44 @@ export function createOpenAiCompatibleProvider(
         throw toProviderError(error, request.signal, options.apiKey);
       }
 
-      const usage = openAiUsage(completion.usage);
-      const message = completion.choices[0]?.message;
-      if (message?.refusal != null && message.refusal !== '') {
-        throw new ProviderError(
-          `The model refused: ${sanitizeMessage(message.refusal, [options.apiKey])}`,
-          { kind: 'invalid_response', retryable: false, usage },
-        );
-      }
+      const { message, usage } = readOpenAiChoice(completion, options.apiKey);
       return { text: message?.content ?? '', usage, model: completion.model || request.model };
     },
     converse: (request) => openAiConverse(client, request, options.apiKey, options.temperature),
   };
+}
+
+/**
+ * The first choice's message and the usage, or a ProviderError with the tokens spent when the
+ * answer holds none: a refusal (not retryable), or output the content filter stopped, which is a
+ * blocked candidate (the prompt passed the filter) that the client retries once.
+ */
+export function readOpenAiChoice(
+  completion: OpenAI.Chat.ChatCompletion,
+  apiKey: string | undefined,
+): { message: OpenAI.Chat.ChatCompletionMessage | undefined; usage: LlmUsage } {
+  const usage = openAiUsage(completion.usage);
+  const choice = completion.choices[0];
+  const message = choice?.message;
+  if (message?.refusal != null && message.refusal !== '') {
+    throw new ProviderError(`The model refused: ${sanitizeMessage(message.refusal, [apiKey])}`, {
+      kind: 'invalid_response',
+      retryable: false,
+      usage,
+    });
+  }
+  if (choice?.finish_reason === 'content_filter') {
+    throw new ProviderError(
+      'The content filter stopped the output (finish_reason content_filter).',
+      {
+        kind: 'invalid_response',
+        retryable: false,
+        usage,
+        safetyBlock: 'candidate',
+      },
+    );
+  }
+  return { message, usage };
 }
 
 /**

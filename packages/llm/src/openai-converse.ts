@@ -2,14 +2,9 @@
 // (assistant `tool_calls`, `tool` messages), the tools as `function` tools with JSON Schema
 // parameters, and the answer's tool calls read back, arguments that are not JSON included.
 import type OpenAI from 'openai';
-import { openAiUsage, toProviderError } from './openai-compatible-provider';
+import { readOpenAiChoice, toProviderError } from './openai-compatible-provider';
 import type { LlmMessage, LlmToolCall } from './port';
-import {
-  ProviderError,
-  sanitizeMessage,
-  type ProviderConverseRequest,
-  type ProviderConverseResponse,
-} from './provider';
+import type { ProviderConverseRequest, ProviderConverseResponse } from './provider';
 
 export async function openAiConverse(
   client: OpenAI,
@@ -42,15 +37,7 @@ export async function openAiConverse(
   } catch (error) {
     throw toProviderError(error, request.signal, apiKey);
   }
-  const usage = openAiUsage(completion.usage);
-  const message = completion.choices[0]?.message;
-  if (message?.refusal != null && message.refusal !== '') {
-    throw new ProviderError(`The model refused: ${sanitizeMessage(message.refusal, [apiKey])}`, {
-      kind: 'invalid_response',
-      retryable: false,
-      usage,
-    });
-  }
+  const { message, usage } = readOpenAiChoice(completion, apiKey);
   const toolCalls = (message?.tool_calls ?? []).flatMap((call) =>
     call.type === 'function' ? [readToolCall(call.id, call.function)] : [],
   );

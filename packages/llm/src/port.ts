@@ -29,6 +29,8 @@ export interface LlmCallContext {
 
 export interface LlmRequest<S extends z.ZodType> {
   node: LlmNode;
+  /** Other nodes this one call answers for (one call where one answer suffices). */
+  alsoFor?: readonly LlmNode[];
   actionType: LlmActionType;
   system: string;
   prompt: string;

@@ -104,8 +104,16 @@ export type ProviderErrorKind =
   | 'unknown';
 
 /**
- * A classified provider failure. The client decides retries from `retryable` alone; providers
- * set it with `isRetryableStatus` for HTTP errors. Messages never contain API keys.
+ * Where a provider's safety filter stopped an answer: `prompt` when it blocked the prompt itself
+ * (Gemini's promptFeedback.blockReason), `candidate` when it stopped the sampled output (Gemini's
+ * finishReason SAFETY, OpenAI's finish_reason "content_filter").
+ */
+export type SafetyBlock = 'prompt' | 'candidate';
+
+/**
+ * A classified provider failure. The client decides retries from `retryable`, and from
+ * `safetyBlock` for the one retry of a blocked candidate (see decideRetry); providers set
+ * `retryable` with `isRetryableStatus` for HTTP errors. Messages never contain API keys.
  */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
@@ -116,6 +124,8 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Tokens the failed attempt still consumed (e.g. a blocked candidate), if reported. */
   readonly usage: LlmUsage | undefined;
+  /** Set when a safety filter stopped the answer; such a failure is not `retryable`. */
+  readonly safetyBlock: SafetyBlock | undefined;
 
   constructor(
     message: string,
@@ -125,6 +135,7 @@ export class ProviderError extends Error {
       retryable?: boolean;
       retryAfterMs?: number;
       usage?: LlmUsage;
+      safetyBlock?: SafetyBlock;
       cause?: unknown;
     },
   ) {
@@ -133,6 +144,7 @@ export class ProviderError extends Error {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.usage = options.usage;
+    this.safetyBlock = options.safetyBlock;
     this.retryable =
       options.retryable ??
       (options.kind === 'timeout' ||

@@ -118,6 +118,45 @@ describe('decideRetry: when to give up', () => {
     });
   });
 
+  it('retries a blocked candidate once per call, never a blocked prompt', () => {
+    const blocked = (safetyBlock: 'prompt' | 'candidate'): AttemptFailure => ({
+      message: 'blocked',
+      retryable: false,
+      retryAfterMs: undefined,
+      safetyBlock,
+    });
+    const decide = (
+      failure: AttemptFailure,
+      candidateBlockRetried: boolean,
+      retriesLeft = 3,
+      retry = 0,
+    ) =>
+      decideRetry({
+        failure,
+        retry,
+        retriesLeft,
+        candidateBlockRetried,
+        subject,
+        policy: policy(),
+      });
+    expect(decide(blocked('candidate'), false)).toEqual({ retry: true, delayMs: 500 });
+    expect(decide(blocked('candidate'), true, 3, 1)).toEqual({
+      retry: false,
+      message: 'GOOGLE call for planning failed after 1 retry: blocked',
+      retryable: false,
+    });
+    // Out of the usual budget: none left, no retry.
+    expect(decide(blocked('candidate'), false, 0)).toMatchObject({
+      retry: false,
+      retryable: false,
+    });
+    expect(decide(blocked('prompt'), false)).toEqual({
+      retry: false,
+      message: 'GOOGLE call for planning failed: blocked',
+      retryable: false,
+    });
+  });
+
   it('fails, still retryable, when Retry-After is longer than the longest wait', () => {
     const decision = decideRetry({
       failure: { message: 'quota', retryable: true, retryAfterMs: 61_500 },

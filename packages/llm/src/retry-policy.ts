@@ -1,5 +1,6 @@
 // Whether a failed provider attempt is retried, and after how long. Pure: the client does the
 // waiting, so every branch here is testable without timers.
+import type { SafetyBlock } from './provider';
 
 export interface BackoffPolicy {
   /** First backoff delay; doubles per retry. */
@@ -15,6 +16,8 @@ export interface AttemptFailure {
   message: string;
   retryable: boolean;
   retryAfterMs: number | undefined;
+  /** Set when a safety filter stopped the answer (never `retryable` by itself). */
+  safetyBlock?: SafetyBlock | undefined;
 }
 
 export type RetryDecision =
@@ -35,12 +38,19 @@ export function decideRetry(args: {
   retry: number;
   /** What is left of the call's one retry budget. */
   retriesLeft: number;
+  /** Whether the call already retried a blocked candidate (it gets one such retry). */
+  candidateBlockRetried?: boolean;
   /** The subject of failure messages, e.g. "GOOGLE call for planning". */
   subject: string;
   policy: BackoffPolicy;
 }): RetryDecision {
   const { failure, retry, subject, policy } = args;
-  if (!failure.retryable || args.retriesLeft <= 0) {
+  // A candidate stopped by the safety filter depends on the sampled output, so a second sample
+  // often passes; a blocked prompt is blocked again whatever the model samples. So a blocked
+  // candidate gets one retry per call from the usual budget, and when the retry is blocked too
+  // the model refuses this request: the failure stays not retryable (the agent's LLM_REFUSED).
+  const retryOnce = failure.safetyBlock === 'candidate' && args.candidateBlockRetried !== true;
+  if ((!failure.retryable && !retryOnce) || args.retriesLeft <= 0) {
     const tried = retry === 0 ? '' : ` after ${retry} ${retry === 1 ? 'retry' : 'retries'}`;
     return {
       retry: false,

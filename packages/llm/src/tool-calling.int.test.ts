@@ -176,7 +176,7 @@ describe('Gemini function calling', () => {
     ]);
   });
 
-  it('retries a malformed function call, and fails on a safety stop', async () => {
+  it('retries a malformed function call, and fails on a safety stop sampled twice', async () => {
     server.enqueue(
       turn([], 'MALFORMED_FUNCTION_CALL'),
       turn([{ functionCall: { name: 'get_document_text', args: {} } }]),
@@ -187,10 +187,14 @@ describe('Gemini function calling', () => {
     ]);
     expect(server.requests).toHaveLength(2);
 
-    server.enqueue(turn([], 'SAFETY'));
-    await expect(client().converse(conversation([{ role: 'user', text: 'Go.' }]))).rejects.toThrow(
-      LlmCallError,
-    );
+    // A blocked candidate is sampled again once; blocked again, the call fails for good.
+    server.enqueue(turn([], 'SAFETY'), turn([], 'SAFETY'));
+    const failed = await client()
+      .converse(conversation([{ role: 'user', text: 'Go.' }]))
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(LlmCallError);
+    expect((failed as LlmCallError).details.retryable).toBe(false);
+    expect(server.requests).toHaveLength(4);
     expect(events.at(-1)?.error).toMatch(/SAFETY/);
   });
 });
@@ -301,5 +305,27 @@ describe('OpenAI-compatible tools', () => {
     ]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ provider: 'OPENAI_COMPATIBLE', usage: { inputTokens: 200 } });
+  });
+
+  it('samples a turn the content filter stopped once more; stopped again, fails for good', async () => {
+    const filtered = () => {
+      const response = completion({ content: null });
+      for (const choice of response.body.choices) choice.finish_reason = 'content_filter';
+      return response;
+    };
+    server.enqueue(filtered(), completion({ content: 'Done.' }));
+    const result = await client().converse(conversation([{ role: 'user', text: 'Go.' }]));
+    expect(result.text).toBe('Done.');
+    expect(server.requests).toHaveLength(2);
+    expect(events.at(-1)?.usage.inputTokens).toBe(400);
+
+    server.enqueue(filtered(), filtered(), completion({ content: 'unused' }));
+    const failed = await client()
+      .converse(conversation([{ role: 'user', text: 'Go.' }]))
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(LlmCallError);
+    expect((failed as LlmCallError).details.retryable).toBe(false);
+    expect(server.requests).toHaveLength(4);
+    expect(events.at(-1)?.error).toMatch(/content_filter/);
   });
 });

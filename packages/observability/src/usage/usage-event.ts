@@ -23,6 +23,11 @@ export interface UsageEvent {
   generationId: string;
   /** The graph node that made the call; also names its LangFuse generation. */
   node: LlmNode;
+  /**
+   * Other nodes whose answer the same call carried (context analysis writes the plan too):
+   * the generation is shown under every node it served.
+   */
+  alsoFor?: readonly LlmNode[];
   actionType: LlmActionType;
   provider: LlmProvider;
   model: string;

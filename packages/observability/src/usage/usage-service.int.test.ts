@@ -187,6 +187,33 @@ describe('usage service', () => {
       expect(server.spans.filter((s) => s.name === 'generatePlan')).toHaveLength(2);
     });
 
+    it('names a call that answered for two nodes after both, and bills it once', async () => {
+      tracing = createTracing({
+        publicKey: 'pk',
+        secretKey: 'sk',
+        baseUrl: server.baseUrl,
+        log: recordingLogger().log,
+        ...fast(2000),
+      });
+      const usage = createUsageService({ store, tracing, log: recordingLogger().log });
+      await usage.record(
+        event(tenantId, {
+          node: 'context_analysis',
+          alsoFor: ['planning'],
+          actionType: 'CONTEXT_ANALYSIS',
+          context: { tenantId, traceId: null },
+        }),
+      );
+      await tracing.flush();
+      await server.waitFor((s) => s.spans.length >= 1);
+      const gen = server.spans[0];
+      expect(gen?.name).toBe('analyzeContext + generatePlan');
+      expect(gen?.attributes[`${A.OBSERVATION_METADATA}.alsoFor`]).toBe('planning');
+      expect(await store.tokenUsage.list(tenantId)).toMatchObject([
+        { actionType: 'CONTEXT_ANALYSIS' },
+      ]);
+    });
+
     it('records a failed call as an ERROR generation and still bills its tokens', async () => {
       tracing = createTracing({
         publicKey: 'pk',

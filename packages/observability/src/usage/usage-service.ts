@@ -112,7 +112,7 @@ export function createUsageService(options: UsageServiceOptions): UsageService {
     const u = event.usage;
     const c = cost.componentsMicroUsd;
     options.tracing.generation({
-      name: generationName(event.node),
+      name: [event.node, ...(event.alsoFor ?? [])].map(generationName).join(' + '),
       model: event.model,
       input: { system: clip(event.input.system), prompt: clip(event.input.prompt) },
       output: event.output,
@@ -135,6 +135,7 @@ export function createUsageService(options: UsageServiceOptions): UsageService {
       metadata: {
         generationId: event.generationId,
         node: event.node,
+        ...(event.alsoFor?.length ? { alsoFor: event.alsoFor.join(',') } : {}),
         actionType: event.actionType,
         provider: event.provider,
         costMicroUsd: cost.costMicroUsd,

@@ -24,6 +24,7 @@ import { collectState } from './collect/state';
 import type { ReplanReason } from './engines/dom-similarity';
 import { criticState } from './nodes/critic/state';
 import { extractionState } from './nodes/extraction/state';
+import type { PlanningOutput } from './nodes/planning/prompt';
 import type { PageState } from './page/page-state';
 import { pageReadsState } from './page-reads/state';
 import { skillsState } from './skills/state';
@@ -192,6 +193,11 @@ export const InteractState = Annotation.Root({
 
   // --- plan and progress -----------------------------------------------------------------
   plan: replace<Plan | null>(() => null),
+  /**
+   * The plan context analysis wrote in the same call (one call for both), which planning takes
+   * instead of asking; null once taken, or when the analysis could not plan yet.
+   */
+  draftPlan: replace<PlanningOutput | null>(() => null),
   /**
    * Hierarchical planning: the plan's sub-tasks with their contracts (null for a flat plan).
    * Also the task row's hierarchicalPlan, for the admin trace.

@@ -45,6 +45,11 @@ export const PlanStep = z.object({
    * hierarchical plan and its name), so a plan shows its parts wherever it is displayed.
    */
   subTask: z.object({ index: z.number().int().nonnegative(), name: z.string() }).optional(),
+  /**
+   * A short text the page shows once the step worked, as the planner predicted it: evidence
+   * verification checks without a model.
+   */
+  expect: z.string().optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 
@@ -53,6 +58,11 @@ export const Plan = z.object({
   steps: z.array(PlanStep),
   currentStepIndex: z.number().int().nonnegative(),
   createdAt: z.string().datetime().optional(),
+  /**
+   * The planner's answer for the user once the last step is verified, when it does not depend
+   * on what the pages will show: the task then ends without a call for its final answer.
+   */
+  answer: z.string().optional(),
 });
 export type Plan = z.infer<typeof Plan>;
 
@@ -102,6 +112,15 @@ export const ExpectedOutcome = z.object({
     })
     .optional(),
   nextGoal: NextGoal.optional(),
+  /** A text the page should show afterwards (a confirmation, the record's name). */
+  textShouldAppear: z.string().optional(),
+  /** The action's own prediction that it achieves the whole goal (tier 1 may then settle it). */
+  completesGoal: z.boolean().optional(),
+  /**
+   * The answer to show the user when the goal is then confirmed, written with the action: the
+   * task ends without another model call for its final answer.
+   */
+  answer: z.string().optional(),
   /** `template` for the fixed dropdown/navigation predictions, `llm` otherwise. */
   source: z.enum(['template', 'llm']).optional(),
 });

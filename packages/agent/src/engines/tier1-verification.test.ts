@@ -1,7 +1,12 @@
 import type { NextGoal, SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { pageOf, pendingOn } from '../testing/state';
-import { checkNextGoal, LOOK_AHEAD_MISS_CONFIDENCE, verifyTier1 } from './tier1-verification';
+import {
+  checkNextGoal,
+  goalConfirmation,
+  LOOK_AHEAD_MISS_CONFIDENCE,
+  verifyTier1,
+} from './tier1-verification';
 
 const before = pageOf([{ i: '1', r: 'btn', n: 'Next' }]);
 const wizardStep2: SemanticNodeV3[] = [
@@ -108,5 +113,54 @@ describe('verifyTier1: a password field', () => {
     expect(verifyTier1(typed, filled)).toMatchObject({ success: true });
     const empty = pageOf([{ i: 'pw', r: 'inp', n: 'Password', v: '' }]);
     expect(verifyTier1(typed, empty)).toMatchObject({ success: false });
+  });
+});
+
+describe('goalConfirmation: the goal settled by the evidence the step named', () => {
+  const done = { description: 'done', completesGoal: true, source: 'llm' as const };
+  const confirm = (action: string, expected: object, after: Parameters<typeof pageOf>[1]) => {
+    const start = pageOf(
+      [
+        { i: '1', r: 'btn', n: 'Search' },
+        { i: '2', r: 'inp', n: 'Name' },
+        { i: '3', r: 'link', n: 'Orders' },
+      ],
+      { url: 'https://shop.example/' },
+    );
+    const pending = { ...pendingOn(action, start), expectedOutcome: { ...done, ...expected } };
+    const page = pageOf(
+      [
+        { i: '2', r: 'inp', n: 'Name', v: 'Jas' },
+        { i: '9', r: 'txt', n: '3 results for Jas' },
+      ],
+      { url: 'https://shop.example/', observations: { didDomMutate: true }, ...after },
+    );
+    return goalConfirmation(pending, page, verifyTier1(pending, page));
+  };
+
+  it('confirms by the text it said would appear, the navigation it expected, or the fields', () => {
+    expect(confirm('click("1")', { textShouldAppear: '3 results' }, {})).toBe(
+      'the page shows “3 results”, as the step expected',
+    );
+    expect(
+      confirm('click("3")', { urlShouldChange: true }, { url: 'https://shop.example/orders' }),
+    ).toBe('the page moved to https://shop.example/orders, as the step expected');
+    expect(confirm('setValue("2", "Jas")', {}, {})).toBe(
+      'every field the goal names holds its value',
+    );
+  });
+
+  it('leaves the goal to a model without the evidence, a prediction, or with errors shown', () => {
+    expect(confirm('click("1")', { textShouldAppear: 'No results' }, {})).toBeNull();
+    expect(
+      confirm('click("1")', { completesGoal: false, textShouldAppear: '3 results' }, {}),
+    ).toBeNull();
+    expect(
+      confirm(
+        'click("1")',
+        { textShouldAppear: '3 results' },
+        { hasErrors: true, errors: ['Oops'] },
+      ),
+    ).toBeNull();
   });
 });

@@ -266,3 +266,44 @@ function clickVerdict(
   if (urlChanged || domChanged) return verdict(true, 0.8, 'the page responded to the click');
   return verdict(false, 0.7, 'nothing changed after the click');
 }
+
+/** The page shows the text, and did not before the action (old text is no evidence). */
+const shows = (pending: PendingAction, page: PageState, text: string) => {
+  const wanted = text.trim().toLowerCase();
+  if (!wanted || pending.beforeState.semanticSkeleton.toLowerCase().includes(wanted)) return false;
+  const has = (s: string | undefined) => (s ?? '').toLowerCase().includes(wanted);
+  return (
+    page.successMessages.some(has) ||
+    has(page.title) ||
+    page.tree.some((n) => !n.occ && (has(n.n) || has(n.v)))
+  );
+};
+
+/**
+ * The goal settled without a model: the step's own prediction said it completes the goal, the
+ * action checked out, and the evidence it named is on the page (a success message, the text it
+ * said would appear, the navigation it expected, or every field of a fill holding its value).
+ * Returns the reason, or null when a model must judge the goal (tier 2).
+ */
+export function goalConfirmation(
+  pending: PendingAction,
+  page: PageState,
+  t1: Tier1Verdict,
+): string | null {
+  const expected = pending.expectedOutcome;
+  if (!expected?.completesGoal || !t1.success || !t1.conclusive || t1.nextGoalMissing) return null;
+  if (page.hasErrors && page.errors.length > 0) return null;
+  const success = page.successMessages[0];
+  if (success) return `the page confirms the goal: “${success}”`;
+  if (expected.textShouldAppear && shows(pending, page, expected.textShouldAppear))
+    return `the page shows “${expected.textShouldAppear}”, as the step expected`;
+  const moved = page.url !== pending.beforeState.url || page.observations.didUrlChange === true;
+  if (expected.urlShouldChange === true && moved)
+    return `the page moved to ${page.url}, as the step expected`;
+  const parsed = pending.chain
+    ? pending.chain.actions.map((a) => parseAction(a.action))
+    : [pending.action];
+  if (parsed.every((a) => isFieldEdit(a, pending)))
+    return 'every field the goal names holds its value';
+  return null;
+}

@@ -161,18 +161,39 @@ export function renderTree(
   options: { max?: number; points?: boolean } = {},
 ): string {
   const max = options.max ?? 400;
-  const lines = tree.slice(0, max).map((n) => {
-    const parts = [n.i, n.r];
+  const rows = tree.slice(0, max).map((n) => {
+    const parts = [n.r];
     if (n.n) parts.push(quote(capName(n.n, 80)));
     if (n.v !== undefined && n.v !== '') parts.push(`=${quote(cap(n.v, 60))}`);
     if (n.s) parts.push(`[${n.s}]`);
     if (n.f) parts.push(`frame=${n.f}`);
     if (n.occ) parts.push('(occluded)');
     if (options.points && n.xy) parts.push(`@${Math.round(n.xy[0])},${Math.round(n.xy[1])}`);
-    return parts.join(' ');
+    return { id: n.i, rest: parts.join(' ') };
   });
+  const lines = collapseRuns(rows).map((r) => `${r.ids.join(',')} ${r.rest}`);
   if (tree.length > max) lines.push(`… ${tree.length - max} more elements not shown`);
   return lines.join('\n');
+}
+
+/** Runs this long of alike elements are listed on one line. */
+const RUN = 3;
+
+/**
+ * Elements in a row that read exactly alike (a grid's "Add to cart" buttons) share one line,
+ * their ids comma-separated: each stays addressable, and the prompt does not pay a line per
+ * card. Shorter runs keep a line each.
+ */
+function collapseRuns(rows: readonly { id: string; rest: string }[]) {
+  const out: { ids: string[]; rest: string }[] = [];
+  for (const row of rows) {
+    const last = out.at(-1);
+    if (last && last.rest === row.rest) last.ids.push(row.id);
+    else out.push({ ids: [row.id], rest: row.rest });
+  }
+  return out.flatMap((r) =>
+    r.ids.length >= RUN ? [r] : r.ids.map((id) => ({ ids: [id], rest: r.rest })),
+  );
 }
 
 // The fence and its rule are shared with the extractor's prompts (contracts).

@@ -36,6 +36,28 @@ describe('elementsIn (the reader of renderTree)', () => {
     ]);
   });
 
+  it('lists a run of alike elements on one line, each id still read back', () => {
+    const grid: SemanticNodeV3[] = [
+      ...['8', '9', '10', '11'].map((i) => ({ i, r: 'btn' as const, n: 'Add to cart' })),
+      { i: '12', r: 'btn', n: 'Add to cart', s: 'disabled' },
+      ...['13', '14'].map((i) => ({ i, r: 'btn' as const, n: 'Add to cart' })),
+    ];
+    const text = renderTree(grid);
+    // A run of three or more shares a line; a shorter one keeps a line per element.
+    expect(text).toBe(
+      '8,9,10,11 btn "Add to cart"\n12 btn "Add to cart" [disabled]\n13 btn "Add to cart"\n14 btn "Add to cart"',
+    );
+    expect(elementsIn(text).map((e) => `${e.id}${e.states.join('')}`)).toEqual([
+      '8',
+      '9',
+      '10',
+      '11',
+      '12disabled',
+      '13',
+      '14',
+    ]);
+  });
+
   it("reads hybrid mode's lines, which end with the element's centre", () => {
     const withPoints = tree.map((n) => ({ ...n, xy: [412.4, 300] as [number, number] }));
     expect(elementsIn(renderTree(withPoints, { points: true })).map((e) => e.id)).toEqual(

@@ -4,7 +4,10 @@
 // fakes far away.
 import { KNOWN_NODE_ROLES } from '@tandem/contracts';
 
-/** One element line: `14 inp "First name" ="Jas" [required] frame=f1 (occluded) @412,300`. */
+/**
+ * One element of a line: `14 inp "First name" ="Jas" [required] frame=f1 (occluded) @412,300`,
+ * or one of the ids of a line alike elements share (`8,9,10 btn "Add to cart"`).
+ */
 export interface Element {
   id: string;
   role: string;
@@ -38,17 +41,20 @@ export function elementsIn(prompt: string): Element[] {
   for (const line of (end >= 0 ? page.slice(0, end) : page).split('\n')) {
     const m = LINE.exec(line.trim());
     if (!m?.[1] || !m[2] || !ROLES.has(m[2])) continue;
-    out.push({
-      id: m[1],
-      role: m[2],
-      name: unquote(m[3]),
-      value: unquote(m[4]),
-      states: (m[5] ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      occluded: m[6] !== undefined,
-    });
+    const states = (m[5] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    // Alike elements in a row share a line: `8,9,10 btn "Add to cart"`.
+    for (const id of m[1].split(','))
+      out.push({
+        id,
+        role: m[2],
+        name: unquote(m[3]),
+        value: unquote(m[4]),
+        states,
+        occluded: m[6] !== undefined,
+      });
   }
   return out;
 }

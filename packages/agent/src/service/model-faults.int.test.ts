@@ -1,6 +1,7 @@
 // Model faults at each graph node that calls the model, through the real @google/genai SDK
-// talking to a loopback fake of the Gemini API: 429, 500, an answer slower than the timeout and
-// malformed JSON. A fault the client's retries (or its one repair) absorb must leave the task
+// talking to a loopback fake of the Gemini API: 429, 500, an answer slower than the timeout,
+// malformed JSON and a candidate stopped by the safety filter (sampled again once). A fault the
+// client's retries (or its one repair) absorb must leave the task
 // exactly as a clean run does; a model that keeps failing ends the request with a clear
 // LLM_ERROR, after which the same request (same idempotency key), once the model is back,
 // continues the same task. Either way: every step recorded once, no task lost or doubled.
@@ -20,7 +21,7 @@ import { PAGE_IS_ENOUGH } from '../testing/model-double';
 
 /** The fault served in place of one answer. */
 type Fault = '429' | '500' | 'timeout' | 'malformed' | 'safety';
-const FAULTS: Fault[] = ['429', '500', 'timeout', 'malformed'];
+const FAULTS: Fault[] = ['429', '500', 'timeout', 'malformed', 'safety'];
 /** Per-attempt timeout of this test's client, and how late the slow answer comes. */
 const TIMEOUT_MS = 300;
 
@@ -63,22 +64,32 @@ function faultResponse(fault: Fault, answer: string): FakeResponse {
   }
 }
 
+/** A call's node as the fake knows it: context analysis that plans too is its own. */
+type CallNode = LlmNode | 'context_planning';
+
 interface ModelScript {
   /** Answers per node, first in first out. */
   answers: Partial<Record<LlmNode, unknown[]>>;
-  /** Faults served before the node's next answer (`persistent`: on every attempt). */
-  faultAt?: { node: LlmNode; fault: Fault; persistent?: boolean };
+  /** Faults served before the node's next answer: once, `times` times, or on every attempt. */
+  faultAt?: { node: CallNode; fault: Fault; times?: number; persistent?: boolean };
 }
+
+/** The node the client names in its errors ("GOOGLE call for context_analysis"). */
+const clientNode = (node: CallNode): LlmNode =>
+  node === 'context_planning' ? 'context_analysis' : node;
 
 /** The fake Gemini: recognises the node by its system prompt, serves the fault, then the answer. */
 function geminiHandler(script: ModelScript, calls: string[]) {
   const queues = new Map(Object.entries(script.answers).map(([n, a]) => [n, [...(a ?? [])]]));
-  let faultsLeft = script.faultAt ? 1 : 0;
+  let faultsLeft = script.faultAt ? (script.faultAt.times ?? 1) : 0;
   return (request: RecordedRequest): FakeResponse => {
     const body = request.body as { systemInstruction?: { parts: { text: string }[] } };
     const node = nodeOfSystem(body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '');
     calls.push(node);
-    const next = queues.get(node)?.[0];
+    // One call answers for both: the analysis with the plan in it.
+    const plan = node === 'context_planning' ? queues.get('planning')?.[0] : undefined;
+    const queue = queues.get(node === 'context_planning' ? 'context_analysis' : node);
+    const next = plan === undefined ? queue?.[0] : { ...(queue?.[0] as object), plan };
     if (next === undefined) {
       return {
         status: 400,
@@ -93,7 +104,8 @@ function geminiHandler(script: ModelScript, calls: string[]) {
       faultsLeft -= 1;
       return faultResponse(fault.fault, answer);
     }
-    queues.get(node)?.shift();
+    queue?.shift();
+    if (plan !== undefined) queues.get('planning')?.shift();
     return geminiText(answer);
   };
 }
@@ -115,7 +127,7 @@ type Response = Awaited<ReturnType<TestAgent['act']>>;
 
 interface Flow {
   name: string;
-  nodes: LlmNode[];
+  nodes: CallNode[];
   answers: ModelScript['answers'];
   /** The flow's requests, each built from the answers before it. */
   requests: ((previous: Response[]) => Request)[];
@@ -139,7 +151,7 @@ const FLOWS: Flow[] = [
   {
     // An unsure proposal goes to the critic; outcome prediction follows.
     name: 'plan, propose, review, predict',
-    nodes: ['context_analysis', 'planning', 'action_generation', 'critic'],
+    nodes: ['context_planning', 'action_generation', 'critic'],
     answers: {
       context_analysis: [pageContext],
       planning: [
@@ -164,12 +176,16 @@ const FLOWS: Flow[] = [
     expected: ['setValue("first", "Jas")'],
   },
   {
-    // The saved message: the model verifies completion, and writes the answer.
+    // An action answer that states no outcome: the model predicts it, verifies completion and
+    // writes the answer, each in its own call.
     name: 'verify completion, finalize',
     nodes: ['outcome_prediction', 'verification', 'finalize'],
     answers: {
       context_analysis: [pageContext],
-      planning: [{ goal: 'save Jas', steps: [{ description: "Click 'Save'", refinable: true }] }],
+      planning: [{ goal: 'save Jas', steps: [{ description: 'Save the form', refinable: false }] }],
+      action_generation: [
+        { thought: 'Save.', action: 'click("save")', chain: null, confidence: 0.9 },
+      ],
       outcome_prediction: [
         { description: 'A success message', urlShouldChange: false, nextGoal: null },
       ],
@@ -177,6 +193,43 @@ const FLOWS: Flow[] = [
         { action_succeeded: true, task_completed: true, confidence: 0.95, reason: 'Saved.' },
       ],
       finalize: [{ answer: 'Jas was saved.' }],
+    },
+    requests: [
+      () => pageRequest('https://emr.example/new', form, { query: 'Save the new patient Jas' }),
+      (previous) =>
+        pageRequest(
+          'https://emr.example/new',
+          saved,
+          continuing(previous, {
+            hasSuccess: true,
+            success_messages: ['Patient Jas saved successfully'],
+          }),
+        ),
+    ],
+    expected: ['click("save")', 'finish("Jas was saved.")'],
+  },
+  {
+    // One call per step: the action states its outcome and the answer; the page confirms it,
+    // so no outcome, verification or final-answer call follows.
+    name: 'act with its outcome, confirmed by the page',
+    nodes: ['context_planning', 'action_generation'],
+    answers: {
+      context_analysis: [pageContext],
+      planning: [{ goal: 'save Jas', steps: [{ description: 'Save the form', refinable: false }] }],
+      action_generation: [
+        {
+          thought: 'Save.',
+          action: 'click("save")',
+          chain: null,
+          confidence: 0.9,
+          outcome: {
+            description: 'A success message',
+            urlShouldChange: false,
+            completesGoal: true,
+            answer: 'Jas was saved.',
+          },
+        },
+      ],
     },
     requests: [
       () => pageRequest('https://emr.example/new', form, { query: 'Save the new patient Jas' }),
@@ -307,11 +360,11 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
   );
 
   it.each(flow.nodes)(
-    'a safety block at %s is not retried: 422 LLM_REFUSED at once (or a safe fallback), the task failed',
+    'a safety block at %s, and on its one retry: 422 LLM_REFUSED (or a safe fallback), the task failed',
     async (node) => {
       const calls: string[] = [];
       const agent = await agentFor(
-        { answers: flow.answers, faultAt: { node, fault: 'safety' } },
+        { answers: flow.answers, faultAt: { node, fault: 'safety', times: 2 } },
         calls,
       );
       const failures: unknown[] = [];
@@ -322,8 +375,8 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
           resendFailed = resend;
           throw error;
         }).catch(() => undefined);
-        // One attempt: the client does not retry a refusal, nor repair it.
-        expect(calls.filter((n) => n === node)).toHaveLength(1);
+        // The blocked candidate sampled again once, then given up: not repaired, not retried more.
+        expect(calls.filter((n) => n === node)).toHaveLength(2);
         const { items: tasks } = await agent.store.tasks.list(agent.caller.tenantId, {});
         for (const failure of failures) {
           expect(failure).toMatchObject({ code: 'LLM_REFUSED', status: 422 });
@@ -335,7 +388,7 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
         // The extension's resend of the same request is refused at once, the model not asked.
         if (failures.length > 0 && tasks.length > 0) {
           await expect(resendFailed()).rejects.toMatchObject({ code: 'TASK_FAILED' });
-          expect(calls.filter((n) => n === node)).toHaveLength(1);
+          expect(calls.filter((n) => n === node)).toHaveLength(2);
         }
         console.log(
           `[faults] safety block at ${node}: ${failures.length > 0 ? `LLM_REFUSED, ${tasks.length} task(s) failed` : 'safe fallback, the task continued'}`,
@@ -372,7 +425,7 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
           // It says which node failed, after how many retries, and what the provider said.
           expect(failure).toBeInstanceOf(LlmCallError);
           expect((failure as LlmCallError).message).toMatch(
-            new RegExp(`GOOGLE call for ${node} failed after 3 retries: .*500`),
+            new RegExp(`GOOGLE call for ${clientNode(node)} failed after 3 retries: .*500`),
           );
         }
         if (failures.length > 0) expect(stored.actions).toEqual(flow.expected);

@@ -25,6 +25,11 @@ export interface CollectScript {
 
 const wait = 'wait(1)';
 
+/** The outcome a model states with a step that is not the last: the next action decides. */
+const goesOn = (description: string, urlShouldChange = false) => ({
+  outcome: { description, urlShouldChange, completesGoal: false },
+});
+
 /** The running summary of the task's extraction, as the server writes it into the prompt. */
 function extractionSummary(prompt: string): { id: string; items: number; pages: number } | null {
   const m = /(\d+) unique items? from (\d+) pages?, extraction_id=([A-Za-z0-9_-]+)/.exec(prompt);
@@ -36,10 +41,15 @@ const pageNumber = (prompt: string) => Number(/URL: \S*[?&]page=(\d+)/.exec(prom
 /** The "Next page" link, or a scroll towards the pager when the title says more pages follow. */
 function nextPage(prompt: string): ActionAnswer | null {
   const next = elementsIn(prompt).find((e) => /^next page$/i.test(e.name));
-  if (next) return act('On to the next page.', `click("${next.id}")`);
+  if (next)
+    return act(
+      'On to the next page.',
+      `click("${next.id}")`,
+      goesOn('The next page of the list', true),
+    );
   const of = /page (\d+) of (\d+)/i.exec(prompt);
   if (of && Number(of[1]) < Number(of[2]) && historyOf(prompt).trailingScrolls < 4)
-    return act('The pager is further down.', 'scroll("down")');
+    return act('The pager is further down.', 'scroll("down")', goesOn('The pager comes into view'));
   return null;
 }
 
@@ -48,11 +58,13 @@ export function extractAction(script: ExtractScript, prompt: string): ActionAnsw
   if (!summary) {
     return act('Extract the products of this page as structured data.', wait, {
       extract: { query: script.query, outputSchema: script.schema },
+      ...goesOn('The page is extracted'),
     });
   }
   if (script.allPages && summary.pages < pageNumber(prompt)) {
     return act(`This page has the same layout: reuse extraction ${summary.id}.`, wait, {
       extract: { extractionId: summary.id },
+      ...goesOn('The page is extracted'),
     });
   }
   const onward = script.allPages ? nextPage(prompt) : null;
@@ -73,6 +85,7 @@ export function collectAction(
   if (!snapshot) {
     return act('Read the list first.', wait, {
       readPage: { mode: 'content', selector: script.selector },
+      ...goesOn('The list is read'),
     });
   }
   const cards = readCards(snapshot);

@@ -39,13 +39,14 @@ const answers = scriptAnswers(() => SCRIPT);
 const answer = (node: string, text: string) => answerOf(answers, call(node, text));
 
 describe('intent scripts', () => {
-  it('plans a step per intent, a worded step left to action generation', () => {
+  it('plans a step per intent, a worded step left to action generation, with what the end shows', () => {
     expect(answer('planning', prompt([]))).toEqual({
       goal: GOAL,
       steps: [
         { description: "Click 'Messages'", refinable: true },
-        { description: 'Write the message and send it', refinable: false },
+        { description: 'Write the message and send it', refinable: false, expect: 'Message sent' },
       ],
+      answer: 'Sent.',
     });
   });
 
@@ -58,6 +59,22 @@ describe('intent scripts', () => {
         { action: 'setValue("2", "{{secret:pin}}")' },
         { action: 'click("3")' },
       ],
+    });
+  });
+
+  it("states each action's outcome; the last one completes the goal with the answer", () => {
+    expect(answer('action_generation', prompt(['9 link "Messages"']))).toMatchObject({
+      action: 'click("9")',
+      outcome: { urlShouldChange: true, completesGoal: false, answer: null },
+    });
+    const page = ['1 sel "To"', '2 inp "Secret"', '3 btn "Send"', 'Type {{secret:pin}} (only on'];
+    expect(answer('action_generation', prompt(page, ['- step 1: click("9")']))).toMatchObject({
+      outcome: {
+        urlShouldChange: false,
+        textShouldAppear: 'Message sent',
+        completesGoal: true,
+        answer: 'Sent.',
+      },
     });
   });
 

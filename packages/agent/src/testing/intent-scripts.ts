@@ -4,6 +4,7 @@
 // not on the page yet is scrolled to; when the script is done, finish(). Data scripts (extract,
 // collect) are data-scripts.ts'. Element ids are always read from the prompt, as a model would.
 import { sectionAfter } from '../nodes/action-generation/read-prompt';
+import { LAST_STEP } from '../nodes/verification/prompt';
 import { historyOf, type History } from '../nodes/read-history';
 import { elementsIn, named, usable, type Element } from '../page/read-tree';
 import {
@@ -191,10 +192,43 @@ function nextAction(script: StepsScript, goal: string, prompt: string): ActionAn
   const elements = elementsIn(prompt);
   for (let index = history.done; index < intents.length; index++) {
     const decision = decide(intents[index] as Intent, prompt, history, elements);
-    if (decision !== 'satisfied')
-      return withButton(decision, buttonAfter(intents, index), elements);
+    if (decision === 'satisfied') continue;
+    const answer = withButton(decision, buttonAfter(intents, index), elements);
+    // A chain that ends with the next step's button does that step too.
+    const pressed = answer !== decision && buttonAfter(intents, index) === intents[index + 1];
+    const last = index + (pressed ? 1 : 0) >= intents.length - 1;
+    return withOutcome(answer, elements, last ? (says?.done ?? `Done: ${goal}.`) : null, script);
   }
   return act('Every step of the goal is done.', `finish(${quote(says?.done ?? `Done: ${goal}`)})`);
+}
+
+/**
+ * The outcome a model states with its action: a link leads elsewhere; the script's last
+ * action completes the goal, with the answer the user then reads (`done`; null otherwise).
+ * Scrolls and give-ups state none.
+ */
+function withOutcome(
+  answer: ActionAnswer,
+  elements: readonly Element[],
+  done: string | null,
+  script?: StepsScript,
+): ActionAnswer {
+  if (/^(fail|finish)\(/.test(answer.action)) return answer;
+  // Scrolling to a target is never the goal's last action.
+  const scrolls = answer.action.startsWith('scroll(');
+  const id = /^\w+\("([^"]+)"/.exec(answer.action)?.[1];
+  const target = elements.find((e) => e.id === id);
+  return {
+    ...answer,
+    outcome: {
+      description: done ? 'The goal is done.' : 'The step takes effect.',
+      urlShouldChange: !answer.chain && target?.role === 'link',
+      textShouldAppear: done ? literalOf(script?.done) : null,
+      completesGoal: done !== null && !scrolls,
+      answer: scrolls ? null : done,
+      nextGoal: null,
+    },
+  };
 }
 
 /**
@@ -228,8 +262,21 @@ function planOf(script: Script | undefined, prompt: string, from = 0) {
   if (script.kind === 'collect')
     return [{ description: 'Collect every listing, page by page', refinable: false }];
   const steps = script.intents.slice(from).map((intent) => planStep(intent, prompt));
-  return steps.length > 0 ? steps : [{ description: 'Finish the goal', refinable: false }];
+  if (steps.length === 0) return [{ description: 'Finish the goal', refinable: false }];
+  // The planner knows what the page says once the goal is met, when the script does.
+  const expect = literalOf(script.done);
+  return expect ? [...steps.slice(0, -1), { ...steps.at(-1), expect }] : steps;
 }
+
+/** The text a regex matches when it is plain text (`/Changes confirmed\./`), else null. */
+function literalOf(done: RegExp | undefined): string | null {
+  if (!done || !/^(?:[\w ,'’-]|\\.)+$/.test(done.source)) return null;
+  return done.source.replace(/\\(.)/g, '$1');
+}
+
+/** What the plan tells the user once its last step worked. */
+const planAnswer = (script: Script | undefined, goal: string) =>
+  script?.kind === 'steps' ? { answer: script.says?.done ?? `Done: ${goal}.` } : {};
 
 /** Steps already done, as re-planning's prompt lists them. */
 function stepsDone(prompt: string): number {
@@ -253,8 +300,11 @@ function verify(script: Script | undefined, prompt: string): unknown {
   // The goal line is left out: a goal may name the text that means it is met.
   const page = prompt.split('\n').slice(1).join('\n');
   const steps = script?.kind === 'steps' ? script : undefined;
-  const done = steps?.done?.test(page) ?? false;
-  const busy = !done && (steps?.busy?.test(page) ?? false);
+  const busy = !(steps?.done?.test(page) ?? false) && (steps?.busy?.test(page) ?? false);
+  // Without a text that means the goal is met, the plan's last step working is what does.
+  const done = steps?.done
+    ? steps.done.test(page)
+    : !busy && prompt.includes(LAST_STEP) && Boolean(steps);
   const reason = done
     ? 'The page shows the goal is met.'
     : busy
@@ -289,7 +339,11 @@ export function scriptAnswers(
     (answer: (script: Script | undefined, call: ModelCall) => unknown) => (call: ModelCall) =>
       answer(scriptFor(call.goal), call);
   return {
-    planning: on((script, { goal, prompt }) => ({ goal, steps: planOf(script, prompt) })),
+    planning: on((script, { goal, prompt }) => ({
+      goal,
+      steps: planOf(script, prompt),
+      ...planAnswer(script, goal),
+    })),
     replanning: on((script, { goal, prompt }) => ({
       goal,
       steps: planOf(script, prompt, stepsDone(prompt)),

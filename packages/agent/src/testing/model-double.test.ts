@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { act, answerFirst, answerOf, APPROVE, type ModelCall, type Scenario } from './model-double';
+import {
+  act,
+  answerFirst,
+  answerOf,
+  APPROVE,
+  PAGE_IS_ENOUGH,
+  type ModelCall,
+  type Scenario,
+} from './model-double';
 
 const call = (node: string, goal = 'Send the form'): ModelCall => ({
   node,
@@ -30,6 +38,27 @@ describe('the model double', () => {
     expect(answerFirst([form, always], call('finalize'), fallback)).toEqual({ answer: 'done' });
     expect(answerFirst([form, always], call('planning'), fallback)).toBe('fallback');
     expect(answerFirst([form], call('critic', 'Click Save'), fallback)).toBe('fallback');
+  });
+
+  it('answers context analysis that plans too from the analysis and the plan', () => {
+    const steps = [{ description: 'Send it', refinable: false }];
+    const page = { ...PAGE_IS_ENOUGH, reasoning: 'r' };
+    const answers = { context_analysis: page, planning: { goal: 'g', steps } };
+    expect(answerOf(answers, call('context_planning'))).toEqual({
+      ...page,
+      plan: { goal: 'g', steps },
+    });
+    // A search comes first: no plan yet; a scenario with no plan of its own leaves it to planning.
+    const search = { ...page, source: 'WEB_SEARCH', requiredSources: ['WEB_SEARCH'] };
+    expect(answerOf({ ...answers, context_analysis: search }, call('context_planning'))).toEqual({
+      ...search,
+      plan: null,
+    });
+    const scenarios: Scenario[] = [{ applies: () => true, answers: { context_analysis: page } }];
+    expect(answerFirst(scenarios, call('context_planning'), () => ({}))).toEqual({
+      ...page,
+      plan: null,
+    });
   });
 
   it('writes action answers with the keys in the order a model does', () => {

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { ContextAnalysisOutput } from '../nodes/context-analysis/prompt';
 import type { CorrectionOutput } from '../nodes/correction/prompt';
 import type { CriticOutput } from '../nodes/critic/prompt';
+import { PlanningOutput } from '../nodes/planning/prompt';
 import { goalOf } from '../nodes/action-generation/read-prompt';
 import { nodeOfSystem } from './node-of-system';
 
@@ -91,9 +92,26 @@ export const USUAL_ANSWERS: Answers = {
  * (the same schema, a plan from this page) unless the table says otherwise.
  */
 export function answerOf(answers: Answers, call: ModelCall): unknown {
+  if (call.node === 'context_planning' && !answers.context_planning)
+    return contextWithPlan(call, (node) => answerOf(answers, { ...call, node }));
   const entry = answers[call.node] ?? (call.node === 'replanning' ? answers.planning : undefined);
   if (entry === undefined) return null;
   return typeof entry === 'function' ? entry(call) : entry;
+}
+
+/**
+ * Context analysis that plans in the same call, from a scenario's two answers: the analysis,
+ * with the plan when the sources are the page or memory (a search or a question comes first
+ * otherwise). Null when the scenario has no analysis.
+ */
+function contextWithPlan(call: ModelCall, answerFor: (node: string) => unknown): unknown {
+  const analysis = answerFor('context_analysis') as ContextAnalysisOutput | null;
+  if (!analysis) return null;
+  const sources = [analysis.source, ...analysis.requiredSources];
+  const waits = sources.some((s) => s === 'WEB_SEARCH' || s === 'ASK_USER');
+  // A scenario without a plan of its own leaves planning to its own call.
+  const plan = waits ? null : PlanningOutput.safeParse(answerFor('planning'));
+  return { ...analysis, plan: plan?.success ? plan.data : null };
 }
 
 /** The answer of the first scenario that applies and answers the node; else `fallback`'s. */
@@ -102,6 +120,8 @@ export function answerFirst(
   call: ModelCall,
   fallback: (call: ModelCall) => unknown,
 ): unknown {
+  if (call.node === 'context_planning')
+    return contextWithPlan(call, (node) => answerFirst(scenarios, { ...call, node }, fallback));
   for (const scenario of scenarios) {
     const answered = scenario.applies(call) ? answerOf(scenario.answers, call) : null;
     if (answered !== null) return answered;

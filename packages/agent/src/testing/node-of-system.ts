@@ -3,7 +3,7 @@
 // system prompts, so a reworded prompt cannot silently stop the fakes from recognising it.
 import { extractionSystem } from '@tandem/extraction';
 import { actionGenerationSystem } from '../nodes/action-generation/prompt';
-import { contextAnalysisSystem } from '../nodes/context-analysis/prompt';
+import { ALSO_PLAN, contextAnalysisSystem } from '../nodes/context-analysis/prompt';
 import { correctionSystem } from '../nodes/correction/prompt';
 import { criticSystem } from '../nodes/critic/prompt';
 import { directActionSystem } from '../nodes/direct-action/prompt';
@@ -18,9 +18,12 @@ const firstLine = (text: string) => text.split('\n', 1)[0] ?? text;
 
 /**
  * Each node's signature: the first line of its system prompt. Re-planning extends planning's
- * prompt, so its signature is the line it adds, and it is tried first.
+ * prompt, and context analysis with a plan joins both, so their signature is the line they
+ * add, tried first.
  */
 const SIGNATURES: [node: string, signature: string][] = [
+  // Context analysis that plans too carries planning's prompt: tried before planning.
+  ['context_planning', ALSO_PLAN],
   ['replanning', replanningSystem.slice(planningSystem.length).trim()],
   ['planning', firstLine(planningSystem)],
   ['context_analysis', firstLine(contextAnalysisSystem)],

@@ -5,7 +5,7 @@ import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { domHash, semanticSkeleton } from '../../page/page-state';
 import { costOf, nodeDeps, pageOf, planOf, stateWith } from '../../testing/state';
 import type { WebSearch, WebSearchQuery, WebSearchResult } from '../../web-search/port';
-import { ACTION_GENERATION_ATTEMPTS, actionGeneration, renderPlan } from './node';
+import { ACTION_GENERATION_ATTEMPTS, actionGeneration, planProgress, renderPlan } from './node';
 import { actionGenerationSystem } from './prompt';
 
 const URL = 'https://crm.example/contacts/new';
@@ -58,13 +58,17 @@ const field = (id: string, text: string, description = id) => ({
   description,
 });
 
-describe('renderPlan', () => {
-  it('marks the current step and shows each status', () => {
-    expect(renderPlan(state({ plan: planOf(['Open', 'Fill', 'Save'], 1), currentStepIndex: 1 })))
-      .toBe(`  1. Open [completed]
-→ 2. Fill [active]
-  3. Save [pending]`);
+describe('renderPlan and planProgress', () => {
+  it('the plan reads the same at every step; the progress says where the task is', () => {
+    const first = state({ plan: planOf(['Open', 'Fill', 'Save'], 0), currentStepIndex: 0 });
+    const second = state({ plan: planOf(['Open', 'Fill', 'Save'], 1), currentStepIndex: 1 });
+    // A stable prefix for the provider's prompt cache.
+    expect(renderPlan(second)).toBe(renderPlan(first));
+    expect(renderPlan(second)).toBe('1. Open\n2. Fill\n3. Save');
+    expect(planProgress(second)).toBe('now at step 2 (Fill); steps 1 done');
+    expect(planProgress(first)).toBe('now at step 1 (Open); no step done yet');
     expect(renderPlan(state({ plan: null }))).toBe('(no plan)');
+    expect(planProgress(state({ plan: null }))).toBe('');
   });
 });
 

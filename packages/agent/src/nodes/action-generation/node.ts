@@ -33,14 +33,22 @@ import {
 /** Answers the model gets to name a valid action; a rejected one is explained to it. */
 export const ACTION_GENERATION_ATTEMPTS = 2;
 
-export function renderPlan(state: InteractStateType): string {
+/** The plan's steps as made: the same text on every call of the task (a cacheable prefix). */
+export function renderPlan(state: Pick<InteractStateType, 'plan'>): string {
   if (!state.plan) return '(no plan)';
-  return state.plan.steps
-    .map(
-      (s) =>
-        `${s.index === state.currentStepIndex ? '→' : ' '} ${s.index + 1}. ${s.description} [${s.status}]`,
-    )
-    .join('\n');
+  return state.plan.steps.map((s) => `${s.index + 1}. ${s.description}`).join('\n');
+}
+
+/** Where the task is in its plan, said after the history (it changes every step). */
+export function planProgress(state: Pick<InteractStateType, 'plan' | 'currentStepIndex'>): string {
+  const steps = state.plan?.steps;
+  if (!steps) return '';
+  const now = steps[state.currentStepIndex];
+  const done = steps.filter((s) => s.status === 'completed').map((s) => s.index + 1);
+  return [
+    now ? `now at step ${now.index + 1} (${now.description})` : 'past the last step',
+    done.length > 0 ? `steps ${done.join(', ')} done` : 'no step done yet',
+  ].join('; ');
 }
 
 interface Rejection {
@@ -91,6 +99,8 @@ export const actionGeneration =
       );
       const result = await deps.llm.generate({
         node: 'action_generation',
+        // Its answer states the action's expected outcome too: outcome prediction's part.
+        alsoFor: ['outcome_prediction'],
         actionType: state.plan?.steps[state.currentStepIndex]?.refinable
           ? 'REFINEMENT'
           : 'ACTION_GENERATION',
@@ -137,6 +147,7 @@ function promptFor(
     query: state.query,
     page,
     plan: renderPlan(state),
+    progress: planProgress(state),
     history: renderHistory(state),
     verification: verificationLine(state),
     conversation: state.conversation,

@@ -9,6 +9,7 @@ import type { LlmImage } from '@tandem/llm';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { makePending } from '../pending-action';
+import { expectedOf } from '../outcome-prediction/predicted';
 import type { ActionGenerationOutput } from './prompt';
 
 /** The prompt's sections a part may fill (the prompt builder places them). */
@@ -106,6 +107,8 @@ export function pendingUpdate(
       action,
       chain: chain ? { actions: chain } : null,
       source: 'action_generation',
+      // The outcome the model stated with the action: outcome prediction need not ask again.
+      expectedOutcome: turn.out.outcome ? expectedOf(turn.out.outcome) : null,
     }),
   };
 }

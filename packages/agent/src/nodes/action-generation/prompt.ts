@@ -5,6 +5,7 @@ import { CollectOutputField } from '../../collect/model-output';
 import { MissingInfoField } from '../../missing-info/missing-info';
 import { ReadPageField } from '../../page-reads/read-page';
 import { ExtractField } from '../extraction/model-extract';
+import { OutcomeField } from '../outcome-prediction/predicted';
 import type { PromptSections } from './part';
 import {
   describePage,
@@ -27,6 +28,7 @@ export const ActionGenerationOutput = z.object({
       "Optional: several independent form-field actions to run in one go (first = action), optionally ending with the form's submit button. Null otherwise.",
     ),
   confidence: z.number().min(0).max(1),
+  outcome: OutcomeField,
   readPage: ReadPageField,
   collect: CollectOutputField.optional(),
   missingInfo: MissingInfoField,
@@ -43,6 +45,7 @@ const baseSystem = [
   'Use only element ids listed on the page; never an element marked (occluded) or [disabled].',
   "When several form fields can be filled independently (same form, no navigation), return them as a chain; it may end with the form's own submit button (Save, Submit, Next) right after the fields, so the form goes in one round trip. Never chain a link, navigate, a button that deletes, cancels or pays, finish or fail.",
   'Call finish("…") only when the goal is achieved, with a one-line answer. Call fail("…") when it cannot be achieved.',
+  "State every other action's outcome (checked after it runs); when it achieves the whole goal, set completesGoal and write the user's answer.",
   'Never invent values the user did not give: when the next action needs a value you do not have (a required field the goal does not fill), report it in missingInfo instead of acting. Use googleSearch for public facts.',
   'The page list shows interactive elements only. To read text (articles, tables, cards, documentation), set readPage: first {"mode": "outline"}, then {"mode": "content", "grep": "<xpath or words from the outline>"}.',
   UNTRUSTED_CONTENT_RULE,
@@ -62,7 +65,10 @@ export function actionGenerationPrompt(
   input: {
     query: string;
     page: PageState;
+    /** The plan's steps, as the plan was made (a stable prefix). */
     plan: string;
+    /** Where the task is in the plan: the step now and the steps done. */
+    progress?: string;
     history: string;
     verification: string;
     /** The session's conversation: earlier goals and results, the user's answers. */
@@ -73,22 +79,25 @@ export function actionGenerationPrompt(
     rules?: string;
   } & PromptSections,
 ): string {
+  // Static first, changing last: consecutive calls of a task then share a long prefix, which
+  // providers cache (Gemini's implicit caching, OpenAI's prompt caching) and bill for less.
   return [
     `User goal: ${input.query}`,
     input.rules ?? '',
     input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
-    input.collected ?? '',
-    input.extractions ?? '',
-    `Plan:\n${input.plan}`,
-    // The history and verdicts quote what pages showed (field values, error texts): data too.
-    `Previous actions:\n${fenceUntrusted(input.history)}`,
-    input.verification ? `Last verification:\n${fenceUntrusted(input.verification)}` : '',
     input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
+    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
+    `Plan:\n${input.plan}`,
     // Lessons name page elements, so they are page data too.
     input.skills
       ? `Lessons from earlier tasks on this site (apply them when they fit):\n${fenceUntrusted(input.skills)}`
       : '',
-    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
+    input.collected ?? '',
+    input.extractions ?? '',
+    // The history and verdicts quote what pages showed (field values, error texts): data too.
+    `Previous actions:\n${fenceUntrusted(input.history)}`,
+    input.progress ? `Plan progress: ${input.progress}` : '',
+    input.verification ? `Last verification:\n${fenceUntrusted(input.verification)}` : '',
     // With what a richer capture brought: the HTML digest, points, the screenshot's note.
     `Current page:\n${describePage(input.page, { capture: true })}`,
     input.feedback ? `Correction: ${input.feedback}` : '',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
 import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { contextAnalysis } from './node';
-import { contextAnalysisSystem } from './prompt';
+import { contextAndPlanSystem, contextAnalysisSystem } from './prompt';
 
 const page = pageOf([{ i: 'vat', r: 'inp', n: 'VAT number' }], {
   url: 'https://crm.example/company',
@@ -11,6 +11,7 @@ const task = (extra: Parameters<typeof stateWith>[0] = {}) =>
   stateWith({ query: "Fill in Acme's VAT number", complexity: 'COMPLEX', page, ...extra });
 
 type Analysis = {
+  plan?: unknown;
   source: 'MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER';
   requiredSources?: ('MEMORY' | 'PAGE' | 'WEB_SEARCH' | 'ASK_USER')[];
   missingInformation?: string[];
@@ -39,15 +40,54 @@ describe('context_analysis', () => {
 
     llm.assertDone();
     const [call] = llm.callsFor('context_analysis');
-    expect(call).toMatchObject({ actionType: 'CONTEXT_ANALYSIS', system: contextAnalysisSystem });
+    // No plan yet: the same call is asked for it (one call for both).
+    expect(call).toMatchObject({
+      actionType: 'CONTEXT_ANALYSIS',
+      system: contextAndPlanSystem,
+      alsoFor: ['planning'],
+    });
     expect(call?.prompt).toContain("User goal: Fill in Acme's VAT number");
     expect(call?.prompt).toContain('Organisation knowledge: (none)');
     expect(update).toEqual({
       requiredSources: ['PAGE'],
       missingInformation: [],
       searchQuery: null,
+      draftPlan: null,
       tokens: TOKENS,
     });
+  });
+
+  it('keeps the plan written in the same call for planning, unless a search must come first', async () => {
+    const plan = {
+      goal: 'Fill the VAT number',
+      steps: [{ description: 'Type it', refinable: false }],
+    };
+    const planned = createScriptedLlm([analysis({ source: 'PAGE', plan } as Analysis)], {
+      zeroLatency: true,
+    });
+    expect(await contextAnalysis(nodeDeps({ llm: planned }))(task())).toMatchObject({
+      draftPlan: plan,
+    });
+    const searching = createScriptedLlm(
+      [analysis({ source: 'WEB_SEARCH', searchQuery: 'Acme VAT', plan } as Analysis)],
+      { zeroLatency: true },
+    );
+    expect(await contextAnalysis(nodeDeps({ llm: searching }))(task())).toMatchObject({
+      draftPlan: null,
+    });
+  });
+
+  it('a task that already has a plan (resumed with an answer) is analysed alone', async () => {
+    const llm = createScriptedLlm([analysis({ source: 'PAGE' })], { zeroLatency: true });
+    const plan = {
+      goal: 'g',
+      steps: [{ index: 0, description: 'Type it', refinable: false, status: 'active' as const }],
+      currentStepIndex: 0,
+      createdAt: '2026-11-30T00:00:00.000Z',
+    };
+    await contextAnalysis(nodeDeps({ llm }))(task({ plan }));
+    expect(llm.callsFor('context_analysis')[0]).toMatchObject({ system: contextAnalysisSystem });
+    expect(llm.callsFor('context_analysis')[0]?.alsoFor).toBeUndefined();
   });
 
   it('WEB_SEARCH: keeps the refined query and every source once, the main one first', async () => {
@@ -67,6 +107,7 @@ describe('context_analysis', () => {
       requiredSources: ['WEB_SEARCH', 'PAGE'],
       missingInformation: ['VAT number of Acme'],
       searchQuery: 'Acme SAS VAT number',
+      draftPlan: null,
       tokens: TOKENS,
     });
   });
@@ -99,6 +140,7 @@ describe('context_analysis', () => {
       requiredSources: ['ASK_USER'],
       missingInformation: ['date of birth', 'passport number'],
       searchQuery: null,
+      draftPlan: null,
       tokens: TOKENS,
       outcome: {
         kind: 'ask_user',

@@ -7,9 +7,11 @@ import { renderHistory } from '../history';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { askUser, MAX_QUESTIONS } from '../outcomes';
 import {
-  ContextAnalysisOutput,
+  ContextAndPlanOutput,
+  contextAndPlanSystem,
   contextAnalysisPrompt,
   contextAnalysisSystem,
+  type ContextAnalysisOutput,
   type Source,
 } from './prompt';
 
@@ -18,10 +20,13 @@ export const contextAnalysis =
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const page = state.page;
     if (!page) throw new Error('context_analysis needs the page state');
+    // A task with no plan yet gets its plan in the same call (planning then takes it).
+    const plans = state.plan === null;
     const result = await deps.llm.generate({
       node: 'context_analysis',
       actionType: 'CONTEXT_ANALYSIS',
-      system: contextAnalysisSystem,
+      ...(plans ? { alsoFor: ['planning' as const] } : {}),
+      system: plans ? contextAndPlanSystem : contextAnalysisSystem,
       prompt: contextAnalysisPrompt({
         query: state.query,
         page,
@@ -29,9 +34,10 @@ export const contextAnalysis =
         answer: state.answer,
         history: state.previousActions.length > 0 ? renderHistory(state) : '',
         rag: state.ragContext.text,
+        ...(plans ? { maxElements: 200 } : {}),
       }),
-      schema: ContextAnalysisOutput,
-      schemaName: 'context_analysis',
+      schema: ContextAndPlanOutput,
+      schemaName: plans ? 'context_and_plan' : 'context_analysis',
       context: llmContext(state),
     });
     const out = result.output;
@@ -41,16 +47,23 @@ export const contextAnalysis =
       log.warn('question cap reached; going on with what the task has', {
         asked: state.questionsAsked,
       });
+    // A plan made before a search or an answer it needs would plan without them.
+    const draftPlan =
+      plans && out.plan && !required.some((s) => s === 'WEB_SEARCH' || s === 'ASK_USER')
+        ? out.plan
+        : null;
     log.info('analysed', {
       source: out.source,
       requiredSources: required.join(','),
       hasOrgKnowledge: state.ragContext.hasOrgKnowledge,
       ragChunks: state.ragContext.chunkIds.length,
+      planned: draftPlan !== null,
     });
     return {
       requiredSources: required,
       missingInformation: out.missingInformation,
       searchQuery: out.searchQuery,
+      draftPlan,
       tokens: withUsage(state, result),
       ...(required.includes('ASK_USER') ? question(state, out) : {}),
     };

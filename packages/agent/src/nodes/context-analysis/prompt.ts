@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlanningOutput, planningSystem } from '../planning/prompt';
 import {
   describePage,
   fenceUntrusted,
@@ -41,6 +42,8 @@ export function contextAnalysisPrompt(input: {
   /** This task's actions so far, when it has any. */
   history: string;
   rag: string;
+  /** Elements listed: more when the same call plans (planning lists 200). */
+  maxElements?: number;
 }): string {
   return [
     `User goal: ${input.query}`,
@@ -50,8 +53,30 @@ export function contextAnalysisPrompt(input: {
     input.rag
       ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}`
       : 'Organisation knowledge: (none)',
-    `Current page:\n${describePage(input.page, { maxElements: 150 })}`,
+    `Current page:\n${describePage(input.page, { maxElements: input.maxElements ?? 150 })}`,
   ]
     .filter(Boolean)
     .join('\n\n');
 }
+
+/**
+ * Context analysis and planning in one call, for a task with no plan yet: the plan comes with
+ * the analysis whenever it can be made now (the page or memory has what it needs), and is null
+ * when a web search or the user's answer must come first (planning then asks on its own).
+ */
+export type ContextAndPlanOutput = z.infer<typeof ContextAndPlanOutput>;
+export const ContextAndPlanOutput = ContextAnalysisOutput.extend({
+  plan: PlanningOutput.nullish().describe(
+    'The plan when source and requiredSources are only PAGE or MEMORY; null when WEB_SEARCH or ASK_USER comes first.',
+  ),
+});
+
+/** The line that asks context analysis for the plan too (the scripted models know it by it). */
+export const ALSO_PLAN =
+  'Then, unless WEB_SEARCH or ASK_USER is required, also write the plan (plan):';
+
+export const contextAndPlanSystem = [
+  contextAnalysisSystem,
+  ALSO_PLAN,
+  planningSystem.split('\n').slice(0, -1).join('\n'),
+].join('\n');

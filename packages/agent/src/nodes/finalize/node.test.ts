@@ -10,6 +10,7 @@ import {
   recordingTracing,
   stateWith,
 } from '../../testing/state';
+import { withPageData } from '../../engines/site-data';
 import { completedPlan, endingOf, finalize } from './node';
 
 const page = pageOf([{ i: 'ok', r: 'btn', n: 'OK' }], { url: 'https://crm.example/done' });
@@ -222,6 +223,53 @@ describe('the final answer', () => {
       thought: `${template}\n(A template answer: its model call failed.)`,
     });
     expect(scores.map((s) => s.comment)).toEqual(['finalize: A template answer (model down)']);
+  });
+
+  it('uses the answer written with the step that achieved the goal, once verified, without a call', async () => {
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const withAnswer = (answer: string) => ({
+      ...pendingOf('click("save")'),
+      expectedOutcome: {
+        description: 'Saved',
+        completesGoal: true,
+        answer,
+        source: 'llm' as const,
+      },
+    });
+    const confirmed = { success: true, confidence: 0.95, reason: 'saved', goalAchieved: true };
+    const update = await finalize(nodeDeps({ llm }))(
+      verified({ pending: withAnswer('Jas Patel is added.'), lastVerification: confirmed }),
+    );
+    expect(llm.calls).toHaveLength(0);
+    expect(update).toMatchObject({ status: 'completed', result: 'Jas Patel is added.' });
+
+    // An answer whose link would carry the page's data off the task's sites is not sent: the
+    // model writes one instead, as for any answer (the same check as finish()'s message).
+    const record = pageOf([{ i: 'ssn', r: 'txt', n: 'SSN 512-44-9031' }], {
+      url: 'http://127.0.0.1:4000/record',
+      successMessages: ['Saved'],
+    });
+    const checked = createScriptedLlm(
+      [
+        {
+          node: 'finalize',
+          output: { answer: 'Saved.' },
+          usage: { inputTokens: 9, outputTokens: 2 },
+        },
+      ],
+      { zeroLatency: true },
+    );
+    const leaking = await finalize(nodeDeps({ llm: checked }))(
+      verified({
+        page: record,
+        sites: ['127.0.0.1:4000'],
+        siteData: withPageData({}, record),
+        pending: withAnswer('Done. See https://c.example.net/a?d=512-44-9031'),
+        lastVerification: confirmed,
+      }),
+    );
+    checked.assertDone();
+    expect(leaking).toMatchObject({ result: 'Saved.' });
   });
 
   it('keeps a finish() message the model wrote, without another call', async () => {

@@ -2,6 +2,7 @@
 // Decides the final status and answer, and sends the terminal action (which the client
 // executes as a no-op).
 import {
+  formatAction,
   isTerminalAction,
   type HierarchicalPlan,
   type ParsedAction,
@@ -10,6 +11,8 @@ import {
 } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import { validateAction } from '../action-check';
+import { policyOf } from '../action-policy';
 import { pressedNextStep } from '../advance/node';
 import { renderHistory } from '../history';
 import { fellBack, llmContext, logFor, withUsage } from '../node-context';
@@ -139,6 +142,8 @@ export async function finalAnswer(
   const written = chosen?.action.name === 'finish' && chosen.action.args.message;
   if (ending.status !== 'completed' || written || state.complexity !== 'COMPLEX')
     return { answer: template, tokens };
+  const predicted = predictedAnswer(state);
+  if (predicted) return { answer: predicted, tokens };
   if (!deps.llm.configured) return { answer: template, tokens };
   try {
     const result = await deps.llm.generate({
@@ -167,6 +172,24 @@ export async function finalAnswer(
       note: fellBack(deps, 'finalize', 'A template answer', error),
     };
   }
+}
+
+/**
+ * The answer the model wrote with the step that achieved the goal, once verification confirmed
+ * it (one call fewer). It leaves as finish()'s message would, so it passes the same check (a
+ * page must not be able to smuggle data out through it); refused, a model writes one instead.
+ */
+function predictedAnswer(state: InteractStateType): string | null {
+  const done = state.pending;
+  const answer = done?.expectedOutcome?.answer;
+  if (!done || !answer || isTerminalAction(done.action) || !state.lastVerification?.goalAchieved)
+    return null;
+  const checked = validateAction(
+    formatAction({ name: 'finish', args: { message: answer } }),
+    state.page,
+    policyOf(state),
+  );
+  return checked.ok ? answer : null;
 }
 
 /** The answer without a model: what was done, or the reason it failed. */

@@ -160,6 +160,39 @@ describe('outcome_prediction', () => {
     expect(update.pending).not.toHaveProperty('expectedOutcome.urlShouldChange');
   });
 
+  it('takes the outcome the action answer stated: no call; a template keeps its fixed parts', async () => {
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const stated = {
+      description: 'The profile step appears',
+      urlShouldChange: true,
+      completesGoal: true,
+      answer: 'Signed up.',
+      source: 'llm' as const,
+    };
+    const click = predicting('click("next")');
+    const clicked = {
+      ...click,
+      pending: click.pending && { ...click.pending, expectedOutcome: stated },
+    };
+    const update = await outcomePrediction(nodeDeps({ llm }))(clicked);
+    expect(llm.calls).toHaveLength(0);
+    expect(applyUpdate(clicked, update).pending?.expectedOutcome).toEqual(stated);
+    // A field edit has a template: its description and URL expectation, the model's verdict parts.
+    const edit = predicting('setValue("first", "Jas")');
+    const edited = {
+      ...edit,
+      pending: edit.pending && { ...edit.pending, expectedOutcome: stated },
+    };
+    const merged = await outcomePrediction(nodeDeps({ llm }))(edited);
+    expect(applyUpdate(edited, merged).pending?.expectedOutcome).toMatchObject({
+      source: 'template',
+      urlShouldChange: false,
+      completesGoal: true,
+      answer: 'Signed up.',
+    });
+    expect(llm.calls).toHaveLength(0);
+  });
+
   it('asks the model for other actions of a COMPLEX task, with the next plan step as look-ahead', async () => {
     const llm = createScriptedLlm(
       [

@@ -1,9 +1,9 @@
 // Outcome prediction (docs/specs.md, "outcome prediction"): what should happen when the action
-// runs. Dropdown openers, navigation and field edits use fixed templates (no LLM); other actions
-// ask the model, with a look-ahead nextGoal that verification checks. The run then pauses to send
-// the action.
+// runs. Dropdown openers, navigation and field edits use fixed templates (no LLM); the action's
+// own answer states the rest (whether the goal is then done, its answer, the look-ahead), so the
+// model is asked here only for an action that came without one (a correction's). The run then
+// pauses to send the action.
 import { parseAction, type ExpectedOutcome } from '@tandem/contracts';
-import { z } from 'zod';
 import type { AgentDeps } from '../../deps';
 import { templateOutcome } from '../../engines/outcome-templates';
 import {
@@ -16,20 +16,7 @@ import type { InteractStateType, InteractStateUpdate, PendingAction } from '../.
 import { llmContext, logFor, withUsage } from '../node-context';
 import { refusal, sendAction } from '../outcomes';
 import { actionText } from '../pending-action';
-
-const OutcomeOutput = z.object({
-  description: z.string().describe('What the page should show after the action.'),
-  urlShouldChange: z.boolean(),
-  nextGoal: z
-    .object({
-      description: z.string(),
-      textContent: z.string().nullable(),
-      role: z.string().nullish().describe('Role code of that element in the tree (btn, tf…).'),
-      required: z.boolean(),
-    })
-    .nullable()
-    .describe('What must be visible for the next plan step (look-ahead), or null.'),
-});
+import { expectedOf, mergeExpected, PredictedOutcome } from './predicted';
 
 export const outcomePredictionSystem = [
   'You predict the visible outcome of one browser action, for later verification.',
@@ -50,7 +37,7 @@ export const outcomePrediction =
         true,
       );
     }
-    let expected = templateFor(pending, page);
+    let expected = mergeExpected(templateFor(pending, page), pending.expectedOutcome);
     let tokens = state.tokens;
     if (!expected && deps.llm.configured && state.complexity === 'COMPLEX') {
       const predicted = await predictWithModel(deps, state, pending, page);
@@ -118,30 +105,17 @@ async function predictWithModel(
     actionType: 'OUTCOME_PREDICTION',
     system: outcomePredictionSystem,
     prompt: [
+      `User goal: ${state.query}`,
       `Action: ${actionText(pending)} (${pending.thought})`,
       next ? `Next plan step: ${next.description}` : 'This is the last plan step.',
       `Page:\n${describePage(page, { maxElements: 120 })}`,
     ].join('\n\n'),
-    schema: OutcomeOutput,
+    schema: PredictedOutcome,
     schemaName: 'expected_outcome',
     context: llmContext(state),
   });
-  const o = result.output;
-  const nextGoal = o.nextGoal
-    ? {
-        description: o.nextGoal.description,
-        ...(o.nextGoal.textContent ? { textContent: o.nextGoal.textContent } : {}),
-        ...(o.nextGoal.role ? { role: o.nextGoal.role } : {}),
-        required: o.nextGoal.required,
-      }
-    : null;
   return {
-    expected: {
-      description: o.description,
-      urlShouldChange: o.urlShouldChange,
-      ...(nextGoal ? { nextGoal } : {}),
-      source: 'llm',
-    },
+    expected: expectedOf(result.output),
     tokens: withUsage(state, result),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedLlm, type ScriptedStep } from '@tandem/llm/testing';
-import { costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
+import { applyUpdate, costOf, nodeDeps, pageOf, stateWith } from '../../testing/state';
 import { planning } from './node';
 import { planningSystem } from './prompt';
 
@@ -36,6 +36,7 @@ describe('planning', () => {
       system: planningSystem,
     });
     expect(update).toEqual({
+      draftPlan: null,
       hierarchicalPlan: null,
       plan: {
         goal: 'Add Jas Doe',
@@ -50,6 +51,18 @@ describe('planning', () => {
       currentStepIndex: 0,
       tokens: { input: 500, output: 100, saved: 10, calls: 2, costMicroUsd: costOf(200, 60) },
     });
+  });
+
+  it('takes the plan context analysis wrote in its call, asking nothing', async () => {
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const tokens = { input: 300, output: 40, saved: 0, calls: 1 };
+    const drafted = task({ draftPlan: { goal: 'Add Jas Doe', steps }, tokens });
+    const update = await planning(nodeDeps({ llm }))(drafted);
+    llm.assertDone();
+    expect(llm.calls).toHaveLength(0);
+    const plan = applyUpdate(drafted, update).plan;
+    expect(plan?.steps.map((s) => s.status)).toEqual(['active', 'pending', 'pending']);
+    expect(update).toMatchObject({ draftPlan: null, tokens });
   });
 
   it('plans with the web search results and organisation knowledge, fenced as untrusted', async () => {

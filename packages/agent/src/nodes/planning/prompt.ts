@@ -7,6 +7,7 @@ import {
   type PageState,
 } from '../../page/page-state';
 
+export type PlanningOutput = z.infer<typeof PlanningOutput>;
 export const PlanningOutput = z.object({
   goal: z.string(),
   steps: z
@@ -18,6 +19,12 @@ export const PlanningOutput = z.object({
             'One UI step, naming the element, e.g. "Click \'New/Search\'" or "Type Jas into First name".',
           ),
         refinable: z.boolean().describe('True when the step names one element and one action.'),
+        expect: z
+          .string()
+          .nullish()
+          .describe(
+            'A short text the page will newly show once this step worked (a confirmation, the new record), or null when you cannot know it.',
+          ),
         contingencies: z
           .array(
             z.object({
@@ -58,14 +65,20 @@ export const PlanningOutput = z.object({
     .describe(
       'Only for goals with several distinct parts: the parts in order, each a contiguous run of steps.',
     ),
+  answer: z
+    .string()
+    .nullish()
+    .describe(
+      'What to tell the user once the last step worked, in one to three plain sentences, when it does not depend on what the pages will show; else null.',
+    ),
 });
 
 export const planningSystem = [
   'You plan how to achieve a goal in a web application, step by step, as a user would with mouse and keyboard.',
   'Each step is one UI action that names its target by its visible label. Keep the plan short; the last step achieves the goal.',
   'Do not add verification steps; every action is verified automatically.',
-  'A goal with several distinct parts (e.g. add a record, then book something, then send a message) is split into subTasks, each with its inputs and outputs, and every step names its subTask; a goal of one part has no subTasks.',
-  'Where something optional may get in the way of a step (a cookie or consent banner, a "session expired" dialog, a confirmation), attach a contingency to that step instead of a step of its own: the condition quotes the text it would show, the action names the element that clears it.',
+  'Split a goal of several distinct parts (add a record, then book, then send a message) into subTasks with their inputs and outputs, each step naming its subTask; a goal of one part has none.',
+  'When something optional may block a step (a consent banner, a "session expired" dialog, a confirmation), attach a contingency to that step, not a step of its own: its condition quotes the text shown, its action names the element that clears it.',
   UNTRUSTED_CONTENT_RULE,
 ].join('\n');
 

@@ -2,7 +2,7 @@ import type { SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { domHash, semanticSkeleton } from '../../page/page-state';
 import { nodeDeps, pageOf, planOf, stateWith } from '../../testing/state';
-import { stepRefinement } from './node';
+import { plannedOutcome, stepRefinement } from './node';
 
 const URL = 'https://crm.example/contacts/new';
 const tree: SemanticNodeV3[] = [
@@ -34,7 +34,12 @@ describe('step_refinement', () => {
         thought: 'Step 2: Click \'New contact\'. Click btn "New contact" (id new).',
         action: { name: 'click', args: { id: 'new' } },
         chain: null,
-        expectedOutcome: null,
+        // The plan's last step: it completes the goal.
+        expectedOutcome: {
+          description: "Click 'New contact': done",
+          completesGoal: true,
+          source: 'llm',
+        },
         beforeState: { url: URL, domHash: domHash(tree), semanticSkeleton: semanticSkeleton(tree) },
         taskActionId: null,
         source: 'step_refinement',
@@ -70,6 +75,32 @@ describe('step_refinement', () => {
     expect(await refine({ ...done, plan })).toEqual({ pending: null });
     expect(await refine(onStep(["Click 'New contact'"], 0, { page: null }))).toEqual({
       pending: null,
+    });
+  });
+
+  it("expects what the planner said: the step's text, the goal done at the last step, the next target", () => {
+    const plan = {
+      ...planOf(["Click 'New contact'", "Type Jas into 'First name'", 'Save it']),
+      answer: 'Jas is added.',
+    };
+    const steps = plan.steps.map((s, i) => (i === 2 ? { ...s, expect: 'Contact saved' } : s));
+    const planned = { ...plan, steps };
+    expect(plannedOutcome(planned, 0)).toEqual({
+      description: "Click 'New contact': done",
+      completesGoal: false,
+      nextGoal: {
+        description: "Type Jas into 'First name'",
+        textContent: 'First name',
+        required: false,
+      },
+      source: 'llm',
+    });
+    expect(plannedOutcome(planned, 2)).toEqual({
+      description: 'The page shows “Contact saved”',
+      textShouldAppear: 'Contact saved',
+      completesGoal: true,
+      answer: 'Jas is added.',
+      source: 'llm',
     });
   });
 });

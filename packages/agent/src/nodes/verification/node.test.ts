@@ -203,7 +203,12 @@ describe('verification: tier 2 and tier 3', () => {
     expect(call).toMatchObject({
       actionType: 'VERIFICATION',
       system: verificationSystem,
-      prompt: lightPrompt({ goal: QUERY, action: 'click("save")', observations: CLICK_OBSERVED }),
+      prompt: lightPrompt({
+        goal: QUERY,
+        action: 'click("save")',
+        observations: CLICK_OBSERVED,
+        lastStep: 'Click Save',
+      }),
     });
     expect(update).toMatchObject({
       lastVerification: {
@@ -229,6 +234,68 @@ describe('verification: tier 2 and tier 3', () => {
       calls: 1,
       saved,
       costMicroUsd: costOf(40, 10),
+    });
+  });
+
+  it("the step's own prediction settles the goal at tier 1 when the page shows its evidence", async () => {
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const predicted = {
+      ...clickSave,
+      expectedOutcome: {
+        description: 'The contact is saved',
+        completesGoal: true,
+        answer: 'Jas is added.',
+        source: 'llm' as const,
+      },
+    };
+    const saved = pageOf(form, {
+      url: URL,
+      observations: { didDomMutate: true },
+      hasSuccess: true,
+      successMessages: ['Contact saved'],
+    });
+    const confirmedState = complexState(1, { pending: predicted, page: saved });
+    const update = await verification(nodeDeps({ llm }))(confirmedState);
+    expect(llm.calls).toHaveLength(0);
+    expect(update).toMatchObject({
+      lastVerification: { verificationTier: 1, taskCompleted: true, goalAchieved: true },
+      status: 'completed',
+    });
+    expect(applyUpdate(confirmedState, update).lastVerification?.reason).toContain(
+      'the page confirms the goal: “Contact saved”',
+    );
+
+    // Without the evidence (no success message, no text it named), the model judges the goal.
+    const judged = createScriptedLlm(
+      [verdict({ action_succeeded: true, task_completed: true, confidence: 0.9 })],
+      { zeroLatency: true },
+    );
+    const plainState = complexState(1, { pending: predicted });
+    const plain = await verification(nodeDeps({ llm: judged }))(plainState);
+    judged.assertDone();
+    expect(applyUpdate(plainState, plain).lastVerification?.verificationTier).toBe(2);
+    // A step that did not say it completes the goal is judged by the model too.
+    const unsaid = createScriptedLlm(
+      [verdict({ action_succeeded: true, task_completed: true, confidence: 0.9 })],
+      { zeroLatency: true },
+    );
+    await verification(nodeDeps({ llm: unsaid }))(complexState(1, { page: saved }));
+    unsaid.assertDone();
+  });
+
+  it('a last-step action that said it does not finish the goal is verified without a model', async () => {
+    const llm = createScriptedLlm([], { zeroLatency: true });
+    const scrolling = {
+      ...clickSave,
+      expectedOutcome: { description: 'More rows', completesGoal: false, source: 'llm' as const },
+    };
+    const state = complexState(1, { pending: scrolling });
+    const update = await verification(nodeDeps({ llm }))(state);
+    expect(llm.calls).toHaveLength(0);
+    expect(applyUpdate(state, update).lastVerification).toMatchObject({
+      verificationTier: 1,
+      success: true,
+      goalAchieved: false,
     });
   });
 

@@ -5,6 +5,7 @@
 import type { VerificationResult } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import {
+  goalConfirmation,
   LOOK_AHEAD_MISS_CONFIDENCE,
   verifyTier1,
   type Tier1Verdict,
@@ -87,6 +88,13 @@ export function verificationScope(
   return { goal: state.query, finalStep, subTaskEnd: false };
 }
 
+/** The plan's last step when the task is on it: what the goal's last action was meant to do. */
+function lastPlanStep(state: InteractStateType): string | undefined {
+  const steps = state.plan?.steps ?? [];
+  const step = steps[state.currentStepIndex];
+  return step && step.index === steps.length - 1 ? step.description : undefined;
+}
+
 /** At a sub-task's end, "completed" means the sub-task: the task itself goes on. */
 function scopedToSubTask<J extends Judgement>(judged: J): J {
   // Without a model (tier 1) the sub-task's steps, all verified, are its check.
@@ -106,10 +114,19 @@ function scopedToSubTask<J extends Judgement>(judged: J): J {
  */
 export function tierFor(
   t1: Pick<Tier1Verdict, 'conclusive' | 'success'>,
-  input: { llmConfigured: boolean; complex: boolean; finalStep: boolean },
+  input: {
+    llmConfigured: boolean;
+    complex: boolean;
+    finalStep: boolean;
+    confirmed?: boolean;
+    notFinal?: boolean;
+  },
 ): 1 | 2 | 3 {
   if (!input.llmConfigured) return 1;
   if (!t1.conclusive) return 3;
+  // The page shows what the step said would mean the goal is done, or the step said it does
+  // not finish the goal (the next action decides): no model needed to judge the goal.
+  if (input.confirmed || input.notFinal) return 1;
   return input.complex && input.finalStep && t1.success ? 2 : 1;
 }
 
@@ -172,6 +189,32 @@ function lookAheadCounts(t1: Tier1Verdict, caught: boolean): KpiCounts | null {
   };
 }
 
+/**
+ * The tier for this verdict, and the evidence that settled the goal without a model. Only the
+ * goal's own last step (not a sub-task's end) is settled by the step's own prediction.
+ */
+function tierOf(
+  deps: AgentDeps,
+  state: InteractStateType,
+  t1: Tier1Verdict,
+): { tier: 1 | 2 | 3; confirmed: string | null } {
+  const { pending, page } = state;
+  const complex = state.complexity === 'COMPLEX';
+  const { finalStep, subTaskEnd } = verificationScope(state);
+  const confirmed =
+    complex && finalStep && !subTaskEnd && pending && page
+      ? goalConfirmation(pending, page, t1)
+      : null;
+  const tier = tierFor(t1, {
+    llmConfigured: deps.llm.configured,
+    complex,
+    finalStep,
+    confirmed: confirmed !== null,
+    notFinal: pending?.expectedOutcome?.completesGoal === false && !subTaskEnd,
+  });
+  return { tier, confirmed };
+}
+
 /** Tier 1, then the model tier it calls for; the tokens a cheaper tier saved. */
 async function judge(
   deps: AgentDeps,
@@ -191,7 +234,7 @@ async function judge(
     observations: t1.observations,
     page,
   });
-  const tier = tierFor(t1, { llmConfigured: deps.llm.configured, complex, finalStep });
+  const { tier, confirmed } = tierOf(deps, state, t1);
   const extra = {
     observations: t1.observations,
     ...(t1.nextGoal ? { nextGoalCheck: t1.nextGoal } : {}),
@@ -203,8 +246,10 @@ async function judge(
       tier,
       success: t1.success,
       confidence: t1.confidence,
-      reason: t1.reason,
-      taskCompleted: simple ? t1.success : !deps.llm.configured && completedWithoutModel,
+      reason: confirmed ? `${t1.reason}; ${confirmed}` : t1.reason,
+      taskCompleted: simple
+        ? t1.success
+        : confirmed !== null || (!deps.llm.configured && completedWithoutModel),
       tokens: state.tokens,
       tokensSaved: estimateTokens(verificationSystem + full),
       extra,
@@ -217,6 +262,7 @@ async function judge(
           goal,
           action: actionText(pending),
           observations: t1.observations,
+          lastStep: lastPlanStep(state),
         })
       : full;
   const result = await deps.llm.generate({

@@ -20,15 +20,21 @@ export const verificationSystem = [
   UNTRUSTED_CONTENT_RULE,
 ].join('\n');
 
+/** The line of the light prompt naming the plan's last step (the scripted models read it). */
+export const LAST_STEP = 'It was the last step of the plan:';
+
 /** Tier 2: observations only (~100 tokens). */
 export function lightPrompt(input: {
   goal: string;
   action: string;
   observations: string[];
+  /** The plan's last step, when the action was meant to do it. */
+  lastStep?: string | undefined;
 }): string {
   return [
     `Goal: ${input.goal}`,
     `Last action: ${input.action}`,
+    ...(input.lastStep ? [`${LAST_STEP} ${input.lastStep}`] : []),
     `Observations:\n${fenceUntrusted(`- ${input.observations.join('\n- ')}`)}`,
   ].join('\n');
 }

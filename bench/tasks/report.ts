@@ -42,7 +42,11 @@ function reduction(outcomes: readonly TaskOutcome[]): number | null {
   return actions > 0 ? 1 - sum(records.map((r) => r.steps)) / actions : null;
 }
 
-export function summarize(outcomes: readonly TaskOutcome[]): Summary {
+/** `extraTargets`: more targets for the summary (issue 34's efficiency targets). */
+export function summarize(
+  outcomes: readonly TaskOutcome[],
+  extraTargets: readonly Target[] = [],
+): Summary {
   const records = outcomes.flatMap((o) => (o.record ? [o.record] : []));
   const succeeded = outcomes.filter((o) => o.success).length;
   const criticReplanPerTask =
@@ -75,6 +79,7 @@ export function summarize(outcomes: readonly TaskOutcome[]): Summary {
         target: '≥ 50%',
         met: roundTripReduction.formFills !== null && roundTripReduction.formFills >= 0.5,
       },
+      ...extraTargets,
     ],
   };
 }
@@ -141,15 +146,26 @@ export function table(outcomes: readonly TaskOutcome[]): string {
   return [line(HEADER), rule, ...rows.slice(1).map(line)].join('\n');
 }
 
+export interface ReportExtras {
+  /** Printed between the table and the targets (per-node tables, fault counts). */
+  sections?: readonly string[];
+  targets?: readonly Target[];
+}
+
 /** The table, then the totals against the targets, then each failure with its reason. */
-export function report(outcomes: readonly TaskOutcome[], model: string): string {
-  const summary = summarize(outcomes);
+export function report(
+  outcomes: readonly TaskOutcome[],
+  model: string,
+  extras: ReportExtras = {},
+): string {
+  const summary = summarize(outcomes, extras.targets);
   const failures = outcomes.filter((o) => !o.success);
   return [
     `bench/tasks — ${outcomes.length} goals on the demo sites, model: ${model}`,
     '',
     table(outcomes),
     '',
+    ...(extras.sections ?? []).flatMap((s) => [s, '']),
     ...summary.targets.map(
       (t) => `${t.met ? 'PASS' : 'MISS'}  ${t.name}: ${t.value} (target ${t.target})`,
     ),

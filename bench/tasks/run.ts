@@ -3,93 +3,173 @@
 // the model the environment configures (GEMINI_API_KEY, or LLM_BASE_URL + LLM_MODEL), else the
 // scripted model behind a local fake Gemini. Prints per task: success, steps, round trips,
 // actions, LLM calls, critic + re-planning calls, tokens, cost and wall time, all read from
-// the server's records; then totals and the targets. Exits 1 when a scripted task fails.
+// the server's records; per graph node calls, tokens and the shared prompt prefix, against
+// baseline.json; then totals and the targets. Exits 1 when a scripted task fails (not under
+// --faults, where failures are the findings).
 //
 //   npm run bench:tasks                          # builds server + extension, then runs
 //   npm run bench:tasks -- --only form-request,modal-confirm --scripted --json out.json
+//   npm run bench:tasks -- --faults [--seed 7] [--fault-rate 0.8 | --fault-scale 2]
+//   npm run bench:tasks -- --scripted --write-baseline
 import { writeFileSync } from 'node:fs';
-import { startDemoSites } from '@tandem/demo-sites';
 import { BENCH_TASKS } from './catalogue/index';
-import { modelChoice, serverEnv } from './env';
-import { launchExtension } from './harness/browser';
-import { serverRecords } from './harness/records';
-import { runBenchTask, type TaskOutcome } from './harness/run-task';
-import { startServer } from './harness/server';
-import { startScriptedModel, type ScriptedModel } from './model/answer';
+import { readBaseline, writeBaseline, BASELINE_PATH } from './efficiency';
+import { modelChoice } from './env';
+import { faultPlan, type FaultPlan } from './faults/plan';
+import { countFaults } from './faults/proxy';
+import { faultSection, faultSummary } from './faults/report';
+import { runBenchTask } from './harness/run-task';
 import { report, summarize } from './report';
+import { efficiencyTargets, nodeTables } from './report-nodes';
+import { startStack, type Stack } from './stack';
+import { nodeRows, serverErrorsIn, sumNodeRows, type MeasuredOutcome } from './usage/nodes';
+import { prefixByActionType } from './usage/prefix';
 
-function args(argv: string[]) {
+interface Options {
+  scripted: boolean;
+  only: string[];
+  json: string | undefined;
+  /** Null: no fault proxy. */
+  faults: FaultPlan | null;
+  writeBaseline: boolean;
+}
+
+function args(argv: string[]): Options {
   const value = (name: string) =>
     argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ??
     (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+  const number = (name: string) => {
+    const raw = value(name);
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isFinite(n)) throw new Error(`--${name} takes a number, got ${raw}`);
+    return n;
+  };
+  const rate = number('fault-rate');
+  const scale = number('fault-scale');
+  const seed = number('seed');
+  // A rate or a scale alone asks for faults too.
+  const faults = argv.includes('--faults') || rate !== undefined || scale !== undefined;
   return {
     scripted: argv.includes('--scripted'),
     only: value('only')?.split(',').filter(Boolean) ?? [],
     json: value('json'),
+    faults: faults
+      ? faultPlan({
+          ...(seed !== undefined ? { seed } : {}),
+          ...(rate !== undefined ? { rate } : {}),
+          ...(scale !== undefined ? { scale } : {}),
+        })
+      : null,
+    writeBaseline: argv.includes('--write-baseline'),
   };
+}
+
+/** Every task in turn; each one's model requests and faults are the log's slice while it ran. */
+async function runTasks(stack: Stack, tasks: typeof BENCH_TASKS, timeoutMs: number) {
+  const outcomes: MeasuredOutcome[] = [];
+  for (const task of tasks) {
+    const requestsFrom = stack.model?.requests.length ?? 0;
+    const eventsFrom = stack.proxy?.events.length ?? 0;
+    const logFrom = stack.server.output().length;
+    const outcome = await runBenchTask(
+      stack.browser,
+      { demo: stack.demo.url, server: stack.server, records: stack.records, timeoutMs },
+      task,
+    );
+    const requests = stack.model?.requests.slice(requestsFrom) ?? [];
+    outcomes.push({
+      ...outcome,
+      nodes: nodeRows(
+        outcome.record?.nodes ?? [],
+        prefixByActionType(requests, outcome.record?.calls ?? []),
+      ),
+      faults: stack.proxy ? countFaults(stack.proxy.events.slice(eventsFrom)) : null,
+      serverErrors: serverErrorsIn(stack.server.output().slice(logFrom)),
+    });
+    console.log(
+      `${outcome.success ? 'ok  ' : 'FAIL'} ${task.id} (${(outcome.wallMs / 1000).toFixed(1)} s)${outcome.success ? '' : `: ${outcome.detail}`}`,
+    );
+  }
+  return outcomes;
+}
+
+function output(outcomes: MeasuredOutcome[], options: Options, label: string, stack: Stack) {
+  const baseline = readBaseline();
+  const efficiency = efficiencyTargets(outcomes, baseline);
+  const faults =
+    options.faults && stack.proxy ? faultSummary(options.faults, stack.proxy.events) : null;
+  const sections = [
+    nodeTables(outcomes, baseline),
+    ...(faults ? [faultSection(faults, outcomes)] : []),
+  ];
+  console.log(`\n${report(outcomes, label, { sections, targets: efficiency.targets })}`);
+  if (options.json) {
+    const rows = outcomes.map(({ task, ...rest }) => ({ id: task.id, goal: task.goal, ...rest }));
+    const summary = {
+      ...summarize(outcomes, efficiency.targets),
+      efficiency: { run: efficiency.now, baseline: efficiency.before },
+      nodes: sumNodeRows(outcomes.map((o) => o.nodes)),
+    };
+    writeFileSync(
+      options.json,
+      JSON.stringify(
+        {
+          model: label,
+          summary,
+          faults,
+          rows,
+        },
+        null,
+        2,
+      ),
+    );
+  }
+  if (options.writeBaseline) {
+    writeBaseline(outcomes, label);
+    console.log(`\nbaseline written: ${BASELINE_PATH}`);
+  }
 }
 
 async function main() {
   const options = args(process.argv.slice(2));
+  if (options.faults && options.writeBaseline)
+    throw new Error('--write-baseline records the plain scripted run; drop --faults');
+  // A partial baseline would make every later run's totals compare against fewer tasks.
+  if (options.only.length > 0 && options.writeBaseline)
+    throw new Error('--write-baseline records every task; drop --only');
   const tasks = options.only.length
     ? BENCH_TASKS.filter((t) => options.only.includes(t.id))
     : BENCH_TASKS;
   if (tasks.length === 0) throw new Error(`no task matches --only ${options.only.join(',')}`);
-  const model = modelChoice({ forceScripted: options.scripted });
-
-  const demo = await startDemoSites();
-  let scripted: ScriptedModel | null = null;
-  if (model.kind === 'scripted') scripted = await startScriptedModel();
-  const modelEnv =
-    model.kind === 'real'
-      ? model.env
-      : { GEMINI_API_KEY: 'scripted', GEMINI_BASE_URL: scripted?.url ?? '', LLM_MAX_RETRIES: '0' };
-  const server = await startServer((own) => serverEnv(modelEnv, own));
-  const browser = await launchExtension(server);
-  const records = await serverRecords(server);
-  const outcomes: TaskOutcome[] = [];
+  // The proxy sits in front of the scripted model: faults mode always runs it.
+  const model = modelChoice({ forceScripted: options.scripted || options.faults !== null });
+  const stack = await startStack(model, options.faults);
+  let outcomes: MeasuredOutcome[] = [];
   try {
-    for (const task of tasks) {
-      const outcome = await runBenchTask(
-        browser,
-        {
-          demo: demo.url,
-          server,
-          records,
-          timeoutMs: model.kind === 'scripted' ? 90_000 : 300_000,
-        },
-        task,
-      );
-      outcomes.push(outcome);
-      console.log(
-        `${outcome.success ? 'ok  ' : 'FAIL'} ${task.id} (${(outcome.wallMs / 1000).toFixed(1)} s)${outcome.success ? '' : `: ${outcome.detail}`}`,
-      );
-    }
+    // Hangs cost a whole LLM timeout per attempt: give a faulted task a real model's time.
+    const slow = model.kind === 'real' || options.faults !== null;
+    outcomes = await runTasks(stack, tasks, slow ? 300_000 : 90_000);
   } finally {
-    // A scripted task that fails is a bug somewhere: the server's last words help find it.
+    // A scripted task that fails is a bug somewhere (or, under faults, a finding): the
+    // server's last words help find it.
     if (model.kind === 'scripted' && outcomes.some((o) => !o.success)) {
-      const tail = server.output().trim().split('\n').slice(-20);
+      const tail = stack.server.output().trim().split('\n').slice(-20);
       console.log(
         `\nserver output (last 20 lines):\n${tail.map((l) => l.slice(0, 300)).join('\n')}`,
       );
     }
-    await records.close();
-    await browser.close();
-    await server.close();
-    await scripted?.close();
-    await demo.close();
+    await stack.close();
   }
-
-  console.log(`\n${report(outcomes, model.label)}`);
-  if (options.json) {
-    const rows = outcomes.map(({ task, ...rest }) => ({ id: task.id, goal: task.goal, ...rest }));
-    writeFileSync(
-      options.json,
-      JSON.stringify({ model: model.label, summary: summarize(outcomes), rows }, null, 2),
-    );
-  }
+  output(
+    outcomes,
+    options,
+    `${model.label}${options.faults ? ' behind the fault proxy' : ''}`,
+    stack,
+  );
   const failed = outcomes.filter((o) => !o.success).length;
-  if (model.kind === 'scripted' && failed > 0) process.exitCode = 1;
+  // Under faults a failed task is a result; only a broken harness (a throw) exits 1.
+  if (model.kind === 'scripted' && !options.faults && failed > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

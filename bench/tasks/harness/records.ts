@@ -21,6 +21,21 @@ export interface TaskRecord {
   replanningCalls: number;
   tokens: number;
   costMicroUsd: number;
+  /** The task's usage log summed per action type (graph node), in first-call order. */
+  nodes: NodeUsage[];
+  /** Each logged call's action type and start (ms since the epoch), oldest first. */
+  calls: { actionType: string; startedAt: number }[];
+}
+
+/** One action type's share of a task's token-usage log. */
+export interface NodeUsage {
+  /** The usage log's action type: CONTEXT_ANALYSIS, PLANNING, CRITIC, FINAL_ANSWER… */
+  actionType: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens the provider served from its cache (Gemini's cachedContentTokenCount). */
+  cachedInputTokens: number;
 }
 
 interface UsageRow {
@@ -40,6 +55,11 @@ interface AdminTask {
 
 export interface ServerRecords {
   read(taskId: string): Promise<TaskRecord>;
+  /**
+   * The newest task created at or after `since` (ISO): a run whose first request failed never
+   * hands the extension its task id, but the server made the task and logged its calls.
+   */
+  taskCreatedSince(since: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -51,6 +71,33 @@ async function adminGet<T>(server: { url: string; apiKey: string }, path: string
   return (await res.json()) as T;
 }
 
+/** The log rows of one task, summed per action type in the order the types first appear. */
+function byActionType(
+  logs: readonly {
+    actionType: string;
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens: number;
+  }[],
+): NodeUsage[] {
+  const nodes = new Map<string, NodeUsage>();
+  for (const log of logs) {
+    const node = nodes.get(log.actionType) ?? {
+      actionType: log.actionType,
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cachedInputTokens: 0,
+    };
+    node.calls += 1;
+    node.inputTokens += log.inputTokens;
+    node.outputTokens += log.outputTokens;
+    node.cachedInputTokens += log.cachedInputTokens;
+    nodes.set(log.actionType, node);
+  }
+  return [...nodes.values()];
+}
+
 /** Reads records of the server at `url`, whose embedded store lives in `dataDir`. */
 export async function serverRecords(server: {
   url: string;
@@ -58,13 +105,23 @@ export async function serverRecords(server: {
   dataDir: string;
 }): Promise<ServerRecords> {
   const { tenantId } = await adminGet<{ tenantId: string }>(server, '/api/auth/whoami');
-  let store: Store | null = null;
+  let opened: Store | null = null;
+  // Opened once the server has created the database; WAL lets it read while it writes.
+  const storeOf = async () => (opened ??= await createStore({ dataDir: server.dataDir }));
   return {
+    async taskCreatedSince(since) {
+      const store = await storeOf();
+      return (
+        (await store.tasks.list(tenantId, { createdFrom: since, limit: 1 })).items[0]?.id ?? null
+      );
+    },
     async read(taskId) {
       const detail = await adminGet<AdminTask>(server, `/api/admin/tasks/${taskId}`);
-      // Opened once the server has created the database; WAL lets it read while it writes.
-      store ??= await createStore({ dataDir: server.dataDir });
+      const store = await storeOf();
       const metrics = (await store.tasks.get(tenantId, taskId))?.metrics;
+      // Per node from the log itself: the admin API sums calls per action type but not the
+      // cached input tokens, and the log is what billing reads anyway.
+      const logs = await store.tokenUsage.list(tenantId, { taskId, limit: 10_000 });
       const rows = [
         ...detail.steps.flatMap((s) => s.usage.byActionType),
         ...detail.afterLastStep.byActionType,
@@ -82,10 +139,12 @@ export async function serverRecords(server: {
         replanningCalls: callsOf('REPLANNING'),
         tokens: detail.task.usage.totalTokens,
         costMicroUsd: detail.task.usage.costMicroUsd,
+        nodes: byActionType(logs),
+        calls: logs.map((l) => ({ actionType: l.actionType, startedAt: Date.parse(l.timestamp) })),
       };
     },
     async close() {
-      await store?.close();
+      await opened?.close();
     },
   };
 }

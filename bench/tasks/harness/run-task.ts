@@ -28,13 +28,14 @@ export async function runBenchTask(
   env: TaskEnvironment,
   task: BenchTask,
 ): Promise<TaskOutcome> {
+  const since = new Date().toISOString();
   const { run, page, wallMs } = await driveTask(ext, {
     demo: env.demo,
     start: task.start,
     goal: task.goal,
     timeoutMs: env.timeoutMs,
   });
-  const taskId = run.taskId ?? '';
+  const taskId = run.taskId ?? (await env.records.taskCreatedSince(since)) ?? '';
   const record = taskId ? await env.records.read(taskId) : null;
   const check = await task
     .check({ demo: env.demo, page, server: env.server, taskId, result: run.result ?? '' })

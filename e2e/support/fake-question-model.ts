@@ -3,6 +3,7 @@
 // asks for it (ASK_USER) until the conversation holds the user's answer; then the patient's
 // script types that date too, like a model reading the conversation would.
 import {
+  answerOf,
   PAGE_IS_ENOUGH,
   scriptAnswers,
   type Scenario,
@@ -67,22 +68,31 @@ const WITH_BIRTHDAY: StepsScript = {
   ],
 };
 
+/** What the user reads once the patient is saved, with the date they gave. */
+const addedWith = (dob: string | null) =>
+  dob
+    ? `Jas Patel (born ${dob}) was added as a new patient.`
+    : 'Jas Patel was added as a new patient, without a date of birth.';
+
+const BIRTHDAY_SCRIPT = scriptAnswers(() => WITH_BIRTHDAY);
+
 export const BIRTHDAY: Scenario = {
   applies: ({ goal }) => /patient/i.test(goal) && /date of birth/i.test(goal),
   // The other nodes are answered as for every patient (fake-form-model.ts).
   answers: scriptAnswers(() => WITH_BIRTHDAY, {
     context_analysis: ({ prompt }) => contextAnalysis(answeredDateOfBirth(prompt)),
+    // The plan's answer names the date the conversation gave, as a model reading it would.
+    planning: (call) => ({
+      ...(answerOf(BIRTHDAY_SCRIPT, call) as object),
+      answer: addedWith(answeredDateOfBirth(call.prompt)),
+    }),
     outcome_prediction: undefined,
     direct_action: undefined,
     replanning: undefined,
     finalize: ({ prompt }) => {
       // The final answer's prompt has the steps, not the conversation: the date typed is there.
       const typed = usDate(/Steps taken:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '');
-      return {
-        answer: typed
-          ? `Jas Patel (born ${typed}) was added as a new patient.`
-          : 'Jas Patel was added as a new patient, without a date of birth.',
-      };
+      return { answer: addedWith(typed) };
     },
   }),
 };

@@ -150,6 +150,13 @@ describe('goalConfirmation: the goal settled by the evidence the step named', ()
     );
   });
 
+  it('a success message new on the page confirms; one shown before the action does not', () => {
+    expect(confirm('click("1")', {}, { successMessages: ['Order placed'] })).toBe(
+      'the page confirms the goal: “Order placed”',
+    );
+    expect(confirm('click("1")', {}, { successMessages: ['Search'] })).toBeNull();
+  });
+
   it('leaves the goal to a model without the evidence, a prediction, or with errors shown', () => {
     expect(confirm('click("1")', { textShouldAppear: 'No results' }, {})).toBeNull();
     expect(

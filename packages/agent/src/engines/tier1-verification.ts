@@ -293,7 +293,9 @@ export function goalConfirmation(
   const expected = pending.expectedOutcome;
   if (!expected?.completesGoal || !t1.success || !t1.conclusive || t1.nextGoalMissing) return null;
   if (page.hasErrors && page.errors.length > 0) return null;
-  const success = page.successMessages[0];
+  // A message that was on the page before the action confirms nothing about it.
+  const before = pending.beforeState.semanticSkeleton.toLowerCase();
+  const success = page.successMessages.find((m) => !before.includes(m.trim().toLowerCase()));
   if (success) return `the page confirms the goal: “${success}”`;
   if (expected.textShouldAppear && shows(pending, page, expected.textShouldAppear))
     return `the page shows “${expected.textShouldAppear}”, as the step expected`;

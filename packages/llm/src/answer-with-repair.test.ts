@@ -62,8 +62,8 @@ describe('answerWithRepair', () => {
     expect(call.model).toBe('model-verification-001-001');
   });
 
-  it('gives up after one repair with a non-retryable LlmCallError', async () => {
-    const llm = scripted([answer('not json'), answer('{"value":"x"}'), answer('{}')]);
+  it('gives up after one repair with a non-retryable LlmCallError when JSON misses the schema', async () => {
+    const llm = scripted([answer('{"value":"w"}'), answer('{"value":"x"}'), answer('{}')]);
     const call = startCall(llm.modelProvider, request, 3);
     const error = await answerWithRepair(call, settings).catch((e: unknown) => e);
     expect(llm.attempts).toHaveLength(2);
@@ -82,11 +82,15 @@ describe('answerWithRepair', () => {
     expect(llm.attempts.map((a) => a.prompt === 'the prompt')).toEqual([true, false, true]);
     expect(call.retriesLeft).toBe(2);
     expect(call.usage.totalTokens).toBe(30);
-    // Without budget left, it fails as before.
-    const spent = scripted([answer(''), answer('')]);
-    const broke = startCall(spent.modelProvider, request, 0);
-    await expect(answerWithRepair(broke, settings)).rejects.toThrow(/after one repair attempt/);
-    expect(spent.attempts).toHaveLength(2);
+    // Cut off until the budget is spent: a failure the request may be sent again for.
+    const spent = scripted([answer(''), answer(''), answer('{"value'), answer('{')]);
+    const broke = startCall(spent.modelProvider, request, 2);
+    const error = await answerWithRepair(broke, settings).catch((e: unknown) => e);
+    expect(spent.attempts).toHaveLength(4);
+    expect((error as LlmCallError).message).toMatch(
+      /was empty, cut off or not JSON after one repair/,
+    );
+    expect((error as LlmCallError).details.retryable).toBe(true);
   });
 
   it("takes the repair attempt's retries from the budget the first answer left", async () => {

@@ -40,17 +40,31 @@ export async function answerWithRepair<S extends z.ZodType>(
     jsonSchema,
   });
   if (repaired.parsed.ok) return { value: repaired.parsed.value, json: repaired.parsed.json };
-  // An empty or cut-off answer (no candidates, MAX_TOKENS) says nothing about the schema: the
-  // model's next sample of the original prompt usually works. One, from the retry budget.
-  if (call.retriesLeft > 0 && (isUnfinished(first.text) || isUnfinished(repaired.text))) {
+  // An empty, cut-off or garbled answer (no candidates, MAX_TOKENS, not JSON) says nothing
+  // about the schema: the model's next sample of the original prompt usually works. Sampled
+  // again while the answers stay so and the call's retry budget lasts; JSON that misses the
+  // schema twice stops here.
+  let latest = repaired;
+  let unfinished = isUnfinished(first.text) || isUnfinished(repaired.text);
+  while (unfinished && call.retriesLeft > 0) {
     call.retriesLeft--;
-    const fresh = await parsedAnswer(call, settings, {
+    latest = await parsedAnswer(call, settings, {
       prompt: request.prompt,
       repairReason: null,
       jsonSchema,
     });
-    if (fresh.parsed.ok) return { value: fresh.parsed.value, json: fresh.parsed.json };
+    if (latest.parsed.ok) return { value: latest.parsed.value, json: latest.parsed.json };
+    unfinished = isUnfinished(latest.text);
   }
+  // Still no JSON: a failure of the sampling or the transport more than of the model, so the
+  // request may be sent again (retryable); JSON that misses the schema twice is not.
+  if (unfinished)
+    throw callFailure(
+      call,
+      `${call.provider.name} output for ${request.node} was empty, cut off or not JSON after one repair ` +
+        `attempt and the retries left. ${latest.parsed.ok ? '' : latest.parsed.reason}`,
+      true,
+    );
   throw callFailure(
     call,
     `${call.provider.name} output for ${request.node} did not match the schema after one ` +
@@ -73,7 +87,10 @@ async function parsedAnswer<S extends z.ZodType>(
   return { text: response.text, parsed: parseStructuredOutput(response.text, call.request.schema) };
 }
 
-/** No answer, or JSON that stops before its end: a sample cut short, not a wrong answer. */
+/**
+ * No answer, or text that is not JSON at all (cut off by MAX_TOKENS, garbled on the way): the
+ * provider's structured output makes that a failed sample, not the model's view of the schema.
+ */
 function isUnfinished(text: string): boolean {
   const trimmed = text.trim();
   if (trimmed === '') return true;
@@ -81,10 +98,7 @@ function isUnfinished(text: string): boolean {
     JSON.parse(trimmed);
     return false;
   } catch {
-    // A cut answer opens more than it closes; a merely malformed one does not.
-    const opens = (trimmed.match(/[[{]/g) ?? []).length;
-    const closes = (trimmed.match(/[\]}]/g) ?? []).length;
-    return opens > closes;
+    return true;
   }
 }
 

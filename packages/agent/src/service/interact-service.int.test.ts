@@ -48,35 +48,9 @@ describe('Add a new patient with name "Jas" (docs/specs.md, "High-Level Loop")',
       steps: [
         contextPage,
         addPatientPlan,
-        {
-          node: 'outcome_prediction',
-          output: {
-            description: 'The add-patient form opens',
-            urlShouldChange: true,
-            nextGoal: {
-              description: 'First name field',
-              textContent: 'First name',
-              required: true,
-            },
-          },
-        },
-        {
-          node: 'outcome_prediction',
-          output: {
-            description: 'A success message appears',
-            urlShouldChange: false,
-            nextGoal: null,
-          },
-        },
-        {
-          node: 'verification',
-          output: {
-            action_succeeded: true,
-            task_completed: true,
-            confidence: 0.95,
-            reason: 'Patient Jas saved successfully is shown',
-          },
-        },
+        // Every step is refined from the plan, its outcome the plan's (no outcome call), and
+        // the page's new success message settles the goal at the last one (no verification
+        // call); the plan wrote no answer, so the model writes it.
         {
           node: 'finalize',
           output: { answer: 'Jas was added as a new patient; the EMR confirmed the save.' },
@@ -151,8 +125,9 @@ describe('Add a new patient with name "Jas" (docs/specs.md, "High-Level Loop")',
       success: true,
       taskCompleted: true,
       goalAchieved: true,
-      verificationTier: 2,
+      verificationTier: 1,
     });
+    expect(r5.verification?.reason).toContain('the page confirms the goal');
     expect(r5.action).toMatch(/^finish\(/);
     expect(r5.status).toBe('completed');
     // The answer is written for the user, not the verifier's reason.
@@ -196,15 +171,12 @@ describe('Add a new patient with name "Jas" (docs/specs.md, "High-Level Loop")',
     // The usage hook never delays a request: its writes land shortly after the response.
     await expect
       .poll(async () => (await store.tokenUsage.list(caller.tenantId, { taskId })).length)
-      .toBe(6);
+      .toBe(3);
     const usage = await store.tokenUsage.list(caller.tenantId, { taskId });
     expect(usage.map((u) => u.actionType).sort()).toEqual([
       'CONTEXT_ANALYSIS',
       'FINAL_ANSWER',
-      'OUTCOME_PREDICTION',
-      'OUTCOME_PREDICTION',
       'PLANNING',
-      'VERIFICATION',
     ]);
     agent.scripted?.assertDone();
 
@@ -252,10 +224,7 @@ describe('Add a new patient with name "Jas" (docs/specs.md, "High-Level Loop")',
             confidence: 0.95,
           },
         },
-        {
-          node: 'outcome_prediction',
-          output: { description: 'The form is sent', urlShouldChange: false, nextGoal: null },
-        },
+        // The refined 'Click Submit' takes its expected outcome from the plan: no call.
       ],
     });
     const url = 'https://forms.example/contact';

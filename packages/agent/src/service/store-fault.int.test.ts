@@ -39,9 +39,21 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** An action answer that clicks the page's Next and states no outcome (so one is predicted). */
+const clickNext: ScriptedStep = {
+  node: 'action_generation',
+  output: (request) => ({
+    thought: 'On to the next page.',
+    action: `click("${/(next-\d+) btn/.exec(request.prompt)?.[1] ?? 'next-1'}")`,
+    chain: null,
+    confidence: 0.95,
+  }),
+};
+
 /**
  * The scripted model of a task that pages through a list with `pages` clicks on Next: the page's
- * context, a plan of `pages` steps, then `prediction` for each step.
+ * context, a plan of `pages` steps the model acts on, then `prediction` for each step (asked
+ * mid-step, after the previous one was verified and the task advanced).
  */
 function pagingSteps(pages: number, prediction: ScriptedStep) {
   return [
@@ -51,12 +63,12 @@ function pagingSteps(pages: number, prediction: ScriptedStep) {
       output: {
         goal: 'page through',
         steps: Array.from({ length: pages }, () => ({
-          description: "Click 'Next'",
-          refinable: true,
+          description: 'Go to the next page',
+          refinable: false,
         })),
       },
     },
-    ...Array.from({ length: pages }, () => prediction),
+    ...Array.from({ length: pages }, () => [clickNext, prediction]).flat(),
   ];
 }
 

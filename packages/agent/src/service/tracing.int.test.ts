@@ -59,10 +59,7 @@ describe('tracing an interact run', () => {
             ],
           },
         },
-        {
-          node: 'outcome_prediction',
-          output: { description: 'Save submits the form', urlShouldChange: true, nextGoal: null },
-        },
+        // Both steps are refined from the plan, their outcomes the plan's: no other call.
       ],
     });
     const first = await agent.act(
@@ -130,7 +127,6 @@ describe('tracing an interact run', () => {
     expect(logs.map((l) => [l.actionType, l.traceId])).toEqual([
       ['CONTEXT_ANALYSIS', newTraceId],
       ['PLANNING', newTraceId],
-      ['OUTCOME_PREDICTION', continuationTraceId],
     ]);
     expect(logs.every((l) => l.costMicroUsd > 0)).toBe(true);
 

@@ -147,6 +147,20 @@ const twoSaves: SemanticNodeV3[] = [
   { i: 's2', r: 'btn', n: 'Save draft' },
 ];
 
+/** Save on the new-patient form, then the page that confirms it. */
+const SAVE_JAS: Flow['requests'] = [
+  () => pageRequest('https://emr.example/new', form, { query: 'Save the new patient Jas' }),
+  (previous) =>
+    pageRequest(
+      'https://emr.example/new',
+      saved,
+      continuing(previous, {
+        hasSuccess: true,
+        success_messages: ['Patient Jas saved successfully'],
+      }),
+    ),
+];
+
 const FLOWS: Flow[] = [
   {
     // An unsure proposal goes to the critic; outcome prediction follows.
@@ -194,18 +208,7 @@ const FLOWS: Flow[] = [
       ],
       finalize: [{ answer: 'Jas was saved.' }],
     },
-    requests: [
-      () => pageRequest('https://emr.example/new', form, { query: 'Save the new patient Jas' }),
-      (previous) =>
-        pageRequest(
-          'https://emr.example/new',
-          saved,
-          continuing(previous, {
-            hasSuccess: true,
-            success_messages: ['Patient Jas saved successfully'],
-          }),
-        ),
-    ],
+    requests: SAVE_JAS,
     expected: ['click("save")', 'finish("Jas was saved.")'],
   },
   {
@@ -231,18 +234,7 @@ const FLOWS: Flow[] = [
         },
       ],
     },
-    requests: [
-      () => pageRequest('https://emr.example/new', form, { query: 'Save the new patient Jas' }),
-      (previous) =>
-        pageRequest(
-          'https://emr.example/new',
-          saved,
-          continuing(previous, {
-            hasSuccess: true,
-            success_messages: ['Patient Jas saved successfully'],
-          }),
-        ),
-    ],
+    requests: SAVE_JAS,
     expected: ['click("save")', 'finish("Jas was saved.")'],
   },
   {

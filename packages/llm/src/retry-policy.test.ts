@@ -145,10 +145,11 @@ describe('decideRetry: when to give up', () => {
       message: 'GOOGLE call for planning failed after 1 retry: blocked',
       retryable: false,
     });
-    // Out of the usual budget: none left, no retry.
+    // Out of the usual budget: no retry here, but a first block is no refusal yet, so the
+    // request may be sent again.
     expect(decide(blocked('candidate'), false, 0)).toMatchObject({
       retry: false,
-      retryable: false,
+      retryable: true,
     });
     expect(decide(blocked('prompt'), false)).toEqual({
       retry: false,

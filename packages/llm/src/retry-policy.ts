@@ -55,7 +55,9 @@ export function decideRetry(args: {
     return {
       retry: false,
       message: `${subject} failed${tried}: ${failure.message}`,
-      retryable: failure.retryable,
+      // A first blocked candidate the spent budget left unsampled is no refusal yet: the
+      // request may be sent again.
+      retryable: failure.retryable || retryOnce,
     };
   }
   // An interactive agent can't sit out a minute-long quota window, and retrying earlier than

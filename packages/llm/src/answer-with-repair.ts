@@ -45,7 +45,7 @@ export async function answerWithRepair<S extends z.ZodType>(
   // again while the answers stay so and the call's retry budget lasts; JSON that misses the
   // schema twice stops here.
   let latest = repaired;
-  let unfinished = isUnfinished(first.text) || isUnfinished(repaired.text);
+  let unfinished = isNotJson(first.parsed) || isNotJson(repaired.parsed);
   while (unfinished && call.retriesLeft > 0) {
     call.retriesLeft--;
     latest = await parsedAnswer(call, settings, {
@@ -54,7 +54,7 @@ export async function answerWithRepair<S extends z.ZodType>(
       jsonSchema,
     });
     if (latest.parsed.ok) return { value: latest.parsed.value, json: latest.parsed.json };
-    unfinished = isUnfinished(latest.text);
+    unfinished = isNotJson(latest.parsed);
   }
   // Still no JSON: a failure of the sampling or the transport more than of the model, so the
   // request may be sent again (retryable); JSON that misses the schema twice is not.
@@ -90,17 +90,10 @@ async function parsedAnswer<S extends z.ZodType>(
 /**
  * No answer, or text that is not JSON at all (cut off by MAX_TOKENS, garbled on the way): the
  * provider's structured output makes that a failed sample, not the model's view of the schema.
+ * The parse already told: a failure with no JSON value found.
  */
-function isUnfinished(text: string): boolean {
-  const trimmed = text.trim();
-  if (trimmed === '') return true;
-  try {
-    JSON.parse(trimmed);
-    return false;
-  } catch {
-    return true;
-  }
-}
+const isNotJson = (parsed: ParseOutcome<unknown>): boolean =>
+  !parsed.ok && parsed.json === undefined;
 
 const MAX_ECHOED_ANSWER_CHARS = 2_000;
 

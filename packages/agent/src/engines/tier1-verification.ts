@@ -267,10 +267,15 @@ function clickVerdict(
   return verdict(false, 0.7, 'nothing changed after the click');
 }
 
-/** The page shows the text, and did not before the action (old text is no evidence). */
-const shows = (pending: PendingAction, page: PageState, text: string) => {
+/** Text the page did not show before the action: only new text is evidence of what it did. */
+const isNew = (pending: PendingAction, text: string) => {
   const wanted = text.trim().toLowerCase();
-  if (!wanted || pending.beforeState.semanticSkeleton.toLowerCase().includes(wanted)) return false;
+  return wanted !== '' && !pending.beforeState.semanticSkeleton.toLowerCase().includes(wanted);
+};
+
+/** The page shows the text now (a message, its title, an element's name or value). */
+const shows = (page: PageState, text: string) => {
+  const wanted = text.trim().toLowerCase();
   const has = (s: string | undefined) => (s ?? '').toLowerCase().includes(wanted);
   return (
     page.successMessages.some(has) ||
@@ -293,11 +298,11 @@ export function goalConfirmation(
   const expected = pending.expectedOutcome;
   if (!expected?.completesGoal || !t1.success || !t1.conclusive || t1.nextGoalMissing) return null;
   if (page.hasErrors && page.errors.length > 0) return null;
-  // A message that was on the page before the action confirms nothing about it.
-  const before = pending.beforeState.semanticSkeleton.toLowerCase();
-  const success = page.successMessages.find((m) => !before.includes(m.trim().toLowerCase()));
+  // A message or text that was on the page before the action confirms nothing about it.
+  const success = page.successMessages.find((m) => isNew(pending, m));
   if (success) return `the page confirms the goal: “${success}”`;
-  if (expected.textShouldAppear && shows(pending, page, expected.textShouldAppear))
+  const text = expected.textShouldAppear;
+  if (text && isNew(pending, text) && shows(page, text))
     return `the page shows “${expected.textShouldAppear}”, as the step expected`;
   const moved = page.url !== pending.beforeState.url || page.observations.didUrlChange === true;
   if (expected.urlShouldChange === true && moved)

@@ -86,6 +86,22 @@ describe('usage service', () => {
       await server.close();
     });
 
+    /** A usage service tracing to the capture server, its logs kept out of the way. */
+    const usageTracedByCapture = () => {
+      const traced = createTracing({
+        publicKey: 'pk',
+        secretKey: 'sk',
+        baseUrl: server.baseUrl,
+        log: recordingLogger().log,
+        ...fast(2000),
+      });
+      tracing = traced;
+      return {
+        traced,
+        usage: createUsageService({ store, tracing: traced, log: recordingLogger().log }),
+      };
+    };
+
     it('prices the call once and writes the usage log and a nested LangFuse generation', async () => {
       const { log, lines } = recordingLogger();
       tracing = createTracing({
@@ -155,14 +171,7 @@ describe('usage service', () => {
     });
 
     it('is idempotent on the generation id: one log row, one generation', async () => {
-      tracing = createTracing({
-        publicKey: 'pk',
-        secretKey: 'sk',
-        baseUrl: server.baseUrl,
-        log: recordingLogger().log,
-        ...fast(2000),
-      });
-      const usage = createUsageService({ store, tracing, log: recordingLogger().log });
+      const { traced, usage } = usageTracedByCapture();
       const e = event(tenantId, { context: { tenantId, traceId: null } });
 
       const first = await usage.record(e);
@@ -174,13 +183,15 @@ describe('usage service', () => {
         costMicroUsd: 1950,
       });
       // Even a fresh service (a restarted process) leaves the billing log unchanged.
-      const third = await createUsageService({ store, tracing, log: recordingLogger().log }).record(
-        e,
-      );
+      const third = await createUsageService({
+        store,
+        tracing: traced,
+        log: recordingLogger().log,
+      }).record(e);
       expect(third.stored).toBe('duplicate');
       expect(await store.tokenUsage.list(tenantId)).toHaveLength(1);
 
-      await tracing.flush();
+      await traced.flush();
       await server.waitFor((s) => s.spans.length >= 2);
       // The same service never sends an id twice; a restarted one has no memory of it, so a
       // replay across processes reaches LangFuse again (billing, above, stays exact).
@@ -188,14 +199,7 @@ describe('usage service', () => {
     });
 
     it('names a call that answered for two nodes after both, and bills it once', async () => {
-      tracing = createTracing({
-        publicKey: 'pk',
-        secretKey: 'sk',
-        baseUrl: server.baseUrl,
-        log: recordingLogger().log,
-        ...fast(2000),
-      });
-      const usage = createUsageService({ store, tracing, log: recordingLogger().log });
+      const { traced, usage } = usageTracedByCapture();
       await usage.record(
         event(tenantId, {
           node: 'context_analysis',
@@ -204,7 +208,7 @@ describe('usage service', () => {
           context: { tenantId, traceId: null },
         }),
       );
-      await tracing.flush();
+      await traced.flush();
       await server.waitFor((s) => s.spans.length >= 1);
       const gen = server.spans[0];
       expect(gen?.name).toBe('analyzeContext + generatePlan');
@@ -215,19 +219,12 @@ describe('usage service', () => {
     });
 
     it('records a failed call as an ERROR generation and still bills its tokens', async () => {
-      tracing = createTracing({
-        publicKey: 'pk',
-        secretKey: 'sk',
-        baseUrl: server.baseUrl,
-        log: recordingLogger().log,
-        ...fast(2000),
-      });
-      const usage = createUsageService({ store, tracing, log: recordingLogger().log });
+      const { traced, usage } = usageTracedByCapture();
       const outcome = await usage.record(
         event(tenantId, { error: 'GOOGLE call for planning failed: 503', output: undefined }),
       );
       expect(outcome.stored).toBe('inserted');
-      await tracing.flush();
+      await traced.flush();
       await server.waitFor((s) => s.spans.length >= 1);
       const gen = server.spans[0];
       expect(gen?.attributes[A.OBSERVATION_LEVEL]).toBe('ERROR');

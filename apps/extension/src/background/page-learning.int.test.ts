@@ -45,7 +45,11 @@ interface PageModel {
 type Effects = Record<string, (page: PageModel) => void>;
 
 /** recordingTabs whose capture, snapshot and settle follow a page the actions change. */
-function scriptedPage(effects: Effects, start: Partial<PageModel> = {}) {
+function scriptedPage(
+  effects: Effects,
+  start: Partial<PageModel> = {},
+  captureDelayMs: (read: number) => number = () => 0,
+) {
   const page: PageModel = {
     url: HOME,
     visible: '<h1>Patients</h1><button>Menu</button>',
@@ -80,6 +84,8 @@ function scriptedPage(effects: Effects, start: Partial<PageModel> = {}) {
   });
   tabs.snapshot = async (_tabId, request): Promise<PageSnapshot> => {
     learnReads.push(request);
+    const delay = captureDelayMs(learnReads.length);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const hidden = request.includeHidden ? page.hidden : '';
     return { mode: request.mode, text: `<!-- source: ${page.url} -->\n${page.visible}${hidden}` };
   };
@@ -128,10 +134,11 @@ describe('page learning in the task loop', () => {
     allow?: string[];
     start?: Partial<PageModel>;
     maxRequests?: number;
+    captureDelayMs?: (read: number) => number;
   }) {
     const storage = memoryStore();
     for (const site of options.allow ?? []) await setSiteLearning(storage, site, true);
-    const scripted = scriptedPage(options.effects ?? {}, options.start);
+    const scripted = scriptedPage(options.effects ?? {}, options.start, options.captureDelayMs);
     const logs: string[] = [];
     const learning = new PageLearning({
       storage,
@@ -221,6 +228,24 @@ describe('page learning in the task loop', () => {
       ['post-interaction', 'click("1")'],
     ]);
     expect(logs).toContain(
+      `page content of ${HOME} (post-interaction) not sent: unchanged since the last send`,
+    );
+  });
+
+  it('decides and sends in the order of the actions, even when an earlier capture is slower', async () => {
+    const { learnReads, logs } = await runTask({
+      responses: [step(click('1')), step(click('2')), step(finished('done'))],
+      effects: { ...openMenu, 'click("2")': (page) => (page.title = 'Patients (1)') },
+      allow: ['app.example'],
+      // The menu's capture (read 2) lands after the next action's (read 3) was taken.
+      captureDelayMs: (read) => (read === 2 ? 80 : 0),
+    });
+    expect(learnReads).toHaveLength(3);
+    expect(posts.map((p) => [p.body.phase, p.body.triggerAction])).toEqual([
+      ['initial', undefined],
+      ['post-interaction', 'click("1")'],
+    ]);
+    expect(logs.at(-1)).toBe(
       `page content of ${HOME} (post-interaction) not sent: unchanged since the last send`,
     );
   });

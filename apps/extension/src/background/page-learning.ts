@@ -52,6 +52,13 @@ export interface RunMemory {
   /** The hash of the content last sent, per URL. */
   sent: Map<string, string>;
   titles: Map<string, string>;
+  /**
+   * The run's last send job. Captures are taken at once (the page as the action left it), but
+   * each job decides and sends only after the one before it: the hash digest runs off the
+   * thread, so without a queue a later capture could overtake an earlier one and the earlier
+   * change would be skipped as "unchanged".
+   */
+  last: Promise<void>;
 }
 
 export const newRunMemory = (runId: string): RunMemory => ({
@@ -59,6 +66,7 @@ export const newRunMemory = (runId: string): RunMemory => ({
   initial: new Set(),
   sent: new Map(),
   titles: new Map(),
+  last: Promise.resolve(),
 });
 
 /**
@@ -142,9 +150,13 @@ export class PageLearning {
   }
 
   private start(page: SeenPage, trigger: string | undefined, taskId: Promise<string | undefined>) {
-    const job: Promise<void> = this.learn(page, trigger, taskId)
+    const memory = this.memory(page.tabId, page.runId);
+    const previous = memory.last;
+    const job: Promise<void> = this.learn(page, memory, trigger, taskId, previous)
       .catch((error: unknown) => this.log(`page content of ${page.url} not sent`, error))
       .finally(() => this.jobs.delete(job));
+    // A job that ends early (nothing to send) did not wait: the next waits for both.
+    memory.last = Promise.all([previous, job]).then(() => undefined);
     this.jobs.add(job);
   }
 
@@ -158,13 +170,14 @@ export class PageLearning {
 
   private async learn(
     page: SeenPage,
+    memory: RunMemory,
     trigger: string | undefined,
     taskId: Promise<string | undefined>,
+    previous: Promise<void>,
   ): Promise<void> {
     const { url, tabId } = page;
     // No consent, no capture: nothing of a site off the list leaves the tab.
     if (url.length > URL_MAX || !(await mayLearnFrom(this.deps.storage, url))) return;
-    const memory = this.memory(tabId, page.runId);
     const phase = learnPhase(memory, url, trigger);
     if (!phase) return;
     if (phase === 'initial') memory.initial.add(url);
@@ -185,6 +198,7 @@ export class PageLearning {
       phase,
       ...(phase === 'post-interaction' && trigger ? { triggerAction: trigger.slice(0, 200) } : {}),
     };
+    await previous;
     const id = await taskId;
     if (id) body.taskId = id;
     const hash = await contentHash(html);

@@ -71,9 +71,13 @@ async function adminGet<T>(server: { url: string; apiKey: string }, path: string
   return (await res.json()) as T;
 }
 
-/** The log rows of one task, summed per action type in the order the types first appear. */
+/**
+ * The log rows of one task, summed per action type in the order the types first appear. A
+ * merged call's share (planning's in context analysis's call) adds tokens, not a call.
+ */
 function byActionType(
   logs: readonly {
+    partOf: string | null;
     actionType: string;
     inputTokens: number;
     outputTokens: number;
@@ -89,7 +93,7 @@ function byActionType(
       outputTokens: 0,
       cachedInputTokens: 0,
     };
-    node.calls += 1;
+    node.calls += log.partOf === null ? 1 : 0;
     node.inputTokens += log.inputTokens;
     node.outputTokens += log.outputTokens;
     node.cachedInputTokens += log.cachedInputTokens;
@@ -140,7 +144,10 @@ export async function serverRecords(server: {
         tokens: detail.task.usage.totalTokens,
         costMicroUsd: detail.task.usage.costMicroUsd,
         nodes: byActionType(logs),
-        calls: logs.map((l) => ({ actionType: l.actionType, startedAt: Date.parse(l.timestamp) })),
+        // Model calls only: the requests the model saw are matched to these.
+        calls: logs
+          .filter((l) => l.partOf === null)
+          .map((l) => ({ actionType: l.actionType, startedAt: Date.parse(l.timestamp) })),
       };
     },
     async close() {

@@ -722,6 +722,7 @@ export const endpoints = {
       'The window defaults to the last 30 days and may span at most 366; `from` is inclusive, `to` exclusive (a date-only `to` covers that whole day). An empty or too long window is `BAD_REQUEST`.',
       'Cost is integer micro-USD (`costMicroUsd`) and the same amount in dollars as an exact decimal string (`costUsd`); `totals` is the sum of `rows`.',
       '`cachedInputTokens` is the part of `inputTokens` the provider read from its prompt cache, billed at the cached rate; it is counted in `inputTokens` too, never added to it.',
+      "One model call may answer for two nodes (context analysis writes the plan, the action answer states its expected outcome). Its tokens and cost are split between their action types by each answer's share of the output, so `PLANNING` and `OUTCOME_PREDICTION` rows show what they cost with `calls` 0: `calls` counts model calls, once, under the node that made them.",
     ],
   }),
   adminMetrics: defineEndpoint({

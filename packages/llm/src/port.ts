@@ -2,7 +2,7 @@
 // LlmClient.converse (tool calling): generate validates the structured output with zod, measures latency, and reports usage through one hook, so no node
 // can call a model without being accounted for. Nodes receive a client; none constructs one.
 import type { LlmActionType, LlmNode, LlmProvider } from '@tandem/contracts';
-import type { UsageEvent } from '@tandem/observability';
+import type { CallPart, UsageEvent } from '@tandem/observability';
 import type { z } from 'zod';
 
 /**
@@ -29,8 +29,11 @@ export interface LlmCallContext {
 
 export interface LlmRequest<S extends z.ZodType> {
   node: LlmNode;
-  /** Other nodes this one call answers for (one call where one answer suffices). */
-  alsoFor?: readonly LlmNode[];
+  /**
+   * Other nodes this one call answers for (one call where one answer suffices), each with its
+   * action type and the output field holding its answer: the call is priced under each.
+   */
+  alsoFor?: readonly CallPart[];
   actionType: LlmActionType;
   system: string;
   prompt: string;

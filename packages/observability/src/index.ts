@@ -42,7 +42,8 @@ export {
   type TraceHandle,
   type Tracing,
 } from './tracing/port';
-export type { UsageEvent, UsageEventContext, UsageEventUsage } from './usage/usage-event';
+export type { CallPart, UsageEvent, UsageEventContext, UsageEventUsage } from './usage/usage-event';
+export { partFractions, splitUsage } from './usage/usage-shares';
 export {
   createUsageService,
   type UsageOutcome,

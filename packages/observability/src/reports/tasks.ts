@@ -62,9 +62,9 @@ export async function taskListReport(
   };
 }
 
-/** One call's amounts, as the store's rollups sum them. */
+/** One log's amounts, as the store's rollups sum them: a merged call's share is no call. */
 const logSums = (log: TokenUsageLog): UsageSums => ({
-  calls: 1,
+  calls: log.partOf === null ? 1 : 0,
   inputTokens: log.inputTokens,
   cachedInputTokens: log.cachedInputTokens,
   outputTokens: log.outputTokens,

@@ -18,16 +18,26 @@ export interface UsageEventContext {
   traceId?: string | null;
 }
 
+/**
+ * Another node's answer carried by one call (one call where one answer suffices): the node, the
+ * action type it is billed under, and the field of the structured output that holds its answer.
+ */
+export interface CallPart {
+  node: LlmNode;
+  actionType: LlmActionType;
+  field: string;
+}
+
 export interface UsageEvent {
   /** Unique per call; the usage log is idempotent on it. */
   generationId: string;
   /** The graph node that made the call; also names its LangFuse generation. */
   node: LlmNode;
   /**
-   * Other nodes whose answer the same call carried (context analysis writes the plan too):
-   * the generation is shown under every node it served.
+   * Other nodes whose answer the same call carried (context analysis writes the plan too): the
+   * generation is shown under every node it served, and priced under each (usage-shares.ts).
    */
-  alsoFor?: readonly LlmNode[];
+  alsoFor?: readonly CallPart[];
   actionType: LlmActionType;
   provider: LlmProvider;
   model: string;

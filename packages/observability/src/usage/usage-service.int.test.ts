@@ -198,24 +198,36 @@ describe('usage service', () => {
       expect(server.spans.filter((s) => s.name === 'generatePlan')).toHaveLength(2);
     });
 
-    it('names a call that answered for two nodes after both, and bills it once', async () => {
+    it('names a call that answered for two nodes after both, and prices each its share', async () => {
       const { traced, usage } = usageTracedByCapture();
-      await usage.record(
-        event(tenantId, {
-          node: 'context_analysis',
-          alsoFor: ['planning'],
-          actionType: 'CONTEXT_ANALYSIS',
-          context: { tenantId, traceId: null },
-        }),
-      );
+      const call = event(tenantId, {
+        node: 'context_analysis',
+        alsoFor: [{ node: 'planning', actionType: 'PLANNING', field: 'plan' }],
+        actionType: 'CONTEXT_ANALYSIS',
+        context: { tenantId, traceId: null, taskId: 'task-merged' },
+        output: { source: 'PAGE', reasoning: 'The form is open.', plan: { steps: ['a', 'b'] } },
+      });
+      const outcome = await usage.record(call);
       await traced.flush();
       await server.waitFor((s) => s.spans.length >= 1);
       const gen = server.spans[0];
       expect(gen?.name).toBe('analyzeContext + generatePlan');
       expect(gen?.attributes[`${A.OBSERVATION_METADATA}.alsoFor`]).toBe('planning');
-      expect(await store.tokenUsage.list(tenantId)).toMatchObject([
-        { actionType: 'CONTEXT_ANALYSIS' },
+      const logs = await store.tokenUsage.list(tenantId, { taskId: 'task-merged' });
+      expect(logs.map((l) => [l.id, l.actionType, l.partOf])).toEqual([
+        [call.generationId, 'CONTEXT_ANALYSIS', null],
+        [`${call.generationId}:planning`, 'PLANNING', call.generationId],
       ]);
+      // Both shares add up to exactly the call: nothing billed twice, nothing lost.
+      const sum = (key: 'inputTokens' | 'outputTokens' | 'totalTokens' | 'costMicroUsd') =>
+        logs.reduce((n, l) => n + l[key], 0);
+      expect([sum('inputTokens'), sum('outputTokens'), sum('totalTokens')]).toEqual([
+        1500, 500, 2100,
+      ]);
+      expect(sum('costMicroUsd')).toBe(outcome.costMicroUsd);
+      expect(logs[1]?.totalTokens).toBeGreaterThan(0);
+      const [task] = await store.tokenUsage.totalsByTask(tenantId, ['task-merged']);
+      expect(task?.calls).toBe(1);
     });
 
     it('records a failed call as an ERROR generation and still bills its tokens', async () => {

@@ -9,6 +9,7 @@ import { microUsdToUsd, priceUsageDetailed, type UsageCost } from '../pricing/pr
 import { generationName } from '../tracing/node-spans';
 import type { Tracing } from '../tracing/port';
 import type { UsageEvent } from './usage-event';
+import { splitUsage } from './usage-shares';
 
 export interface UsageServiceOptions {
   /** Only `tokenUsage.append` is used; pass the Store. */
@@ -112,7 +113,9 @@ export function createUsageService(options: UsageServiceOptions): UsageService {
     const u = event.usage;
     const c = cost.componentsMicroUsd;
     options.tracing.generation({
-      name: [event.node, ...(event.alsoFor ?? [])].map(generationName).join(' + '),
+      name: [event.node, ...(event.alsoFor ?? []).map((p) => p.node)]
+        .map(generationName)
+        .join(' + '),
       model: event.model,
       input: { system: clip(event.input.system), prompt: clip(event.input.prompt) },
       output: event.output,
@@ -135,7 +138,7 @@ export function createUsageService(options: UsageServiceOptions): UsageService {
       metadata: {
         generationId: event.generationId,
         node: event.node,
-        ...(event.alsoFor?.length ? { alsoFor: event.alsoFor.join(',') } : {}),
+        ...(event.alsoFor?.length ? { alsoFor: event.alsoFor.map((p) => p.node).join(',') } : {}),
         actionType: event.actionType,
         provider: event.provider,
         costMicroUsd: cost.costMicroUsd,
@@ -158,26 +161,36 @@ export function createUsageService(options: UsageServiceOptions): UsageService {
     const tracePromise = new Promise<UsageOutcome['traced']>((resolve) =>
       resolve(traceGeneration(event, cost)),
     );
-    const storePromise = (async () =>
-      options.store.tokenUsage.append(ctx.tenantId, {
-        id: event.generationId,
-        userId: ctx.userId ?? null,
-        sessionId: ctx.sessionId ?? null,
-        messageId: ctx.messageId ?? null,
-        taskId: ctx.taskId ?? null,
-        traceId: ctx.traceId ?? options.tracing.currentTraceId(),
-        provider: event.provider,
-        model: event.model,
-        actionType: event.actionType,
-        inputTokens: event.usage.inputTokens,
-        outputTokens: event.usage.outputTokens,
-        cachedInputTokens: event.usage.cachedInputTokens,
-        thinkingTokens: event.usage.thinkingTokens,
-        totalTokens: event.usage.totalTokens,
-        costMicroUsd: cost.costMicroUsd,
-        durationMs: Math.max(0, Math.round(event.latencyMs)),
-        timestamp: timesOf(event).startTime.toISOString(),
-      }))();
+    const logs = splitUsage(event, { ...event.usage, costMicroUsd: cost.costMicroUsd });
+    const storePromise = (async () => {
+      let inserted = false;
+      // The caller's log first: a part is never billed without the call it belongs to. A
+      // replayed event finds every id already there and changes nothing.
+      for (const log of logs) {
+        const added = await options.store.tokenUsage.append(ctx.tenantId, {
+          id: `${event.generationId}${log.idSuffix}`,
+          partOf: log.partNode === null ? null : event.generationId,
+          userId: ctx.userId ?? null,
+          sessionId: ctx.sessionId ?? null,
+          messageId: ctx.messageId ?? null,
+          taskId: ctx.taskId ?? null,
+          traceId: ctx.traceId ?? options.tracing.currentTraceId(),
+          provider: event.provider,
+          model: event.model,
+          actionType: log.actionType,
+          inputTokens: log.amounts.inputTokens,
+          outputTokens: log.amounts.outputTokens,
+          cachedInputTokens: log.amounts.cachedInputTokens,
+          thinkingTokens: log.amounts.thinkingTokens,
+          totalTokens: log.amounts.totalTokens,
+          costMicroUsd: log.amounts.costMicroUsd,
+          durationMs: Math.max(0, Math.round(event.latencyMs)),
+          timestamp: timesOf(event).startTime.toISOString(),
+        });
+        if (log.partNode === null) inserted = added;
+      }
+      return inserted;
+    })();
 
     const settled = Promise.allSettled([storePromise, tracePromise]).then(
       ([stored, tracedResult]): UsageOutcome => {

@@ -11,6 +11,7 @@ import { KNOWLEDGE_SEARCH_MIGRATION } from '../entities/knowledge/libsql-schema'
 import { LIVE_EVENTS_MIGRATION } from '../entities/live-event/libsql-schema';
 import { QUEUED_JOBS_MIGRATION } from '../entities/queued-job/libsql-schema';
 import { STACK_TABLES_V6 } from '../entities/stack/libsql-schema';
+import { TOKEN_USAGE_PARTS_MIGRATION } from '../entities/token-usage/libsql-schema';
 import { UPLOAD_PARTS_MIGRATION, UPLOADS_MIGRATION } from '../entities/upload/libsql-schema';
 
 export interface Migration {
@@ -71,6 +72,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 11,
     name: UPLOAD_PARTS_MIGRATION.name,
     statements: UPLOAD_PARTS_MIGRATION.statements,
+  },
+  {
+    version: 12,
+    name: TOKEN_USAGE_PARTS_MIGRATION.name,
+    statements: TOKEN_USAGE_PARTS_MIGRATION.statements,
   },
 ];
 

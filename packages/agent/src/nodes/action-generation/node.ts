@@ -100,7 +100,9 @@ export const actionGeneration =
       const result = await deps.llm.generate({
         node: 'action_generation',
         // Its answer states the action's expected outcome too: outcome prediction's part.
-        alsoFor: ['outcome_prediction'],
+        alsoFor: [
+          { node: 'outcome_prediction', actionType: 'OUTCOME_PREDICTION', field: 'outcome' },
+        ],
         actionType: state.plan?.steps[state.currentStepIndex]?.refinable
           ? 'REFINEMENT'
           : 'ACTION_GENERATION',

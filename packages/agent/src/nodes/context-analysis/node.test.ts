@@ -44,7 +44,7 @@ describe('context_analysis', () => {
     expect(call).toMatchObject({
       actionType: 'CONTEXT_ANALYSIS',
       system: contextAndPlanSystem,
-      alsoFor: ['planning'],
+      alsoFor: [{ node: 'planning', actionType: 'PLANNING', field: 'plan' }],
     });
     expect(call?.prompt).toContain("User goal: Fill in Acme's VAT number");
     expect(call?.prompt).toContain('Organisation knowledge: (none)');

@@ -25,7 +25,8 @@ export const contextAnalysis =
     const result = await deps.llm.generate({
       node: 'context_analysis',
       actionType: 'CONTEXT_ANALYSIS',
-      ...(plans ? { alsoFor: ['planning' as const] } : {}),
+      // Priced under planning too, by the plan's share of the answer.
+      ...(plans ? { alsoFor: [{ node: 'planning', actionType: 'PLANNING', field: 'plan' }] } : {}),
       system: plans ? contextAndPlanSystem : contextAnalysisSystem,
       prompt: contextAnalysisPrompt({
         query: state.query,

@@ -26,3 +26,9 @@ export const TOKEN_USAGE_TABLES_V1: string[] = [
   `CREATE INDEX IF NOT EXISTS token_usage_tenant_time ON token_usage (tenant_id, timestamp)`,
   `CREATE INDEX IF NOT EXISTS token_usage_tenant_task ON token_usage (tenant_id, task_id, timestamp)`,
 ];
+
+/** Migration 12: a merged call's share billed under another action type names its call. */
+export const TOKEN_USAGE_PARTS_MIGRATION = {
+  name: 'token-usage-parts',
+  statements: [`ALTER TABLE token_usage ADD COLUMN part_of TEXT`],
+};

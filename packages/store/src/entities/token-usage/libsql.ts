@@ -8,6 +8,7 @@ import { iso, num, placeholders, str, strOrNull } from '../../libsql/sql';
 
 const toLog = (row: Row): TokenUsageLog => ({
   id: str(row, 'id'),
+  partOf: strOrNull(row, 'part_of'),
   tenantId: str(row, 'tenant_id'),
   userId: strOrNull(row, 'user_id'),
   sessionId: strOrNull(row, 'session_id'),
@@ -52,7 +53,7 @@ function windowWhere(
   return { where, args };
 }
 
-const SUMS = `COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,
+const SUMS = `SUM(CASE WHEN part_of IS NULL THEN 1 ELSE 0 END) AS calls, SUM(input_tokens) AS input_tokens,
   SUM(cached_input_tokens) AS cached_input_tokens,
   SUM(output_tokens) AS output_tokens, SUM(total_tokens) AS total_tokens,
   SUM(cost_micro_usd) AS cost_micro_usd`;
@@ -77,8 +78,8 @@ export function libsqlTokenUsage(client: SqlClient): TokenUsageRepository {
         sql: `INSERT INTO token_usage (id, tenant_id, user_id, session_id, message_id, task_id,
                 trace_id, provider, model, action_type, input_tokens, output_tokens,
                 cached_input_tokens, thinking_tokens, total_tokens, cost_micro_usd, duration_ms,
-                timestamp)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                timestamp, part_of)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT (id) DO NOTHING`,
         args: [
           input.id,
@@ -99,6 +100,7 @@ export function libsqlTokenUsage(client: SqlClient): TokenUsageRepository {
           input.costMicroUsd,
           input.durationMs,
           iso(input.timestamp),
+          input.partOf ?? null,
         ],
       });
       return result.rowsAffected > 0;

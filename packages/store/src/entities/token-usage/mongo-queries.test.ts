@@ -12,6 +12,7 @@ import {
 function row(over: Partial<TokenUsageDoc> & { id: string; timestamp: Date }): TokenUsageDoc {
   return {
     tenantId: 't1',
+    partOf: null,
     userId: 'u1',
     sessionId: null,
     messageId: null,
@@ -131,6 +132,27 @@ describe('usage rollups', () => {
       '3',
     ]);
     expect(log.find(usageListQuery('t1', {}, 1)).map((r) => r.id)).toEqual(['1']);
+  });
+
+  it("counts a merged call's share under its own action type, as tokens and no call", () => {
+    const { partOf: _unset, ...legacy } = row({ id: 'old', timestamp: new Date('2025-03-03') });
+    const merged = new MingoCollection([
+      row({ id: 'g1', timestamp: new Date('2025-03-03'), actionType: 'CONTEXT_ANALYSIS' }),
+      row({ id: 'g1:planning', partOf: 'g1', timestamp: new Date('2025-03-03'), totalTokens: 40 }),
+      // Logged before `partOf` existed: a call.
+      legacy as TokenUsageDoc,
+    ]);
+    const rows = merged.aggregate<{ _id: string; calls: number; totalTokens: number }>(
+      usageRollupPipeline('t1', { groupBy: 'actionType' }),
+    );
+    expect(rows.map((r) => [r._id, r.calls, r.totalTokens])).toEqual([
+      ['CONTEXT_ANALYSIS', 1, 110],
+      ['PLANNING', 1, 150],
+    ]);
+    const [day] = merged.aggregate<{ calls: number }>(
+      usageRollupPipeline('t1', { groupBy: 'day' }),
+    );
+    expect(day?.calls).toBe(2);
   });
 
   it('a misspelt stage or operator fails here, as it would on a server', () => {

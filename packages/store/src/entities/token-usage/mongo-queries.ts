@@ -15,7 +15,8 @@ export const GROUP_KEYS: Record<UsageGroupBy, unknown> = {
 };
 
 const SUMS = {
-  calls: { $sum: 1 },
+  // A share of another call is no call; logs from before `partOf` existed lack it: calls.
+  calls: { $sum: { $cond: [{ $ifNull: ['$partOf', false] }, 0, 1] } },
   inputTokens: { $sum: '$inputTokens' },
   cachedInputTokens: { $sum: '$cachedInputTokens' },
   outputTokens: { $sum: '$outputTokens' },

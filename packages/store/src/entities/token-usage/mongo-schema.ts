@@ -8,6 +8,7 @@ export type TokenUsageDoc = MongoDoc<TokenUsageLog, 'timestamp'>;
 export const tokenUsageSchema = new Schema<TokenUsageDoc>(
   {
     ...tenantOwned,
+    partOf: String,
     userId: String,
     sessionId: String,
     messageId: String,

@@ -14,6 +14,7 @@ import { iso, isMongoDuplicateKey, orNull, toDate } from '../../mongo/util';
 
 const toLog = (doc: TokenUsageDoc): TokenUsageLog => ({
   id: doc.id,
+  partOf: orNull(doc.partOf),
   tenantId: doc.tenantId,
   userId: orNull(doc.userId),
   sessionId: orNull(doc.sessionId),
@@ -61,6 +62,7 @@ export function mongoTokenUsage({ tokenUsage }: MongoModels): TokenUsageReposito
     async append(tenantId, input) {
       const doc: TokenUsageDoc = {
         id: input.id,
+        partOf: input.partOf ?? null,
         tenantId,
         userId: input.userId,
         sessionId: input.sessionId,

@@ -5,6 +5,12 @@ import type { LlmActionType, LlmProvider } from '@tandem/contracts';
 export interface TokenUsageLog {
   /** The generation id; appending the same id twice is a no-op (idempotent). */
   id: string;
+  /**
+   * Null for a model call. For another node's share of a merged call (the plan written by
+   * context analysis's call), the id of that call: billed under its own action type, counted
+   * as no call of its own.
+   */
+  partOf: string | null;
   tenantId: string;
   userId: string | null;
   sessionId: string | null;
@@ -29,6 +35,7 @@ export type UsageGroupBy = 'day' | 'model' | 'actionType' | 'user';
 export interface UsageRollupRow {
   /** yyyy-mm-dd for day, the model name, the action type or the user id (`""` for none). */
   key: string;
+  /** Model calls: logs that are no share of another call (`partOf` null). */
   calls: number;
   inputTokens: number;
   /** The part of `inputTokens` read from the provider's cache. */
@@ -43,7 +50,10 @@ export interface UsageSeriesRow extends UsageRollupRow {
   series: string;
 }
 
-export type NewTokenUsageLog = Omit<TokenUsageLog, 'tenantId'>;
+/** `partOf` left out: a call of its own. */
+export type NewTokenUsageLog = Omit<TokenUsageLog, 'tenantId' | 'partOf'> & {
+  partOf?: string | null;
+};
 
 export interface TokenUsageRepository {
   /** Append-only. Returns false (and changes nothing) when the id was already logged. */

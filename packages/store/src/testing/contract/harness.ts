@@ -65,6 +65,7 @@ export function actionInput(
 export function usageInput(overrides: Partial<NewTokenUsageLog> = {}): NewTokenUsageLog {
   return {
     id: uniq('gen'),
+    partOf: null,
     userId: 'user-1',
     sessionId: null,
     messageId: null,

@@ -41,7 +41,8 @@ export function expectedRollup(
       totalTokens: 0,
       costMicroUsd: 0,
     };
-    row.calls += 1;
+    // Another node's share of a merged call is billed, not counted as a call.
+    row.calls += log.partOf ? 0 : 1;
     row.inputTokens += log.inputTokens;
     row.cachedInputTokens += log.cachedInputTokens;
     row.outputTokens += log.outputTokens;
@@ -95,6 +96,35 @@ export function usageContract(makeStore: MakeStore): void {
       expect(await ids({ to: at(1) })).toEqual([logs[1]?.id]);
       expect(await ids({ taskId: 't1' })).toEqual([logs[1]?.id, logs[3]?.id, logs[0]?.id]);
       expect(await ids({ limit: 2 })).toEqual([logs[1]?.id, logs[2]?.id]);
+    });
+
+    it("bills a merged call's share under its own action type, as no call of its own", async () => {
+      const tenantId = await newTenant(store());
+      const call = usageInput({ actionType: 'CONTEXT_ANALYSIS', taskId: 't1' });
+      const share = usageInput({
+        id: `${call.id}:planning`,
+        partOf: call.id,
+        actionType: 'PLANNING',
+        taskId: 't1',
+        timestamp: call.timestamp,
+        inputTokens: 30,
+        outputTokens: 8,
+        totalTokens: 38,
+        costMicroUsd: 400,
+      });
+      await store().tokenUsage.append(tenantId, call);
+      await store().tokenUsage.append(tenantId, share);
+      expect((await store().tokenUsage.list(tenantId)).map((l) => [l.id, l.partOf])).toEqual([
+        [call.id, null],
+        [share.id, call.id],
+      ]);
+      const byType = await store().tokenUsage.rollup(tenantId, { groupBy: 'actionType' });
+      expect(byType.map((r) => [r.key, r.calls, r.totalTokens, r.costMicroUsd])).toEqual([
+        ['CONTEXT_ANALYSIS', 1, 120, 1500],
+        ['PLANNING', 0, 38, 400],
+      ]);
+      const [task] = await store().tokenUsage.totalsByTask(tenantId, ['t1']);
+      expect([task?.calls, task?.totalTokens]).toEqual([1, 158]);
     });
 
     it('rolls up by day, model, action type and user', async () => {
@@ -160,6 +190,7 @@ export function usageContract(makeStore: MakeStore): void {
         cachedShare: fc.double({ min: 0, max: 1, noNaN: true }),
         outputTokens: fc.integer({ min: 0, max: 5_000 }),
         costMicroUsd: fc.integer({ min: 0, max: 2_000_000 }),
+        share: fc.boolean(),
       });
       const windowArb = fc.record({
         from: fc.option(fc.integer({ min: 0, max: 4 * DAY_MS }), { nil: undefined }),
@@ -183,6 +214,8 @@ export function usageContract(makeStore: MakeStore): void {
               outputTokens: spec.outputTokens,
               totalTokens: spec.inputTokens + spec.outputTokens,
               costMicroUsd: spec.costMicroUsd,
+              // A share of the previous log's call when it is one: tokens, and no call.
+              partOf: spec.share && i > 0 ? `${run}-${i - 1}` : null,
             });
             logs[spec.tenant].push(log);
             expect(await store().tokenUsage.append(tenants[spec.tenant], log)).toBe(true);

@@ -218,9 +218,10 @@ function UsageLine({ usage }: { usage: StepUsage }) {
     <ul>
       {usage.byActionType.map((u) => (
         <li key={u.actionType}>
-          {u.actionType} ×{u.calls} · {formatInt(u.inputTokens)} in (
-          {formatInt(u.cachedInputTokens)} cached) / {formatInt(u.outputTokens)} out ·{' '}
-          {formatUsd(u.costUsd)}
+          {/* A node answered inside another node's call is priced here with no call of its own. */}
+          {u.actionType} {u.calls === 0 ? '(in a shared call)' : `×${u.calls}`} ·{' '}
+          {formatInt(u.inputTokens)} in ({formatInt(u.cachedInputTokens)} cached) /{' '}
+          {formatInt(u.outputTokens)} out · {formatUsd(u.costUsd)}
         </li>
       ))}
     </ul>

@@ -27,6 +27,8 @@ import { extractionState } from './nodes/extraction/state';
 import type { PlanningOutput } from './nodes/planning/prompt';
 import type { PageState } from './page/page-state';
 import { pageReadsState } from './page-reads/state';
+import type { TargetLocators } from './routines/locators';
+import { routinesState } from './routines/state';
 import { skillsState } from './skills/state';
 import { webSearchState } from './web-search/state';
 
@@ -51,8 +53,11 @@ export interface PendingAction {
     GraphNode,
     'direct_action' | 'step_refinement' | 'action_generation' | 'correction' | 'chain_recovery'
   >;
-  /** Fingerprints of the targets (role + name) when sent, to explain "element changed". */
-  targets: { id: string; role: string; name: string }[];
+  /**
+   * Fingerprints of the targets (role + name) when sent, to explain "element changed"; with the
+   * locators a routine finds them by again. Checkpoints from before routines lack them.
+   */
+  targets: ({ id: string; role: string; name: string } & Partial<TargetLocators>)[];
   /**
    * Set when the action is a plan step's contingency (a cookie banner dismissed…): it clears
    * the way for the step, so the step itself is tried again after it, not marked done.
@@ -240,6 +245,7 @@ export const InteractState = Annotation.Root({
   consecutiveSuccessWithoutTaskComplete: replace<number>(() => 0),
   corrections: replace<CorrectionRecord[]>(() => []),
   ...skillsState,
+  ...routinesState,
   /** Set by chain recovery / correction when they already decided the next action. */
   nextActionReady: replace<boolean>(() => false),
 

@@ -28,3 +28,4 @@ export { fenceUntrusted, UNTRUSTED_CONTENT_RULE } from './untrusted-content';
 export * from './decoded-forms';
 export * from './sse';
 export * from './csv';
+export * from './routine';

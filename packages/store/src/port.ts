@@ -104,6 +104,13 @@ export type {
 } from './entities/document/record';
 export type { NewStack, Stack, StackRepository, StackRow } from './entities/stack/record';
 export type {
+  NewRoutine,
+  NewRoutineVersion,
+  Routine,
+  RoutinePatch,
+  RoutineRepository,
+} from './entities/routine/record';
+export type {
   IdempotencyRecord,
   IdempotencyRepository,
   RateLimitRepository,
@@ -126,8 +133,10 @@ import type {
 import type { CollectedItemRepository } from './entities/collected-item/record';
 import type { DocumentExtractionRepository, DocumentRepository } from './entities/document/record';
 import type { StackRepository } from './entities/stack/record';
+import type { RoutineRepository } from './entities/routine/record';
 import type { IdempotencyRepository, RateLimitRepository } from './entities/idempotency/record';
 
+export { defaultRoutineName } from './entities/routine/record';
 export {
   MAX_SKILLS_PER_TENANT,
   MIN_SKILL_SUCCESS_RATE,
@@ -205,6 +214,8 @@ export interface Store {
   readonly documents: DocumentRepository;
   readonly documentExtractions: DocumentExtractionRepository;
   readonly stacks: StackRepository;
+  /** Routines: verified runs compiled to rerun without the model, by version. */
+  readonly routines: RoutineRepository;
   readonly idempotency: IdempotencyRepository;
   readonly rateLimits: RateLimitRepository;
   /** LangGraph checkpointer persisted in the same database (thread id = taskId). */

@@ -11,6 +11,7 @@ import {
   type ParsedAction,
 } from '@tandem/contracts';
 import { domHash, findNode, semanticSkeleton, type PageState } from '../page/page-state';
+import { locatorsOf } from '../routines/locators';
 import type { InteractStateType, PendingAction } from '../state';
 
 export function targetsOf(
@@ -20,7 +21,9 @@ export function targetsOf(
   return actions.flatMap((a) => {
     const id = actionTargetId(a);
     const node = id ? findNode(page.tree, id) : undefined;
-    return node ? [{ id: node.i, role: node.r, name: node.n ?? '' }] : [];
+    return node
+      ? [{ id: node.i, role: node.r, name: node.n ?? '', ...locatorsOf(node, page.tree) }]
+      : [];
   });
 }
 

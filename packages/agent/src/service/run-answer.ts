@@ -4,6 +4,7 @@
 import type { InteractResponse } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
 import { pendingViolation } from '../nodes/action-policy';
+import { saveRoutine } from '../routines/save';
 import type { InteractStateType, RunOutcome } from '../state';
 import type { InteractContext, RequestScope } from './context';
 import { InteractError } from './interact-error';
@@ -58,14 +59,19 @@ export async function answerRun(
         outcome,
       );
     case 'action':
-    case 'read_page':
-      return recordStep(store, ctx.events, {
+    case 'read_page': {
+      const response = await recordStep(store, ctx.events, {
         caller: scope.caller,
         state,
         existing: task.existing,
         verifiedActionId: task.verifiedActionId,
         started: scope.started,
       });
+      // Once the completed task is stored: its verified steps may become a routine.
+      if (state.status === 'completed' && task.existing?.status !== 'completed')
+        await saveRoutine(store, state, scope.log);
+      return response;
+    }
   }
 }
 

@@ -16,6 +16,7 @@ import { libsqlKnowledgeJobs } from '../entities/knowledge/libsql-jobs';
 import { backfillKnowledgeVectors } from '../entities/knowledge/libsql-vectors';
 import { libsqlLiveEvents } from '../entities/live-event/libsql';
 import { libsqlQueuedJobs } from '../entities/queued-job/libsql';
+import { libsqlRoutines } from '../entities/routine/libsql';
 import { libsqlMessages, libsqlSessions } from '../entities/session/libsql';
 import { libsqlSkills } from '../entities/skill/libsql';
 import { libsqlStacks } from '../entities/stack/libsql';
@@ -67,6 +68,7 @@ export async function libsqlStoreOn(client: SqlClient): Promise<Store> {
     documents: libsqlDocuments(client),
     documentExtractions: libsqlDocumentExtractions(client),
     stacks: libsqlStacks(client),
+    routines: libsqlRoutines(client),
     idempotency: libsqlIdempotency(client),
     rateLimits: libsqlRateLimits(client),
     checkpointer: new LibsqlSaver(client, new CheckpointSerializer()),

@@ -10,6 +10,7 @@ import { KNOWLEDGE_FTS_SCOPE_MIGRATION } from '../entities/knowledge/libsql-fts-
 import { KNOWLEDGE_SEARCH_MIGRATION } from '../entities/knowledge/libsql-schema';
 import { LIVE_EVENTS_MIGRATION } from '../entities/live-event/libsql-schema';
 import { QUEUED_JOBS_MIGRATION } from '../entities/queued-job/libsql-schema';
+import { ROUTINES_MIGRATION } from '../entities/routine/libsql-schema';
 import { STACK_TABLES_V6 } from '../entities/stack/libsql-schema';
 import { TOKEN_USAGE_PARTS_MIGRATION } from '../entities/token-usage/libsql-schema';
 import { UPLOAD_PARTS_MIGRATION, UPLOADS_MIGRATION } from '../entities/upload/libsql-schema';
@@ -77,6 +78,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 12,
     name: TOKEN_USAGE_PARTS_MIGRATION.name,
     statements: TOKEN_USAGE_PARTS_MIGRATION.statements,
+  },
+  {
+    version: 13,
+    name: ROUTINES_MIGRATION.name,
+    statements: ROUTINES_MIGRATION.statements,
   },
 ];
 

@@ -22,6 +22,7 @@ import { mongoQueuedJobs } from '../entities/queued-job/mongo';
 import { mongoMessages, mongoSessions } from '../entities/session/mongo';
 import { mongoSkills } from '../entities/skill/mongo';
 import { mongoStacks } from '../entities/stack/mongo';
+import { mongoRoutines } from '../entities/routine/mongo';
 import { mongoTaskActions, mongoTasks } from '../entities/task/mongo';
 import { mongoApiKeys, mongoTenants } from '../entities/tenant/mongo';
 import { mongoTokenUsage } from '../entities/token-usage/mongo';
@@ -114,6 +115,7 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Mong
       documents: mongoDocuments(models),
       documentExtractions: mongoDocumentExtractions(models),
       stacks: mongoStacks(models),
+      routines: mongoRoutines(models),
       idempotency: mongoIdempotency(models),
       rateLimits: mongoRateLimits(models),
       checkpointer,

@@ -44,6 +44,7 @@ import {
   type MessageDoc,
   type SessionDoc,
 } from '../entities/session/mongo-schema';
+import { routineSchema, type RoutineDoc } from '../entities/routine/mongo-schema';
 import { skillSchema, type SkillDoc } from '../entities/skill/mongo-schema';
 import {
   stackRowSchema,
@@ -117,6 +118,7 @@ export interface MongoModels {
   documentExtractions: Model<DocumentExtractionDoc>;
   stacks: Model<StackDoc>;
   stackRows: Model<StackRowDoc>;
+  routines: Model<RoutineDoc>;
   idempotency: Model<IdempotencyDoc>;
   rateLimits: Model<RateLimitDoc>;
   counters: Model<CounterDoc>;
@@ -148,6 +150,7 @@ export const COLLECTIONS: Record<keyof MongoModels, string> = {
   documentExtractions: 'documentExtractions',
   stacks: 'stacks',
   stackRows: 'stackRows',
+  routines: 'routines',
   idempotency: 'idempotencyKeys',
   rateLimits: 'rateLimits',
   counters: 'counters',
@@ -190,6 +193,7 @@ export function createModels(connection: Connection): MongoModels {
     ),
     stacks: bind('stacks', 'Stack', stackSchema),
     stackRows: bind('stackRows', 'StackRow', stackRowSchema),
+    routines: bind('routines', 'Routine', routineSchema),
     idempotency: bind('idempotency', 'IdempotencyKey', idempotencySchema),
     rateLimits: bind('rateLimits', 'RateLimit', rateLimitSchema),
     counters: bind('counters', 'Counter', counterSchema),

@@ -18,6 +18,7 @@ import { knowledgeJobsContract } from './contract/knowledge-jobs';
 import { knowledgeSearchContract } from './contract/knowledge-search';
 import { liveEventsContract } from './contract/live-events';
 import { queuedJobsContract } from './contract/queued-jobs';
+import { routinesContract } from './contract/routines';
 import { skillsContract } from './contract/skills';
 import { tasksContract } from './contract/tasks';
 import { transactionsContract } from './contract/transactions';
@@ -32,6 +33,7 @@ export function runStoreContractSuite(name: string, makeStore: () => Promise<Sto
     usageContract(makeStore);
     adminReportsContract(makeStore);
     skillsContract(makeStore);
+    routinesContract(makeStore);
     knowledgeContract(makeStore);
     knowledgeSearchContract(makeStore);
     knowledgeJobsContract(makeStore);

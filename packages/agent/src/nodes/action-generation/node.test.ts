@@ -97,7 +97,7 @@ describe('action_generation: one action', () => {
         beforeState: { url: URL, domHash: domHash(form), semanticSkeleton: semanticSkeleton(form) },
         taskActionId: null,
         source: 'action_generation',
-        targets: [{ id: 'save', role: 'btn', name: 'Save' }],
+        targets: [expect.objectContaining({ id: 'save', role: 'btn', name: 'Save' }) as object],
       },
       // Kept for the critic, which reviews proposals the model is unsure of.
       actionConfidence: 0.9,

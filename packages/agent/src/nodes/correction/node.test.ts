@@ -177,7 +177,7 @@ describe('correction: fixes', () => {
         taskActionId: 'task-action-7',
         source: 'correction',
         deterministic: true,
-        targets: [{ id: 'save-2', role: 'btn', name: 'Save' }],
+        targets: [expect.objectContaining({ id: 'save-2', role: 'btn', name: 'Save' }) as object],
       },
       nextActionReady: true,
     });

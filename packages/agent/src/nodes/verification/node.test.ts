@@ -101,6 +101,15 @@ describe('verification: tier 1', () => {
         observations: CLICK_OBSERVED,
       },
       tokens: { input: 0, output: 0, calls: 0, saved: expect.any(Number), costMicroUsd: 0 },
+      // What a routine compiled from the task keeps of the verdict.
+      routineTrace: [
+        expect.objectContaining({
+          stepIndex: 0,
+          verified: true,
+          partial: false,
+          expect: expect.objectContaining({ tier: 1, reason: 'the page responded to the click' }),
+        }),
+      ],
       corrections: [],
       consecutiveFailures: 0,
       retryCount: 0,
@@ -525,7 +534,11 @@ describe('verification: chain breaks', () => {
     const state = complexState(0, { pending: chain, page: broken, consecutiveFailures: 1 });
     const update = await verification(nodeDeps({ llm }))(state);
     llm.assertDone();
-    expect(update).toEqual({ lastVerification: chainBreakVerdict(chain, broken) });
+    expect(update).toEqual({
+      lastVerification: chainBreakVerdict(chain, broken),
+      // Part of the chain ran unverified: a routine cannot be compiled from it as it stands.
+      routineTrace: [expect.objectContaining({ partial: true, verified: false })],
+    });
   });
 });
 

@@ -15,6 +15,7 @@ import { pressedNextStep } from '../advance/node';
 import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, KpiCounts, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
+import { traceVerdict } from '../../routines/trace';
 import { learnFromVerdict } from '../../skills/lessons';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { actionText, completesStep, sentText } from '../pending-action';
@@ -143,7 +144,7 @@ export const verification =
         reason: result.reason,
       });
       scoreVerification(deps, result, pending.source === 'correction');
-      return { lastVerification: result };
+      return { lastVerification: result, ...traceVerdict(state, pending, page, result, true) };
     }
     const unscoped = await judge(deps, state, pending, page);
     const judged = verificationScope(state).subTaskEnd ? scopedToSubTask(unscoped) : unscoped;
@@ -175,6 +176,7 @@ export const verification =
       ...(judged.lookAhead ? { kpiCounts: judged.lookAhead } : {}),
       ...(state.skillHintIds.length > 0 ? { skillHintIds: [] } : {}),
       tokens: { ...judged.tokens, saved: judged.tokens.saved + judged.tokensSaved },
+      ...traceVerdict(state, pending, page, result),
       ...progressAfter(deps, state, pending, result),
     };
   };

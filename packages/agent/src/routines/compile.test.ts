@@ -1,0 +1,188 @@
+import { parseAction, RoutineDraft } from '@tandem/contracts';
+import { describe, expect, it } from 'vitest';
+import { FILLED, form, formRun, GOAL, sent, verdict } from '../testing/routine-runs';
+import { pageOf } from '../testing/state';
+import { compileRoutine, type CompileInput } from './compile';
+import { fillTemplate } from './template';
+import { traceEntry, type RoutineTraceEntry } from './trace';
+
+const input = (trace: RoutineTraceEntry[], over: Partial<CompileInput> = {}): CompileInput => ({
+  query: GOAL,
+  status: 'completed',
+  trace,
+  ...over,
+});
+
+describe('compileRoutine', () => {
+  it('compiles a verified form run into parameterised steps with locators and outcomes', () => {
+    const result = compileRoutine(input(formRun()));
+    if (!result.ok) throw new Error(result.reason);
+    const { draft } = result;
+    expect(RoutineDraft.parse(draft)).toEqual(draft);
+    expect(draft).toMatchObject({
+      site: 'emr.test',
+      goalTemplate: 'Add a new patient {firstName} {lastName}, {gender}',
+      name: 'Add a new patient {firstName} {lastName}, {gender}',
+    });
+    // The option matches the goal's "female" ignoring case; the example is the goal's text.
+    expect(draft.parameters).toEqual([
+      { name: 'firstName', example: 'Jas', source: 'goal', steps: [0] },
+      { name: 'lastName', example: 'Patel', source: 'goal', steps: [1] },
+      { name: 'gender', example: 'female', source: 'goal', steps: [2] },
+    ]);
+    expect(draft.steps.map((s) => [s.action, s.value, s.chained, s.safety])).toEqual([
+      ['setValue', '{firstName}', true, 'safe'],
+      ['setValue', '{lastName}', true, 'safe'],
+      ['select', '{gender}', false, 'safe'],
+      ['click', null, false, 'safe'],
+    ]);
+    const [first, , gender, save] = draft.steps;
+    expect(first?.target).toEqual({
+      fingerprint: 'inp|First name|f0|#0',
+      locators: [
+        { by: 'role-name', role: 'inp', name: 'First name' },
+        { by: 'label', text: 'First name' },
+        { by: 'near', role: 'inp', text: 'Patients', side: 'after' },
+        { by: 'near', role: 'inp', text: 'Last name', side: 'before' },
+        { by: 'ordinal', role: 'inp', index: 0 },
+      ],
+    });
+    // A chain is verified as one unit: its outcome sits on its last action.
+    expect(first?.expect).toBeNull();
+    expect(gender?.expect).toMatchObject({ fieldsHold: true, urlChanged: false, tier: 1 });
+    expect(save?.expect).toEqual({
+      tier: 1,
+      urlChanged: true,
+      url: 'https://emr.test/patients/17',
+      domChanged: true,
+      network: true,
+      fieldsHold: false,
+      text: ['Patient saved'],
+      reason: 'the click navigated as expected',
+    });
+    // Another patient: the template gives the goal, the steps give what to type.
+    const other = { firstName: 'Kim', lastName: 'Lee', gender: 'male' };
+    expect(fillTemplate(draft.goalTemplate, other)).toBe('Add a new patient Kim Lee, male');
+    expect(
+      draft.steps.map((s) => (s.value === null ? null : fillTemplate(s.value, other))),
+    ).toEqual(['Kim', 'Lee', 'male', null]);
+  });
+
+  it('refuses a task that did not complete, read data, or has no steps', () => {
+    expect(compileRoutine(input(formRun(), { status: 'failed' }))).toEqual({
+      ok: false,
+      reason: 'the task is failed, not completed',
+    });
+    expect(compileRoutine(input(formRun(), { readsData: true })).ok).toBe(false);
+    expect(compileRoutine(input([]))).toEqual({ ok: false, reason: 'no verified steps' });
+  });
+
+  it('refuses a step that failed and was not healed', () => {
+    const [fill, save] = formRun() as [RoutineTraceEntry, RoutineTraceEntry];
+    const failedSave = { ...save, verified: false, expect: { ...save.expect, urlChanged: false } };
+    expect(compileRoutine(input([fill, failedSave]))).toEqual({
+      ok: false,
+      reason: 'step 2 failed and was not healed',
+    });
+    // A later verdict on another plan step does not heal it.
+    const nextStep = { ...save, stepIndex: 2 };
+    expect(compileRoutine(input([fill, failedSave, nextStep])).ok).toBe(false);
+  });
+
+  it('drops a failure the next verdict on the same step healed', () => {
+    const [fill, save] = formRun() as [RoutineTraceEntry, RoutineTraceEntry];
+    const missed = traceEntry(
+      sent(form(FILLED), ['click("nav")'], { stepIndex: 1 }),
+      form(FILLED),
+      verdict(false, 'nothing changed after the click'),
+      false,
+    );
+    const result = compileRoutine(input([fill, missed, { ...save, source: 'correction' }]));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.draft.steps.map((s) => s.action)).toEqual([
+      'setValue',
+      'setValue',
+      'select',
+      'click',
+    ]);
+    expect(result.draft.steps[3]?.target?.fingerprint).toBe('btn|Save|f0|#0');
+  });
+
+  it('refuses a failure that moved the page, and a chain that stopped part-way', () => {
+    const [fill, save] = formRun() as [RoutineTraceEntry, RoutineTraceEntry];
+    const moved = { ...save, verified: false, expect: { ...save.expect, urlChanged: true } };
+    expect(compileRoutine(input([fill, moved, save]))).toEqual({
+      ok: false,
+      reason: 'a failed action on step 2 moved to another page',
+    });
+    const partial = { ...fill, verified: false, partial: true };
+    expect(compileRoutine(input([partial, fill, save]))).toEqual({
+      ok: false,
+      reason: 'a chain on step 1 stopped part-way, unverified',
+    });
+  });
+
+  it('refuses a target without locators and actions it cannot replay', () => {
+    const [fill, save] = formRun() as [RoutineTraceEntry, RoutineTraceEntry];
+    const lost = { ...save, actions: save.actions.map((a) => ({ ...a, target: null })) };
+    expect(compileRoutine(input([fill, lost]))).toEqual({
+      ok: false,
+      reason: 'no locators were kept for the target of click on step 2',
+    });
+    const point = {
+      ...save,
+      actions: [{ action: parseAction('clickAt(10, 20)'), target: null }],
+    };
+    expect(compileRoutine(input([fill, point]))).toEqual({
+      ok: false,
+      reason: 'clickAt cannot be replayed',
+    });
+  });
+
+  it('classes risky actions and marks steps that only cleared the way', () => {
+    const dialog = pageOf(
+      [
+        { i: 'ok', r: 'btn', n: 'Accept cookies' },
+        { i: 'del', r: 'btn', n: 'Delete patient' },
+      ],
+      { url: 'https://emr.test/patients/17' },
+    );
+    const after = pageOf([{ i: 'del', r: 'btn', n: 'Delete patient' }], {
+      url: 'https://emr.test/patients/17',
+    });
+    const cookies = traceEntry(
+      sent(dialog, ['click("ok")'], { contingency: 'cookie banner' }),
+      after,
+      verdict(true),
+      false,
+    );
+    const remove = traceEntry(
+      sent(after, ['click("del")'], { stepIndex: 0 }),
+      pageOf([], { url: 'https://emr.test/patients' }),
+      verdict(true),
+      false,
+    );
+    const result = compileRoutine(input([cookies, remove], { query: 'Delete patient 17' }));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.draft.steps.map((s) => [s.optional, s.safety])).toEqual([
+      [true, 'safe'],
+      [false, 'delete'],
+    ]);
+    expect(result.draft.parameters).toEqual([]);
+    expect(result.draft.goalTemplate).toBe('Delete patient 17');
+  });
+
+  it('keeps literal braces in typed values and goals', () => {
+    const typed = traceEntry(
+      sent(form(), ['setValue("first", "{{secret:pin}}")']),
+      form({ first: '********' }),
+      verdict(true),
+      false,
+    );
+    const result = compileRoutine(input([typed], { query: 'Type my {pin} into First name' }));
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.draft.steps[0]?.value).toBe('{{{{secret:pin}}}}');
+    expect(result.draft.goalTemplate).toBe('Type my {{pin}} into First name');
+    expect(fillTemplate(result.draft.steps[0]?.value ?? '', {})).toBe('{{secret:pin}}');
+  });
+});

@@ -1,0 +1,181 @@
+// The routine compiler: a completed task's verified steps, as a routine draft that
+// can run again without the model, or the reason there is none. Pure: the trace verification
+// kept (routines/trace.ts) and the goal in, a draft out; the service stores it.
+//
+// A run compiles when the task completed, every step was verified (a failed step counts only
+// when the next verdict on the same plan step verified a fix, and the failure changed neither
+// the URL nor, for a chain, ran part-way), and every action on an element kept that element's
+// locators. Reads (collect/extract) and clicks on screenshot points do not compile: a routine
+// replays actions on elements it can find again.
+import {
+  actionsRisks,
+  actionTargetId,
+  hostOf,
+  RoutineDraft,
+  RoutineStepAction,
+  ROUTINE_LIMITS,
+  type ParsedAction,
+  type RoutineStep,
+  type TaskStatus,
+} from '@tandem/contracts';
+import { defaultRoutineName } from '@tandem/store';
+import { findParameters, type TracedValue } from './parameters';
+import { fillTemplate, renderTemplate, escapeTemplate } from './template';
+import type { RoutineTraceAction, RoutineTraceEntry } from './trace';
+
+export interface CompileInput {
+  /** The user's goal, verbatim. */
+  query: string;
+  status: TaskStatus;
+  trace: readonly RoutineTraceEntry[];
+  /** The task collected or extracted data: what it read is not in its actions. */
+  readsData?: boolean;
+}
+
+export type CompileResult = { ok: true; draft: RoutineDraft } | { ok: false; reason: string };
+
+const refuse = (reason: string): CompileResult => ({ ok: false, reason });
+
+/** The verified entries the routine is made of, or why the run cannot be one. */
+export function verifiedEntries(
+  trace: readonly RoutineTraceEntry[],
+): { ok: true; entries: RoutineTraceEntry[] } | { ok: false; reason: string } {
+  const entries: RoutineTraceEntry[] = [];
+  for (let i = 0; i < trace.length; i++) {
+    const entry = trace[i] as RoutineTraceEntry;
+    if (entry.verified) {
+      entries.push(entry);
+      continue;
+    }
+    const where = `step ${entry.stepIndex + 1}`;
+    if (entry.partial)
+      return { ok: false, reason: `a chain on ${where} stopped part-way, unverified` };
+    if (entry.expect.urlChanged)
+      return { ok: false, reason: `a failed action on ${where} moved to another page` };
+    // Healed: the next verified verdict fixed the same plan step.
+    const next = trace.slice(i + 1).find((e) => e.verified || e.stepIndex !== entry.stepIndex);
+    if (!next?.verified || next.stepIndex !== entry.stepIndex)
+      return { ok: false, reason: `${where} failed and was not healed` };
+  }
+  return { ok: true, entries };
+}
+
+/** The action's one argument besides its element, as text. */
+function valueOf(action: ParsedAction): string | null {
+  switch (action.name) {
+    case 'setValue':
+      return action.args.text;
+    case 'select':
+      return action.args.option;
+    case 'press':
+      return action.args.key;
+    case 'navigate':
+      return action.args.url;
+    case 'scroll':
+      return 'direction' in action.args ? action.args.direction : null;
+    case 'wait':
+      return String(action.args.seconds);
+    default:
+      return null;
+  }
+}
+
+interface FlatStep {
+  entry: RoutineTraceEntry;
+  item: RoutineTraceAction;
+  index: number;
+  last: boolean;
+  safety: RoutineStep['safety'];
+}
+
+function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
+  const steps: FlatStep[] = [];
+  for (const entry of entries) {
+    const actions = entry.actions.map((a) => a.action);
+    const risks = actionsRisks(actions, (_, i) => {
+      const target = entry.actions[i]?.target;
+      return target ? { role: target.role, name: target.name } : undefined;
+    });
+    for (const [index, item] of entry.actions.entries()) {
+      const kind = RoutineStepAction.safeParse(item.action.name);
+      if (!kind.success) return `${item.action.name} cannot be replayed`;
+      if (actionTargetId(item.action) !== undefined && !item.target)
+        return `no locators were kept for the target of ${item.action.name} on step ${entry.stepIndex + 1}`;
+      steps.push({
+        entry,
+        item,
+        index,
+        last: index === entry.actions.length - 1,
+        safety: risks.find((r) => r.index === index)?.kind ?? 'safe',
+      });
+    }
+  }
+  return steps;
+}
+
+export function compileRoutine(input: CompileInput): CompileResult {
+  if (input.status !== 'completed') return refuse(`the task is ${input.status}, not completed`);
+  if (input.readsData) return refuse('the task read data; a routine replays actions only');
+  if (input.trace.length === 0) return refuse('no verified steps');
+  if (input.trace.length > ROUTINE_LIMITS.steps) return refuse('too many steps for a routine');
+  const kept = verifiedEntries(input.trace);
+  if (!kept.ok) return refuse(kept.reason);
+  const flat = flatten(kept.entries);
+  if (typeof flat === 'string') return refuse(flat);
+  if (flat.length === 0) return refuse('no verified steps');
+  if (flat.length > ROUTINE_LIMITS.steps) return refuse('too many steps for a routine');
+  const site = hostOf(kept.entries[0]?.beforeUrl);
+  if (!site) return refuse('the start page has no site');
+
+  const traced: TracedValue[] = flat.flatMap(({ item }, step) =>
+    item.action.name === 'setValue' || item.action.name === 'select'
+      ? [
+          {
+            step,
+            value: valueOf(item.action) ?? '',
+            label: item.target?.name ?? '',
+            caseless: item.action.name === 'select',
+          },
+        ]
+      : [],
+  );
+  const found = findParameters(input.query, traced);
+  const steps: RoutineStep[] = flat.map(({ entry, item, last, safety }, step) => {
+    const parts = found.values.get(step);
+    const value = valueOf(item.action);
+    return {
+      action: item.action.name as RoutineStep['action'],
+      target: item.target
+        ? { fingerprint: item.target.fingerprint, locators: item.target.locators }
+        : null,
+      value: parts ? renderTemplate(parts) : value === null ? null : escapeTemplate(value),
+      chained: !last,
+      expect: last ? entry.expect : null,
+      safety,
+      optional: entry.contingency,
+    };
+  });
+  const goalTemplate = renderTemplate(found.goal);
+  // The parameters must give back what the run did; anything else is a compiler bug, and a
+  // routine that types other values than its run is worse than none.
+  const examples = Object.fromEntries(found.parameters.map((p) => [p.name, p.example]));
+  if (fillTemplate(goalTemplate, examples) !== found.plainGoal)
+    return refuse('the goal template does not give back the goal');
+  for (const [i, step] of steps.entries()) {
+    const action = (flat[i] as FlatStep).item.action;
+    const value = valueOf(action);
+    const filled = step.value === null ? null : fillTemplate(step.value, examples);
+    const same =
+      action.name === 'select' ? filled?.toLowerCase() === value?.toLowerCase() : filled === value;
+    if (!same) return refuse(`step ${i + 1}'s value does not give back what was typed`);
+  }
+  const draft = RoutineDraft.safeParse({
+    site,
+    goalTemplate,
+    name: defaultRoutineName(goalTemplate),
+    parameters: found.parameters,
+    steps,
+  });
+  if (!draft.success) return refuse(`not a valid routine: ${draft.error.issues[0]?.message ?? ''}`);
+  return { ok: true, draft: draft.data };
+}

@@ -1,0 +1,189 @@
+// Routines: a task that completes with every step verified leaves a routine in the
+// store, with the goal's values as parameters; the same run again adds no version; a task with
+// a step that was not verified leaves none.
+import type { SemanticNodeV3 } from '@tandem/contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '@tandem/observability';
+import { saveRoutine } from '../routines/save';
+import type { InteractStateType } from '../state';
+import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
+
+let agent: TestAgent | undefined;
+afterEach(async () => {
+  await agent?.store.close();
+  agent = undefined;
+});
+
+const URL = 'https://forms.example/contact';
+const form: SemanticNodeV3[] = [
+  { i: 'f1', r: 'inp', n: 'First name', v: '' },
+  { i: 'f2', r: 'inp', n: 'Last name', v: '' },
+  { i: 'f3', r: 'inp', n: 'Email', v: '' },
+  { i: 'go', r: 'btn', n: 'Submit' },
+];
+const thanks: SemanticNodeV3[] = [{ i: 't', r: 'link', n: 'Back to the form' }];
+
+const plan = {
+  node: 'planning' as const,
+  output: {
+    goal: 'Send the contact form',
+    steps: [
+      { description: 'Fill in the contact form fields', refinable: false },
+      { description: "Click 'Submit'", refinable: true },
+    ],
+  },
+};
+const sentOk = {
+  node: 'verification' as const,
+  output: {
+    action_succeeded: true,
+    task_completed: true,
+    confidence: 0.95,
+    reason: 'the thank-you page is shown',
+  },
+};
+
+/** One run of the form: the fields and Submit as one chain, then the thank-you page. */
+async function sendForm(test: TestAgent, person: [string, string, string]) {
+  const [first, last, email] = person;
+  const chain = [
+    { action: `setValue("f1", "${first}")`, description: 'First name' },
+    { action: `setValue("f2", "${last}")`, description: 'Last name' },
+    { action: `setValue("f3", "${email}")`, description: 'Email' },
+    { action: 'click("go")', description: 'Send the form' },
+  ];
+  test.scripted?.push(
+    pageContextStep('The goal states the name and email.'),
+    plan,
+    {
+      node: 'action_generation',
+      output: { thought: 'Fill and send', action: chain[0]?.action, chain, confidence: 0.95 },
+    },
+    sentOk,
+    { node: 'finalize', output: { answer: 'The contact form was sent.' } },
+  );
+  const r1 = await test.act(
+    pageRequest(URL, form, { query: `Send the contact form as ${first} ${last}, ${email}` }),
+  );
+  expect(r1.actions).toHaveLength(4);
+  const r2 = await test.act(
+    pageRequest('https://forms.example/thanks', thanks, {
+      taskId: r1.taskId,
+      sessionId: r1.sessionId,
+      lastActionStatus: 'success',
+      lastExecutedActionIndex: 3,
+    }),
+  );
+  expect(r2.status).toBe('completed');
+  return r1.taskId;
+}
+
+describe('routines from verified runs', () => {
+  it('a completed form task leaves a routine with the goal values as parameters', async () => {
+    agent = await createTestAgent({ steps: [] });
+    const { tenantId } = agent.caller;
+    const taskId = await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+
+    const routine = await agent.store.routines.findLatest(tenantId, {
+      site: 'forms.example',
+      goalTemplate: 'Send the contact form as {firstName} {lastName}, {email}',
+    });
+    expect(routine).toMatchObject({
+      name: 'Send the contact form as {firstName} {lastName}, {email}',
+      version: 1,
+      sourceTaskId: taskId,
+      enabled: true,
+      runs: 0,
+      parameters: [
+        { name: 'firstName', example: 'Ann', source: 'goal', steps: [0] },
+        { name: 'lastName', example: 'Lee', source: 'goal', steps: [1] },
+        { name: 'email', example: 'ann@example.com', source: 'goal', steps: [2] },
+      ],
+    });
+    expect(routine?.steps.map((s) => [s.action, s.value, s.chained, s.safety])).toEqual([
+      ['setValue', '{firstName}', true, 'safe'],
+      ['setValue', '{lastName}', true, 'safe'],
+      ['setValue', '{email}', true, 'safe'],
+      ['click', null, false, 'safe'],
+    ]);
+    expect(routine?.steps[0]?.target?.locators[0]).toEqual({
+      by: 'role-name',
+      role: 'inp',
+      name: 'First name',
+    });
+    // What verification confirmed after the chain: the page moved on, a model judged the goal.
+    expect(routine?.steps[3]?.expect).toMatchObject({
+      tier: 2,
+      urlChanged: true,
+      url: 'https://forms.example/thanks',
+      reason: 'the thank-you page is shown',
+    });
+
+    // Another person through the same steps: the same routine, so no new version.
+    await sendForm(agent, ['Bo', 'Chen', 'bo@example.com']);
+    const all = await agent.store.routines.list(tenantId);
+    expect(all.items.map((r) => r.id)).toEqual([routine?.id]);
+    // Another tenant sees none of it.
+    const stranger = await agent.store.tenants.create({ name: 'another tenant' });
+    expect((await agent.store.routines.list(stranger.id)).items).toEqual([]);
+  });
+
+  it('a task with a step that was not verified leaves no routine', async () => {
+    const fields: SemanticNodeV3[] = [
+      { i: 'f1', r: 'inp', n: 'Name', v: '' },
+      { i: 'f2', r: 'inp', n: 'Email', v: '' },
+      { i: 'f3', r: 'sel', n: 'Country', v: '' },
+      { i: 'go', r: 'btn', n: 'Submit' },
+    ];
+    const chain = [
+      { action: 'setValue("f1", "Ann")', description: 'Name' },
+      { action: 'setValue("f2", "ann@example.com")', description: 'Email' },
+      { action: 'select("f3", "France")', description: 'Country' },
+    ];
+    agent = await createTestAgent({
+      steps: [
+        pageContextStep('The goal states the values.'),
+        plan,
+        {
+          node: 'action_generation',
+          output: { thought: 'Fill the fields', action: chain[0]?.action, chain, confidence: 0.95 },
+        },
+        sentOk,
+        { node: 'finalize', output: { answer: 'The contact form was sent.' } },
+      ],
+    });
+    const query = 'Send the contact form as Ann, ann@example.com, France';
+    const r1 = await agent.act(pageRequest(URL, fields, { query }));
+    const ids = { taskId: r1.taskId, sessionId: r1.sessionId };
+    // Two fields were typed; the select had re-rendered, so the chain stopped there.
+    const rerendered = fields.map((f) =>
+      f.i === 'f3' ? { ...f, i: 'f3b' } : { ...f, v: { f1: 'Ann', f2: 'ann@example.com' }[f.i] },
+    );
+    const r2 = await agent.act(
+      pageRequest(URL, rerendered, {
+        ...ids,
+        lastActionStatus: 'failure',
+        lastExecutedActionIndex: 1,
+        chainActionError: { action: chain[2]?.action ?? '', message: 'not found', index: 2 },
+      }),
+    );
+    expect(r2.verification).toMatchObject({ success: false });
+    const filled = rerendered.map((f) => (f.i === 'f3b' ? { ...f, v: 'France' } : f));
+    const r3 = await agent.act(
+      pageRequest(URL, filled, { ...ids, lastActionStatus: 'success', lastExecutedActionIndex: 0 }),
+    );
+    expect(r3.action).toBe('click("go")');
+    const r4 = await agent.act(
+      pageRequest('https://forms.example/thanks', thanks, { ...ids, lastActionStatus: 'success' }),
+    );
+    expect(r4.status).toBe('completed');
+    expect((await agent.store.routines.list(agent.caller.tenantId)).items).toEqual([]);
+    // Refused for the step that was not verified, not for anything else.
+    const state = await agent.service.graph.getState({ configurable: { thread_id: r1.taskId } });
+    const saved = await saveRoutine(agent.store, state.values as InteractStateType, silentLogger);
+    expect(saved).toEqual({
+      skipped: 'not_compiled',
+      reason: 'a chain on step 1 stopped part-way, unverified',
+    });
+  });
+});

@@ -1,0 +1,71 @@
+// Verified runs for the routine tests: the add-patient form filled by one chain, then Save.
+import { parseAction, type SemanticNodeV3 } from '@tandem/contracts';
+import { makePending } from '../nodes/pending-action';
+import type { PageState } from '../page/page-state';
+import { traceEntry, type RoutineTraceEntry } from '../routines/trace';
+import type { PendingAction } from '../state';
+import { pageOf, stateWith } from './state';
+
+export const FORM_URL = 'https://emr.test/patients/new';
+export const FORM: SemanticNodeV3[] = [
+  { i: 'nav', r: 'link', n: 'Patients' },
+  { i: 'first', r: 'inp', n: 'First name' },
+  { i: 'last', r: 'inp', n: 'Last name' },
+  { i: 'gender', r: 'sel', n: 'Gender' },
+  { i: 'save', r: 'btn', n: 'Save' },
+];
+export const GOAL = 'Add a new patient Jas Patel, female';
+
+export const form = (values: Record<string, string> = {}, extra: Partial<PageState> = {}) =>
+  pageOf(
+    FORM.map((n) => (values[n.i] !== undefined ? { ...n, v: values[n.i] } : n)),
+    { url: FORM_URL, ...extra },
+  );
+
+export function sent(
+  page: PageState,
+  actions: string[],
+  options: { stepIndex?: number; source?: PendingAction['source']; contingency?: string } = {},
+): PendingAction {
+  const state = stateWith({ currentStepIndex: options.stepIndex ?? 0 });
+  const [first] = actions;
+  const pending = makePending({
+    state,
+    page,
+    thought: 'fill',
+    action: parseAction(first ?? ''),
+    chain:
+      actions.length > 1
+        ? { actions: actions.map((action, index) => ({ action, description: '', index })) }
+        : null,
+    source: options.source ?? 'action_generation',
+  });
+  return options.contingency ? { ...pending, contingency: options.contingency } : pending;
+}
+
+export const verdict = (success: boolean, reason = success ? 'ok' : 'failed') => ({
+  success,
+  reason,
+  verificationTier: 1 as const,
+});
+
+export const FILLED = { first: 'Jas', last: 'Patel', gender: 'Female' };
+
+/** The run of the add-patient form: one chain fills it, then Save moves to the record. */
+export function formRun(): RoutineTraceEntry[] {
+  const fill = sent(
+    form(),
+    ['setValue("first", "Jas")', 'setValue("last", "Patel")', 'select("gender", "Female")'],
+    { stepIndex: 0 },
+  );
+  const save = sent(form(FILLED), ['click("save")'], { stepIndex: 1 });
+  const saved = pageOf([{ i: 'p', r: 'link', n: 'Patients' }], {
+    url: 'https://emr.test/patients/17',
+    successMessages: ['Patient saved'],
+    observations: { didNetworkOccur: true },
+  });
+  return [
+    traceEntry(fill, form(FILLED), verdict(true, 'all 3 fields hold their values'), false),
+    traceEntry(save, saved, verdict(true, 'the click navigated as expected'), false),
+  ];
+}

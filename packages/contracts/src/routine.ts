@@ -1,0 +1,155 @@
+// Routines: a task that completed with every step verified, kept as steps that can
+// run again without the model. One schema for the store's records, the agent's compiler and
+// (later) the routines API, so the three cannot disagree about what a step is.
+import { z } from 'zod';
+import { VerificationTier } from './domain';
+import { RiskKind } from './risk';
+import { NODE_NAME_MAX_LENGTH, NODE_VALUE_MAX_LENGTH } from './semantic-tree';
+
+export const ROUTINE_LIMITS = {
+  steps: 200,
+  parameters: 50,
+  locators: 8,
+  // Twice the longest goal: a `{firstName}` is longer than the "Jas" it stands for.
+  goalTemplateLength: 8_000,
+  nameLength: 200,
+  siteLength: 260,
+  textLength: 500,
+  texts: 10,
+} as const;
+
+/** `{firstName}`: a parameter's name as the templates write it inside braces. */
+export const ROUTINE_PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+const Role = z.string().min(1).max(24);
+const Text = z.string().max(NODE_NAME_MAX_LENGTH);
+
+/**
+ * One way to find a step's target on a live tree, tried in the order stored: the exact role and
+ * name; the name alone (the role code changed, a button became a link); the element of that
+ * role next to a neighbour's name (a field whose own label changed); the nth of its role.
+ */
+export const RoutineLocator = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('role-name'), role: Role, name: Text }),
+  z.object({ by: z.literal('label'), text: Text.min(1) }),
+  z.object({
+    by: z.literal('near'),
+    role: Role,
+    text: Text.min(1),
+    /** The neighbour comes right before (`after`: the target follows it) or right after it. */
+    side: z.enum(['after', 'before']),
+  }),
+  z.object({ by: z.literal('ordinal'), role: Role, index: z.number().int().nonnegative() }),
+]);
+export type RoutineLocator = z.infer<typeof RoutineLocator>;
+
+export const RoutineTarget = z.object({
+  /** Role, name, frame and rank among the same role and name: equal means "the same element". */
+  fingerprint: z
+    .string()
+    .min(1)
+    .max(NODE_NAME_MAX_LENGTH + 100),
+  locators: z.array(RoutineLocator).min(1).max(ROUTINE_LIMITS.locators),
+});
+export type RoutineTarget = z.infer<typeof RoutineTarget>;
+
+/** What a step's action may do that cannot be undone: `safe`, or the risk that asks approval. */
+export const RoutineSafety = z.enum(['safe', ...RiskKind.options]);
+export type RoutineSafety = z.infer<typeof RoutineSafety>;
+
+/**
+ * The tier-1 facts verification saw after the step (the unit it verified: one action, or a
+ * chain's last action): what a rerun checks the step against.
+ */
+export const RoutineExpectation = z.object({
+  /** The tier that judged the step (2/3: a model confirmed what tier 1 could not). */
+  tier: VerificationTier,
+  urlChanged: z.boolean(),
+  /** The page's URL after the step. */
+  url: z.string().max(8_192),
+  domChanged: z.boolean(),
+  /**
+   * The client saw network activity after the step: a rerun lets it settle (the stability
+   * wait) before it checks the outcome.
+   */
+  network: z.boolean(),
+  /** Every field the step typed into or chose from held its value afterwards. */
+  fieldsHold: z.boolean(),
+  /** Text the page showed after the step that it did not show before (success messages…). */
+  text: z.array(z.string().max(ROUTINE_LIMITS.textLength)).max(ROUTINE_LIMITS.texts),
+  reason: z.string().max(2_000),
+});
+export type RoutineExpectation = z.infer<typeof RoutineExpectation>;
+
+export const RoutineStepAction = z.enum([
+  'click',
+  'setValue',
+  'select',
+  'hover',
+  'press',
+  'scroll',
+  'navigate',
+  'goBack',
+  'wait',
+]);
+export type RoutineStepAction = z.infer<typeof RoutineStepAction>;
+
+export const RoutineStep = z.object({
+  action: RoutineStepAction,
+  /** Null for actions on no element (press, navigate, goBack, wait, a page scroll). */
+  target: RoutineTarget.nullable(),
+  /**
+   * The action's one other argument as text, with `{name}` where a parameter goes: the typed
+   * text, the chosen option, the key, the URL, the scroll direction or the seconds to wait.
+   * Literal braces are doubled (`{{`), so a value can hold them.
+   */
+  value: z.string().max(NODE_VALUE_MAX_LENGTH).nullable(),
+  /** Sent in one chain with the next step (a rerun may chain them again). */
+  chained: z.boolean(),
+  /** Null for a chain's actions before its last: the chain is verified as one unit. */
+  expect: RoutineExpectation.nullable(),
+  safety: RoutineSafety,
+  /**
+   * The step only cleared the way in the first run (a cookie banner dismissed): a rerun skips
+   * it when its target is not there.
+   */
+  optional: z.boolean(),
+});
+export type RoutineStep = z.infer<typeof RoutineStep>;
+
+export const RoutineParameter = z.object({
+  name: z.string().regex(ROUTINE_PARAMETER_NAME),
+  /** The value the first run used. */
+  example: z.string().max(NODE_VALUE_MAX_LENGTH),
+  /** `goal`: traced from the goal's text; `explicit`: written as {{name}} in the goal. */
+  source: z.enum(['goal', 'explicit']),
+  /** Indexes of the steps whose value uses it. */
+  steps: z.array(z.number().int().nonnegative()).max(ROUTINE_LIMITS.steps),
+});
+export type RoutineParameter = z.infer<typeof RoutineParameter>;
+
+/** What the compiler produces from a verified run, before the store gives it an id. */
+export const RoutineDraft = z.object({
+  /** The site the routine runs on: the start page's host (with its port when not default). */
+  site: z.string().min(1).max(ROUTINE_LIMITS.siteLength),
+  /** The goal with `{name}` where each parameter's value was (literal braces doubled). */
+  goalTemplate: z.string().min(1).max(ROUTINE_LIMITS.goalTemplateLength),
+  name: z.string().trim().min(1).max(ROUTINE_LIMITS.nameLength),
+  parameters: z.array(RoutineParameter).max(ROUTINE_LIMITS.parameters),
+  steps: z.array(RoutineStep).min(1).max(ROUTINE_LIMITS.steps),
+});
+export type RoutineDraft = z.infer<typeof RoutineDraft>;
+
+/** A stored routine version, as the API shows it. */
+export const Routine = RoutineDraft.extend({
+  id: z.string(),
+  version: z.number().int().positive(),
+  sourceTaskId: z.string().nullable(),
+  enabled: z.boolean(),
+  runs: z.number().int().nonnegative(),
+  heals: z.number().int().nonnegative(),
+  tokensSaved: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Routine = z.infer<typeof Routine>;

@@ -2,6 +2,7 @@
 // run again without the model. One schema for the store's records, the agent's compiler and
 // (later) the routines API, so the three cannot disagree about what a step is.
 import { z } from 'zod';
+import { ActionName } from './action-grammar';
 import { VerificationTier } from './domain';
 import { RiskKind } from './risk';
 import { NODE_NAME_MAX_LENGTH, NODE_VALUE_MAX_LENGTH } from './semantic-tree';
@@ -81,17 +82,9 @@ export const RoutineExpectation = z.object({
 });
 export type RoutineExpectation = z.infer<typeof RoutineExpectation>;
 
-export const RoutineStepAction = z.enum([
-  'click',
-  'setValue',
-  'select',
-  'hover',
-  'press',
-  'scroll',
-  'navigate',
-  'goBack',
-  'wait',
-]);
+// The grammar's actions a routine replays: not clickAt (a point on a page that may have moved),
+// not finish/fail (the run's end, not a step) and not googleSearch (an answer, not the page).
+export const RoutineStepAction = ActionName.exclude(['clickAt', 'finish', 'fail', 'googleSearch']);
 export type RoutineStepAction = z.infer<typeof RoutineStepAction>;
 
 export const RoutineStep = z.object({

@@ -17,6 +17,7 @@ import {
 import { clampLimit, decodeCursor, encodeCursor, nowIso } from '../../shared';
 import {
   newRoutineRecord,
+  nextVersionOf,
   type NewRoutine,
   type Routine,
   type RoutinePatch,
@@ -183,16 +184,7 @@ export function libsqlRoutines(client: SqlClient): RoutineRepository {
     async addVersion(tenantId, id, input) {
       const base = await get(tenantId, id);
       if (!base) return null;
-      return insertNext(tenantId, {
-        site: base.site,
-        goalTemplate: base.goalTemplate,
-        name: base.name,
-        enabled: base.enabled,
-        parameters: input.parameters,
-        steps: input.steps,
-        ...(input.id !== undefined ? { id: input.id } : {}),
-        sourceTaskId: input.sourceTaskId ?? null,
-      });
+      return insertNext(tenantId, nextVersionOf(base, input));
     },
 
     async delete(tenantId, id) {

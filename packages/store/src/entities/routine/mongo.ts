@@ -13,7 +13,13 @@ import {
   routinePatchUpdate,
   versionsQuery,
 } from './mongo-queries';
-import { newRoutineRecord, type NewRoutine, type Routine, type RoutineRepository } from './record';
+import {
+  newRoutineRecord,
+  nextVersionOf,
+  type NewRoutine,
+  type Routine,
+  type RoutineRepository,
+} from './record';
 
 const toRoutine = (doc: RoutineDoc): Routine => ({
   id: doc.id,
@@ -124,16 +130,7 @@ export function mongoRoutines({ routines }: MongoModels): RoutineRepository {
     async addVersion(tenantId, id, input) {
       const base = await get(tenantId, id);
       if (!base) return null;
-      return insertNext(tenantId, {
-        site: base.site,
-        goalTemplate: base.goalTemplate,
-        name: base.name,
-        enabled: base.enabled,
-        parameters: input.parameters,
-        steps: input.steps,
-        ...(input.id !== undefined ? { id: input.id } : {}),
-        sourceTaskId: input.sourceTaskId ?? null,
-      });
+      return insertNext(tenantId, nextVersionOf(base, input));
     },
 
     async delete(tenantId, id) {

@@ -88,6 +88,18 @@ export function defaultRoutineName(goalTemplate: string): string {
   return `${cut.length >= 40 ? cut : flat.slice(0, 80)}…`;
 }
 
+/** The next version of `base`: its site, template, name and enabled, with the new steps. */
+export const nextVersionOf = (base: Routine, input: NewRoutineVersion): NewRoutine => ({
+  site: base.site,
+  goalTemplate: base.goalTemplate,
+  name: base.name,
+  enabled: base.enabled,
+  parameters: input.parameters,
+  steps: input.steps,
+  ...(input.id !== undefined ? { id: input.id } : {}),
+  sourceTaskId: input.sourceTaskId ?? null,
+});
+
 export function newRoutineRecord(
   tenantId: string,
   input: NewRoutine,

@@ -1,6 +1,8 @@
 // bench:content — main-content F1 on data/pages-dev: ours against
 // Readability alone, measured in the same run, overall and per page type, plus median and
-// p95 ms. Targets: overall F1 ≥ 0.85, every page type ≥ 0.75, median ≤ 50 ms per page.
+// p95 ms. Targets: overall F1 ≥ 0.85, every page type ≥ 0.75, median ≤ 50 ms per page
+// (issue 35's per-type targets: bench/content/README.md). Also the accuracy of the page-type
+// classifier (page-kind.ts) against the gold's page types.
 // Then the same pages through the server's parse pool (budgets checked, a worker
 // thread, the copy to and from it), which must give the same Markdown at a cost per page that
 // stays within 10 % of the inline median; `--no-pool` skips it.
@@ -44,6 +46,8 @@ interface Row {
   ms: number;
   method: string;
   markdown: string;
+  /** The classifier's page type (page-kind.ts), against the gold's `type`. */
+  predicted: string;
 }
 
 function measure(page: DevPage): Row {
@@ -58,6 +62,7 @@ function measure(page: DevPage): Row {
     ms,
     method: ours.method,
     markdown: ours.markdown,
+    predicted: ours.pageType,
   };
 }
 
@@ -67,6 +72,39 @@ const quantile = (xs: number[], q: number): number => {
 };
 
 const f = (x: number): string => x.toFixed(3);
+
+/**
+ * The gold's page types the classifier tells apart: a blog post is an article; a service page
+ * is none of them (the classifier's `other`).
+ */
+const CLASSES: Record<string, string> = {
+  article: 'article',
+  blog: 'article',
+  forum: 'forum',
+  product: 'product',
+  collection: 'collection',
+  listing: 'listing',
+  documentation: 'documentation',
+};
+
+/** Accuracy of the page-type classifier against the gold, and its recall per gold type. */
+function printClassifier(rows: Row[]): void {
+  const right = (r: Row) => r.predicted === (CLASSES[r.type] ?? 'other');
+  const correct = rows.filter(right).length;
+  const perType = [...new Set(rows.map((r) => r.type))].sort().map((type) => {
+    const subset = rows.filter((r) => r.type === type);
+    return `${type} ${subset.filter(right).length}/${subset.length}`;
+  });
+  const predicted = [...new Set(rows.map((r) => r.predicted))].sort().map((type) => {
+    const subset = rows.filter((r) => r.predicted === type);
+    return `${type} ${subset.filter(right).length}/${subset.length}`;
+  });
+  console.log(
+    `\npage type (page-kind.ts): ${correct} of ${rows.length} right (${f(correct / Math.max(1, rows.length))})` +
+      `\n  right per gold type: ${perType.join(', ')}` +
+      `\n  right per predicted type: ${predicted.join(', ')}`,
+  );
+}
 
 function printTable(rows: Row[]): void {
   const types = [...new Set(rows.map((r) => r.type))].sort();
@@ -138,6 +176,7 @@ if (!pages) {
     return row;
   });
   printTable(rows);
+  printClassifier(rows);
   if (args.dump) writeFileSync(args.dump, JSON.stringify(rows, null, 1));
   if (!args['no-pool']) await throughPool(selected, inline);
 }

@@ -59,6 +59,20 @@ describe('block scoring', () => {
       expect(out.text).toContain(`Reply from ${who}`);
   });
 
+  it('lets no hidden content help a region win, and keeps it inside the winner', () => {
+    // A mega menu shown on hover: rich repeated items, and more text than the story.
+    const teaser = (n: number) =>
+      `<li><a href="/m/${n}">Menu teaser ${n}: the winter collection of boots and coats</a><a href="/m/${n}/all">See all of section ${n}</a></li>`;
+    const hiddenMenu = `<ul class="mega" style="display:none">${[1, 2, 3, 4, 5, 6, 7, 8].map(teaser).join('')}</ul>`;
+    const story = `<div class="story"><h1>Lake report</h1><p>The lake froze early this year, and the village skated on it for weeks before the thaw came back.</p><p>Fishermen cut holes in the ice and sat for hours, and the children built forts from the snow.</p><div hidden><p>Tab: the full table of ice thickness per week, measured at the pier.</p></div></div>`;
+    const html = page(`${hiddenMenu}${story}`);
+    expect(best(html)).toBe('div.story');
+    const out = extractMainContent(html);
+    expect(out.text).toContain('village skated');
+    expect(out.text).toContain('ice thickness per week');
+    expect(out.text).not.toContain('Menu teaser');
+  });
+
   it('drops the comment section under an article', () => {
     const prose = [1, 2, 3, 4, 5, 6, 7, 8]
       .map(
@@ -102,7 +116,9 @@ describe('pre-clean', () => {
 
   it('keeps one copy of a repeated paragraph (mobile and desktop copies) but short repeats', () => {
     const html = page(
-      `<main>${prose}<div hidden>${prose}</div><ul><li><p>Oak board</p><p>$9.99</p></li><li><p>Ash board</p><p>$9.99</p></li></ul></main>`,
+      // A second paragraph makes <main> the region whatever the hidden clone is worth (it is
+      // worth nothing: hidden content never helps a region win).
+      `<main>${prose}<div hidden>${prose}</div><p>Returns are free within thirty days, and refunds reach your card within a week of the parcel's arrival.</p><ul><li><p>Oak board</p><p>$9.99</p></li><li><p>Ash board</p><p>$9.99</p></li></ul></main>`,
     );
     const out = extractMainContent(html);
     expect(out.text.split('delivery details').length).toBe(2);

@@ -145,11 +145,99 @@ describe('extractMainContent', () => {
       );
     });
 
+    it("drops each post's signature and author counters, and keeps the author's name", () => {
+      const withChrome = (author: string, n: number) => `<article class="message message--post">
+        <div class="message-user"><h3 class="message-name">${author}</h3>
+        <div class="message-userExtras"><dl><dt>Joined</dt><dd>Feb 8, 2023</dd></dl><dl><dt>Messages</dt><dd>1,204</dd></dl></div></div>
+        <div class="postprofile"><dd class="profile-joined"><strong>Joined:</strong> Sun Dec 17, 2023</dd></div>
+        <div class="body">${paragraph(n)}</div>
+        <aside class="message-signature">My rig: amp, dac and two pairs of headphones, all of them loud.</aside></article>`;
+      const html = chrome(
+        `<div class="column"><h1>Quiet amps</h1>${withChrome('ann', 1)}${withChrome('paul', 2)}${withChrome('bo', 3)}</div>`,
+      );
+      const out = extractMainContent(html, { url: 'https://forum.example/threads/amps.9/' });
+      for (const kept of ['ann', 'paul', 'bo', 'Paragraph 1', 'Paragraph 3'])
+        expect(out.markdown).toContain(kept);
+      for (const gone of ['Joined', 'Feb 8, 2023', '1,204', 'My rig'])
+        expect(out.markdown).not.toContain(gone);
+    });
+
+    it('keeps a box whose class word only starts like a post counter (`status`)', () => {
+      const html = chrome(
+        `<div class="column"><h1>Status</h1>${[1, 2, 3]
+          .map(
+            (n) =>
+              `<article class="message"><div class="body">${paragraph(n)}</div><div class="post-status">Solved by the original poster</div></article>`,
+          )
+          .join('')}</div>`,
+      );
+      const out = extractMainContent(html, { url: 'https://forum.example/threads/s.1/' });
+      expect(out.markdown).toContain('Solved by the original poster');
+    });
+
     it('is read as any page elsewhere: the boxes stay', () => {
       const out = extractMainContent(thread, { url: 'https://example.com/headphones' });
       expect(out.markdown).toContain('Popular days');
       expect(out.markdown).toContain('Paragraph 3');
     });
+  });
+
+  it('uses a declared articleBody when the article shows no text of its own', () => {
+    const body =
+      'First paragraph of the story, as the site declares it.\nSecond paragraph, with the ending.';
+    const declared = `<script type="application/ld+json">${JSON.stringify({
+      '@type': 'NewsArticle',
+      articleBody: body,
+    })}</script>`;
+    const empty = chrome(`<main><h1>Story</h1><div id="app"></div></main>`).replace(
+      '</head>',
+      `${declared}</head>`,
+    );
+    const out = extractMainContent(empty);
+    expect(out.markdown).toBe(
+      'First paragraph of the story, as the site declares it.\n\nSecond paragraph, with the ending.',
+    );
+    // When the story is on the page, the page's text is kept (with its markup).
+    const shown = chrome(
+      `<article><h1>Story</h1>${[1, 2, 3].map(paragraph).join('')}</article>`,
+    ).replace('</head>', `${declared}</head>`);
+    expect(extractMainContent(shown).markdown).toContain('Paragraph 3 explains');
+  });
+
+  it('tells the page type from the signals it carries', () => {
+    const product = chrome('<main><h1>Mug</h1><p>$12.00</p></main>').replace(
+      '</head>',
+      '<script type="application/ld+json">{"@type":"Product","name":"Mug"}</script></head>',
+    );
+    expect(extractMainContent(product).pageType).toBe('product');
+    expect(
+      extractMainContent(chrome('<main><p>x</p></main>'), {
+        url: 'https://forum.example/t/a-topic/12',
+      }).pageType,
+    ).toBe('forum');
+  });
+
+  it('keeps a product sheet and leaves out what the wrapper around it adds', () => {
+    // The sheet (title, price, description, specifications) and, beside it in the same
+    // wrapper, a block the shop adds under every product (its delivery promises), worth
+    // less than the sheet but more than the 15 % other pages leave out.
+    const html = chrome(`<div class="page"><div class="sheet"><h1>Trail Runner 2</h1><p>$129.00</p>
+      <p>A light shoe for long runs on rough ground, with a grippy sole and a roomy toe box.</p>
+      <p>The upper is a recycled mesh that dries fast after a river crossing or a rainy morning.</p>
+      <table><tr><th>Weight</th><td>240 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr><tr><th>Upper</th><td>Recycled mesh</td></tr></table></div>
+      <div class="promises"><p>Our promise: we ship every order within two days, and returns are free for a whole month after delivery, whatever the reason.</p></div></div>`).replace(
+      '</head>',
+      '<script type="application/ld+json">{"@type":"Product","name":"Trail Runner 2"}</script></head>',
+    );
+    const out = extractMainContent(html);
+    expect(out.pageType).toBe('product');
+    for (const want of ['Trail Runner 2', '$129.00', 'grippy sole', 'river crossing', '240 g'])
+      expect(out.text).toContain(want);
+    expect(out.text).not.toContain('Our promise');
+    // Without the declaration the page is read as any other: the wrapper wins.
+    const plain = extractMainContent(html.replace('"@type":"Product"', '"@type":"Thing"'));
+    expect(plain.pageType).not.toBe('product');
+    expect(plain.text).toContain('Our promise');
   });
 
   it('keeps code verbatim, in a <pre> without <code> (Sphinx, Pygments) too', () => {

@@ -6,6 +6,7 @@ import { annotateTree } from '@tandem/markdown/html';
 import {
   ARTICLE,
   GENERAL,
+  PRODUCT,
   type Profile,
   type Scores,
   scoreBlocks,
@@ -21,9 +22,17 @@ import {
   separateElements,
   squash,
   textOf,
+  weight,
 } from './dom';
 import { toMarkdown } from './markdown';
-import { pageKind } from './page-kind';
+import {
+  classifyPage,
+  declaredArticleBody,
+  pageKind,
+  pageSignals,
+  type PageSignals,
+  type PageType,
+} from './page-kind';
 import { postsOf } from './posts';
 import { preClean } from './pre-clean';
 
@@ -34,6 +43,8 @@ export interface MainContent {
   text: string;
   /** Which path produced it: the best-scoring block of the page, or the whole body. */
   method: 'blocks' | 'body';
+  /** What the page is, by its signals (page-kind.ts): its declarations, address and prices. */
+  pageType: PageType;
 }
 
 export interface MainContentOptions {
@@ -137,6 +148,24 @@ function dropRepeats(markdown: string): string {
     .join('\n\n');
 }
 
+/** The visible text is missing when it holds less than this share of the declared body. */
+const MISSING_BODY_SHARE = 0.5;
+
+/**
+ * A declared article whose visible text is missing (rendered by scripts from its JSON-LD, or
+ * behind a paywall stub) is its declared `articleBody`, one paragraph per line. On
+ * data/pages-dev no article needs it: the 16 that declare a body show it (bench/content).
+ */
+function withDeclaredBody(markdown: string, signals: PageSignals): string {
+  const body = declaredArticleBody(signals);
+  if (!body || weight(markdown) >= MISSING_BODY_SHARE * weight(body)) return markdown;
+  return body
+    .split(/\n+/)
+    .map((line) => squash(line))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
 export function extractMainContent(html: string, options: MainContentOptions = {}): MainContent {
   const doc = parse(html, options.limits);
   // Text that accessibility attributes carry: found before the pre-clean drops the <meta> and
@@ -148,14 +177,17 @@ export function extractMainContent(html: string, options: MainContentOptions = {
   separateElements(doc);
   const title = pageTitle(doc);
   // Read before the pre-clean: it drops the scripts that hold the page's JSON-LD.
-  const kind = pageKind(doc, options.url);
-  const profile = kind === 'article' ? ARTICLE : GENERAL;
+  const signals = pageSignals(doc);
+  const kind = pageKind(signals, options.url);
+  const pageType = classifyPage(signals, options.url);
+  const profile = kind === 'article' ? ARTICLE : pageType === 'product' ? PRODUCT : GENERAL;
   const comments = preClean(doc, { preserveHidden: options.preserveHidden ?? true });
   const [scores, best] = scorePage(doc, comments, profile);
   const block = best ?? body;
   const region = kind === 'forum' && block ? (postsOf(block, scores) ?? block) : block;
   if (region) prune(region, scores);
   fillAccessibleText?.();
-  const markdown = region ? dropRepeats(toMarkdown(outerHtml(region))) : '';
-  return { title, markdown, text: plainText(markdown), method: best ? 'blocks' : 'body' };
+  const visible = region ? dropRepeats(toMarkdown(outerHtml(region))) : '';
+  const markdown = kind === 'article' ? withDeclaredBody(visible, signals) : visible;
+  return { title, markdown, text: plainText(markdown), method: best ? 'blocks' : 'body', pageType };
 }

@@ -28,6 +28,12 @@ describe('target locators', () => {
       { by: 'near', role: 'btn', text: 'Save', side: 'before' },
       { by: 'ordinal', role: 'btn', index: 1 },
     ]);
+    // The first of them too: a role+name that a look-alike shares is no locator of it.
+    expect(locatorsOf(node('s1'), tree).locators).toEqual([
+      { by: 'near', role: 'btn', text: 'Home', side: 'after' },
+      { by: 'near', role: 'btn', text: 'Save', side: 'before' },
+      { by: 'ordinal', role: 'btn', index: 0 },
+    ]);
     expect(locatorsOf(node('h'), tree).locators).toEqual([
       { by: 'role-name', role: 'link', name: 'Home' },
       { by: 'label', text: 'Home' },

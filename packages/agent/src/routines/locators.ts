@@ -33,8 +33,11 @@ export function locatorsOf(node: SemanticNodeV3, tree: readonly SemanticNodeV3[]
   const name = nameOf(node);
   const visible = tree.filter((n) => !n.occ);
   const locators: RoutineLocator[] = [];
+  // No other element may fit, the first of look-alikes included: a rerun skips a locator that
+  // fits several, and one that fits a single look-alike after the others went finds the wrong
+  // one (resolve.ts also reads a role+name locator as "it had no look-alikes").
   const unique = (match: (n: SemanticNodeV3) => boolean) =>
-    visible.filter(match).length <= 1 || visible.filter(match)[0] === node;
+    visible.every((n) => n === node || !match(n));
   if (unique((n) => n.r === node.r && nameOf(n) === name))
     locators.push({ by: 'role-name', role: node.r, name });
   if (name !== '' && unique((n) => nameOf(n) === name)) locators.push({ by: 'label', text: name });

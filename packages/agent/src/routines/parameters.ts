@@ -65,8 +65,11 @@ interface Param {
   firstAt: number;
 }
 
-/** The goal without its explicit markers, and where each marked value now is. */
-function unmark(goal: string): {
+/**
+ * The goal without its explicit markers, and where each marked value now is. Exported for the
+ * rerun's goal match (match.ts), which must read a goal's markers exactly as the compiler did.
+ */
+export function unmark(goal: string): {
   plain: string;
   marked: { start: number; end: number; name: string | null }[];
 } {

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { AdminTaskList, BillingResponse, WhoAmIResponse } from '@tandem/contracts';
+import { AdminTaskList, BillingResponse, RoutineList, WhoAmIResponse } from '@tandem/contracts';
 import { createUserKey } from './support/admin-cli';
 import {
   expect,
@@ -119,6 +119,22 @@ test('admin pages: billing chart and table, task list with KPIs, a task trace; 4
     task?.usage.calls ? `${task.usage.calls} calls` : 'calls',
   );
   await page.screenshot({ path: path.join(SCREENSHOTS, 'admin-task.png'), fullPage: true });
+
+  // Routines: the task above completed with every step verified, so it left a routine; the nav
+  // leads to it and the page lists what the API does, with its detail one click away.
+  await page.getByRole('link', { name: 'Routines' }).click();
+  await expect(page.getByRole('heading', { name: 'Routines' })).toBeVisible();
+  const routines = await api(ext, '/api/routines', (v) => RoutineList.parse(v));
+  const newest = routines.items[0];
+  expect(newest, 'the verified task left a routine').toBeDefined();
+  await expect(page.getByRole('table', { name: 'Routines' })).toContainText(newest?.name ?? '');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'admin-routines.png'), fullPage: true });
+  await page
+    .getByRole('link', { name: newest?.name ?? '' })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: newest?.name ?? '' })).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'admin-routine.png'), fullPage: true });
 
   // A revoked or unknown key in the cookie: 401 with a way back in.
   const other = await ext.context.newPage();

@@ -74,6 +74,14 @@ import {
   ResolveKnowledgeQuery,
   ResolveKnowledgeResponse,
 } from './knowledge';
+import {
+  DeleteRoutineResponse,
+  RoutineDetail,
+  RoutineList,
+  RoutineListQuery,
+  RoutineParams,
+  RoutinePatchRequest,
+} from './routine';
 import { HealthResponse, OpenApiDocument, WhoAmIResponse } from './system';
 
 export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -757,6 +765,56 @@ export const endpoints = {
     params: AdminTaskParams,
     response: AdminTaskDetail,
     errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN', 'NOT_FOUND'],
+  }),
+  routines: defineEndpoint({
+    path: '/api/routines',
+    method: 'GET',
+    auth: 'admin',
+    summary:
+      "The tenant's routines (tasks done once, kept to run again without the model), newest first, with their parameters, runs, heals and tokens saved.",
+    query: RoutineListQuery,
+    response: RoutineList,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN'],
+    notes: [
+      'A routine is one site and goal template; each heal stores a new version and keeps the old ones. `versions=latest` (the default) lists each routine once, as its highest version; `versions=all` lists every version. `runs`, `heals` and `tokensSaved` count the reruns of that version.',
+      'Page with `cursor`: pass the previous `nextCursor` until it is null. With `versions=latest` a page may hold fewer than `limit` routines (older versions are skipped) even when more follow.',
+    ],
+  }),
+  routine: defineEndpoint({
+    path: '/api/routines/:routineId',
+    method: 'GET',
+    auth: 'admin',
+    summary: 'One routine version with its steps, and the summaries of all its versions.',
+    params: RoutineParams,
+    response: RoutineDetail,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN', 'NOT_FOUND'],
+    notes: ["Another tenant's routine is `NOT_FOUND`, like one that does not exist."],
+  }),
+  routineUpdate: defineEndpoint({
+    path: '/api/routines/:routineId',
+    method: 'PATCH',
+    auth: 'admin',
+    summary: 'Rename a routine, or enable or disable it; answers the routine as GET does.',
+    params: RoutineParams,
+    request: RoutinePatchRequest,
+    response: RoutineDetail,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN', 'NOT_FOUND'],
+    notes: [
+      'Applies to every version of the routine the id belongs to: disabling only the newest would let a rerun fall back to an older one. A disabled routine is never run again until enabled.',
+      'The name is trimmed and must be 1 to 120 characters; a body with neither `name` nor `enabled`, or with other fields, is `VALIDATION_ERROR`.',
+    ],
+  }),
+  routineDelete: defineEndpoint({
+    path: '/api/routines/:routineId',
+    method: 'DELETE',
+    auth: 'admin',
+    summary: 'Delete a routine: every version of the routine the id belongs to.',
+    params: RoutineParams,
+    response: DeleteRoutineResponse,
+    errors: [...AUTHENTICATED_ERROR_CODES, 'FORBIDDEN', 'NOT_FOUND'],
+    notes: [
+      'Every version goes, because deleting only the newest would bring the previous one back into use; `deleted` is how many. To keep a routine but stop it running, disable it with PATCH.',
+    ],
   }),
 } as const;
 export type EndpointName = keyof typeof endpoints;

@@ -146,3 +146,60 @@ export const Routine = RoutineDraft.extend({
   updatedAt: z.string(),
 });
 export type Routine = z.infer<typeof Routine>;
+
+// ------------------------------------------------------------------ admin API
+
+/** A parameter as a list shows it: its name and the value the first run used. */
+export const RoutineParameterSummary = RoutineParameter.pick({ name: true, example: true });
+export type RoutineParameterSummary = z.infer<typeof RoutineParameterSummary>;
+
+/** One stored version without its steps: a row of GET /api/routines. */
+export const RoutineSummary = Routine.omit({ steps: true, parameters: true }).extend({
+  parameters: z.array(RoutineParameterSummary),
+  stepCount: z.number().int().nonnegative(),
+});
+export type RoutineSummary = z.infer<typeof RoutineSummary>;
+
+export const RoutineListQuery = z.object({
+  /** Only the routines of this site (the host, with its port when not the default). */
+  site: z.string().min(1).max(ROUTINE_LIMITS.siteLength).optional(),
+  /** `latest`: each routine's highest version; `all`: every version. */
+  versions: z.enum(['latest', 'all']).default('latest'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(512).optional(),
+});
+export type RoutineListQuery = z.infer<typeof RoutineListQuery>;
+
+/** GET /api/routines: newest first. */
+export const RoutineList = z.object({
+  items: z.array(RoutineSummary),
+  nextCursor: z.string().nullable(),
+});
+export type RoutineList = z.infer<typeof RoutineList>;
+
+export const RoutineParams = z.object({ routineId: z.string().min(1).max(200) });
+export type RoutineParams = z.infer<typeof RoutineParams>;
+
+/** GET /api/routines/{id}: the version asked for, with every version of its routine. */
+export const RoutineDetail = Routine.extend({
+  /** Every version of the routine, highest first (this one included). */
+  versions: z.array(RoutineSummary),
+});
+export type RoutineDetail = z.infer<typeof RoutineDetail>;
+
+export const ROUTINE_NAME_MAX_LENGTH = 120;
+
+/** PATCH /api/routines/{id}: a new title and/or whether the routine may run. */
+export const RoutinePatchRequest = z
+  .strictObject({
+    name: z.string().trim().min(1).max(ROUTINE_NAME_MAX_LENGTH).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((patch) => patch.name !== undefined || patch.enabled !== undefined, {
+    message: 'Give `name`, `enabled` or both.',
+  });
+export type RoutinePatchRequest = z.infer<typeof RoutinePatchRequest>;
+
+/** DELETE /api/routines/{id}: how many versions went. */
+export const DeleteRoutineResponse = z.object({ deleted: z.number().int().positive() });
+export type DeleteRoutineResponse = z.infer<typeof DeleteRoutineResponse>;

@@ -22,6 +22,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
               <a href="/admin/billing">Billing</a>
               <a href="/admin/tasks">Tasks</a>
               <a href="/admin/knowledge">Knowledge</a>
+              <a href="/admin/routines">Routines</a>
             </nav>
             <form method="post" action="/admin/logout">
               <button type="submit" className="link">

@@ -73,6 +73,9 @@ export const ADMIN_CSS = `
 .admin .badge.running, .admin .badge.queued { background: #e7eefc; color: #1e429f; }
 .admin .badge.ready { background: #e3f4e1; color: #276221; }
 .admin h1 { overflow-wrap: anywhere; }
+.admin code.param { background: #e7eefc; color: #1e429f; }
+.admin .param-example { display: inline-block; margin-right: .75rem; }
+.admin form.inline { display: inline-flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0 .75rem .5rem 0; }
 .admin .chart { margin: 0; }
 /* Narrow screens: a wide table scrolls inside its own box instead of widening the page, and a
    trace's labels go above their values (beside them, the values wrapped mid-word). */

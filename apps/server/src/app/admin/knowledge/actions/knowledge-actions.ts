@@ -5,10 +5,10 @@
 // outcome is a 303 back to the page with `notice` or `error`, so a reload never re-posts.
 import { IndexLinkRequest, KnowledgeSettingsView } from '@tandem/contracts';
 import type { z } from 'zod';
-import { ADMIN_COOKIE } from '../../../../server/admin-session';
-import { authenticate, type AuthContext } from '../../../../server/auth';
-import { fieldErrors, HttpError, mapError } from '../../../../server/http-error';
-import { readCookie, sameOrigin, seeOther } from '../../../../server/key-session';
+import { adminFormAuth } from '../../../../server/admin-form';
+import type { AuthContext } from '../../../../server/auth';
+import { fieldErrors, mapError } from '../../../../server/http-error';
+import { seeOther } from '../../../../server/key-session';
 import { isFinished } from '../../../../server/knowledge-jobs';
 import type { Runtime } from '../../../../server/runtime';
 
@@ -30,12 +30,6 @@ function indexFormValues(form: FormData): Record<string, string> {
   }
   return kept;
 }
-
-const refuse = (status: 401 | 403, message: string): Response =>
-  new Response(message, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-  });
 
 const text = (form: FormData, name: string): string | undefined => {
   const value = form.get(name);
@@ -188,25 +182,8 @@ const ACTIONS: Record<
 };
 
 export async function handleKnowledgeAction(runtime: Runtime, request: Request): Promise<Response> {
-  if (!sameOrigin(request)) return refuse(403, 'Cross-site form refused.');
-  const key = readCookie(request, ADMIN_COOKIE);
-  if (!key) {
-    return seeOther(`/admin/login?${new URLSearchParams({ next: KNOWLEDGE_PAGE }).toString()}`);
-  }
-  let auth: AuthContext;
-  try {
-    // The page's own check (requireAdminPage): the cookie's key as an admin Bearer key.
-    auth = await authenticate(
-      new Request('http://admin.local/', { headers: { authorization: `Bearer ${key}` } }),
-      runtime.store,
-      'admin',
-    );
-  } catch (error) {
-    const code = error instanceof HttpError ? error.code : null;
-    if (code === 'UNAUTHORIZED') return refuse(401, 'Sign in again: this key is not valid.');
-    if (code === 'FORBIDDEN') return refuse(403, 'An admin API key is required.');
-    throw error;
-  }
+  const auth = await adminFormAuth(runtime, request, KNOWLEDGE_PAGE);
+  if (auth instanceof Response) return auth;
   const form = await request.formData().catch(() => null);
   const action = form ? text(form, 'action') : undefined;
   // Own keys only: `constructor` is not an action.

@@ -4,10 +4,9 @@
 // PATCH/DELETE /api/routines/{id}, scoped to the key's tenant. Every outcome is a 303 back to a
 // page with `notice` or `error`, so a reload never re-posts.
 import { RoutinePatchRequest } from '@tandem/contracts';
-import { ADMIN_COOKIE } from '../../../../server/admin-session';
-import { authenticate, type AuthContext } from '../../../../server/auth';
-import { fieldErrors, HttpError, mapError } from '../../../../server/http-error';
-import { readCookie, sameOrigin, seeOther } from '../../../../server/key-session';
+import { adminFormAuth, formText as field } from '../../../../server/admin-form';
+import { fieldErrors, mapError } from '../../../../server/http-error';
+import { seeOther } from '../../../../server/key-session';
 import { createRoutineService } from '../../../../server/routine-service';
 import type { Runtime } from '../../../../server/runtime';
 
@@ -17,17 +16,6 @@ const routinePage = (id: string): string => `${ROUTINES_PAGE}/${encodeURICompone
 
 const back = (page: string, kind: 'notice' | 'error', message: string): Response =>
   seeOther(`${page}?${new URLSearchParams({ [kind]: message }).toString()}`);
-
-const refuse = (status: 401 | 403, message: string): Response =>
-  new Response(message, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-  });
-
-const field = (form: FormData, name: string): string | undefined => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : undefined;
-};
 
 /** The patch each action asks for; `delete` has none. */
 function patchOf(action: string, form: FormData): unknown {
@@ -40,25 +28,8 @@ function patchOf(action: string, form: FormData): unknown {
 const ACTIONS = new Set(['rename', 'enable', 'disable', 'delete']);
 
 export async function handleRoutineAction(runtime: Runtime, request: Request): Promise<Response> {
-  if (!sameOrigin(request)) return refuse(403, 'Cross-site form refused.');
-  const key = readCookie(request, ADMIN_COOKIE);
-  if (!key) {
-    return seeOther(`/admin/login?${new URLSearchParams({ next: ROUTINES_PAGE }).toString()}`);
-  }
-  let auth: AuthContext;
-  try {
-    // The page's own check (requireAdminPage): the cookie's key as an admin Bearer key.
-    auth = await authenticate(
-      new Request('http://admin.local/', { headers: { authorization: `Bearer ${key}` } }),
-      runtime.store,
-      'admin',
-    );
-  } catch (error) {
-    const code = error instanceof HttpError ? error.code : null;
-    if (code === 'UNAUTHORIZED') return refuse(401, 'Sign in again: this key is not valid.');
-    if (code === 'FORBIDDEN') return refuse(403, 'An admin API key is required.');
-    throw error;
-  }
+  const auth = await adminFormAuth(runtime, request, ROUTINES_PAGE);
+  if (auth instanceof Response) return auth;
   const form = await request.formData().catch(() => null);
   const action = form ? field(form, 'action') : undefined;
   const id = form ? (field(form, 'routineId') ?? '').trim() : '';

@@ -276,6 +276,10 @@ export const LlmActionType = z.enum([
   'DOCUMENT_EXTRACTION',
   /** The stacks agent: several documents into one table. */
   'STACK_EXTRACTION',
+  /** A routine rerun: the cheap call that picks between readings of an ambiguous goal. */
+  'ROUTINE_RERUN',
+  /** A routine rerun: the model doing one step whose target or outcome changed. */
+  'ROUTINE_HEAL',
 ]);
 export type LlmActionType = z.infer<typeof LlmActionType>;
 

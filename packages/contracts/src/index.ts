@@ -29,3 +29,4 @@ export * from './decoded-forms';
 export * from './sse';
 export * from './csv';
 export * from './routine';
+export * from './routine-template';

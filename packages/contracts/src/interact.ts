@@ -22,6 +22,7 @@ import {
 import { formatCount } from './format-count';
 import { SemanticNodeV3, V3AdvancedFields, Viewport } from './semantic-tree';
 import { PageSnapshot, SnapshotRequest } from './snapshot';
+import { RoutineRunInfo, RoutineRunRequest } from './routine';
 
 /**
  * Caps on what one request may carry, so a broken or hostile client cannot make the server
@@ -137,6 +138,10 @@ export const InteractRequestFields = z.object({
       description:
         "The user's answer to the question of a NeedsUserInputResponse; sent with that response's taskId and sessionId, it continues the same task.",
     }),
+  routine: RoutineRunRequest.optional().meta({
+    description:
+      'New tasks only: rerun this routine with these values (the popup’s “Run again with…”). The query must read as the routine’s template with them; when the routine is not the tenant’s, is disabled, is of another site or its start page differs, the task runs with the model as usual.',
+  }),
   collectLimit: z.number().int().min(1).max(10_000).optional().meta({
     description:
       'New tasks only: finish once this many items were collected. Without it, a goal such as "Extract 25 jobs" sets it.',
@@ -415,6 +420,10 @@ export const NextActionResponseFields = z.object({
   approval: ApprovalRequest.optional().meta({
     description:
       'The action or chain holds a high-risk action (a payment, a purchase, a deletion, a message): show it to the user and execute nothing until they approve or edit it; report the decision as the next request’s `approval`.',
+  }),
+  routine: RoutineRunInfo.optional().meta({
+    description:
+      'Set while the task runs a saved routine (and on the response where it handed over to the model): its name, version, progress, model calls and healed steps.',
   }),
   rePlanning: z.boolean().optional(),
   result: z.string().optional().meta({ description: 'Final answer once the task finished.' }),

@@ -107,6 +107,12 @@ export const RoutineStep = z.object({
    * it when its target is not there.
    */
   optional: z.boolean(),
+  /**
+   * The page the step acts on, as the first run found it: a rerun whose page is not like it
+   * (another path: the same form elsewhere may do something else) stops replaying there.
+   * Absent on routines saved before it was kept.
+   */
+  page: z.object({ url: z.string().max(8_192) }).optional(),
 });
 export type RoutineStep = z.infer<typeof RoutineStep>;
 
@@ -203,3 +209,63 @@ export type RoutinePatchRequest = z.infer<typeof RoutinePatchRequest>;
 /** DELETE /api/routines/{id}: how many versions went. */
 export const DeleteRoutineResponse = z.object({ deleted: z.number().int().positive() });
 export type DeleteRoutineResponse = z.infer<typeof DeleteRoutineResponse>;
+
+// ------------------------------------------------------------------ reruns
+
+/** Values for a routine's parameters, by name (the popup's "Run again with…" form). */
+export const RoutineValues = z
+  .record(z.string().regex(ROUTINE_PARAMETER_NAME), z.string().max(NODE_VALUE_MAX_LENGTH))
+  .refine((values) => Object.keys(values).length <= ROUTINE_LIMITS.parameters, {
+    message: `at most ${ROUTINE_LIMITS.parameters} values`,
+  });
+export type RoutineValues = z.infer<typeof RoutineValues>;
+
+/**
+ * New tasks only: run this routine with these values. The goal must still read as the
+ * routine's template with them (the popup fills the template), and the routine must be the
+ * tenant's, enabled and of the tab's site; otherwise the task runs as any other.
+ */
+export const RoutineRunRequest = z.object({
+  routineId: z.string().min(1).max(200),
+  values: RoutineValues,
+});
+export type RoutineRunRequest = z.infer<typeof RoutineRunRequest>;
+
+/** What a response says of the routine the task runs (the live view's banner). */
+export const RoutineRunInfo = z.object({
+  routineId: z.string(),
+  name: z.string(),
+  version: z.number().int().positive(),
+  /** When this version was saved (ISO 8601). */
+  savedAt: z.string(),
+  /** Routine steps done so far, of `steps`. */
+  done: z.number().int().nonnegative(),
+  steps: z.number().int().positive(),
+  /** Model calls the task made since the routine started (heals, a classification). */
+  modelCalls: z.number().int().nonnegative(),
+  /** The routine's steps (0-based) the model healed in this run. */
+  healed: z.array(z.number().int().nonnegative()),
+  /** Set when the routine stopped and the full agent took over: why. */
+  fellBack: z.string().nullable(),
+});
+export type RoutineRunInfo = z.infer<typeof RoutineRunInfo>;
+
+/** A routine the popup offers for the tab's site: GET /api/routines/offers. */
+export const RoutineOffer = z.object({
+  id: z.string(),
+  name: z.string(),
+  goalTemplate: z.string(),
+  parameters: z.array(RoutineParameterSummary),
+  version: z.number().int().positive(),
+  savedAt: z.string(),
+  runs: z.number().int().nonnegative(),
+});
+export type RoutineOffer = z.infer<typeof RoutineOffer>;
+
+export const RoutineOffersQuery = z.object({
+  site: z.string().min(1).max(ROUTINE_LIMITS.siteLength),
+});
+export type RoutineOffersQuery = z.infer<typeof RoutineOffersQuery>;
+
+export const RoutineOfferList = z.object({ items: z.array(RoutineOffer) });
+export type RoutineOfferList = z.infer<typeof RoutineOfferList>;

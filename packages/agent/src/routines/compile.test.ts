@@ -1,9 +1,8 @@
-import { parseAction, RoutineDraft } from '@tandem/contracts';
+import { parseAction, RoutineDraft, fillTemplate } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { FILLED, form, formRun, GOAL, sent, verdict } from '../testing/routine-runs';
 import { pageOf } from '../testing/state';
 import { compileRoutine, type CompileInput } from './compile';
-import { fillTemplate } from './template';
 import { traceEntry, type RoutineTraceEntry } from './trace';
 
 const input = (trace: RoutineTraceEntry[], over: Partial<CompileInput> = {}): CompileInput => ({

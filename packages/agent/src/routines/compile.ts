@@ -17,10 +17,12 @@ import {
   type ParsedAction,
   type RoutineStep,
   type TaskStatus,
+  fillTemplate,
+  renderTemplate,
+  escapeTemplate,
 } from '@tandem/contracts';
 import { defaultRoutineName } from '@tandem/store';
 import { findParameters, type TracedValue } from './parameters';
-import { fillTemplate, renderTemplate, escapeTemplate } from './template';
 import type { RoutineTraceAction, RoutineTraceEntry } from './trace';
 
 export interface CompileInput {

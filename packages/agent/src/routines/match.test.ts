@@ -2,7 +2,7 @@ import type { Routine, RoutineRepository } from '@tandem/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findRoutineForGoal, matchGoal, MAX_CANDIDATES, type MatchableRoutine } from './match';
-import { fillTemplate } from './template';
+import { fillTemplate } from '@tandem/contracts';
 
 const routine = (goalTemplate: string, ...names: string[]): MatchableRoutine => ({
   goalTemplate,

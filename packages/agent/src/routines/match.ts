@@ -4,10 +4,9 @@
 // the text allows more than one split ("Add Mary Ann Smith" against "Add {firstName}
 // {lastName}"), every split is returned: that is the one place a rerun may ask a cheap
 // classification call, and guessing there would type a wrong name into a real form.
-import type { RoutineParameter } from '@tandem/contracts';
+import { type RoutineParameter, parseTemplate, type TemplatePart } from '@tandem/contracts';
 import type { Routine, RoutineRepository } from '@tandem/store';
 import { unmark } from './parameters';
-import { parseTemplate, type TemplatePart } from './template';
 
 export type RoutineValues = Record<string, string>;
 

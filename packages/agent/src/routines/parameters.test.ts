@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findParameters, parameterNameOf, type TracedValue } from './parameters';
-import { fillTemplate, renderTemplate } from './template';
+import { fillTemplate, renderTemplate } from '@tandem/contracts';
 
 const typed = (...values: [string, string][]): TracedValue[] =>
   values.map(([label, value], step) => ({ step, value, label }));

@@ -5,7 +5,7 @@
 // that merely contains a goal word, or a goal word that was never typed, stays literal.
 // Explicit `{{value}}` or `{{name=value}}` in the goal marks a parameter too (`{{secret:…}}`
 // is a secret reference, never a parameter).
-import type { TemplatePart } from './template';
+import type { TemplatePart } from '@tandem/contracts';
 
 /** A value a step typed or chose, and the label of the field it went into. */
 export interface TracedValue {

@@ -13,9 +13,11 @@ import {
   type RoutineParameter,
   type RoutineStep,
   type SemanticNodeV3,
+  fillTemplate,
+  parseTemplate,
+  type TemplatePart,
 } from '@tandem/contracts';
 import { domHash, findNode, hasState, type PageState } from '../page/page-state';
-import { fillTemplate, parseTemplate, type TemplatePart } from './template';
 
 export type StepInstance =
   { ok: true; action: string; parsed: ParsedAction } | { ok: false; reason: string };

@@ -25,6 +25,8 @@ const COLOURS: Record<LlmActionType, string> = {
   FINAL_ANSWER: '#e377c2',
   DOCUMENT_EXTRACTION: '#7f7f7f',
   STACK_EXTRACTION: '#bcbd22',
+  ROUTINE_RERUN: '#aec7e8',
+  ROUTINE_HEAL: '#ff7f0e',
 };
 
 export function colourOf(actionType: string): string {

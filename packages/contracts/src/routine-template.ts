@@ -1,6 +1,6 @@
 // Routine templates: text with `{name}` where a parameter's value goes. Literal
 // braces are doubled, so any text, `{{secret:…}}` references included, survives a round trip.
-import { ROUTINE_PARAMETER_NAME } from '@tandem/contracts';
+import { ROUTINE_PARAMETER_NAME } from './routine';
 
 /** A template's pieces: literal text, and the names of the parameters between them. */
 export type TemplatePart = string | { param: string };

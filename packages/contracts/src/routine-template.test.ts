@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeTemplate, fillTemplate, parseTemplate, renderTemplate } from './template';
+import { escapeTemplate, fillTemplate, parseTemplate, renderTemplate } from './routine-template';
 
 describe('routine templates', () => {
   it('fills parameters and keeps doubled braces literal', () => {

@@ -79,8 +79,11 @@ import {
   RoutineDetail,
   RoutineList,
   RoutineListQuery,
+  RoutineOfferList,
+  RoutineOffersQuery,
   RoutineParams,
   RoutinePatchRequest,
+  ROUTINE_OFFERS_MAX,
 } from './routine';
 import { HealthResponse, OpenApiDocument, WhoAmIResponse } from './system';
 
@@ -778,6 +781,20 @@ export const endpoints = {
     notes: [
       'A routine is one site and goal template; each heal stores a new version and keeps the old ones. `versions=latest` (the default) lists each routine once, as its highest version; `versions=all` lists every version. `runs`, `heals` and `tokensSaved` count the reruns of that version.',
       'Page with `cursor`: pass the previous `nextCursor` until it is null. With `versions=latest` a page may hold fewer than `limit` routines (older versions are skipped) even when more follow.',
+    ],
+  }),
+  routineOffers: defineEndpoint({
+    path: '/api/routines/offers',
+    method: 'GET',
+    auth: 'apiKey',
+    summary:
+      "The routines the popup offers to run again on a site: the caller's tenant's enabled routines of that site, the latest version of each, newest first.",
+    query: RoutineOffersQuery,
+    response: RoutineOfferList,
+    errors: [...AUTHENTICATED_ERROR_CODES],
+    notes: [
+      `At most ${ROUTINE_OFFERS_MAX} routines. \`site\` is a host with its port when not the default ("emr.example.com", "localhost:3000"), as the routine was saved with; another host or port is another site.`,
+      '`runs` counts the reruns of the version offered. Any API key of the tenant may ask: the offer shows names, templates and example values, never the steps.',
     ],
   }),
   routine: defineEndpoint({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RoutineDraft, RoutineLocator, type RoutineStep } from './routine';
+import { RoutineDraft, RoutineLocator, RoutineOffersQuery, type RoutineStep } from './routine';
 
 const step: RoutineStep = {
   action: 'setValue',
@@ -46,5 +46,17 @@ describe('routine schemas', () => {
       by: 'label',
       text: 'Save',
     });
+  });
+});
+
+describe('RoutineOffersQuery', () => {
+  it('takes a host as URL.host gives it, port and IPv6 included', () => {
+    for (const site of ['emr.test', 'localhost:3000', '127.0.0.1:8080', '[::1]:5173'])
+      expect(RoutineOffersQuery.safeParse({ site }).success, site).toBe(true);
+  });
+
+  it('refuses a URL, a path, text with spaces, a user part and an empty site', () => {
+    for (const site of ['https://emr.test', 'emr.test/patients', 'emr test', 'me@emr.test', ''])
+      expect(RoutineOffersQuery.safeParse({ site }).success, site).toBe(false);
   });
 });

@@ -262,8 +262,17 @@ export const RoutineOffer = z.object({
 });
 export type RoutineOffer = z.infer<typeof RoutineOffer>;
 
+/** The most routines one offers list holds: a popup shows a short list, not a catalogue. */
+export const ROUTINE_OFFERS_MAX = 20;
+
 export const RoutineOffersQuery = z.object({
-  site: z.string().min(1).max(ROUTINE_LIMITS.siteLength),
+  site: z
+    .string()
+    .min(1)
+    .max(ROUTINE_LIMITS.siteLength)
+    // A host as URL.host gives it (IPv6 brackets and a port included): a scheme, path, space or
+    // user part means the caller sent a URL or text, which no saved routine can match.
+    .regex(/^[^\s/\\?#@]+$/, { error: 'site is a host with its port, such as app.example.com' }),
 });
 export type RoutineOffersQuery = z.infer<typeof RoutineOffersQuery>;
 

@@ -1,7 +1,7 @@
 // Service worker: wiring only. The loop lives in task-loop.ts; this file connects it to the
 // chrome.* APIs, the popup's messages, and restarts loops that were running when Chrome
 // stopped the worker.
-import { taskSites } from '@tandem/contracts';
+import { taskSites, type RoutineRunRequest } from '@tandem/contracts';
 import { chromeStorage } from '../shared/chrome-glue';
 import { createApiClient } from '../shared/api-client';
 import { isFromExtensionPage, WorkerRequest, type WorkerReply } from '../shared/messages';
@@ -85,11 +85,16 @@ async function stop(tabId: number): Promise<void> {
  * Start: a goal still running (or waiting on the user) in the tab is stopped first, then the
  * new one runs, on the tab's site and the ones the user added.
  */
-async function start(tabId: number, goal: string, extraSites: string[] = []): Promise<void> {
+async function start(
+  tabId: number,
+  goal: string,
+  extraSites: string[] = [],
+  routine?: RoutineRunRequest,
+): Promise<void> {
   const current = await loadRun(storage, tabId);
   if (loops.has(tabId) || (current && isActive(current))) await stop(tabId);
   const tab = await chrome.tabs.get(tabId);
-  await startRun(storage, tabId, goal, Date.now(), taskSites(tab.url ?? '', extraSites));
+  await startRun(storage, tabId, goal, Date.now(), taskSites(tab.url ?? '', extraSites), routine);
   await resume(tabId);
 }
 
@@ -101,7 +106,7 @@ async function resume(tabId: number): Promise<void> {
 function handle(request: WorkerRequest): Promise<unknown> {
   switch (request.type) {
     case 'task:start':
-      return start(request.tabId, request.goal, request.sites);
+      return start(request.tabId, request.goal, request.sites, request.routine);
     case 'task:stop':
       return stop(request.tabId);
     case 'task:answer':

@@ -121,6 +121,20 @@ describe('interactBody', () => {
     expect(body).not.toHaveProperty('query');
   });
 
+  it('sends the chosen routine with the request that starts the task, and never after', () => {
+    const routineRequest = { routineId: 'r-1', values: { firstName: 'Ann' } };
+    const run = { goal: 'Add Ann', routineRequest };
+    expect(interactBody(page, run, undefined)).toMatchObject({
+      query: 'Add Ann',
+      routine: routineRequest,
+    });
+    expect(interactBody(page, run, TASK)).not.toHaveProperty('routine');
+    // With an answer appended the query no longer reads as the template.
+    const answered = { ...run, pending: { answer: 'yes' } };
+    expect(interactBody(page, answered, undefined)).not.toHaveProperty('routine');
+    expect(interactBody(page, { goal: 'Add Ann' }, undefined)).not.toHaveProperty('routine');
+  });
+
   it('adds the answer to the goal when the question came with no task to continue', () => {
     const run = { goal: 'add patient', sessionId: SESSION, pending: { answer: '1 May 1990' } };
     const body = interactBody(page, run, undefined);

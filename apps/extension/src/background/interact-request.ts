@@ -36,7 +36,7 @@ export async function findTaskId(
  */
 export function interactBody(
   page: CapturedPage,
-  run: Pick<RunState, 'goal' | 'sessionId' | 'pending' | 'sites'>,
+  run: Pick<RunState, 'goal' | 'sessionId' | 'pending' | 'sites' | 'routineRequest'>,
   taskId: string | undefined,
   secrets: readonly SecretRef[] = [],
 ): InteractRequestInput {
@@ -53,6 +53,9 @@ export function interactBody(
     // The task's sites go with the request that starts it; the secrets' names and sites (never
     // a value) with every request, so one stored mid-task is known from the next step on.
     ...(!taskId && run.sites?.length ? { sites: run.sites } : {}),
+    // The routine too, and only while the query is the filled template itself: with an answer
+    // appended the server could not match it anyway.
+    ...(!taskId && !answer && run.routineRequest ? { routine: run.routineRequest } : {}),
     ...(secrets.length > 0 ? { secrets: [...secrets] } : {}),
   };
 }

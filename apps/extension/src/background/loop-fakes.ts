@@ -63,6 +63,9 @@ export function scriptedApi(responses: Scripted[]): ScriptedApi {
     pageContent: async () => {
       throw new Error('page content goes through PageLearning, not the loop');
     },
+    routineOffers: async () => {
+      throw new Error('only the popup asks for routines');
+    },
     whoami: async () => ({
       tenantId: 't',
       tenantName: 'T',

@@ -42,6 +42,16 @@ describe('startRun', () => {
     const second = await startRun(storage, TAB, 'b', 7);
     expect(second.startedAt).toBe((first.startedAt ?? 0) + 1);
   });
+
+  it('keeps the chosen routine for the first request, and a typed goal after it has none', async () => {
+    const storage = memoryStore();
+    const routine = { routineId: 'r-1', values: { firstName: 'Ann' } };
+    const chosen = await startRun(storage, TAB, 'Add Ann', 1, [], routine);
+    expect(chosen.routineRequest).toEqual(routine);
+    expect((await loadRun(storage, TAB))?.routineRequest).toEqual(routine);
+    const typed = await startRun(storage, TAB, 'Add Bob', 2);
+    expect(typed).not.toHaveProperty('routineRequest');
+  });
 });
 
 describe('stopRun', () => {

@@ -1,5 +1,6 @@
 // What the popup's Start, Stop and answer do to a tab's run. The loop (task-loop.ts) then
 // drives a running run; these only change what is stored, plus the server-side cancel.
+import type { RoutineRunRequest } from '@tandem/contracts';
 import type { ApiClient } from '../shared/api-client';
 import {
   compareAndSetRun,
@@ -26,6 +27,8 @@ export async function startRun(
   now = Date.now(),
   /** The task's sites: the tab's site, then the ones the user added (contracts' taskSites). */
   sites: readonly string[] = [],
+  /** The routine the popup filled the goal from ("Run again with…"), when it did. */
+  routine?: RoutineRunRequest,
 ): Promise<RunState> {
   const previous = await loadRun(storage, tabId);
   await storage.remove(taskKey(tabId));
@@ -37,6 +40,7 @@ export async function startRun(
     startedAt: Math.max(now, (previous?.startedAt ?? 0) + 1),
     requests: 0,
     ...(sites.length > 0 ? { sites: [...sites] } : {}),
+    ...(routine ? { routineRequest: routine } : {}),
     ...(previous?.sessionId ? { sessionId: previous.sessionId } : {}),
   };
   return writeRun(storage, run, {}, { replace: true });

@@ -122,6 +122,23 @@ describe('recordedStep', () => {
     ).toEqual([]);
   });
 
+  it('keeps what the server says of the routine the task runs, and the last word once it stops', () => {
+    const routine = {
+      routineId: 'r-1',
+      name: 'Add patient',
+      version: 2,
+      savedAt: '2026-11-12T10:00:00.000Z',
+      done: 1,
+      steps: 4,
+      modelCalls: 0,
+      healed: [],
+      fellBack: null,
+    };
+    expect(recordedStep({ steps: [] }, answer({ ...click, routine }), 1).routine).toEqual(routine);
+    // The answers after the hand-over send none: the banner keeps the last one.
+    expect(recordedStep({ steps: [] }, answer(click), 1)).not.toHaveProperty('routine');
+  });
+
   it('puts the verdict on the step it judges, not on the new one', () => {
     const verification = { success: false, confidence: 0.8, reason: 'no dialog' };
     const acted: StepView = { ...earlier, action: 'click("1")' };

@@ -97,6 +97,9 @@ export function recordedStep(
     ...(res.collectLimit !== undefined ? { collectLimit: res.collectLimit } : {}),
     // The server lists every extraction of the task each time: the latest list replaces the last.
     ...(res.extractions ? { extractions: res.extractions } : {}),
+    // Once the routine has handed over, later answers stop sending it: the banner keeps the last
+    // word (why it stopped) instead of vanishing.
+    ...(res.routine ? { routine: res.routine } : {}),
   };
 }
 

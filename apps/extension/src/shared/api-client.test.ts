@@ -89,6 +89,25 @@ describe('createApiClient', () => {
     expect(calls[0]?.url).toBe('http://tandem.test/api/agent/interact');
     expect(calls[0]?.init?.signal).toBe(controller.signal);
   });
+
+  it("asks for the routines of a site with the user's key, the site in the query", async () => {
+    const offer = {
+      id: 'r-1',
+      name: 'Add patient',
+      goalTemplate: 'Add {firstName}',
+      parameters: [{ name: 'firstName', example: 'Jas' }],
+      version: 1,
+      savedAt: '2026-11-12T12:00:00.000Z',
+      runs: 0,
+    };
+    const { api, calls } = server(200, { items: [offer] });
+    expect(await api.routineOffers('emr.test:8080')).toEqual({ items: [offer] });
+    expect(calls[0]?.url).toBe('http://tandem.test/api/routines/offers?site=emr.test%3A8080');
+    expect(calls[0]?.init).toMatchObject({
+      method: 'GET',
+      headers: { authorization: 'Bearer k-1' },
+    });
+  });
 });
 
 describe('extractionFile', () => {

@@ -9,6 +9,7 @@ import {
   InteractResponse,
   PageContentResponse,
   readSse,
+  RoutineOfferList,
   TaskEvent,
   TaskExtractionsResponse,
   WhoAmIResponse,
@@ -33,6 +34,8 @@ export interface ApiClient {
   cancel(taskId: string, signal?: AbortSignal): Promise<CancelTaskResponse>;
   activeTask(sessionId: string, url?: string): Promise<ActiveTaskResponse | null>;
   whoami(): Promise<WhoAmIResponse>;
+  /** The tenant's routines the popup offers to run again on `site` (host with its port). */
+  routineOffers(site: string): Promise<RoutineOfferList>;
   /** A page's content for the tenant's knowledge (two-phase SPA ingestion), sent with consent. */
   pageContent(body: PageContentRequest): Promise<PageContentResponse>;
   /** Every item the task collected, as the server's CSV file. */
@@ -155,6 +158,12 @@ export function createApiClient(settings: Settings, fetchFn: typeof fetch = fetc
       }
     },
     whoami: () => call('GET', buildPath(endpoints.whoami), WhoAmIResponse),
+    routineOffers: (site) =>
+      call(
+        endpoints.routineOffers.method,
+        buildPath(endpoints.routineOffers, {}, { site }),
+        RoutineOfferList,
+      ),
     pageContent: (body) =>
       call(
         endpoints.knowledgePageContent.method,

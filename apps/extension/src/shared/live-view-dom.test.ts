@@ -174,3 +174,61 @@ describe('the plan section', () => {
     expect(list?.querySelectorAll('.lv-plan-part[role="presentation"]')).toHaveLength(2);
   });
 });
+
+describe('the routine banner', () => {
+  const routine = {
+    routineId: 'r-1',
+    name: 'Add patient',
+    version: 1,
+    savedAt: '2026-11-12T12:00:00.000Z',
+    done: 1,
+    steps: 3,
+    modelCalls: 0,
+    healed: [] as number[],
+    fellBack: null as string | null,
+  };
+  let root: HTMLElement;
+  let view: LiveView;
+
+  beforeEach(() => {
+    document.body.replaceChildren();
+    root = document.body.appendChild(document.createElement('main'));
+    view = createLiveView(root, {
+      stop: () => undefined,
+      answer: () => undefined,
+      approve: () => undefined,
+      reject: () => undefined,
+      download: () => undefined,
+      downloadExtraction: () => undefined,
+    });
+  });
+
+  const banner = () => root.querySelector<HTMLElement>('#routine');
+  const line = () => root.querySelector('#routine-line')?.textContent;
+  const fallback = () => root.querySelector<HTMLElement>('#routine-fallback');
+
+  it('is hidden for a run that runs no routine', () => {
+    view.render(input(run()));
+    expect(banner()?.hidden).toBe(true);
+    expect(banner()?.getAttribute('aria-label')).toBe('Routine');
+  });
+
+  it('shows the routine and its progress, then why it stopped', () => {
+    view.render(input(run({ routine })));
+    expect(banner()?.hidden).toBe(false);
+    expect(line()).toBe('Running routine “Add patient” (saved 12 Nov) · 0 model calls · step 1/3');
+    expect(fallback()?.hidden).toBe(true);
+
+    view.render(input(run({ routine: { ...routine, done: 2, modelCalls: 1, healed: [1] } })));
+    expect(line()).toBe(
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 2/3 · healed step 2',
+    );
+
+    view.render(input(run({ routine: { ...routine, done: 2, fellBack: 'the form changed' } })));
+    expect(fallback()?.hidden).toBe(false);
+    expect(fallback()?.textContent).toBe('Routine stopped: the form changed; the agent continues.');
+
+    view.render(input(run()));
+    expect(banner()?.hidden).toBe(true);
+  });
+});

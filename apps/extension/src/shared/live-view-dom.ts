@@ -17,6 +17,7 @@ import {
   editedAction,
   extractionRows,
   planItems,
+  routineBanner,
   stepModel,
   type ApprovalModel,
   type ExtractionRow,
@@ -147,6 +148,14 @@ function skeleton(handlers: LiveViewHandlers) {
     stop: el('button', { id: 'stop', type: 'button', class: 'lv-stop' }, 'Stop'),
     meta: el('p', { id: 'meta', class: 'lv-meta' }),
     notice: el('p', { id: 'notice', class: 'lv-notice', role: 'alert' }),
+    routine: el('section', { id: 'routine', class: 'lv-routine', 'aria-label': 'Routine' }),
+    routineLine: el('p', { id: 'routine-line', class: 'lv-routine-line' }),
+    // Announced once, when it appears: the user should hear that the agent took over.
+    routineFallback: el('p', {
+      id: 'routine-fallback',
+      class: 'lv-routine-fallback',
+      role: 'status',
+    }),
     question: el('section', { id: 'question', class: 'lv-question', 'aria-label': 'Question' }),
     questionText: el('p', { id: 'question-text', class: 'lv-question-text' }),
     answerForm: el('form', { id: 'answer-form', class: 'lv-answer-form' }),
@@ -182,6 +191,8 @@ function skeleton(handlers: LiveViewHandlers) {
     parts.goal,
     parts.stop,
     parts.notice,
+    parts.routine,
+    parts.routineFallback,
     parts.question,
     parts.answerError,
     parts.approval,
@@ -193,6 +204,7 @@ function skeleton(handlers: LiveViewHandlers) {
     parts.stepsSection,
   ])
     part.hidden = true;
+  parts.routine.append(parts.routineLine, parts.routineFallback);
   parts.answerForm.append(parts.answerInput, parts.send);
   parts.question.append(parts.questionText, parts.answerForm, parts.answerError);
   parts.result.append(parts.resultTitle, parts.resultText);
@@ -434,6 +446,17 @@ function renderCollected(parts: Parts, input: LiveViewInput): void {
     );
 }
 
+function renderRoutine(parts: Parts, run: RunState | null): void {
+  const banner = routineBanner(run);
+  parts.routine.hidden = banner === null;
+  if (parts.routine.dataset.key === banner?.key) return;
+  if (banner) parts.routine.dataset.key = banner.key;
+  else delete parts.routine.dataset.key;
+  setText(parts.routineLine, banner?.line ?? '');
+  setText(parts.routineFallback, banner?.fallback ?? '');
+  parts.routineFallback.hidden = !banner?.fallback;
+}
+
 function renderHeader(parts: Parts, input: LiveViewInput): void {
   const { run } = input;
   const status = statusLine(run, input);
@@ -460,6 +483,7 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
     parts.goal,
     el('div', { class: 'lv-status-row' }, parts.status, parts.stop),
     parts.meta,
+    parts.routine,
     parts.notice,
     parts.question,
     parts.approval,
@@ -472,6 +496,7 @@ export function createLiveView(root: HTMLElement, handlers: LiveViewHandlers): L
   return {
     render(input) {
       renderHeader(parts, input);
+      renderRoutine(parts, input.run);
       renderQuestion(parts, input);
       renderApproval(parts, input);
       renderResult(parts, input.run);

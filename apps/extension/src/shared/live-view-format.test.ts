@@ -7,6 +7,9 @@ import {
   formatDuration,
   metaLine,
   mergeCounts,
+  routineFallbackLine,
+  routineLine,
+  savedDate,
   secondsLeft,
   statusLine,
   stillStopping,
@@ -260,5 +263,56 @@ describe('tabFromQuery', () => {
     expect(tabFromQuery('?tab=-3')).toBeNull();
     expect(tabFromQuery('?tab=4.5')).toBeNull();
     expect(tabFromQuery('?tab=abc')).toBeNull();
+  });
+});
+
+describe('routine banner words', () => {
+  // Midday UTC: the same calendar day in every time zone a test machine may run in.
+  const info = {
+    routineId: 'r-1',
+    name: 'Add patient',
+    version: 2,
+    savedAt: '2026-11-12T12:00:00.000Z',
+    done: 3,
+    steps: 5,
+    modelCalls: 0,
+    healed: [] as number[],
+    fellBack: null,
+  };
+
+  it('reads a saved date as day and short month, and nothing for an unreadable one', () => {
+    expect(savedDate('2026-11-12T12:00:00.000Z')).toBe('12 Nov');
+    expect(savedDate('2026-01-05T12:00:00.000Z')).toBe('5 Jan');
+    expect(savedDate('not a date')).toBeNull();
+  });
+
+  it('names the routine, its date, the model calls and the progress', () => {
+    expect(routineLine(info)).toBe(
+      'Running routine “Add patient” (saved 12 Nov) · 0 model calls · step 3/5',
+    );
+    expect(routineLine({ ...info, modelCalls: 1 })).toBe(
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 3/5',
+    );
+  });
+
+  it('counts the healed steps from 1', () => {
+    expect(routineLine({ ...info, modelCalls: 1, healed: [1] })).toBe(
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 3/5 · healed step 2',
+    );
+    expect(routineLine({ ...info, modelCalls: 2, healed: [0, 3] })).toMatch(
+      / · 2 model calls · step 3\/5 · healed steps 1, 4$/,
+    );
+  });
+
+  it('leaves the date out when it cannot be read', () => {
+    expect(routineLine({ ...info, savedAt: '' })).toBe(
+      'Running routine “Add patient” · 0 model calls · step 3/5',
+    );
+  });
+
+  it('says why the routine stopped and that the agent goes on', () => {
+    expect(routineFallbackLine('the page changed')).toBe(
+      'Routine stopped: the page changed; the agent continues.',
+    );
   });
 });

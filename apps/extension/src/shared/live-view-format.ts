@@ -1,6 +1,11 @@
 // The words and numbers of the live view, as pure functions of the run state and the clock,
 // so each rule is unit tested and the popup and the side panel say exactly the same thing.
-import { formatCount, type CollectedCounts, type ExtractionProgress } from '@tandem/contracts';
+import {
+  formatCount,
+  type CollectedCounts,
+  type ExtractionProgress,
+  type RoutineRunInfo,
+} from '@tandem/contracts';
 import { isActiveStatus, type RunState, type RunWait } from './run-state';
 
 export const plural = (n: number, one: string, many = `${one}s`): string =>
@@ -181,6 +186,41 @@ export function extractionLine(
   const partial = extraction.isPartial ? ' (partial: part of a page failed)' : '';
   return `Extracted ${what}${from}${partial}`;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * "12 Nov": the day a routine was saved, in the browser's time zone. English month names of our
+ * own rather than toLocaleDateString, so the popup and the banner read the same everywhere the
+ * rest of the extension's English does. Null for a date that cannot be read.
+ */
+export function savedDate(iso: string): string | null {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  return `${date.getDate()} ${MONTHS[date.getMonth()]}`;
+}
+
+/**
+ * The routine banner's line: "Running routine “Add patient” (saved 12 Nov) · 1 model call ·
+ * step 3/5 · healed step 2". Steps are counted from 1 here, as people count them.
+ */
+export function routineLine(info: RoutineRunInfo): string {
+  const saved = savedDate(info.savedAt);
+  const parts = [
+    `Running routine “${info.name}”${saved ? ` (saved ${saved})` : ''}`,
+    plural(info.modelCalls, 'model call'),
+    `step ${formatCount(info.done)}/${formatCount(info.steps)}`,
+  ];
+  if (info.healed.length > 0)
+    parts.push(
+      `healed ${info.healed.length === 1 ? 'step' : 'steps'} ${info.healed.map((i) => i + 1).join(', ')}`,
+    );
+  return parts.join(' · ');
+}
+
+/** Why the routine stopped, and that the task goes on without it. */
+export const routineFallbackLine = (fellBack: string): string =>
+  `Routine stopped: ${fellBack}; the agent continues.`;
 
 /** `?tab=<id>` in a page's query: tests point the popup and the panel at a tab with it. */
 export function tabFromQuery(search: string): number | null {

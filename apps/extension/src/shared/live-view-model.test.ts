@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractionRows, planItems, stepModel, stepText } from './live-view-model';
+import { extractionRows, planItems, routineBanner, stepModel, stepText } from './live-view-model';
 import type { RunState, StepView } from './run-state';
 
 const step = (patch: Partial<StepView> = {}): StepView => ({
@@ -210,5 +210,45 @@ describe('extractionRows', () => {
   it('offers no download without the task, and has no rows without extractions', () => {
     expect(extractionRows([products], undefined)[0]?.downloads).toEqual([]);
     expect(extractionRows([], TASK)).toEqual([]);
+  });
+});
+
+describe('routineBanner', () => {
+  const base: RunState = { tabId: 1, goal: 'Add Ann', status: 'running', steps: [], updatedAt: 1 };
+  const routine = {
+    routineId: 'r-1',
+    name: 'Add patient',
+    version: 1,
+    savedAt: '2026-11-12T12:00:00.000Z',
+    done: 2,
+    steps: 4,
+    modelCalls: 1,
+    healed: [1],
+    fellBack: null,
+  };
+
+  it('is null for no run and for a run without a routine', () => {
+    expect(routineBanner(null)).toBeNull();
+    expect(routineBanner(base)).toBeNull();
+  });
+
+  it('shows the line while the routine runs, with no fallback', () => {
+    const banner = routineBanner({ ...base, routine });
+    expect(banner?.line).toBe(
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 2/4 · healed step 2',
+    );
+    expect(banner?.fallback).toBeNull();
+  });
+
+  it('adds why it stopped once the agent took over, and changes its key', () => {
+    const running = routineBanner({ ...base, routine });
+    const stopped = routineBanner({
+      ...base,
+      routine: { ...routine, fellBack: 'no “Save” button on the page' },
+    });
+    expect(stopped?.fallback).toBe(
+      'Routine stopped: no “Save” button on the page; the agent continues.',
+    );
+    expect(stopped?.key).not.toBe(running?.key);
   });
 });

@@ -9,7 +9,7 @@ import {
   type ParsedAction,
 } from '@tandem/contracts';
 import type { ExtractionFormat } from './api-client';
-import { extractionLine } from './live-view-format';
+import { extractionLine, routineFallbackLine, routineLine } from './live-view-format';
 import { isActiveStatus, type RunState, type StepView } from './run-state';
 
 export type StepKind = 'action' | 'read' | 'note';
@@ -70,6 +70,23 @@ export function stepModel(step: StepView, result?: string): StepModel {
   };
   model.key = JSON.stringify([step.index, text, kind, raw, step.thought, verdict]);
   return model;
+}
+
+export interface RoutineBanner {
+  /** Changes whenever the banner's words change. */
+  key: string;
+  line: string;
+  /** Why the routine stopped and the agent took over; null while it runs. */
+  fallback: string | null;
+}
+
+/** The banner of a run that runs (or ran) a saved routine; null for any other run. */
+export function routineBanner(run: RunState | null): RoutineBanner | null {
+  const info = run?.routine;
+  if (!info) return null;
+  const line = routineLine(info);
+  const fallback = info.fellBack === null ? null : routineFallbackLine(info.fellBack);
+  return { key: JSON.stringify([line, fallback]), line, fallback };
 }
 
 export type PlanMark = 'done' | 'current' | 'failed' | 'skipped' | 'todo';

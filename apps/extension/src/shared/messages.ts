@@ -5,6 +5,7 @@ import {
   ClientObservations,
   DomMode,
   FormKind,
+  RoutineRunRequest,
   SnapshotRequest,
   TaskSites,
 } from '@tandem/contracts';
@@ -71,6 +72,8 @@ export const WorkerRequest = z.discriminatedUnion('type', [
     goal: z.string().trim().min(1).max(4000),
     /** Sites the task may visit besides the one it starts on. */
     sites: TaskSites.optional(),
+    /** The popup's "Run again with…": the routine the goal was filled from, and its values. */
+    routine: RoutineRunRequest.optional(),
   }),
   z.object({ type: z.literal('task:stop'), tabId: z.number().int().nonnegative() }),
   /** The user's answer to the run's question: the same task continues. */

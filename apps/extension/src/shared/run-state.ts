@@ -11,6 +11,8 @@ import {
   DomMode,
   ExtractionProgress,
   Plan,
+  RoutineRunInfo,
+  RoutineRunRequest,
   Usage,
   VerificationResult,
 } from '@tandem/contracts';
@@ -121,6 +123,14 @@ export const RunState = z.object({
   ]),
   /** The sites the task may act on: its start page's, then the ones the user added. */
   sites: z.array(z.string()).optional(),
+  /**
+   * The saved routine the user chose to run ("Run again with…"): sent with the request that
+   * starts the task. Kept in the run, not the message, so a worker that restarts before that
+   * request still sends it.
+   */
+  routineRequest: RoutineRunRequest.optional(),
+  /** The routine the task runs, as the latest response that spoke of it said (the banner). */
+  routine: RoutineRunInfo.optional(),
   /** The high-risk step the run waits on while its status is needs_approval. */
   approval: PendingApproval.optional(),
   taskId: z.string().optional(),

@@ -3,14 +3,17 @@
 // exactly like an id that does not exist. Renaming, enabling and deleting act on the whole
 // routine (all its versions), because a rerun uses the highest enabled version: disabling or
 // deleting only the newest would quietly bring an older one back into use.
-import type {
-  DeleteRoutineResponse,
-  Routine,
-  RoutineDetail,
-  RoutineList,
-  RoutineListQuery,
-  RoutinePatchRequest,
-  RoutineSummary,
+import {
+  ROUTINE_OFFERS_MAX,
+  type DeleteRoutineResponse,
+  type Routine,
+  type RoutineOffer,
+  type RoutineOfferList,
+  type RoutineDetail,
+  type RoutineList,
+  type RoutineListQuery,
+  type RoutinePatchRequest,
+  type RoutineSummary,
 } from '@tandem/contracts';
 import type { Routine as StoredRoutine, Store } from '@tandem/store';
 import { HttpError } from './http-error';
@@ -20,6 +23,8 @@ export interface RoutineService {
   get(tenantId: string, id: string): Promise<RoutineDetail>;
   update(tenantId: string, id: string, patch: RoutinePatchRequest): Promise<RoutineDetail>;
   delete(tenantId: string, id: string): Promise<DeleteRoutineResponse>;
+  /** What the popup offers to run again on `site`: enabled, latest version, newest first. */
+  offers(tenantId: string, site: string): Promise<RoutineOfferList>;
 }
 
 /** The stored version as the API shows it (the tenant id stays inside). */
@@ -36,6 +41,23 @@ export function toRoutineSummary(stored: StoredRoutine): RoutineSummary {
     stepCount: steps.length,
   };
 }
+
+export function toRoutineOffer(stored: StoredRoutine): RoutineOffer {
+  return {
+    id: stored.id,
+    name: stored.name,
+    goalTemplate: stored.goalTemplate,
+    parameters: stored.parameters.map(({ name, example }) => ({ name, example })),
+    version: stored.version,
+    savedAt: stored.createdAt,
+    runs: stored.runs,
+  };
+}
+
+// Versions read per page while looking for offers, and the most pages read: a site with
+// thousands of heals must not turn opening the popup into a scan of every version.
+const OFFER_SCAN_PAGE = 200;
+const OFFER_SCAN_PAGES = 5;
 
 const keyOf = (routine: Pick<StoredRoutine, 'site' | 'goalTemplate'>): string =>
   JSON.stringify([routine.site, routine.goalTemplate]);
@@ -82,6 +104,33 @@ export function createRoutineService(store: Store): RoutineService {
     },
 
     get: detail,
+
+    async offers(tenantId, site) {
+      const offers: RoutineOffer[] = [];
+      const seen = new Set<string>();
+      let cursor: string | null = null;
+      // Versions come newest first, so a template's first appearance is its newest version and
+      // the offers come out newest first without sorting.
+      for (let page = 0; page < OFFER_SCAN_PAGES; page += 1) {
+        const versions = await store.routines.list(tenantId, {
+          site,
+          limit: OFFER_SCAN_PAGE,
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const version of versions.items) {
+          const key = keyOf(version);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          // The highest enabled version, the one a rerun would use (null: disabled).
+          const latest = await store.routines.findLatest(tenantId, version);
+          if (latest) offers.push(toRoutineOffer(latest));
+          if (offers.length === ROUTINE_OFFERS_MAX) return { items: offers };
+        }
+        cursor = versions.nextCursor;
+        if (!cursor) break;
+      }
+      return { items: offers };
+    },
 
     async update(tenantId, id, patch) {
       const versions = await versionsOrNotFound(tenantId, id);

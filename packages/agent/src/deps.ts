@@ -5,6 +5,7 @@ import type { ExtractionService } from '@tandem/extraction';
 import type { SkillsService } from '@tandem/knowledge';
 import type { CollectService } from './collect/collect-service';
 import type { LlmClient } from '@tandem/llm';
+import type { RoutineRepository } from '@tandem/store';
 import type { WebSearch } from './web-search/port';
 
 export interface AgentLimits {
@@ -58,4 +59,9 @@ export interface AgentDeps {
    * The skills library (docs/specs.md, "episodic memory"); absent: no lessons are kept or shown.
    */
   skills?: Pick<SkillsService, 'hintsFor' | 'learn' | 'recordOutcome'>;
+  /**
+   * Saved routines (a verified run's steps, replayed without the model); absent: every task
+   * runs with the model. The interact service gives its store's.
+   */
+  routines?: Pick<RoutineRepository, 'list' | 'findLatest' | 'get'>;
 }

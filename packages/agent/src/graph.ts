@@ -20,6 +20,7 @@ import { finalize } from './nodes/finalize/node';
 import { outcomePrediction } from './nodes/outcome-prediction/node';
 import { planning } from './nodes/planning/node';
 import { replanning } from './nodes/replanning/node';
+import { routineStep } from './routines/step-node';
 import { stepRefinement } from './nodes/step-refinement/node';
 import { verification } from './nodes/verification/node';
 import { webSearch } from './nodes/web-search/node';
@@ -37,6 +38,7 @@ import {
   routeAfterOutcome,
   routeAfterRefinement,
   routeAfterReplanning,
+  routeAfterRoutineStep,
   routeAfterVerification,
   routeAfterWebSearch,
 } from './routes';
@@ -52,6 +54,7 @@ function tracedNodes(deps: AgentDeps): Record<TracedNode, Node> {
     web_search: webSearch,
     planning,
     step_refinement: stepRefinement,
+    routine_step: routineStep,
     action_generation: actionGeneration,
     critic,
     extraction,
@@ -104,7 +107,15 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
         ...routed(
           n.context_analysis,
           routeAfterContext,
-          to('web_search', 'planning', 'dispatch', END_RUN),
+          to('web_search', 'planning', 'dispatch', 'routine_step', END_RUN),
+        ),
+      )
+      .addNode(
+        'routine_step',
+        ...routed(
+          n.routine_step,
+          routeAfterRoutineStep,
+          to('outcome_prediction', 'action_generation', 'finalize', END_RUN),
         ),
       )
       .addNode(
@@ -172,6 +183,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
             'replanning',
             'step_refinement',
             'action_generation',
+            'routine_step',
           ),
         ),
       )
@@ -189,7 +201,13 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
           n.chain_recovery,
           routeAfterChainRecovery,
           advanceStep,
-          to('outcome_prediction', 'replanning', 'step_refinement', 'action_generation'),
+          to(
+            'outcome_prediction',
+            'replanning',
+            'step_refinement',
+            'action_generation',
+            'routine_step',
+          ),
         ),
       )
       .addNode(

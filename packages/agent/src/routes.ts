@@ -6,6 +6,7 @@ import type { InteractStateType } from './state';
 import { takesOverSimpleCommand } from './capture/capture';
 import { needsCritic } from './nodes/critic/node';
 import { isChainBreak } from './nodes/verification/node';
+import { replaying } from './routines/run';
 
 export const END_RUN = '__end__' as const;
 
@@ -38,9 +39,11 @@ export function routeAfterDirectAction(
 
 export function routeAfterContext(
   s: InteractStateType,
-): RouteTo<'web_search' | 'planning' | 'dispatch'> | typeof END_RUN {
+): RouteTo<'web_search' | 'planning' | 'dispatch' | 'routine_step'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
   if (asksUser(s)) return 'dispatch';
+  // A saved routine matched the goal: its steps run without a plan or the model.
+  if (replaying(s.routineRun)) return 'routine_step';
   return s.requiredSources.includes('WEB_SEARCH') ? 'web_search' : 'planning';
 }
 
@@ -97,13 +100,28 @@ export function routeAfterDispatch(
   return s.pendingExtraction !== null ? 'extraction' : 'action_generation';
 }
 
+export function routeAfterRoutineStep(
+  s: InteractStateType,
+): RouteTo<'outcome_prediction' | 'action_generation' | 'finalize'> | typeof END_RUN {
+  if (refused(s)) return END_RUN;
+  if (isDone(s)) return 'finalize';
+  if (s.pending !== null) return 'outcome_prediction';
+  // A step to heal, or the routine handed over: the model acts from here.
+  return 'action_generation';
+}
+
 export function routeAfterOutcome(s: InteractStateType): RouteTo<'dispatch'> | typeof END_RUN {
   return refused(s) ? END_RUN : 'dispatch';
 }
 
 export function routeAfterVerification(
   s: InteractStateType,
-): RouteTo<'chain_recovery' | 'finalize' | 'advance' | 'correction'> {
+): RouteTo<'chain_recovery' | 'finalize' | 'advance' | 'correction' | 'action_generation'> {
+  // A routine judges its own steps (a chain that broke included): the next one, or a heal.
+  if (replaying(s.routineRun)) {
+    if (isDone(s)) return 'finalize';
+    return s.routineRun.healing ? 'action_generation' : 'advance';
+  }
   if (isChainBreak(s)) return 'chain_recovery';
   if (isDone(s)) return 'finalize';
   return s.lastVerification?.success ? 'advance' : 'correction';
@@ -126,7 +144,8 @@ export function routeAfterChainRecovery(
 
 export function routeAfterAdvance(
   s: InteractStateType,
-): RouteTo<'replanning' | 'step_refinement' | 'action_generation'> {
+): RouteTo<'replanning' | 'step_refinement' | 'action_generation' | 'routine_step'> {
+  if (replaying(s.routineRun)) return 'routine_step';
   // The page changed under the plan: check the plan before the next step.
   if (s.replanSignal !== null && s.plan !== null) return 'replanning';
   return routeAfterReplanning(s);

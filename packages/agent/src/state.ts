@@ -51,7 +51,12 @@ export interface PendingAction {
   /** How it was produced: tokens spent and which node decided. */
   source: Extract<
     GraphNode,
-    'direct_action' | 'step_refinement' | 'action_generation' | 'correction' | 'chain_recovery'
+    | 'direct_action'
+    | 'step_refinement'
+    | 'routine_step'
+    | 'action_generation'
+    | 'correction'
+    | 'chain_recovery'
   >;
   /**
    * Fingerprints of the targets (role + name) when sent, to explain "element changed"; with the

@@ -11,6 +11,7 @@ export const GRAPH_NODES = [
   'web_search',
   'planning',
   'step_refinement',
+  'routine_step',
   'action_generation',
   'critic',
   'extraction',

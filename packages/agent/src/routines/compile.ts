@@ -142,7 +142,7 @@ export function compileRoutine(input: CompileInput): CompileResult {
       : [],
   );
   const found = findParameters(input.query, traced);
-  const steps: RoutineStep[] = flat.map(({ entry, item, last, safety }, step) => {
+  const steps: RoutineStep[] = flat.map(({ entry, item, index, last, safety }, step) => {
     const parts = found.values.get(step);
     const value = valueOf(item.action);
     return {
@@ -155,6 +155,8 @@ export function compileRoutine(input: CompileInput): CompileResult {
       expect: last ? entry.expect : null,
       safety,
       optional: entry.contingency,
+      // Where the unit starts: a rerun on another page (the same form elsewhere) stops there.
+      ...(index === 0 ? { page: { url: entry.beforeUrl.slice(0, 8_192) } } : {}),
     };
   });
   const goalTemplate = renderTemplate(found.goal);

@@ -215,7 +215,7 @@ function fieldProblem(
 const withoutHash = (url: string) => url.replace(/#.*$/, '');
 
 /** Same host and path, a segment with a digit standing for any other such segment. */
-function likeUrl(actual: string, expected: string): boolean {
+export function likeUrl(actual: string, expected: string): boolean {
   let a: URL;
   let e: URL;
   try {

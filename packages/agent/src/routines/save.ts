@@ -76,3 +76,45 @@ export async function saveRoutine(
     return null;
   }
 }
+
+/**
+ * A rerun's counts on the version it ran: one run, the steps it healed, and the tokens it saved
+ * against the run the routine was made from. Never throws, like saveRoutine.
+ */
+export async function countRoutineRun(
+  store: Store,
+  state: InteractStateType,
+  log: Logger,
+): Promise<void> {
+  const run = state.routineRun;
+  if (!run) return;
+  try {
+    const spent = state.tokens.input + state.tokens.output - run.tokensAtStart;
+    const source = run.routine.sourceTaskId
+      ? await store.tasks.get(state.tenantId, run.routine.sourceTaskId)
+      : null;
+    const tokensSaved = source ? Math.max(0, source.metrics.totalTokens - spent) : 0;
+    await store.routines.addCounts(state.tenantId, run.routine.id, {
+      runs: 1,
+      heals: run.healed.length,
+      tokensSaved,
+    });
+  } catch (error) {
+    log.warn('routine run not counted', { error });
+  }
+}
+
+/**
+ * What a completed task leaves: a rerun that replayed every step as saved changes nothing but
+ * the counts (a skipped optional step must not make a version); one the model healed or took
+ * over may leave a new version, as any verified run may.
+ */
+export async function afterCompletedTask(
+  store: Store,
+  state: InteractStateType,
+  log: Logger,
+): Promise<void> {
+  const run = state.routineRun;
+  if (!run || run.healed.length > 0 || run.fellBack !== null) await saveRoutine(store, state, log);
+  if (run) await countRoutineRun(store, state, log);
+}

@@ -1,5 +1,7 @@
 // The routines feature's fields of the interact state (state.ts gathers every feature's).
+import type { RoutineRunRequest } from '@tandem/contracts';
 import { replace } from '../channel';
+import type { RoutineRun } from './run';
 import type { RoutineTraceEntry } from './trace';
 
 export const routinesState = {
@@ -9,4 +11,8 @@ export const routinesState = {
    * completes. Capped just past the longest routine, which is then refused.
    */
   routineTrace: replace<RoutineTraceEntry[]>(() => []),
+  /** The routine the user picked in the popup ("Run again with…"), from the first request. */
+  routineRequest: replace<RoutineRunRequest | null>(() => null),
+  /** The routine this task reruns; null when it runs with the model from the start. */
+  routineRun: replace<RoutineRun | null>(() => null),
 };

@@ -51,7 +51,9 @@ export interface InteractService {
 }
 
 export function createInteractService(options: InteractServiceOptions): InteractService {
-  const { store, deps } = options;
+  const { store } = options;
+  // Routines are read from the task's own store unless the caller gives another source.
+  const deps = { routines: store.routines, ...options.deps };
   const graph = buildInteractGraph(deps, store.checkpointer);
   const locks = idempotencyTaskLocks(store.idempotency, { lockTtlMs: options.lockTtlMs });
   const ctx: InteractContext = {

@@ -1,5 +1,6 @@
 // The client's answer, built once, from the state a run ended with and its outcome: nodes
 // decide (state.ts `RunOutcome`), this turns the decision into the wire format.
+import { runInfo } from '../routines/run';
 import {
   actionTargetId,
   actionsRisks,
@@ -82,6 +83,8 @@ function responseBase(state: InteractStateType, thought: string, stepIndex: numb
     ...(state.complexity ? { complexity: state.complexity } : {}),
     // The plan was adapted or regenerated in this request (docs/specs.md, "dynamic re-planning").
     ...(state.rePlanning ? { rePlanning: true } : {}),
+    // A saved routine runs the task (or ran it until the model took over): the live view says so.
+    ...(state.routineRun ? { routine: runInfo(state.routineRun, state.tokens) } : {}),
     ...(Object.keys(state.collectedCounts).length > 0
       ? {
           collected: state.collectedCounts,

@@ -44,7 +44,7 @@ const sentOk = {
 };
 
 /** One run of the form: the fields and Submit as one chain, then the thank-you page. */
-async function sendForm(test: TestAgent, person: [string, string, string]) {
+async function sendForm(test: TestAgent, person: [string, string, string], withModel = true) {
   const [first, last, email] = person;
   const chain = [
     { action: `setValue("f1", "${first}")`, description: 'First name' },
@@ -52,16 +52,17 @@ async function sendForm(test: TestAgent, person: [string, string, string]) {
     { action: `setValue("f3", "${email}")`, description: 'Email' },
     { action: 'click("go")', description: 'Send the form' },
   ];
-  test.scripted?.push(
-    pageContextStep('The goal states the name and email.'),
-    plan,
-    {
-      node: 'action_generation',
-      output: { thought: 'Fill and send', action: chain[0]?.action, chain, confidence: 0.95 },
-    },
-    sentOk,
-    { node: 'finalize', output: { answer: 'The contact form was sent.' } },
-  );
+  if (withModel)
+    test.scripted?.push(
+      pageContextStep('The goal states the name and email.'),
+      plan,
+      {
+        node: 'action_generation',
+        output: { thought: 'Fill and send', action: chain[0]?.action, chain, confidence: 0.95 },
+      },
+      sentOk,
+      { node: 'finalize', output: { answer: 'The contact form was sent.' } },
+    );
   const r1 = await test.act(
     pageRequest(URL, form, { query: `Send the contact form as ${first} ${last}, ${email}` }),
   );
@@ -119,8 +120,8 @@ describe('routines from verified runs', () => {
       reason: 'the thank-you page is shown',
     });
 
-    // Another person through the same steps: the same routine, so no new version.
-    await sendForm(agent, ['Bo', 'Chen', 'bo@example.com']);
+    // Another person through the same steps: the routine reruns, so no new version.
+    await sendForm(agent, ['Bo', 'Chen', 'bo@example.com'], false);
     const all = await agent.store.routines.list(tenantId);
     expect(all.items.map((r) => r.id)).toEqual([routine?.id]);
     // Another tenant sees none of it.
@@ -185,5 +186,207 @@ describe('routines from verified runs', () => {
       skipped: 'not_compiled',
       reason: 'a chain on step 1 stopped part-way, unverified',
     });
+  });
+
+  it('reruns a saved routine with other values and no model call', async () => {
+    agent = await createTestAgent({ steps: [] });
+    const { tenantId } = agent.caller;
+    const firstTask = await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+    const callsBefore = agent.scripted?.calls.length ?? 0;
+
+    const r1 = await agent.act(
+      pageRequest(URL, form, { query: 'Send the contact form as Bo Chen, bo@example.com' }),
+    );
+    expect(r1.actions?.map((a) => a.action)).toEqual([
+      'setValue("f1", "Bo")',
+      'setValue("f2", "Chen")',
+      'setValue("f3", "bo@example.com")',
+      'click("go")',
+    ]);
+    expect(r1.routine).toMatchObject({ version: 1, done: 0, steps: 4, modelCalls: 0, healed: [] });
+    expect(r1.plan).toBeUndefined();
+    const r2 = await agent.act(
+      pageRequest('https://forms.example/thanks', thanks, {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success',
+        lastExecutedActionIndex: 3,
+      }),
+    );
+    expect(r2.status).toBe('completed');
+    expect(r2.result).toContain('saved routine');
+    expect(r2.verification).toMatchObject({ success: true, verificationTier: 1 });
+    expect(r2.routine).toMatchObject({ done: 4, modelCalls: 0, fellBack: null });
+    expect(agent.scripted?.calls.length).toBe(callsBefore);
+    await agent.usage.drain();
+    expect(await agent.store.tokenUsage.list(tenantId, { taskId: r1.taskId })).toEqual([]);
+
+    const routines = await agent.store.routines.list(tenantId);
+    expect(routines.items).toHaveLength(1);
+    const first = await agent.store.tasks.get(tenantId, firstTask);
+    expect(routines.items[0]).toMatchObject({ runs: 1, heals: 0 });
+    expect(routines.items[0]?.tokensSaved).toBe(first?.metrics.totalTokens);
+  });
+
+  it('heals a step whose outcome changed with one call and keeps the fix as a version', async () => {
+    agent = await createTestAgent({ steps: [] });
+    const { tenantId } = agent.caller;
+    await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+    const callsBefore = agent.scripted?.calls.length ?? 0;
+    agent.scripted?.push({
+      node: 'action_generation',
+      output: {
+        thought: 'The form now asks to confirm',
+        action: 'click("ok")',
+        chain: null,
+        confidence: 0.9,
+        outcome: {
+          description: 'the thank-you page',
+          urlShouldChange: true,
+          completesGoal: true,
+          answer: null,
+        },
+      },
+    });
+    const r1 = await agent.act(
+      pageRequest(URL, form, { query: 'Send the contact form as Bo Chen, bo@example.com' }),
+    );
+    const ids = { taskId: r1.taskId, sessionId: r1.sessionId };
+    // A confirmation dialog the routine never saw.
+    const dialog: SemanticNodeV3[] = [
+      ...form.map((f) => ({ ...f, occ: true })),
+      { i: 'ok', r: 'btn', n: 'Confirm' },
+      { i: 'no', r: 'btn', n: 'Cancel' },
+    ];
+    const r2 = await agent.act(
+      pageRequest(URL, dialog, { ...ids, lastActionStatus: 'success', lastExecutedActionIndex: 3 }),
+    );
+    expect(r2.verification).toMatchObject({ success: false });
+    expect(r2.action).toBe('click("ok")');
+    const r3 = await agent.act(
+      pageRequest('https://forms.example/thanks', thanks, { ...ids, lastActionStatus: 'success' }),
+    );
+    expect(r3.status).toBe('completed');
+    expect(r3.routine).toMatchObject({ modelCalls: 1, healed: [3], fellBack: null });
+    expect(agent.scripted?.calls.slice(callsBefore).map((c) => c.actionType)).toEqual([
+      'ROUTINE_HEAL',
+    ]);
+
+    const versions = await agent.store.routines.list(tenantId);
+    expect(versions.items.map((r) => r.version)).toEqual([2, 1]);
+    const v2 = versions.items[0];
+    expect(v2?.steps.map((s) => [s.action, s.value])).toEqual([
+      ['setValue', '{firstName}'],
+      ['setValue', '{lastName}'],
+      ['setValue', '{email}'],
+      ['click', null],
+      ['click', null],
+    ]);
+    expect(v2?.steps[4]?.target?.locators[0]).toEqual({
+      by: 'role-name',
+      role: 'btn',
+      name: 'Confirm',
+    });
+    expect(versions.items[1]).toMatchObject({ runs: 1, heals: 1 });
+  });
+
+  it('declines a routine on another page of the site and runs with the model', async () => {
+    agent = await createTestAgent({ steps: [] });
+    await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+    const callsBefore = agent.scripted?.calls.length ?? 0;
+    agent.scripted?.push(pageContextStep('Another form'), plan, {
+      node: 'action_generation',
+      output: { thought: 'Fill', action: 'setValue("f1", "Bo")', chain: null, confidence: 0.9 },
+    });
+    const r1 = await agent.act(
+      pageRequest('https://forms.example/staff', form, {
+        query: 'Send the contact form as Bo Chen, bo@example.com',
+      }),
+    );
+    expect(r1.routine).toBeUndefined();
+    expect(r1.action).toBe('setValue("f1", "Bo")');
+    expect(agent.scripted?.calls.slice(callsBefore).map((c) => c.actionType)).toEqual([
+      'CONTEXT_ANALYSIS',
+      'PLANNING',
+      'ACTION_GENERATION',
+    ]);
+  });
+
+  // Every label reworded: only positions are left, which a routine does not type by.
+  const renamed: SemanticNodeV3[] = [
+    { i: 'g1', r: 'inp', n: 'Given name', v: '' },
+    { i: 'g2', r: 'inp', n: 'Surname', v: '' },
+    { i: 'g3', r: 'inp', n: 'E-mail address', v: '' },
+    { i: 'go', r: 'btn', n: 'Send' },
+  ];
+
+  it('hands over to the agent when two steps in a row need the model', async () => {
+    agent = await createTestAgent({ steps: [] });
+    await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+    agent.scripted?.push(
+      {
+        node: 'action_generation',
+        output: {
+          thought: 'First name is now Given name',
+          action: 'setValue("g1", "Bo")',
+          chain: null,
+          confidence: 0.9,
+        },
+      },
+      {
+        node: 'action_generation',
+        output: {
+          thought: 'Surname',
+          action: 'setValue("g2", "Chen")',
+          chain: null,
+          confidence: 0.9,
+        },
+      },
+    );
+    const r1 = await agent.act(
+      pageRequest(URL, renamed, { query: 'Send the contact form as Bo Chen, bo@example.com' }),
+    );
+    expect(r1.action).toBe('setValue("g1", "Bo")');
+    expect(r1.routine).toMatchObject({ done: 0, fellBack: null });
+    const typed = renamed.map((n) => (n.i === 'g1' ? { ...n, v: 'Bo' } : n));
+    const r2 = await agent.act(
+      pageRequest(URL, typed, {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success',
+      }),
+    );
+    expect(r2.routine?.fellBack).toMatch(/right after a healed step/);
+    expect(r2.action).toBe('setValue("g2", "Chen")');
+  });
+
+  it('refuses a heal that types a value the goal did not give', async () => {
+    agent = await createTestAgent({ steps: [] });
+    await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+    agent.scripted?.push(
+      {
+        node: 'action_generation',
+        output: {
+          thought: 'Type it',
+          action: 'setValue("g1", "Mallory")',
+          chain: null,
+          confidence: 0.9,
+        },
+      },
+      {
+        node: 'action_generation',
+        output: {
+          thought: 'Type it',
+          action: 'setValue("g1", "Mallory")',
+          chain: null,
+          confidence: 0.9,
+        },
+      },
+    );
+    await expect(
+      agent.act(
+        pageRequest(URL, renamed, { query: 'Send the contact form as Bo Chen, bo@example.com' }),
+      ),
+    ).rejects.toThrow(/Stopped for safety.*Mallory/);
   });
 });

@@ -4,7 +4,7 @@
 import type { InteractResponse } from '@tandem/contracts';
 import type { Task } from '@tandem/store';
 import { pendingViolation } from '../nodes/action-policy';
-import { saveRoutine } from '../routines/save';
+import { afterCompletedTask } from '../routines/save';
 import type { InteractStateType, RunOutcome } from '../state';
 import type { InteractContext, RequestScope } from './context';
 import { InteractError } from './interact-error';
@@ -67,9 +67,10 @@ export async function answerRun(
         verifiedActionId: task.verifiedActionId,
         started: scope.started,
       });
-      // Once the completed task is stored: its verified steps may become a routine.
+      // Once the completed task is stored: its verified steps may become a routine (or a
+      // rerun's counts go on the routine it ran).
       if (state.status === 'completed' && task.existing?.status !== 'completed')
-        await saveRoutine(store, state, scope.log);
+        await afterCompletedTask(store, state, scope.log);
       return response;
     }
   }

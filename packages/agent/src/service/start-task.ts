@@ -126,6 +126,7 @@ export async function startTask(
       // What the task may do, fixed when it starts (nodes/action-policy.ts).
       sites: taskSites(request.url, request.sites ?? []),
       secrets: request.secrets ?? [],
+      routineRequest: request.routine ?? null,
       siteData: { ...withPageData({}, page) },
     })
     .catch(async (error: unknown) => {

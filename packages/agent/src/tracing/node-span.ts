@@ -48,6 +48,18 @@ const SPAN_DATA: {
     input: (s) => ({ query: s.query, stepIndex: s.currentStepIndex }),
     output: (u) => ({ action: actionOf(u) }),
   },
+  routine_step: {
+    input: (s) => ({
+      routineId: s.routineRun?.routine.id ?? null,
+      step: s.routineRun?.next ?? null,
+    }),
+    output: (u) => ({
+      action: actionOf(u),
+      healing: u.routineRun?.healing?.step ?? null,
+      fellBack: u.routineRun?.fellBack ?? null,
+      status: u.status ?? null,
+    }),
+  },
   direct_action: {
     input: (s) => ({ query: s.query }),
     output: (u) => ({ action: actionOf(u), thought: u.pending?.thought }),

@@ -39,6 +39,15 @@ export interface NodeSpanData {
     input: { query: string; stepIndex: number };
     output: { action: string | null };
   };
+  routine_step: {
+    input: { routineId: string | null; step: number | null };
+    output: {
+      action: string | null;
+      healing: number | null;
+      fellBack: string | null;
+      status: TaskStatus | null;
+    };
+  };
   direct_action: {
     input: { query: string };
     output: { action: string | null; thought: string | undefined };

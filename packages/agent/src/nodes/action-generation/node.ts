@@ -103,9 +103,11 @@ export const actionGeneration =
         alsoFor: [
           { node: 'outcome_prediction', actionType: 'OUTCOME_PREDICTION', field: 'outcome' },
         ],
-        actionType: state.plan?.steps[state.currentStepIndex]?.refinable
-          ? 'REFINEMENT'
-          : 'ACTION_GENERATION',
+        actionType:
+          prepared.find((p) => p.actionType)?.actionType ??
+          (state.plan?.steps[state.currentStepIndex]?.refinable
+            ? 'REFINEMENT'
+            : 'ACTION_GENERATION'),
         system,
         prompt: promptFor(now, page, feedback, sections),
         schema: ActionGenerationOutput,

@@ -3,7 +3,7 @@
 // the action and routes. Each feature keeps its own part beside its code (collect, extraction,
 // capture, page reads, missing information, skills, web search, critic), so adding one is a new
 // part and one line in the list, not another branch in the node.
-import type { ChainAction, ParsedAction } from '@tandem/contracts';
+import type { ChainAction, LlmActionType, ParsedAction } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { LlmImage } from '@tandem/llm';
 import type { PageState } from '../../page/page-state';
@@ -22,6 +22,8 @@ export interface PromptSections {
   skills?: string;
   /** Web search results (fenced as untrusted by the builder). */
   web?: string | null;
+  /** The saved routine's step the model is asked to heal (its intent, values and reason). */
+  routine?: string;
 }
 
 /** What a part adds to this run's model calls, read once before the first. */
@@ -33,6 +35,8 @@ export interface PreparedPart {
   sections?(state: InteractStateType): PromptSections;
   /** Added to the update of the accepted answer. */
   accepted?(turn: ActionTurn): InteractStateUpdate;
+  /** The usage records' action type for this run's calls, instead of the node's own. */
+  actionType?: LlmActionType;
 }
 
 /** One answer of the model, the page it was given, and what the parts before carried on. */

@@ -6,6 +6,7 @@ import { capturePart } from '../../capture/action-part';
 import { collectPart } from '../../collect/action-part';
 import { missingInfoPart } from '../../missing-info/action-part';
 import { pageReadsPart } from '../../page-reads/action-part';
+import { routineHealPart } from '../../routines/heal-part';
 import { skillsPart } from '../../skills/action-part';
 import { webSearchPart } from '../../web-search/action-part';
 import { criticPart } from '../critic/action-part';
@@ -18,6 +19,7 @@ export const ACTION_PARTS: readonly ActionPart[] = [
   missingInfoPart,
   extractionPart,
   pageReadsPart,
+  routineHealPart,
   skillsPart,
   webSearchPart,
   criticPart,

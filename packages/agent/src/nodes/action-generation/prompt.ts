@@ -94,6 +94,7 @@ export function actionGenerationPrompt(
       : '',
     input.collected ?? '',
     input.extractions ?? '',
+    input.routine ?? '',
     // The history and verdicts quote what pages showed (field values, error texts): data too.
     `Previous actions:\n${fenceUntrusted(input.history)}`,
     input.progress ? `Plan progress: ${input.progress}` : '',

@@ -6,6 +6,8 @@ import type { InteractStateType, InteractStateUpdate } from '../../state';
 import { renderHistory } from '../history';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { askUser, MAX_QUESTIONS } from '../outcomes';
+import { routineForGoal } from '../../routines/lookup';
+import { startRun } from '../../routines/run';
 import {
   ContextAndPlanOutput,
   contextAndPlanSystem,
@@ -20,6 +22,24 @@ export const contextAnalysis =
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
     const page = state.page;
     if (!page) throw new Error('context_analysis needs the page state');
+    const routine = await routineForGoal(deps, state, page);
+    if (routine && 'routine' in routine) {
+      logFor(deps, state, 'context_analysis').info('goal matches a routine', {
+        routineId: routine.routine.id,
+        version: routine.routine.version,
+      });
+      return {
+        requiredSources: ['PAGE'],
+        missingInformation: [],
+        draftPlan: null,
+        tokens: routine.tokens,
+        routineRun: startRun(routine.routine, routine.values, routine.tokens),
+      };
+    }
+    if (routine)
+      logFor(deps, state, 'context_analysis').info('routine declined', {
+        reason: routine.declined,
+      });
     // A task with no plan yet gets its plan in the same call (planning then takes it).
     const plans = state.plan === null;
     const result = await deps.llm.generate({
@@ -65,7 +85,7 @@ export const contextAnalysis =
       missingInformation: out.missingInformation,
       searchQuery: out.searchQuery,
       draftPlan,
-      tokens: withUsage(state, result),
+      tokens: withUsage({ tokens: routine?.tokens ?? state.tokens }, result),
       ...(required.includes('ASK_USER') ? question(state, out) : {}),
     };
   };

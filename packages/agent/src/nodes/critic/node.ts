@@ -4,6 +4,7 @@
 // 0.85), or the step after a failed verification. A rejection sends the model back to action
 // generation with the reason, in the same request (no client round trip), up to
 // MAX_CRITIC_REJECTIONS per step. The critic fails open: if it errors, the action runs.
+import { replaying } from '../../routines/run';
 import { formatAction, isTerminalAction } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
@@ -32,6 +33,10 @@ export function needsCritic(state: InteractStateType): boolean {
   // A model's correction always follows a failed verification: it is reviewed too.
   if (pending.source === 'correction') return !pending.deterministic;
   if (pending.source !== 'action_generation') return false;
+  // A routine step the model heals is checked against the outcome the routine recorded, and
+  // may only type the run's values: reviewed only when it ends the task or types a secret.
+  if (replaying(state.routineRun) && state.routineRun.healing)
+    return isTerminalAction(pending.action) || typesIntoSensitiveField(pending);
   return (
     isTerminalAction(pending.action) ||
     typesIntoSensitiveField(pending) ||

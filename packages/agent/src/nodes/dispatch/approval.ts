@@ -11,6 +11,7 @@ import {
   type VerificationResult,
 } from '@tandem/contracts';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
+import { fallBack, replaying } from '../../routines/run';
 import { actionSummaryOf, sentText } from '../pending-action';
 
 /** The pending action as the user edited it, or why the edit is not one they may make. */
@@ -81,10 +82,15 @@ export function approvalUpdate(
   }
   const note = decision.note ? `: “${decision.note}”` : '';
   const texts = pending.chain ? pending.chain.actions.map((a) => a.action) : [sentText(pending)];
+  const run = state.routineRun;
   const rejected = {
     // On the step it judges, which already says what it would have done.
     lastVerification: rejectedVerdict(`You rejected it${note}`),
     rejectedActions: [...new Set([...state.rejectedActions, ...texts])],
+    // A routine step the user said no to: the routine stops, the agent looks for another way.
+    ...(replaying(run)
+      ? { routineRun: fallBack(run, `you rejected ${sentText(pending)}${note}`) }
+      : {}),
   };
   // A single command the user said no to is done with; a task looks for another way.
   if (state.complexity === 'SIMPLE')

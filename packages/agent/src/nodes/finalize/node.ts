@@ -17,6 +17,7 @@ import { pressedNextStep } from '../advance/node';
 import { renderHistory } from '../history';
 import { fellBack, llmContext, logFor, withUsage } from '../node-context';
 import { sendAction } from '../outcomes';
+import { replaying } from '../../routines/run';
 import { actionSummaryOf, makePending } from '../pending-action';
 import { FinalAnswerOutput, finalAnswerPrompt, finalAnswerSystem } from './prompt';
 
@@ -142,6 +143,8 @@ export async function finalAnswer(
   const written = chosen?.action.name === 'finish' && chosen.action.args.message;
   if (ending.status !== 'completed' || written || state.complexity !== 'COMPLEX')
     return { answer: template, tokens };
+  // A routine that ran to its end says so itself: no model call for the answer.
+  if (replaying(state.routineRun) && ending.result) return { answer: ending.result, tokens };
   const predicted = predictedAnswer(state);
   if (predicted) return { answer: predicted, tokens };
   if (!deps.llm.configured) return { answer: template, tokens };

@@ -16,6 +16,7 @@ import type { PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, KpiCounts, PendingAction } from '../../state';
 import { appendPrevious } from '../history';
 import { traceVerdict } from '../../routines/trace';
+import { routineVerdict } from '../../routines/verdict';
 import { learnFromVerdict } from '../../skills/lessons';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { actionText, completesStep, sentText } from '../pending-action';
@@ -138,13 +139,21 @@ export const verification =
     const page = state.page;
     if (!pending || !page)
       throw new Error('verification needs the pending action and the new page');
+    // A routine's step is checked against its recorded outcome, without a model.
+    const routine = routineVerdict(deps, state, pending, page);
+    if (routine && 'settled' in routine) return routine.settled;
+    const handOver = routine?.also ?? {};
     if (isChainBreak(state)) {
       const result = chainBreakVerdict(pending, page);
       logFor(deps, state, 'verification').info('chain partially failed', {
         reason: result.reason,
       });
       scoreVerification(deps, result, pending.source === 'correction');
-      return { lastVerification: result, ...traceVerdict(state, pending, page, result, true) };
+      return {
+        lastVerification: result,
+        ...traceVerdict(state, pending, page, result, true),
+        ...handOver,
+      };
     }
     const unscoped = await judge(deps, state, pending, page);
     const judged = verificationScope(state).subTaskEnd ? scopedToSubTask(unscoped) : unscoped;
@@ -178,6 +187,7 @@ export const verification =
       tokens: { ...judged.tokens, saved: judged.tokens.saved + judged.tokensSaved },
       ...traceVerdict(state, pending, page, result),
       ...progressAfter(deps, state, pending, result),
+      ...handOver,
     };
   };
 

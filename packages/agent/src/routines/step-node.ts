@@ -1,0 +1,226 @@
+// The routine step (docs/specs.md, "routines"): the next unit of a saved routine (one step, or
+// the steps the first run sent as one chain) made into actions without the model. Each target
+// is found again on the live tree (resolve.ts), each value comes from the run's parameters
+// (replay.ts), and every action passes the same checks as a model's: the grammar and the tree,
+// the task's sites, secrets and site data (action-check, action-policy) and the chain rules.
+// What cannot be replayed is handed on: a target that is not there to the model for that step
+// alone (a heal), and a page that is not the routine's, a second heal in a row or a step the
+// task's rules refuse to the full agent.
+import type { ChainAction, ExpectedOutcome, ParsedAction, RoutineStep } from '@tandem/contracts';
+import type { AgentDeps } from '../deps';
+import { checkChainSafety } from '../engines/chain-safety';
+import { validateAction } from '../nodes/action-check';
+import { afterAction, policyOf } from '../nodes/action-policy';
+import { logFor } from '../nodes/node-context';
+import { makePending } from '../nodes/pending-action';
+import type { PageState } from '../page/page-state';
+import type { InteractStateType, InteractStateUpdate } from '../state';
+import { instantiateStep, likeUrl } from './replay';
+import { resolveTarget } from './resolve';
+import { fallBack, MAX_HEALS_IN_ROW, replaying, stepLabel, unitFrom, type RoutineRun } from './run';
+
+type Unit = { from: number; to: number };
+
+/** The update that hands the rest of the task to the full agent. */
+export function fallBackUpdate(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  reason: string,
+): InteractStateUpdate {
+  logFor(deps, state, 'routine_step').info('routine handed over to the agent', {
+    routineId: run.routine.id,
+    step: run.next,
+    reason,
+  });
+  return { routineRun: fallBack(run, reason), pending: null };
+}
+
+/** The model does `step` alone next; a second heal in a row hands over instead. */
+export function healUpdate(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  heal: { step: number; sent: boolean; reason: string },
+): InteractStateUpdate {
+  if (run.healsInRow + 1 >= MAX_HEALS_IN_ROW)
+    return fallBackUpdate(
+      deps,
+      state,
+      run,
+      `step ${heal.step + 1} needs the model too (${heal.reason}), right after a healed step`,
+    );
+  logFor(deps, state, 'routine_step').info('routine step heals', {
+    routineId: run.routine.id,
+    step: heal.step,
+    reason: heal.reason,
+  });
+  return {
+    routineRun: {
+      ...run,
+      unit: null,
+      healing: heal,
+      healsInRow: run.healsInRow + 1,
+    },
+    pending: null,
+  };
+}
+
+/** The outcome the step's verification looks for, said as a model's prediction would be. */
+function expectedOf(run: RoutineRun, unit: Unit): ExpectedOutcome {
+  const last = run.routine.steps[unit.to] as RoutineStep;
+  const finishes = unit.to === run.routine.steps.length - 1;
+  const expect = last.expect;
+  return {
+    description: expect
+      ? `As when the routine was saved: ${expect.reason}`
+      : 'The fields hold the values typed',
+    source: 'template',
+    ...(expect?.urlChanged ? { urlShouldChange: true } : {}),
+    completesGoal: finishes,
+    ...(finishes ? { answer: routineAnswer(run) } : {}),
+  };
+}
+
+/** The final answer of a routine that ran to its end. */
+export function routineAnswer(run: RoutineRun): string {
+  // In the routine's own order (the goal's), not the matcher's.
+  const values = run.routine.parameters.flatMap((p) =>
+    Object.hasOwn(run.values, p.name) ? [`${p.name} “${run.values[p.name]}”`] : [],
+  );
+  const healed =
+    run.healed.length > 0
+      ? ` The page had changed at step ${run.healed.map((s) => s + 1).join(', ')}; the routine was updated.`
+      : '';
+  return (
+    `Done with the saved routine “${run.routine.name}”` +
+    (values.length > 0 ? ` for ${values.join(', ')}` : '') +
+    ` (${run.routine.steps.length} steps).${healed}`
+  );
+}
+
+type Built =
+  | { kind: 'send'; actions: ParsedAction[]; strings: string[]; unit: Unit }
+  | { kind: 'heal'; step: number; reason: string }
+  | { kind: 'skip' }
+  | { kind: 'stop'; reason: string };
+
+/** The unit's actions on this page, or what to do instead. */
+function buildUnit(state: InteractStateType, run: RoutineRun, page: PageState, unit: Unit): Built {
+  const steps = run.routine.steps;
+  const first = steps[unit.from] as RoutineStep;
+  if (first.page && !likeUrl(page.url, first.page.url))
+    return {
+      kind: 'stop',
+      reason: `step ${unit.from + 1} runs on a page like ${first.page.url}, and the tab is on ${page.url}`,
+    };
+  const actions: ParsedAction[] = [];
+  const strings: string[] = [];
+  let policy = policyOf(state);
+  for (let k = unit.from; k <= unit.to; k++) {
+    const step = steps[k] as RoutineStep;
+    let id: string | null = null;
+    if (step.target) {
+      let found = resolveTarget(step.target, page.tree);
+      // A rank alone may point at another field (one was added before it): typing there would
+      // be silently wrong data, so the model looks instead.
+      if (
+        'by' in found &&
+        found.by === 'ordinal' &&
+        (step.action === 'setValue' || step.action === 'select')
+      )
+        found = {
+          unresolved: 'only its position on the page matches, which is not enough to type into it',
+        };
+      if ('unresolved' in found) {
+        if (unit.from === unit.to && step.optional) return { kind: 'skip' };
+        // The chain's steps before it go first, as their own unit; the model then does this one.
+        if (k > unit.from) return sendable(actions, strings, { from: unit.from, to: k - 1 }, page);
+        return { kind: 'heal', step: k, reason: found.unresolved };
+      }
+      id = found.id;
+    }
+    const made = instantiateStep(step, run.routine.parameters, run.values, id);
+    if (!made.ok)
+      return { kind: 'stop', reason: `step ${k + 1} cannot be replayed: ${made.reason}` };
+    const checked = validateAction(made.action, page, policy);
+    if (!checked.ok)
+      return {
+        kind: 'stop',
+        reason: `step ${k + 1} (${made.action}) is refused${checked.safety ? ' by the task’s rules' : ''}: ${checked.reason}`,
+      };
+    policy = afterAction(policy, checked.action);
+    actions.push(checked.action);
+    strings.push(checked.actionString);
+  }
+  return sendable(actions, strings, unit, page);
+}
+
+/** The unit as one chain, or its first step alone when the chain rules refuse it here. */
+function sendable(actions: ParsedAction[], strings: string[], unit: Unit, page: PageState): Built {
+  if (strings.length > 1 && !checkChainSafety(strings, page.tree).safe)
+    return {
+      kind: 'send',
+      actions: actions.slice(0, 1),
+      strings: strings.slice(0, 1),
+      unit: { from: unit.from, to: unit.from },
+    };
+  return { kind: 'send', actions, strings, unit };
+}
+
+export const routineStep =
+  (deps: AgentDeps) =>
+  async (state: InteractStateType): Promise<InteractStateUpdate> => {
+    const page = state.page;
+    let run = state.routineRun;
+    if (!replaying(run) || !page)
+      throw new Error('routine_step needs a running routine and the page');
+    for (;;) {
+      const steps = run.routine.steps;
+      if (run.next >= steps.length) {
+        // Only optional steps were left, and none was needed: the routine is done.
+        return {
+          routineRun: { ...run, unit: null },
+          status: 'completed',
+          result: routineAnswer(run),
+        };
+      }
+      const built = buildUnit(state, run, page, unitFrom(steps, run.next));
+      if (built.kind === 'skip') {
+        run = { ...run, next: run.next + 1, skipped: [...run.skipped, run.next] };
+        continue;
+      }
+      if (built.kind === 'stop') return fallBackUpdate(deps, state, run, built.reason);
+      if (built.kind === 'heal')
+        return healUpdate(deps, state, run, {
+          step: built.step,
+          sent: false,
+          reason: built.reason,
+        });
+      const { unit, strings, actions } = built;
+      const chain: ChainAction[] | null =
+        strings.length > 1
+          ? strings.map((action, index) => ({
+              action,
+              description: `Routine step ${unit.from + index + 1}`,
+              index,
+            }))
+          : null;
+      const pending = makePending({
+        state,
+        page,
+        thought: `${stepLabel(run, unit)}: ${strings.join('; ')}`,
+        action: actions[0] as ParsedAction,
+        chain: chain ? { actions: chain } : null,
+        source: 'routine_step',
+        expectedOutcome: expectedOf(run, unit),
+      });
+      // A step that only cleared the way stays optional in the versions this run may save.
+      const optional = (run.routine.steps[unit.from] as RoutineStep).optional;
+      return {
+        pending: optional ? { ...pending, contingency: 'optional routine step' } : pending,
+        routineRun: { ...run, unit },
+        nextActionReady: false,
+      };
+    }
+  };

@@ -5,25 +5,26 @@
 // actions, LLM calls, critic + re-planning calls, tokens, cost and wall time, all read from
 // the server's records; per graph node calls, tokens and the shared prompt prefix, against
 // baseline.json; then totals and the targets. Exits 1 when a scripted task fails (not under
-// --faults, where failures are the findings).
+// --faults, where failures are the findings). With --routines, each task runs twice (the second
+// should rerun the routine the first saved) and the site variants after their base task.
 //
 //   npm run bench:tasks                          # builds server + extension, then runs
 //   npm run bench:tasks -- --only form-request,modal-confirm --scripted --json out.json
 //   npm run bench:tasks -- --faults [--seed 7] [--fault-rate 0.8 | --fault-scale 2]
 //   npm run bench:tasks -- --scripted --write-baseline
+//   npm run bench:tasks -- --scripted --routines [--only emr-add-patient,form-request]
 import { writeFileSync } from 'node:fs';
-import { BENCH_TASKS } from './catalogue/index';
+import { BENCH_TASKS, VARIANT_RUNS } from './catalogue/index';
 import { readBaseline, writeBaseline, BASELINE_PATH } from './efficiency';
 import { modelChoice } from './env';
 import { faultPlan, type FaultPlan } from './faults/plan';
-import { countFaults } from './faults/proxy';
 import { faultSection, faultSummary } from './faults/report';
-import { runBenchTask } from './harness/run-task';
+import { progressLine, runMeasured } from './measure';
 import { report, summarize } from './report';
 import { efficiencyTargets, nodeTables } from './report-nodes';
+import { runRoutines, routinesOutput, type RoutinesResult } from './routines/run';
 import { startStack, type Stack } from './stack';
-import { nodeRows, serverErrorsIn, sumNodeRows, type MeasuredOutcome } from './usage/nodes';
-import { prefixByActionType } from './usage/prefix';
+import { sumNodeRows, type MeasuredOutcome } from './usage/nodes';
 
 interface Options {
   scripted: boolean;
@@ -32,6 +33,8 @@ interface Options {
   /** Null: no fault proxy. */
   faults: FaultPlan | null;
   writeBaseline: boolean;
+  /** Each task twice (a routine's rerun) and the site variants after their base task. */
+  routines: boolean;
 }
 
 function args(argv: string[]): Options {
@@ -62,6 +65,7 @@ function args(argv: string[]): Options {
         })
       : null,
     writeBaseline: argv.includes('--write-baseline'),
+    routines: argv.includes('--routines'),
   };
 }
 
@@ -69,27 +73,9 @@ function args(argv: string[]): Options {
 async function runTasks(stack: Stack, tasks: typeof BENCH_TASKS, timeoutMs: number) {
   const outcomes: MeasuredOutcome[] = [];
   for (const task of tasks) {
-    const requestsFrom = stack.model?.requests.length ?? 0;
-    const eventsFrom = stack.proxy?.events.length ?? 0;
-    const logFrom = stack.server.output().length;
-    const outcome = await runBenchTask(
-      stack.browser,
-      { demo: stack.demo.url, server: stack.server, records: stack.records, timeoutMs },
-      task,
-    );
-    const requests = stack.model?.requests.slice(requestsFrom) ?? [];
-    outcomes.push({
-      ...outcome,
-      nodes: nodeRows(
-        outcome.record?.nodes ?? [],
-        prefixByActionType(requests, outcome.record?.calls ?? []),
-      ),
-      faults: stack.proxy ? countFaults(stack.proxy.events.slice(eventsFrom)) : null,
-      serverErrors: serverErrorsIn(stack.server.output().slice(logFrom)),
-    });
-    console.log(
-      `${outcome.success ? 'ok  ' : 'FAIL'} ${task.id} (${(outcome.wallMs / 1000).toFixed(1)} s)${outcome.success ? '' : `: ${outcome.detail}`}`,
-    );
+    const outcome = await runMeasured(stack, task, timeoutMs);
+    outcomes.push(outcome);
+    console.log(progressLine(task.id, outcome));
   }
   return outcomes;
 }
@@ -142,9 +128,12 @@ async function main() {
     ? BENCH_TASKS.filter((t) => options.only.includes(t.id))
     : BENCH_TASKS;
   if (tasks.length === 0) throw new Error(`no task matches --only ${options.only.join(',')}`);
+  if (options.routines && (options.faults || options.writeBaseline))
+    throw new Error('--routines measures reruns on their own; drop --faults and --write-baseline');
   // The proxy sits in front of the scripted model: faults mode always runs it.
   const model = modelChoice({ forceScripted: options.scripted || options.faults !== null });
   const stack = await startStack(model, options.faults);
+  if (options.routines) return routines(stack, tasks, model, options);
   let outcomes: MeasuredOutcome[] = [];
   try {
     // Hangs cost a whole LLM timeout per attempt: give a faulted task a real model's time.
@@ -170,6 +159,31 @@ async function main() {
   const failed = outcomes.filter((o) => !o.success).length;
   // Under faults a failed task is a result; only a broken harness (a throw) exits 1.
   if (model.kind === 'scripted' && !options.faults && failed > 0) process.exitCode = 1;
+}
+
+async function routines(
+  stack: Stack,
+  tasks: typeof BENCH_TASKS,
+  model: ReturnType<typeof modelChoice>,
+  options: Options,
+) {
+  const variants = VARIANT_RUNS.filter((v) => tasks.some((t) => t.id === v.base));
+  let result: RoutinesResult = { pairs: [], variants: [], runs: [] };
+  try {
+    result = await runRoutines(stack, tasks, variants, model.kind === 'real' ? 300_000 : 90_000);
+  } finally {
+    if (model.kind === 'scripted' && result.runs.some((r) => !r.outcome.success)) {
+      const tail = stack.server.output().trim().split('\n').slice(-20);
+      console.log(
+        `\nserver output (last 20 lines):\n${tail.map((l) => l.slice(0, 300)).join('\n')}`,
+      );
+    }
+    await stack.close();
+  }
+  routinesOutput(result, variants, model.label, options.json);
+  // The targets are figures to read; a scripted run that fails is a broken harness or agent.
+  if (model.kind === 'scripted' && result.runs.some((r) => !r.outcome.success))
+    process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

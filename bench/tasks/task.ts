@@ -25,16 +25,26 @@ export interface CheckResult {
 export type Category =
   'form' | 'navigation' | 'dropdown' | 'modal' | 'tricky-dom' | 'collection' | 'catalogue';
 
-export interface BenchTask {
-  /** Short kebab-case id, unique; the table's first column. */
-  id: string;
-  category: Category;
-  /** Demo-site path the tab opens (DEMO_PAGES). */
-  start: string;
+/** One goal on the task's site: what the user types, the scripted model's intents, the check. */
+export interface TaskGoal {
   /** What the user types into the popup. Unique across the catalogue: the model keys on it. */
   goal: string;
   /** Intents in order, or an extraction or a collection (@tandem/agent's intent scripts). */
   script: Script;
   /** Reads the demo site's state (DOM of the tab, demo API, or the server's stored output). */
   check(ctx: CheckContext): Promise<CheckResult>;
+}
+
+export interface BenchTask extends TaskGoal {
+  /** Short kebab-case id, unique; the table's first column. */
+  id: string;
+  category: Category;
+  /** Demo-site path the tab opens (DEMO_PAGES). */
+  start: string;
+  /**
+   * The second run of `--routines`: the same goal with other values (another name, email,
+   * title…), so a routine saved by the first run has to take them as parameters. Absent when
+   * the goal has no values to change: the second run repeats the goal.
+   */
+  rerun?: TaskGoal;
 }

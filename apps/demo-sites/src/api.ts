@@ -6,7 +6,8 @@ import { PRICE_TABLE, catalogPage } from './catalog';
 import { jobBoardPage } from './jobs';
 import { DEMO_API } from './pages';
 import { SEED_PATIENTS, matchesQuery, validatePatient } from './patients';
-import type { Patient } from './patients';
+import type { Patient, PatientInput } from './patients';
+import { parseVariantRequest, type DemoVariant } from './variants';
 
 export interface RerenderClick {
   readonly itemId: string;
@@ -21,6 +22,11 @@ export interface FormSubmission {
   readonly values: Readonly<Record<string, FormValue>>;
 }
 
+/** A staff member the staff-form variant's page added: the patient form's fields. */
+export interface StaffMember extends PatientInput {
+  readonly id: string;
+}
+
 export interface SentMessage {
   readonly to: string;
   readonly body: string;
@@ -33,6 +39,9 @@ interface State {
   clicks: RerenderClick[];
   submissions: FormSubmission[];
   messages: SentMessage[];
+  staff: StaffMember[];
+  /** Part of the state so a reset also puts the plain site back. */
+  variant: DemoVariant | null;
 }
 
 function freshState(): State {
@@ -42,6 +51,8 @@ function freshState(): State {
     clicks: [],
     submissions: [],
     messages: [],
+    staff: [],
+    variant: null,
   };
 }
 
@@ -59,6 +70,8 @@ export interface Api {
     query: URLSearchParams,
   ): Promise<boolean>;
   reset(): void;
+  /** The site variant switched on (POST /api/demo/variant), null for the plain sites. */
+  variant(): DemoVariant | null;
   /** Cancels pending delayed answers so closing the server never waits on them. */
   close(): void;
 }
@@ -109,6 +122,39 @@ export function createApi(options: ApiOptions): Api {
     target.nextPatientNumber += 1;
     target.patients.push(patient);
     sendJson(res, 201, { patient });
+  }
+
+  // The same validation as a patient's: the variant's point is that the form looks the same.
+  async function staff(req: IncomingMessage, res: ServerResponse) {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      sendJson(res, 200, { staff: state.staff });
+      return;
+    }
+    if (req.method !== 'POST') throw methodNotAllowed('GET, POST');
+    const target = state;
+    const body = await readJson(req);
+    await delay(options.saveDelayMs);
+    const result = validatePatient(body);
+    if (!result.ok) {
+      throw new HttpError(400, 'VALIDATION_FAILED', 'The staff record is not valid.', {
+        fields: result.errors,
+      });
+    }
+    const member: StaffMember = { id: `S-${2001 + target.staff.length}`, ...result.value };
+    target.staff.push(member);
+    sendJson(res, 201, { staffMember: member });
+  }
+
+  async function variant(req: IncomingMessage, res: ServerResponse) {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      sendJson(res, 200, { variant: state.variant });
+      return;
+    }
+    if (req.method !== 'POST') throw methodNotAllowed('GET, POST');
+    const parsed = parseVariantRequest(await readJson(req));
+    if (!parsed.ok) throw new HttpError(400, 'VALIDATION_FAILED', parsed.message);
+    state.variant = parsed.variant;
+    sendJson(res, 200, { variant: state.variant });
   }
 
   async function rerenderClicks(req: IncomingMessage, res: ServerResponse) {
@@ -205,6 +251,8 @@ export function createApi(options: ApiOptions): Api {
     [DEMO_API.jobs]: jobs,
     [DEMO_API.catalog]: catalog,
     [DEMO_API.catalogPrices]: catalogPrices,
+    [DEMO_API.staff]: staff,
+    [DEMO_API.variant]: variant,
   };
 
   return {
@@ -223,6 +271,9 @@ export function createApi(options: ApiOptions): Api {
     },
     reset() {
       state = freshState();
+    },
+    variant() {
+      return state.variant;
     },
     close() {
       for (const timer of timers) clearTimeout(timer);

@@ -22,6 +22,8 @@ export { DOCS_PAGES, DOCS_ROUTES, DOCS_SITEMAP_PAGES, DOCS_TRAPS } from './docs-
 export { INJECT_API, INJECT_SINK, INJECTION_ATTACKS } from './inject-attacks';
 export type { InjectionAttack, InjectionDefense } from './inject-attacks';
 export type { PageEvent, SinkHit } from './inject';
-export type { SentMessage } from './api';
+export type { SentMessage, StaffMember } from './api';
+export { DEMO_VARIANTS, isDemoVariant, parseVariantRequest } from './variants';
+export type { DemoVariant, VariantRequest } from './variants';
 export type { DocsPage } from './docs-site';
 export { jobCardsIn, type JobCard } from './job-cards';

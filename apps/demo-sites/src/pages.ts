@@ -7,6 +7,8 @@ export const DEMO_PAGES = {
   emr: '/emr/',
   emrNewSearch: '/emr/patients/new',
   emrRecent: '/emr/patients/recent',
+  /** Only with the staff-form variant on: the add-patient form's labels, adding staff. */
+  emrStaffNew: '/emr/staff/new',
   form: '/form/',
   modal: '/modal/',
   modalOpen: '/modal/?open=1',
@@ -47,6 +49,10 @@ export const DEMO_API = {
   catalog: '/api/catalog',
   /** `{ rows }`: the 500 rows of the price list. */
   catalogPrices: '/api/catalog/prices',
+  /** GET `{ staff }`; POST a staff member (the staff-form variant's page saves here). */
+  staff: '/api/staff',
+  /** GET `{ variant }`; POST `{ name }` switches the site variant (variants.ts), null for none. */
+  variant: '/api/demo/variant',
   reset: '/__reset',
 } as const;
 

@@ -12,6 +12,7 @@ import { HttpError, send, sendError, sendHtmlError } from './http';
 import { createInjectSite } from './inject';
 import { DEMO_API, DEMO_PAGES } from './pages';
 import { contentTypeFor, resolveStatic } from './static-files';
+import { markVariant } from './variants';
 
 export const PUBLIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public');
 
@@ -47,7 +48,15 @@ export async function startDemoSites(options: DemoSitesOptions = {}): Promise<De
     switch (resolved.kind) {
       case 'file': {
         const body = await readFile(resolved.filePath);
-        send(res, 200, contentTypeFor(resolved.filePath), body);
+        const variant = api.variant();
+        send(
+          res,
+          200,
+          contentTypeFor(resolved.filePath),
+          variant && resolved.filePath.endsWith('.html')
+            ? markVariant(body.toString('utf8'), variant)
+            : body,
+        );
         return;
       }
       case 'redirect':

@@ -72,6 +72,11 @@ export const DATA_TASKS: BenchTask[] = [
     goal: 'Extract 15 job listings',
     script: { kind: 'collect', selector: '#job-list', type: 'job' },
     check: collectedJobs(15),
+    rerun: {
+      goal: 'Extract 10 job listings',
+      script: { kind: 'collect', selector: '#job-list', type: 'job' },
+      check: collectedJobs(10),
+    },
   },
   {
     id: 'catalog-extract-all',

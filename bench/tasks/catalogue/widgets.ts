@@ -3,7 +3,7 @@
 // every 500 ms, a same-origin iframe and an open shadow root.
 import { DEMO_API, DEMO_PAGES } from '@tandem/demo-sites';
 import { allOf, demoJson, fail, pass, textIs, type Check } from '../checks';
-import type { BenchTask } from '../task';
+import type { BenchTask, TaskGoal } from '../task';
 
 /** The re-rendering list's approvals, in order, are exactly these invoices. */
 function approved(...invoices: string[]): Check {
@@ -22,12 +22,63 @@ const overlayClosed: Check = async (ctx) =>
     ? pass('dialog closed')
     : fail('the dialog is still open');
 
-const department = (name: string): BenchTask['script'] => ({
-  kind: 'steps',
-  intents: [
-    { kind: 'click', target: 'Department', role: 'combo' },
-    { kind: 'click', target: name, role: 'opt' },
-  ],
+/** `goal` names the department; the combobox then shows it chosen. */
+const department = (goal: string, name: string): TaskGoal => ({
+  goal,
+  script: {
+    kind: 'steps',
+    intents: [
+      { kind: 'click', target: 'Department', role: 'combo' },
+      { kind: 'click', target: name, role: 'opt' },
+    ],
+  },
+  check: textIs('#department-choice', `Selected department: ${name}`),
+});
+
+const approveOne = (invoice: string): TaskGoal => ({
+  goal: `Approve invoice ${invoice}`,
+  script: { kind: 'steps', intents: [{ kind: 'click', target: `Approve ${invoice}` }] },
+  check: approved(invoice),
+});
+
+const approveTwo = (first: string, second: string): TaskGoal => ({
+  goal: `Approve invoices ${first} and ${second}`,
+  script: {
+    kind: 'steps',
+    intents: [
+      { kind: 'click', target: `Approve ${first}` },
+      { kind: 'click', target: `Approve ${second}` },
+    ],
+  },
+  check: approved(first, second),
+});
+
+const greet = (name: string): TaskGoal => ({
+  goal: `Greet the help widget as ${name}`,
+  script: {
+    kind: 'steps',
+    intents: [
+      { kind: 'type', target: 'Your name', text: name },
+      { kind: 'click', target: 'Say hello' },
+    ],
+  },
+  check: textIs('#host-status', `Widget says: Hello, ${name}!`),
+});
+
+const rename = (name: string): TaskGoal => ({
+  goal: `Change my display name to ${name}`,
+  script: {
+    kind: 'steps',
+    intents: [
+      { kind: 'type', target: 'Display name', text: name },
+      { kind: 'click', target: 'Update name' },
+    ],
+    done: new RegExp(`Display name updated to ${name}`),
+  },
+  check: allOf(
+    textIs('profile-editor #status', `Display name updated to ${name}.`),
+    textIs('#header-name', name),
+  ),
 });
 
 export const WIDGET_TASKS: BenchTask[] = [
@@ -35,17 +86,15 @@ export const WIDGET_TASKS: BenchTask[] = [
     id: 'dropdown-neurology',
     category: 'dropdown',
     start: DEMO_PAGES.dropdown,
-    goal: 'Choose Neurology as the department',
-    script: department('Neurology'),
-    check: textIs('#department-choice', 'Selected department: Neurology'),
+    ...department('Choose Neurology as the department', 'Neurology'),
+    rerun: department('Choose Cardiology as the department', 'Cardiology'),
   },
   {
     id: 'dropdown-pediatrics',
     category: 'dropdown',
     start: DEMO_PAGES.dropdown,
-    goal: 'Pick Pediatrics for the visit',
-    script: department('Pediatrics'),
-    check: textIs('#department-choice', 'Selected department: Pediatrics'),
+    ...department('Pick Pediatrics for the visit', 'Pediatrics'),
+    rerun: department('Pick Dermatology for the visit', 'Dermatology'),
   },
   {
     id: 'modal-confirm',
@@ -103,54 +152,28 @@ export const WIDGET_TASKS: BenchTask[] = [
     id: 'rerender-approve',
     category: 'tricky-dom',
     start: DEMO_PAGES.rerender,
-    goal: 'Approve invoice INV-1003',
-    script: { kind: 'steps', intents: [{ kind: 'click', target: 'Approve INV-1003' }] },
-    check: approved('INV-1003'),
+    ...approveOne('INV-1003'),
+    rerun: approveOne('INV-1004'),
   },
   {
     id: 'rerender-approve-two',
     category: 'tricky-dom',
     start: DEMO_PAGES.rerender,
-    goal: 'Approve invoices INV-1002 and INV-1005',
-    script: {
-      kind: 'steps',
-      intents: [
-        { kind: 'click', target: 'Approve INV-1002' },
-        { kind: 'click', target: 'Approve INV-1005' },
-      ],
-    },
-    check: approved('INV-1002', 'INV-1005'),
+    ...approveTwo('INV-1002', 'INV-1005'),
+    rerun: approveTwo('INV-1001', 'INV-1004'),
   },
   {
     id: 'iframe-greet',
     category: 'tricky-dom',
     start: DEMO_PAGES.iframe,
-    goal: 'Greet the help widget as Jas',
-    script: {
-      kind: 'steps',
-      intents: [
-        { kind: 'type', target: 'Your name', text: 'Jas' },
-        { kind: 'click', target: 'Say hello' },
-      ],
-    },
-    check: textIs('#host-status', 'Widget says: Hello, Jas!'),
+    ...greet('Jas'),
+    rerun: greet('Ana'),
   },
   {
     id: 'shadow-rename',
     category: 'tricky-dom',
     start: DEMO_PAGES.shadow,
-    goal: 'Change my display name to Sam Rivera',
-    script: {
-      kind: 'steps',
-      intents: [
-        { kind: 'type', target: 'Display name', text: 'Sam Rivera' },
-        { kind: 'click', target: 'Update name' },
-      ],
-      done: /Display name updated to Sam Rivera/,
-    },
-    check: allOf(
-      textIs('profile-editor #status', 'Display name updated to Sam Rivera.'),
-      textIs('#header-name', 'Sam Rivera'),
-    ),
+    ...rename('Sam Rivera'),
+    rerun: rename('Lou Reyes'),
   },
 ];

@@ -2,6 +2,7 @@
 // for that tab, type the goal, press Start, and wait until the run the service worker keeps in
 // chrome.storage ends. Shared by `npm run bench:tasks` and the e2e spec (which passes its own
 // Playwright context).
+import { DEMO_API } from '@tandem/demo-sites';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 
 export interface ExtensionHandle {
@@ -47,9 +48,24 @@ export interface DriveResult {
   wallMs: number;
 }
 
-/** Back to a clean slate: the demo's seed data, no run or task state in the extension. */
-async function resetState(ext: ExtensionHandle, demo: string): Promise<Worker> {
+/**
+ * Back to a clean slate: the demo's seed data (and the plain sites: a reset clears the variant),
+ * then `variant` switched on when given; no run or task state in the extension.
+ */
+async function resetState(
+  ext: ExtensionHandle,
+  demo: string,
+  variant: string | undefined,
+): Promise<Worker> {
   await fetch(`${demo}/__reset`, { method: 'POST' });
+  if (variant) {
+    const res = await fetch(`${demo}${DEMO_API.variant}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: variant }),
+    });
+    if (!res.ok) throw new Error(`variant ${variant}: ${res.status} ${await res.text()}`);
+  }
   for (const page of ext.context.pages()) await page.close().catch(() => undefined);
   const worker = await extensionWorker(ext.context);
   await worker.evaluate(async () => {
@@ -71,9 +87,16 @@ async function runState(worker: Worker, tabId: number): Promise<RunView | null> 
 
 export async function driveTask(
   ext: ExtensionHandle,
-  options: { demo: string; start: string; goal: string; timeoutMs: number },
+  options: {
+    demo: string;
+    start: string;
+    goal: string;
+    timeoutMs: number;
+    /** A demo-site variant (@tandem/demo-sites' DEMO_VARIANTS) for this run only. */
+    variant?: string;
+  },
 ): Promise<DriveResult> {
-  const worker = await resetState(ext, options.demo);
+  const worker = await resetState(ext, options.demo, options.variant);
   const page = await ext.context.newPage();
   await page.goto(`${options.demo}${options.start}`);
   // Lists render from the demo API after load; the agent should see the page a user sees.

@@ -12,6 +12,8 @@ export interface TaskOutcome {
   /** The check's finding, or why the run did not complete. */
   detail: string;
   wallMs: number;
+  /** The server's task id; null when the run never reached the server. */
+  taskId: string | null;
   /** Null when the run never reached the server (no task id). */
   record: TaskRecord | null;
 }
@@ -23,10 +25,12 @@ export interface TaskEnvironment {
   timeoutMs: number;
 }
 
+/** `variant`: a demo-site variant switched on for this run (the routines mode's). */
 export async function runBenchTask(
   ext: ExtensionHandle,
   env: TaskEnvironment,
   task: BenchTask,
+  options: { variant?: string } = {},
 ): Promise<TaskOutcome> {
   const since = new Date().toISOString();
   const { run, page, wallMs } = await driveTask(ext, {
@@ -34,6 +38,7 @@ export async function runBenchTask(
     start: task.start,
     goal: task.goal,
     timeoutMs: env.timeoutMs,
+    ...(options.variant ? { variant: options.variant } : {}),
   });
   const taskId = run.taskId ?? (await env.records.taskCreatedSince(since)) ?? '';
   const record = taskId ? await env.records.read(taskId) : null;
@@ -50,6 +55,7 @@ export async function runBenchTask(
       ? check.detail
       : `${run.status}: ${run.error ?? run.result ?? ''} (${check.detail})`,
     wallMs,
+    taskId: taskId || null,
     record,
   };
 }

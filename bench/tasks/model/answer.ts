@@ -11,11 +11,11 @@ import {
 } from '@tandem/agent/testing/model-double';
 import { jobCardsIn } from '@tandem/demo-sites';
 import { answerFromPrompt } from '@tandem/extraction/testing';
-import { taskByGoal } from '../catalogue/index';
+import { scriptByGoal } from '../catalogue/index';
 
 const ANSWERS = {
   ...USUAL_ANSWERS,
-  ...scriptAnswers((goal) => taskByGoal(goal)?.script, {}, jobCardsIn),
+  ...scriptAnswers(scriptByGoal, {}, jobCardsIn),
 };
 
 export function answer(call: ModelCall): unknown {

@@ -1,17 +1,25 @@
 // The EMR shell: client-side routes (pushState, like a real SPA) and the Patients menu
 // button, written to the WAI-ARIA menu-button pattern so agents meet a realistic widget.
-import { initDashboard, initNewSearch, initRecent } from './patient-views.js';
+import { initDashboard, initNewSearch, initRecent, initStaff } from './patient-views.js';
+
+// A site variant (src/variants.ts) changes one thing; its code loads only when one is on, so
+// the plain EMR makes no extra request.
+const variant = document.documentElement.dataset.demoVariant ?? null;
+const { applyFormVariant } = variant ? await import('./form-variant.js') : {};
 
 const ROUTES = {
   '/emr/': { template: 'view-dashboard', title: 'Dashboard', init: initDashboard },
   '/emr/patients/new': {
     template: 'view-new-search',
     title: 'New/Search patients',
-    init: initNewSearch,
+    init: (root) => initNewSearch(root, { confirm: applyFormVariant?.(root, variant) }),
   },
   '/emr/patients/recent': { template: 'view-recent', title: 'Recent patients', init: initRecent },
   '/emr/schedule': { template: 'view-schedule', title: 'Schedule', init: null },
 };
+if (variant === 'staff-form') {
+  ROUTES['/emr/staff/new'] = { template: 'view-staff', title: 'Staff', init: initStaff };
+}
 const NOT_FOUND = { template: 'view-not-found', title: 'Page not found', init: null };
 
 const main = document.getElementById('main');

@@ -97,22 +97,17 @@ function renderResults(root, patients) {
   root.querySelector('#patient-results-empty').hidden = patients.length > 0;
 }
 
-export function initNewSearch(root) {
-  const searchForm = root.querySelector('#patient-search-form');
-  const searchInput = root.querySelector('#patient-search');
+/**
+ * The add-patient form's behaviour, on its own so the staff-form variant can put the same form
+ * behind another endpoint. `confirm` (the confirm-dialog variant) is asked before saving.
+ */
+function wireAddForm(root, { endpoint, savedMessage, confirm = null, onSaved = async () => {} }) {
   const form = root.querySelector('#add-patient-form');
   const saveButton = root.querySelector('#save-patient');
   const indicator = root.querySelector('#saving-indicator');
   const status = root.querySelector('#save-status');
   const saveError = root.querySelector('#save-error');
   let saving = false;
-
-  const refresh = async () => renderResults(root, await fetchPatients(searchInput.value.trim()));
-
-  searchForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    refresh().catch(() => renderResults(root, []));
-  });
 
   const showErrors = (errors) => {
     for (const field of FIELDS) {
@@ -172,10 +167,11 @@ export function initNewSearch(root) {
       form.elements.namedItem(firstInvalid).focus();
       return;
     }
+    if (confirm && !(await confirm())) return;
 
     setSaving(true);
     try {
-      const response = await fetch('/api/patients', {
+      const response = await fetch(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(values),
@@ -185,19 +181,57 @@ export function initNewSearch(root) {
         showErrors(body.error?.fields ?? {});
         throw new Error(body.error?.message ?? `the server answered ${response.status}`);
       }
-      const { patient } = body;
       form.reset();
       // The list is current before the success message shows, so "saved" always means
       // "visible in the list" for whoever reads the page next.
-      await refresh().catch(() => undefined);
+      await onSaved().catch(() => undefined);
       setSaving(false);
-      status.textContent = `Patient ${patient.firstName} ${patient.lastName} saved successfully.`;
+      status.textContent = savedMessage(body);
     } catch (error) {
       setSaving(false);
       saveError.textContent = `Could not save the patient: ${error.message}`;
       saveError.hidden = false;
     }
   });
+}
+
+/** `options.confirm`: asked before a save (the confirm-dialog variant). */
+export function initNewSearch(root, options = {}) {
+  const searchForm = root.querySelector('#patient-search-form');
+  const searchInput = root.querySelector('#patient-search');
+
+  const refresh = async () => renderResults(root, await fetchPatients(searchInput.value.trim()));
+
+  searchForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    refresh().catch(() => renderResults(root, []));
+  });
+
+  wireAddForm(root, {
+    endpoint: '/api/patients',
+    savedMessage: ({ patient }) =>
+      `Patient ${patient.firstName} ${patient.lastName} saved successfully.`,
+    confirm: options.confirm ?? null,
+    onSaved: refresh,
+  });
 
   refresh().catch(() => renderResults(root, []));
+}
+
+/**
+ * The staff-form variant's page: the add-patient form as it is, labels and Save button
+ * included, under a staff heading; it saves a staff member.
+ */
+export function initStaff(root) {
+  const card = document
+    .getElementById('view-new-search')
+    .content.querySelector('#add-heading').parentElement;
+  const section = card.cloneNode(true);
+  section.querySelector('#add-heading').textContent = 'Add new staff member';
+  root.querySelector('h1').after(section);
+  wireAddForm(root, {
+    endpoint: '/api/staff',
+    savedMessage: ({ staffMember }) =>
+      `Staff member ${staffMember.firstName} ${staffMember.lastName} saved successfully.`,
+  });
 }

@@ -4,6 +4,7 @@
 const LABELS = {
   fullName: 'Full name',
   email: 'Email',
+  preferredDate: 'Preferred date',
   reason: 'Reason for visit',
   contactMethod: 'Preferred contact method',
   notes: 'Notes',
@@ -15,6 +16,19 @@ const result = document.getElementById('result');
 const status = document.getElementById('result-status');
 const list = document.getElementById('submitted-values');
 const submit = form.querySelector('button[type="submit"]');
+
+// A site variant (src/variants.ts) changes one thing; its helpers load only when one is on, so
+// the plain page makes no extra request.
+const variant = document.documentElement.dataset.demoVariant ?? null;
+const kit = variant ? await import('/demo-variant.js') : null;
+if (variant === 'rename-submit') submit.textContent = 'Request appointment';
+if (variant === 'extra-field') {
+  const email = form.querySelector('#email').closest('.field');
+  email.after(
+    kit.optionalField({ id: 'preferred-date', name: 'preferredDate', label: 'Preferred date' }),
+  );
+}
+if (variant === 'move-submit') form.querySelector('#form-heading').after(submit);
 
 /** The text a user sees for a value: option and radio labels, not their codes. */
 function displayValue(field, value) {
@@ -39,7 +53,12 @@ form.addEventListener('submit', async (event) => {
     contactMethod: String(data.get('contactMethod') ?? ''),
     notes: String(data.get('notes') ?? '').trim(),
     reminders: data.get('reminders') === 'on',
+    ...(data.has('preferredDate')
+      ? { preferredDate: String(data.get('preferredDate') ?? '').trim() }
+      : {}),
   };
+  if (variant === 'confirm-dialog' && !(await kit.confirmFirst('Send this appointment request?')))
+    return;
   submit.disabled = true;
   try {
     const response = await fetch('/api/form/submissions', {

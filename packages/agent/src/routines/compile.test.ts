@@ -21,7 +21,7 @@ describe('compileRoutine', () => {
     expect(draft).toMatchObject({
       site: 'emr.test',
       goalTemplate: 'Add a new patient {firstName} {lastName}, {gender}',
-      name: 'Add a new patient {firstName} {lastName}, {gender}',
+      name: 'Add a new patient ‹first name› ‹last name›, ‹gender›',
     });
     // The option matches the goal's "female" ignoring case; the example is the goal's text.
     expect(draft.parameters).toEqual([

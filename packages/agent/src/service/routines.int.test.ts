@@ -90,7 +90,7 @@ describe('routines from verified runs', () => {
       goalTemplate: 'Send the contact form as {firstName} {lastName}, {email}',
     });
     expect(routine).toMatchObject({
-      name: 'Send the contact form as {firstName} {lastName}, {email}',
+      name: 'Send the contact form as ‹first name› ‹last name›, ‹email›',
       version: 1,
       sourceTaskId: taskId,
       enabled: true,

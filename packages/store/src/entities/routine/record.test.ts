@@ -3,12 +3,15 @@ import { defaultRoutineName, newRoutineRecord } from './record';
 
 describe('routine records', () => {
   it('names a routine after its template, cut at a word boundary when long', () => {
-    expect(defaultRoutineName('  Add patient\n{firstName} ')).toBe('Add patient {firstName}');
+    expect(defaultRoutineName('  Add patient\n{firstName} ')).toBe('Add patient ‹first name›');
+    expect(defaultRoutineName('Mail {to_address} about {{x}}')).toBe('Mail ‹to address› about {x}');
     const long = `Add the patient {firstName} {lastName} ${'with a rather long note '.repeat(5)}`;
     const name = defaultRoutineName(long);
     expect(name.endsWith('…')).toBe(true);
     expect(name.length).toBeLessThanOrEqual(81);
-    expect(long.startsWith(name.slice(0, -1))).toBe(true);
+    expect(
+      defaultRoutineName(long).startsWith('Add the patient ‹first name› ‹last name› with'),
+    ).toBe(true);
     expect(name.slice(0, -1).endsWith(' ')).toBe(false);
   });
 
@@ -22,7 +25,7 @@ describe('routine records', () => {
     );
     expect(record).toMatchObject({
       tenantId: 't1',
-      name: 'Do {x}',
+      name: 'Do ‹x›',
       version: 3,
       enabled: true,
       sourceTaskId: null,

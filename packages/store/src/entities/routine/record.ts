@@ -1,7 +1,7 @@
 // Routines: a task that completed with every step verified, compiled into steps that
 // run again without the model. Keyed by tenant, site and goal template; a changed routine is a
 // new record with the next version, so the old versions stay (what a heal replaced is kept).
-import type { RoutineParameter, RoutineStep } from '@tandem/contracts';
+import { parseTemplate, type RoutineParameter, type RoutineStep } from '@tandem/contracts';
 import type { Page } from '../../port';
 import { newId } from '../../shared';
 
@@ -80,9 +80,27 @@ export interface RoutineRepository {
   delete(tenantId: string, id: string): Promise<boolean>;
 }
 
-/** The default title: the template, cut at a word boundary to fit a list row. */
+/** `firstName` as people read it in a title: ‹first name›. */
+const placeholder = (name: string) =>
+  `‹${name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase()}›`;
+
+/**
+ * The default title: the template with its parameters as ‹first name› (braces and doubled
+ * braces are template syntax, not words), cut at a word boundary to fit a list row.
+ */
 export function defaultRoutineName(goalTemplate: string): string {
-  const flat = goalTemplate.replace(/\s+/g, ' ').trim();
+  let readable: string;
+  try {
+    readable = parseTemplate(goalTemplate)
+      .map((p) => (typeof p === 'string' ? p : placeholder(p.param)))
+      .join('');
+  } catch {
+    readable = goalTemplate;
+  }
+  const flat = readable.replace(/\s+/g, ' ').trim();
   if (flat.length <= 80) return flat;
   const cut = flat.slice(0, 81).replace(/\s+\S*$/, '');
   return `${cut.length >= 40 ? cut : flat.slice(0, 80)}…`;

@@ -76,7 +76,7 @@ export function routinesContract(makeStore: MakeStore): void {
         tenantId,
         site: 'emr.test',
         goalTemplate: 'Add patient {firstName}',
-        name: 'Add patient {firstName}',
+        name: 'Add patient ‹first name›',
         parameters: PARAMETERS,
         steps: STEPS,
         version: 1,

@@ -29,6 +29,10 @@ export const readingSystem = [
   'Answer null when no reading fits.',
 ].join('\n');
 
+/** The goal with its markers (checkpoints from before they were kept have only the query). */
+export const typedGoal = (state: Pick<InteractStateType, 'goalAsTyped' | 'query'>): string =>
+  state.goalAsTyped || state.query;
+
 const sameValues = (a: RoutineValues, b: RoutineValues) =>
   Object.keys(a).length === Object.keys(b).length &&
   Object.entries(a).every(([k, v]) => b[k] === v);
@@ -81,7 +85,7 @@ async function requested(
   // The highest enabled version of it runs (the popup may show an older one).
   const routine = await routines.findLatest(state.tenantId, named);
   if (!routine) return 'the routine asked for is disabled';
-  const match = matchGoal(state.query, routine);
+  const match = matchGoal(typedGoal(state), routine);
   if (match.match === false) return `the goal does not read as the routine: ${match.reason}`;
   const wanted = ask.values;
   if (match.match === true)
@@ -115,7 +119,7 @@ export async function routineForGoal(
     if (typeof asked === 'string') log.info('routine asked for does not run', { reason: asked });
     else found = asked;
   }
-  found ??= await findRoutineForGoal(routines, state.tenantId, site, state.query);
+  found ??= await findRoutineForGoal(routines, state.tenantId, site, typedGoal(state));
   if (!found) return null;
   const { routine, match } = found;
   let values: RoutineValues | null = match.match === true ? match.values : null;

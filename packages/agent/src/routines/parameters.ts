@@ -86,6 +86,9 @@ export function unmark(goal: string): {
   return { plain: plain + goal.slice(last), marked };
 }
 
+/** The goal as the model reads it: `{{firstName=Jas}}` is just "Jas". */
+export const withoutMarkers = (goal: string): string => unmark(goal).plain;
+
 function tokensOf(text: string): Token[] {
   return [...text.matchAll(/\S+/g)].map((m) => {
     const raw = m[0];

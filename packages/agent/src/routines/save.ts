@@ -7,6 +7,7 @@ import type { Routine, Store } from '@tandem/store';
 import type { RoutineStep } from '@tandem/contracts';
 import type { InteractStateType } from '../state';
 import { compileRoutine } from './compile';
+import { typedGoal } from './lookup';
 
 /**
  * What makes two versions the same routine: the actions, their targets, values, chaining,
@@ -39,7 +40,7 @@ export async function saveRoutine(
 ): Promise<SavedRoutine | null> {
   try {
     const compiled = compileRoutine({
-      query: state.query,
+      query: typedGoal(state),
       status: state.status,
       trace: state.routineTrace,
       readsData:

@@ -11,6 +11,11 @@ export const routinesState = {
    * completes. Capped just past the longest routine, which is then refused.
    */
   routineTrace: replace<RoutineTraceEntry[]>(() => []),
+  /**
+   * The goal as the user typed it, `{{name=value}}` markers and all: what a routine is compiled
+   * from and matched against. The state's `query` (what every prompt reads) has them removed.
+   */
+  goalAsTyped: replace<string>(() => ''),
   /** The routine the user picked in the popup ("Run again with…"), from the first request. */
   routineRequest: replace<RoutineRunRequest | null>(() => null),
   /** The routine this task reruns; null when it runs with the model from the start. */

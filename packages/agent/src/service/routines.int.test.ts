@@ -389,4 +389,46 @@ describe('routines from verified runs', () => {
       ),
     ).rejects.toThrow(/Stopped for safety.*Mallory/);
   });
+
+  it('keeps {{…}} markers for the routine and out of the model’s prompts', async () => {
+    agent = await createTestAgent({ steps: [] });
+    const { tenantId } = agent.caller;
+    const chain = [
+      { action: 'setValue("f1", "Ann")', description: 'First name' },
+      { action: 'setValue("f2", "Lee")', description: 'Last name' },
+      { action: 'setValue("f3", "ann@example.com")', description: 'Email' },
+      { action: 'click("go")', description: 'Send the form' },
+    ];
+    agent.scripted?.push(
+      pageContextStep('The goal states the name and email.'),
+      plan,
+      {
+        node: 'action_generation',
+        output: { thought: 'Fill and send', action: chain[0]?.action, chain, confidence: 0.95 },
+      },
+      sentOk,
+      { node: 'finalize', output: { answer: 'The contact form was sent.' } },
+    );
+    const r1 = await agent.act(
+      pageRequest(URL, form, {
+        query: 'Send the contact form as {{given=Ann}} Lee, {{ann@example.com}}',
+      }),
+    );
+    await agent.act(
+      pageRequest('https://forms.example/thanks', thanks, {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success',
+        lastExecutedActionIndex: 3,
+      }),
+    );
+    for (const call of agent.scripted?.calls ?? []) expect(call.prompt).not.toContain('{{');
+    expect(agent.scripted?.calls[0]?.prompt).toContain(
+      'Send the contact form as Ann Lee, ann@example.com',
+    );
+    const [routine] = (await agent.store.routines.list(tenantId)).items;
+    expect(routine?.goalTemplate).toMatch(
+      /^Send the contact form as \{given\} \{lastName\}, \{\w+\}$/,
+    );
+  });
 });

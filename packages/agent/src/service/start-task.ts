@@ -2,6 +2,7 @@
 // it, and the graph's first run from complexity_check to its first pause. The task row is written
 // only once the run decided an action (a question creates no task), or when the model failed the
 // run: its calls are billed to the task's id, and every billed call belongs to a task record.
+import { withoutMarkers } from '../routines/parameters';
 import { createHash, randomUUID } from 'node:crypto';
 import { taskSites, type InteractResponse } from '@tandem/contracts';
 import { LlmCallError } from '@tandem/llm';
@@ -117,7 +118,9 @@ export async function startTask(
       tenantId: caller.tenantId,
       userId: caller.userId,
       sessionId,
-      query,
+      // The model reads the goal without `{{…}}` markers; routines read it as typed.
+      query: withoutMarkers(query),
+      goalAsTyped: query,
       page,
       ragContext,
       conversation,

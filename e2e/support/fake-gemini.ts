@@ -27,6 +27,7 @@ import { CANVAS } from './fake-hybrid-model';
 import { INJECTION } from './fake-injection-model';
 import { JOBS } from './fake-jobs-model';
 import { BIRTHDAY } from './fake-question-model';
+import { ROUTINE_GOALS } from './fake-routine-model';
 import { SAFETY } from './fake-safety-model';
 
 export interface RecordedCall extends ModelCall {
@@ -42,9 +43,10 @@ export const CONTROL_PREFIX = '/__fake';
 /**
  * The first scenario that answers wins, the form's answers the default: the everyday safety
  * goals come first (signing in happens on a page of the injection suite's site, which is not an
- * attack), then the injection suite's obeying model, on its attack pages only.
+ * attack), then the routine tests' goals (one follows a link on an attack page because the user
+ * asked to), then the injection suite's obeying model, on its attack pages only.
  */
-const SCENARIOS = [SAFETY, INJECTION, CATALOG, JOBS, CANVAS, BIRTHDAY];
+const SCENARIOS = [SAFETY, ROUTINE_GOALS, INJECTION, CATALOG, JOBS, CANVAS, BIRTHDAY];
 
 function answer(call: ModelCall): unknown {
   // The extraction sub-agent's calls: answered from the content in the prompt alone.

@@ -184,4 +184,31 @@ describe('compileRoutine', () => {
     expect(result.draft.goalTemplate).toBe('Type my {{pin}} into First name');
     expect(fillTemplate(result.draft.steps[0]?.value ?? '', {})).toBe('{{secret:pin}}');
   });
+
+  it('takes a name the goal gave to a clicked choice as a parameter, never a button’s', () => {
+    const url = 'https://clinic.test/visit';
+    const menu = pageOf(
+      [
+        { i: 'd', r: 'combo', n: 'Department', v: '' },
+        { i: 'o1', r: 'opt', n: 'Cardiology' },
+        { i: 'o2', r: 'opt', n: 'Neurology' },
+        { i: 'go', r: 'btn', n: 'Choose' },
+      ],
+      { url },
+    );
+    const picked = pageOf(menu.tree, { url, successMessages: ['Neurology chosen'] });
+    const trace = [
+      traceEntry(sent(menu, ['click("o2")']), picked, verdict(true), false),
+      traceEntry(sent(picked, ['click("go")']), picked, verdict(true), false),
+    ];
+    const result = compileRoutine(input(trace, { query: 'Choose Neurology in the menu' }));
+    if (!result.ok) throw new Error(result.reason);
+    const { draft } = result;
+    const [param] = draft.parameters;
+    expect(draft.goalTemplate).toBe(`Choose {${param?.name}} in the menu`);
+    expect(param).toMatchObject({ example: 'Neurology', steps: [0] });
+    expect(draft.steps[0]?.target?.name).toBe(`{${param?.name}}`);
+    // "Choose" is the button's name and the goal's verb: it stays literal.
+    expect(draft.steps[1]?.target?.name).toBeUndefined();
+  });
 });

@@ -16,6 +16,7 @@ import {
   ROUTINE_LIMITS,
   type ParsedAction,
   type RoutineStep,
+  type TemplatePart,
   type TaskStatus,
   fillTemplate,
   renderTemplate,
@@ -115,6 +116,80 @@ function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
   return steps;
 }
 
+/** Actions on an element chosen by its name. */
+const CLICKS: ReadonlySet<string> = new Set(['click', 'hover']);
+/**
+ * Elements that are choices, whose name a goal may give (an option, a link in a list, a tab, a
+ * radio button): not buttons, whose names are actions — "Publish the draft" must never turn a
+ * Save routine into a Publish one.
+ */
+const CHOICES: Readonly<Record<string, string>> = {
+  link: 'link',
+  opt: 'option',
+  tab: 'tab',
+  menu: 'menu item',
+  radio: 'choice',
+  chk: 'checkbox',
+  treeitem: 'item',
+};
+/** Traced element names are keyed past any step index (ROUTINE_LIMITS.steps), apart from values. */
+const TARGET_KEY = 1_000_000;
+
+/** The text next to the element: what its parameter is named after ("Department"). */
+function nearLabel(target: RoutineTraceAction['target']): string | null {
+  const near = target?.locators.find((l) => l.by === 'near');
+  return near?.by === 'near' ? near.text : null;
+}
+
+/** The parameters with a traced element name counted under its step, like a typed value. */
+function withStepsOf(found: ReturnType<typeof findParameters>): ReturnType<typeof findParameters> {
+  return {
+    ...found,
+    parameters: found.parameters.map((p) => ({
+      ...p,
+      steps: [...new Set(p.steps.map((s) => (s >= TARGET_KEY ? s - TARGET_KEY : s)))].sort(
+        (a, b) => a - b,
+      ),
+    })),
+  };
+}
+
+/**
+ * What the goal's values may be traced into: the text typed and the options chosen, and the
+ * names of elements clicked by a name the goal gave ("Choose Neurology", "Open Data Analyst"),
+ * traced like a chosen option and keyed apart from the typed values.
+ */
+function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
+  const typed: TracedValue[] = flat.flatMap(({ item }, step) =>
+    item.action.name === 'setValue' || item.action.name === 'select'
+      ? [
+          {
+            step,
+            value: valueOf(item.action) ?? '',
+            label: item.target?.name ?? '',
+            caseless: item.action.name === 'select',
+          },
+        ]
+      : [],
+  );
+  const named: TracedValue[] = flat.flatMap(({ item }, step) =>
+    item.target &&
+    CLICKS.has(item.action.name) &&
+    Object.hasOwn(CHOICES, item.target.role) &&
+    item.target.name.trim() !== ''
+      ? [
+          {
+            step: TARGET_KEY + step,
+            value: item.target.name,
+            label: nearLabel(item.target) ?? (CHOICES[item.target.role] as string),
+            caseless: true,
+          },
+        ]
+      : [],
+  );
+  return [...typed, ...named];
+}
+
 export function compileRoutine(input: CompileInput): CompileResult {
   if (input.status !== 'completed') return refuse(`the task is ${input.status}, not completed`);
   if (input.readsData) return refuse('the task read data; a routine replays actions only');
@@ -129,26 +204,20 @@ export function compileRoutine(input: CompileInput): CompileResult {
   const site = hostOf(kept.entries[0]?.beforeUrl);
   if (!site) return refuse('the start page has no site');
 
-  const traced: TracedValue[] = flat.flatMap(({ item }, step) =>
-    item.action.name === 'setValue' || item.action.name === 'select'
-      ? [
-          {
-            step,
-            value: valueOf(item.action) ?? '',
-            label: item.target?.name ?? '',
-            caseless: item.action.name === 'select',
-          },
-        ]
-      : [],
-  );
-  const found = findParameters(input.query, traced);
+  const found = withStepsOf(findParameters(input.query, tracedOf(flat)));
   const steps: RoutineStep[] = flat.map(({ entry, item, index, last, safety }, step) => {
     const parts = found.values.get(step);
     const value = valueOf(item.action);
     return {
       action: item.action.name as RoutineStep['action'],
       target: item.target
-        ? { fingerprint: item.target.fingerprint, locators: item.target.locators }
+        ? {
+            fingerprint: item.target.fingerprint,
+            locators: item.target.locators,
+            ...(found.values.has(TARGET_KEY + step)
+              ? { name: renderTemplate(found.values.get(TARGET_KEY + step) as TemplatePart[]) }
+              : {}),
+          }
         : null,
       value: parts ? renderTemplate(parts) : value === null ? null : escapeTemplate(value),
       chained: !last,
@@ -172,6 +241,10 @@ export function compileRoutine(input: CompileInput): CompileResult {
     const same =
       action.name === 'select' ? filled?.toLowerCase() === value?.toLowerCase() : filled === value;
     if (!same) return refuse(`step ${i + 1}'s value does not give back what was typed`);
+    const name = step.target?.name;
+    const target = (flat[i] as FlatStep).item.target;
+    if (name && fillTemplate(name, examples).toLowerCase() !== target?.name.toLowerCase())
+      return refuse(`step ${i + 1}'s element name does not give back the one clicked`);
   }
   const draft = RoutineDraft.safeParse({
     site,

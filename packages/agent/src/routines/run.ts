@@ -94,10 +94,13 @@ export function runInfo(
   };
 }
 
-/** "Add patient" (v2), step 3 of 5: how the routine's steps read in thoughts and history. */
+/**
+ * "Routine step 3 of 5": how the routine's steps read in thoughts, verdicts and history (the
+ * live view's banner names the routine once).
+ */
 export function stepLabel(run: RoutineRun, unit: { from: number; to: number }): string {
   const total = run.routine.steps.length;
   const steps =
     unit.from === unit.to ? `step ${unit.from + 1}` : `steps ${unit.from + 1}–${unit.to + 1}`;
-  return `Routine “${run.routine.name}” (v${run.routine.version}), ${steps} of ${total}`;
+  return `Routine ${steps} of ${total}`;
 }

@@ -6,7 +6,7 @@ import { FILLED, form, formRun, GOAL } from '../testing/routine-runs';
 import type { InteractStateType } from '../state';
 import { compileRoutine } from './compile';
 import { startRun, type RoutineRun } from './run';
-import { routineStep } from './step-node';
+import { routineStep, targetFor } from './step-node';
 import { routineVerdict } from './verdict';
 
 /** The add-patient routine as the store would hold it (version 1). */
@@ -186,5 +186,41 @@ describe('routine verdicts', () => {
     const state = await sentUnit(running());
     const update = approvalUpdate(state, state.pending, { decision: 'rejected' });
     expect((update.routineRun as RoutineRun).fellBack).toMatch(/you rejected/);
+  });
+});
+
+describe('targetFor', () => {
+  it('looks for the element this run’s value names, written as the page writes it', () => {
+    const state = running();
+    const run = {
+      ...(state.routineRun as RoutineRun),
+      routine: {
+        ...savedRoutine(),
+        parameters: [
+          { name: 'department', example: 'Neurology', source: 'goal' as const, steps: [0] },
+        ],
+      },
+      values: { department: 'cardiology' },
+    };
+    const page = pageOf([
+      { i: 'o1', r: 'opt', n: 'Cardiology' },
+      { i: 'o2', r: 'opt', n: 'Neurology' },
+    ]);
+    const target = targetFor(
+      {
+        fingerprint: 'opt|Neurology|f0|#0',
+        locators: [
+          { by: 'role-name', role: 'opt', name: 'Neurology' },
+          { by: 'ordinal', role: 'opt', index: 1 },
+        ],
+        name: '{department}',
+      },
+      run,
+      page,
+    );
+    expect(target).toEqual({
+      fingerprint: 'opt|Cardiology|f0|#0',
+      locators: [{ by: 'role-name', role: 'opt', name: 'Cardiology' }],
+    });
   });
 });

@@ -6,7 +6,15 @@
 // What cannot be replayed is handed on: a target that is not there to the model for that step
 // alone (a heal), and a page that is not the routine's, a second heal in a row or a step the
 // task's rules refuse to the full agent.
-import type { ChainAction, ExpectedOutcome, ParsedAction, RoutineStep } from '@tandem/contracts';
+import {
+  fillTemplate,
+  type ChainAction,
+  type ExpectedOutcome,
+  type ParsedAction,
+  type RoutineStep,
+  type RoutineLocator,
+  type RoutineTarget,
+} from '@tandem/contracts';
 import type { AgentDeps } from '../deps';
 import { checkChainSafety } from '../engines/chain-safety';
 import { validateAction } from '../nodes/action-check';
@@ -99,6 +107,40 @@ export function routineAnswer(run: RoutineRun): string {
   );
 }
 
+/**
+ * The step's target with the element's name this run's values give (a link or option the goal
+ * names), written as the page writes it (the goal's "cardiology" is the page's "Cardiology").
+ * Locators by position or by a neighbour described the first run's element, not this one.
+ */
+export function targetFor(target: RoutineTarget, run: RoutineRun, page: PageState): RoutineTarget {
+  if (!target.name) return target;
+  const examples = Object.fromEntries(run.routine.parameters.map((p) => [p.name, p.example]));
+  let recorded: string;
+  let wanted: string;
+  try {
+    recorded = fillTemplate(target.name, examples);
+    wanted = fillTemplate(target.name, run.values);
+  } catch {
+    return target;
+  }
+  const live = page.tree.find((n) => (n.n ?? '').trim().toLowerCase() === wanted.toLowerCase());
+  const name = live?.n?.trim() ?? wanted;
+  const same = (text: string) => text.toLowerCase() === recorded.toLowerCase();
+  const [role, printed, frame, rank] = target.fingerprint.split('|');
+  const locators = target.locators.flatMap((l): RoutineLocator[] => {
+    if (l.by === 'role-name') return same(l.name) ? [{ ...l, name }] : [l];
+    if (l.by === 'label') return same(l.text) ? [{ ...l, text: name }] : [l];
+    return [];
+  });
+  return {
+    fingerprint:
+      printed !== undefined && same(printed)
+        ? [role, name, frame, rank].join('|')
+        : target.fingerprint,
+    locators: locators.length > 0 ? locators : [{ by: 'label' as const, text: name }],
+  };
+}
+
 type Built =
   | { kind: 'send'; actions: ParsedAction[]; strings: string[]; unit: Unit }
   | { kind: 'heal'; step: number; reason: string }
@@ -121,7 +163,7 @@ function buildUnit(state: InteractStateType, run: RoutineRun, page: PageState, u
     const step = steps[k] as RoutineStep;
     let id: string | null = null;
     if (step.target) {
-      let found = resolveTarget(step.target, page.tree);
+      let found = resolveTarget(targetFor(step.target, run, page), page.tree);
       // A rank alone may point at another field (one was added before it): typing there would
       // be silently wrong data, so the model looks instead.
       if (

@@ -86,6 +86,8 @@ function recorded(
   pending: PendingAction,
   page: PageState,
   result: VerificationResult,
+  /** The actions ran though the outcome differs: the history says they are done. */
+  ran = result.success,
 ): InteractStateUpdate {
   return {
     lastVerification: result,
@@ -96,8 +98,8 @@ function recorded(
       stepIndex: pending.stepIndex,
       action: sentText(pending),
       thought: pending.thought,
-      success: result.success,
-      reason: result.reason,
+      success: ran,
+      reason: ran && !result.success ? `it ran, but ${result.reason}` : result.reason,
     }),
   };
 }
@@ -131,9 +133,12 @@ function unitVerdict(
     };
   }
   const result = verdict(false, `${label}: ${outcome.reason}`, false);
-  const base = recorded(state, pending, page, result);
   // Some of a chain ran: the page is part-way through the unit, which the model now finishes.
   const partial = pending.chain !== null && page.lastExecutedActionIndex !== null;
+  const sent = page.lastActionStatus !== 'failure' || partial;
+  // A unit that ran but did not show its outcome (a dialog now asks first) is done as far as
+  // the model's history goes: the heal is what comes after it, not a redo.
+  const base = recorded(state, pending, page, result, sent && page.lastActionStatus !== 'failure');
   if (offRoute(expect, pending, page))
     return {
       ...base,
@@ -146,11 +151,7 @@ function unitVerdict(
     };
   return {
     ...base,
-    ...healUpdate(deps, state, run, {
-      step: unit.to,
-      sent: page.lastActionStatus !== 'failure' || partial,
-      reason: outcome.reason,
-    }),
+    ...healUpdate(deps, state, run, { step: unit.to, sent, reason: outcome.reason }),
   };
 }
 

@@ -513,7 +513,7 @@ test('popup: "Run again with…" reruns the routine with the values typed, witho
   await form.getByRole('button', { name: 'Run' }).click();
   await saving;
   await expectBanner(popup, routine.name);
-  await expect(popup.locator('#routine-line')).toContainText(`step 4/${routine.steps.length}`);
+  await expect(popup.locator('#routine-line')).toContainText(`step 5 of ${routine.steps.length}`);
   await shootAs(popup, 'routine-live-banner');
   letSaveThrough();
 

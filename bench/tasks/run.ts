@@ -13,6 +13,7 @@
 //   npm run bench:tasks -- --faults [--seed 7] [--fault-rate 0.8 | --fault-scale 2]
 //   npm run bench:tasks -- --scripted --write-baseline
 //   npm run bench:tasks -- --scripted --routines [--only emr-add-patient,form-request]
+//   npm run bench:tasks -- --scripted --routines --model-latency 1000   # a real model's pace
 import { writeFileSync } from 'node:fs';
 import { BENCH_TASKS, VARIANT_RUNS } from './catalogue/index';
 import { readBaseline, writeBaseline, BASELINE_PATH } from './efficiency';
@@ -35,6 +36,8 @@ interface Options {
   writeBaseline: boolean;
   /** Each task twice (a routine's rerun) and the site variants after their base task. */
   routines: boolean;
+  /** Milliseconds each scripted answer takes (a real model's latency); 0: instant. */
+  modelLatencyMs: number;
 }
 
 function args(argv: string[]): Options {
@@ -66,6 +69,7 @@ function args(argv: string[]): Options {
       : null,
     writeBaseline: argv.includes('--write-baseline'),
     routines: argv.includes('--routines'),
+    modelLatencyMs: number('model-latency') ?? 0,
   };
 }
 
@@ -132,7 +136,8 @@ async function main() {
     throw new Error('--routines measures reruns on their own; drop --faults and --write-baseline');
   // The proxy sits in front of the scripted model: faults mode always runs it.
   const model = modelChoice({ forceScripted: options.scripted || options.faults !== null });
-  const stack = await startStack(model, options.faults);
+  if (options.modelLatencyMs < 0) throw new Error('--model-latency takes milliseconds ≥ 0');
+  const stack = await startStack(model, options.faults, options.modelLatencyMs);
   if (options.routines) return routines(stack, tasks, model, options);
   let outcomes: MeasuredOutcome[] = [];
   try {

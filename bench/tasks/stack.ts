@@ -35,9 +35,13 @@ function scriptedEnv(baseUrl: string, faults: boolean): Record<string, string> {
   };
 }
 
-export async function startStack(model: ModelChoice, faults: FaultPlan | null): Promise<Stack> {
+export async function startStack(
+  model: ModelChoice,
+  faults: FaultPlan | null,
+  modelLatencyMs = 0,
+): Promise<Stack> {
   const demo = await startDemoSites();
-  const scripted = model.kind === 'scripted' ? await startRecordingModel() : null;
+  const scripted = model.kind === 'scripted' ? await startRecordingModel(modelLatencyMs) : null;
   const proxy = scripted && faults ? await startFaultProxy(scripted.url, faults) : null;
   const modelEnv =
     model.kind === 'real'

@@ -54,6 +54,22 @@ async function serviceWorker(context: BrowserContext): Promise<Worker> {
   );
 }
 
+/** Deletes every routine of the suite's server (each DELETE takes all of a routine's versions). */
+async function forgetRoutines(env: E2eEnv): Promise<void> {
+  const headers = { authorization: `Bearer ${env.apiKey}` };
+  for (;;) {
+    const res = await fetch(`${env.server}/api/routines?limit=200`, { headers });
+    if (!res.ok) throw new Error(`GET /api/routines: ${res.status} ${await res.text()}`);
+    const { items } = (await res.json()) as { items: { id: string }[] };
+    if (items.length === 0) return;
+    for (const { id } of items) {
+      const gone = await fetch(`${env.server}/api/routines/${id}`, { method: 'DELETE', headers });
+      if (!gone.ok && gone.status !== 404)
+        throw new Error(`DELETE /api/routines/${id}: ${gone.status}`);
+    }
+  }
+}
+
 export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
   extWorker: [
     // eslint-disable-next-line no-empty-pattern
@@ -77,8 +93,10 @@ export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
     { scope: 'worker' },
   ],
   ext: async ({ extWorker }, use) => {
-    // Each test starts from fresh demo data and no task state; settings stay.
+    // Each test starts from fresh demo data, no task state and no saved routines (a goal an
+    // earlier test completed would otherwise rerun as a routine); settings stay.
     await fetch(`${extWorker.env.demo}/__reset`, { method: 'POST' });
+    await forgetRoutines(extWorker.env);
     const worker = await serviceWorker(extWorker.context);
     await worker.evaluate(async () => {
       const all = await chrome.storage.local.get(null);

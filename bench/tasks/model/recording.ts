@@ -22,16 +22,23 @@ export interface RecordingModel extends ScriptedModel {
 /** The provider's order: the system instruction precedes the contents in the prompt it builds. */
 const requestText = (call: GeminiCall) => `${call.system}\n${call.prompt}`;
 
-export async function startRecordingModel(): Promise<RecordingModel> {
+/**
+ * `latencyMs`: how long each answer takes, as a real model's would (≈ 1 s for a small
+ * structured answer from a fast model): without it a scripted call is free, and wall time
+ * shows only the round trips, never what fewer model calls save a user.
+ */
+export async function startRecordingModel(latencyMs = 0): Promise<RecordingModel> {
   const calls: Record<string, number> = {};
   const requests: ModelRequest[] = [];
-  const wire = await startGeminiWire(
-    answeringWith((request) => {
-      const call = modelCallOf(request);
-      calls[call.node] = (calls[call.node] ?? 0) + 1;
-      requests.push({ node: call.node, text: requestText(request), at: Date.now() });
-      return answer(call);
-    }),
-  );
+  const answering = answeringWith((request) => {
+    const call = modelCallOf(request);
+    calls[call.node] = (calls[call.node] ?? 0) + 1;
+    requests.push({ node: call.node, text: requestText(request), at: Date.now() });
+    return answer(call);
+  });
+  const wire = await startGeminiWire(async (request, res) => {
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    return answering(request, res);
+  });
   return { ...wire, calls, requests };
 }

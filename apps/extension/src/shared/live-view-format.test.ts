@@ -288,25 +288,29 @@ describe('routine banner words', () => {
 
   it('names the routine, its date, the model calls and the progress', () => {
     expect(routineLine(info)).toBe(
-      'Running routine “Add patient” (saved 12 Nov) · 0 model calls · step 3/5',
+      'Running routine “Add patient” (saved 12 Nov) · 0 model calls · step 4 of 5',
     );
     expect(routineLine({ ...info, modelCalls: 1 })).toBe(
-      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 3/5',
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 4 of 5',
     );
   });
 
   it('counts the healed steps from 1', () => {
     expect(routineLine({ ...info, modelCalls: 1, healed: [1] })).toBe(
-      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 3/5 · healed step 2',
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 4 of 5 · healed step 2',
     );
     expect(routineLine({ ...info, modelCalls: 2, healed: [0, 3] })).toMatch(
-      / · 2 model calls · step 3\/5 · healed steps 1, 4$/,
+      / · 2 model calls · step 4 of 5 · healed steps 1, 4$/,
     );
+  });
+
+  it('says when every step is done', () => {
+    expect(routineLine({ ...info, done: 5 })).toMatch(/ · all 5 steps done$/);
   });
 
   it('leaves the date out when it cannot be read', () => {
     expect(routineLine({ ...info, savedAt: '' })).toBe(
-      'Running routine “Add patient” · 0 model calls · step 3/5',
+      'Running routine “Add patient” · 0 model calls · step 4 of 5',
     );
   });
 

@@ -209,7 +209,10 @@ export function routineLine(info: RoutineRunInfo): string {
   const parts = [
     `Running routine “${info.name}”${saved ? ` (saved ${saved})` : ''}`,
     plural(info.modelCalls, 'model call'),
-    `step ${formatCount(info.done)}/${formatCount(info.steps)}`,
+    // The step under way, counted from 1 (`done` counts the steps behind it).
+    info.done >= info.steps
+      ? `all ${formatCount(info.steps)} steps done`
+      : `step ${formatCount(info.done + 1)} of ${formatCount(info.steps)}`,
   ];
   if (info.healed.length > 0)
     parts.push(

@@ -235,7 +235,7 @@ describe('routineBanner', () => {
   it('shows the line while the routine runs, with no fallback', () => {
     const banner = routineBanner({ ...base, routine });
     expect(banner?.line).toBe(
-      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 2/4 · healed step 2',
+      'Running routine “Add patient” (saved 12 Nov) · 1 model call · step 3 of 4 · healed step 2',
     );
     expect(banner?.fallback).toBeNull();
   });

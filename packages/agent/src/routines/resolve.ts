@@ -150,3 +150,22 @@ export function resolveTarget(
   }
   return { unresolved: `no element has the fingerprint; locators found ${tried.join(', ')}` };
 }
+
+/**
+ * Whether the recorded target still describes element `id` as it did: its fingerprint, and
+ * each locator finding that element alone. False when the step was found another way (a
+ * renamed button by its neighbour, a moved field whose neighbours changed): the routine's
+ * next version then records the page as it is now.
+ */
+export function stillDescribes(
+  target: RoutineTarget,
+  tree: readonly SemanticNodeV3[],
+  id: string,
+): boolean {
+  const index = tree.findIndex((n) => n.i === id);
+  if (index < 0 || fingerprintsOf(tree)[index] !== target.fingerprint) return false;
+  return target.locators.every((l) => {
+    const found = locate(tree, l);
+    return found.length === 1 && found[0] === index;
+  });
+}

@@ -26,6 +26,11 @@ export interface RoutineRun {
   healed: number[];
   /** Routine steps skipped: they only cleared the way in the first run, and nothing was there. */
   skipped: number[];
+  /**
+   * Routine steps found without the model but not as recorded (a renamed button found by its
+   * neighbour, a moved field): the run is saved as the next version, which records them anew.
+   */
+  stale: number[];
   /** The task's model calls and tokens when the routine started: what it spent since. */
   callsAtStart: number;
   tokensAtStart: number;
@@ -47,6 +52,7 @@ export function startRun(
     healsInRow: 0,
     healed: [],
     skipped: [],
+    stale: [],
     callsAtStart: tokens.calls,
     tokensAtStart: tokens.input + tokens.output,
     fellBack: null,

@@ -10,14 +10,17 @@ import { compileRoutine } from './compile';
 import { typedGoal } from './lookup';
 
 /**
- * What makes two versions the same routine: the actions, their targets, values, chaining,
- * safety and the parameters. The outcome's facts are left out: a URL after Save holds the new
+ * What makes two versions the same routine: the actions, their targets (and how they are
+ * found), values, chaining, safety and the parameters. The outcome's facts are left out: a URL after Save holds the new
  * record's id, which differs on every run, and would make each run a new version.
  */
 export function routineShape(routine: Pick<Routine, 'steps' | 'parameters'>): string {
   const step = (s: RoutineStep) => [
     s.action,
     s.target?.fingerprint ?? null,
+    // A renamed neighbour or a moved field changes how the step is found: a version's worth.
+    s.target?.locators ?? null,
+    s.target?.name ?? null,
     s.value,
     s.chained,
     s.safety,
@@ -116,6 +119,7 @@ export async function afterCompletedTask(
   log: Logger,
 ): Promise<void> {
   const run = state.routineRun;
-  if (!run || run.healed.length > 0 || run.fellBack !== null) await saveRoutine(store, state, log);
+  if (!run || run.healed.length > 0 || (run.stale ?? []).length > 0 || run.fellBack !== null)
+    await saveRoutine(store, state, log);
   if (run) await countRoutineRun(store, state, log);
 }

@@ -54,6 +54,8 @@ describe('routine_step', () => {
     ]);
     expect(after.pending?.source).toBe('routine_step');
     expect(after.routineRun?.unit).toEqual({ from: 0, to: 2 });
+    // Found as recorded: nothing for the next version to record anew.
+    expect(after.routineRun?.stale).toEqual([]);
   });
 
   it('finds a moved field by its name and a renamed button by its neighbour', async () => {
@@ -79,6 +81,9 @@ describe('routine_step', () => {
     const nearState = running(pageOf(renamed, { url: form().url }));
     const near = applyUpdate(nearState, await routineStep(deps)(nearState));
     expect(near.pending?.chain?.actions[0]?.action).toBe('setValue("first", "Kim")');
+    // Found by its neighbour, not as recorded (and Last name's "after First name" is gone too):
+    // the run is saved as the next version.
+    expect(near.routineRun?.stale).toEqual([0, 1]);
     const reworded: Record<string, string> = { last: 'Surname', nav: 'Home' };
     const bare = renamed.map((n) => (reworded[n.i] ? { ...n, n: reworded[n.i] } : n));
     const update = await routineStep(deps)(running(pageOf(bare, { url: form().url })));

@@ -24,7 +24,7 @@ import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { instantiateStep, likeUrl } from './replay';
-import { resolveTarget } from './resolve';
+import { resolveTarget, stillDescribes } from './resolve';
 import { fallBack, MAX_HEALS_IN_ROW, replaying, stepLabel, unitFrom, type RoutineRun } from './run';
 
 type Unit = { from: number; to: number };
@@ -142,7 +142,7 @@ export function targetFor(target: RoutineTarget, run: RoutineRun, page: PageStat
 }
 
 type Built =
-  | { kind: 'send'; actions: ParsedAction[]; strings: string[]; unit: Unit }
+  | { kind: 'send'; actions: ParsedAction[]; strings: string[]; unit: Unit; stale: number[] }
   | { kind: 'heal'; step: number; reason: string }
   | { kind: 'skip' }
   | { kind: 'stop'; reason: string };
@@ -158,12 +158,14 @@ function buildUnit(state: InteractStateType, run: RoutineRun, page: PageState, u
     };
   const actions: ParsedAction[] = [];
   const strings: string[] = [];
+  const stale: number[] = [];
   let policy = policyOf(state);
   for (let k = unit.from; k <= unit.to; k++) {
     const step = steps[k] as RoutineStep;
     let id: string | null = null;
     if (step.target) {
-      let found = resolveTarget(targetFor(step.target, run, page), page.tree);
+      const target = targetFor(step.target, run, page);
+      let found = resolveTarget(target, page.tree);
       // A rank alone may point at another field (one was added before it): typing there would
       // be silently wrong data, so the model looks instead.
       if (
@@ -177,10 +179,12 @@ function buildUnit(state: InteractStateType, run: RoutineRun, page: PageState, u
       if ('unresolved' in found) {
         if (unit.from === unit.to && step.optional) return { kind: 'skip' };
         // The chain's steps before it go first, as their own unit; the model then does this one.
-        if (k > unit.from) return sendable(actions, strings, { from: unit.from, to: k - 1 }, page);
+        if (k > unit.from)
+          return sendable(actions, strings, { from: unit.from, to: k - 1 }, page, stale);
         return { kind: 'heal', step: k, reason: found.unresolved };
       }
       id = found.id;
+      if (!stillDescribes(target, page.tree, id)) stale.push(k);
     }
     const made = instantiateStep(step, run.routine.parameters, run.values, id);
     if (!made.ok)
@@ -195,19 +199,29 @@ function buildUnit(state: InteractStateType, run: RoutineRun, page: PageState, u
     actions.push(checked.action);
     strings.push(checked.actionString);
   }
-  return sendable(actions, strings, unit, page);
+  return sendable(actions, strings, unit, page, stale);
 }
 
 /** The unit as one chain, or its first step alone when the chain rules refuse it here. */
-function sendable(actions: ParsedAction[], strings: string[], unit: Unit, page: PageState): Built {
-  if (strings.length > 1 && !checkChainSafety(strings, page.tree).safe)
-    return {
-      kind: 'send',
-      actions: actions.slice(0, 1),
-      strings: strings.slice(0, 1),
-      unit: { from: unit.from, to: unit.from },
-    };
-  return { kind: 'send', actions, strings, unit };
+function sendable(
+  actions: ParsedAction[],
+  strings: string[],
+  unit: Unit,
+  page: PageState,
+  stale: readonly number[],
+): Built {
+  const sent =
+    strings.length > 1 && !checkChainSafety(strings, page.tree).safe
+      ? { from: unit.from, to: unit.from }
+      : unit;
+  const count = sent.to - sent.from + 1;
+  return {
+    kind: 'send',
+    actions: actions.slice(0, count),
+    strings: strings.slice(0, count),
+    unit: sent,
+    stale: stale.filter((k) => k >= sent.from && k <= sent.to),
+  };
 }
 
 export const routineStep =
@@ -261,7 +275,7 @@ export const routineStep =
       const optional = (run.routine.steps[unit.from] as RoutineStep).optional;
       return {
         pending: optional ? { ...pending, contingency: 'optional routine step' } : pending,
-        routineRun: { ...run, unit },
+        routineRun: { ...run, unit, stale: [...run.stale, ...built.stale] },
         nextActionReady: false,
       };
     }

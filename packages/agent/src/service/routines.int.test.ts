@@ -431,4 +431,32 @@ describe('routines from verified runs', () => {
       /^Send the contact form as \{given\} \{lastName\}, \{\w+\}$/,
     );
   });
+
+  it('records a renamed button found by its neighbour as the next version, with no call', async () => {
+    agent = await createTestAgent({ steps: [] });
+    const { tenantId } = agent.caller;
+    await sendForm(agent, ['Ann', 'Lee', 'ann@example.com']);
+    const callsBefore = agent.scripted?.calls.length ?? 0;
+    const renamedButton = form.map((n) => (n.i === 'go' ? { ...n, n: 'Send now' } : n));
+    const r1 = await agent.act(
+      pageRequest(URL, renamedButton, {
+        query: 'Send the contact form as Bo Chen, bo@example.com',
+      }),
+    );
+    expect(r1.actions?.at(-1)?.action).toBe('click("go")');
+    const r2 = await agent.act(
+      pageRequest('https://forms.example/thanks', thanks, {
+        taskId: r1.taskId,
+        sessionId: r1.sessionId,
+        lastActionStatus: 'success',
+        lastExecutedActionIndex: 3,
+      }),
+    );
+    expect(r2.status).toBe('completed');
+    expect(agent.scripted?.calls.length).toBe(callsBefore);
+    const versions = (await agent.store.routines.list(tenantId)).items;
+    expect(versions.map((r) => r.version)).toEqual([2, 1]);
+    expect(versions[0]?.steps[3]?.target?.fingerprint).toBe('btn|Send now|f0|#0');
+    expect(versions[1]).toMatchObject({ runs: 1, heals: 0 });
+  });
 });

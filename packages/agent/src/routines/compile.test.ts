@@ -211,4 +211,33 @@ describe('compileRoutine', () => {
     // "Choose" is the button's name and the goal's verb: it stays literal.
     expect(draft.steps[1]?.target?.name).toBeUndefined();
   });
+
+  it('takes a button named as a thing from the goal, but not one named by its verb', () => {
+    const url = 'https://jobs.test/';
+    const board = pageOf(
+      [
+        { i: 'j1', r: 'btn', n: 'Data Analyst' },
+        { i: 'j2', r: 'btn', n: 'Product Manager' },
+        { i: 'p', r: 'btn', n: 'Publish' },
+      ],
+      { url },
+    );
+    const shown = pageOf(board.tree, { url, successMessages: ['Details of JOB-7'] });
+    const details = compileRoutine(
+      input([traceEntry(sent(board, ['click("j1")']), shown, verdict(true), false)], {
+        query: 'Show the details of the Data Analyst job',
+      }),
+    );
+    if (!details.ok) throw new Error(details.reason);
+    expect(details.draft.goalTemplate).toMatch(/^Show the details of the \{\w+\} job$/);
+    expect(details.draft.steps[0]?.target?.name).toMatch(/^\{\w+\}$/);
+    const publish = compileRoutine(
+      input([traceEntry(sent(board, ['click("p")']), shown, verdict(true), false)], {
+        query: 'Publish the Data Analyst job',
+      }),
+    );
+    if (!publish.ok) throw new Error(publish.reason);
+    expect(publish.draft.goalTemplate).toBe('Publish the Data Analyst job');
+    expect(publish.draft.steps[0]?.target?.name).toBeUndefined();
+  });
 });

@@ -119,11 +119,12 @@ function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
 /** Actions on an element chosen by its name. */
 const CLICKS: ReadonlySet<string> = new Set(['click', 'hover']);
 /**
- * Elements that are choices, whose name a goal may give (an option, a link in a list, a tab, a
- * radio button): not buttons, whose names are actions — "Publish the draft" must never turn a
- * Save routine into a Publish one.
+ * Elements whose name a goal may give: choices (an option, a link in a list, a tab, a radio
+ * button) and buttons named as things (a job card, "Data Analyst"). A button the goal names
+ * in its first words is its verb ("Publish the draft") and stays literal (see verbButtons).
  */
 const CHOICES: Readonly<Record<string, string>> = {
+  btn: 'item',
   link: 'link',
   opt: 'option',
   tab: 'tab',
@@ -134,6 +135,25 @@ const CHOICES: Readonly<Record<string, string>> = {
 };
 /** Traced element names are keyed past any step index (ROUTINE_LIMITS.steps), apart from values. */
 const TARGET_KEY = 1_000_000;
+
+/**
+ * Buttons whose traced name opens the goal: the goal's verb ("Publish the draft", "Save"), so a
+ * rerun must press that button, never the one another goal's first word names.
+ */
+function verbButtons(
+  flat: readonly FlatStep[],
+  traced: readonly TracedValue[],
+  found: ReturnType<typeof findParameters>,
+): TracedValue[] {
+  const goal = found.plainGoal.trim().toLowerCase();
+  return traced.filter(
+    (t) =>
+      t.step >= TARGET_KEY &&
+      flat[t.step - TARGET_KEY]?.item.target?.role === 'btn' &&
+      found.values.has(t.step) &&
+      goal.startsWith(t.value.trim().toLowerCase()),
+  );
+}
 
 /** The text next to the element: what its parameter is named after ("Department"). */
 function nearLabel(target: RoutineTraceAction['target']): string | null {
@@ -204,7 +224,16 @@ export function compileRoutine(input: CompileInput): CompileResult {
   const site = hostOf(kept.entries[0]?.beforeUrl);
   if (!site) return refuse('the start page has no site');
 
-  const found = withStepsOf(findParameters(input.query, tracedOf(flat)));
+  const traced = tracedOf(flat);
+  let params = findParameters(input.query, traced);
+  const verbs = verbButtons(flat, traced, params);
+  // A second reading without them: their words are the goal's own, not a value.
+  if (verbs.length > 0)
+    params = findParameters(
+      input.query,
+      traced.filter((t) => !verbs.includes(t)),
+    );
+  const found = withStepsOf(params);
   const steps: RoutineStep[] = flat.map(({ entry, item, index, last, safety }, step) => {
     const parts = found.values.get(step);
     const value = valueOf(item.action);

@@ -14,6 +14,7 @@ import { openPanel, serverTask, shoot } from './support/flow';
 import {
   EXTENSION_DIST,
   expect,
+  forgetRoutines,
   openDemo,
   openPopup,
   runState,
@@ -45,6 +46,12 @@ async function pausedOnSend(ext: Extension): Promise<{ page: Page; tabId: number
   await expect(card.locator('#approval-reasons')).toHaveText('Sends: “Send message”');
   return { page, tabId, popup };
 }
+
+// Every test sends the same message: each starts with no routine, or the second would rerun
+// the first one's instead of pausing on the model's step.
+test.beforeEach(async ({ ext }) => {
+  await forgetRoutines(ext.env);
+});
 
 test('approve: the step waits for the user, then the same task sends the message', async ({
   ext,

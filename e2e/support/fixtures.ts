@@ -54,8 +54,11 @@ async function serviceWorker(context: BrowserContext): Promise<Worker> {
   );
 }
 
-/** Deletes every routine of the suite's server (each DELETE takes all of a routine's versions). */
-async function forgetRoutines(env: E2eEnv): Promise<void> {
+/**
+ * Deletes every routine of the suite's server (each DELETE takes all of a routine's versions):
+ * for specs whose tests repeat a goal, which would otherwise rerun an earlier test's routine.
+ */
+export async function forgetRoutines(env: E2eEnv): Promise<void> {
   const headers = { authorization: `Bearer ${env.apiKey}` };
   for (;;) {
     const res = await fetch(`${env.server}/api/routines?limit=200`, { headers });
@@ -93,10 +96,10 @@ export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
     { scope: 'worker' },
   ],
   ext: async ({ extWorker }, use) => {
-    // Each test starts from fresh demo data, no task state and no saved routines (a goal an
-    // earlier test completed would otherwise rerun as a routine); settings stay.
+    // Each test starts from fresh demo data and no task state; settings stay. Saved routines
+    // stay too (clearing them costs API calls every test, within the server's default rate
+    // limit): a spec that repeats a goal across tests calls forgetRoutines itself.
     await fetch(`${extWorker.env.demo}/__reset`, { method: 'POST' });
-    await forgetRoutines(extWorker.env);
     const worker = await serviceWorker(extWorker.context);
     await worker.evaluate(async () => {
       const all = await chrome.storage.local.get(null);

@@ -119,27 +119,38 @@ export async function routineForGoal(
     if (typeof asked === 'string') log.info('routine asked for does not run', { reason: asked });
     else found = asked;
   }
-  found ??= await findRoutineForGoal(routines, state.tenantId, site, typedGoal(state));
+  // The same form elsewhere on the site may do something else: the start page must be the one.
+  // Checked first: a routine that cannot run here is not worth a classification call.
+  const startsHere = (r: Routine) => {
+    const start = r.steps[0]?.page?.url;
+    return !start || likeUrl(page.url, start);
+  };
+  if (found && !startsHere(found.routine)) {
+    log.info('routine asked for does not run', {
+      reason: `it starts on a page like ${found.routine.steps[0]?.page?.url ?? ''}, and the tab is on ${page.url}`,
+    });
+    found = null;
+  }
+  found ??= await findRoutineForGoal(routines, state.tenantId, site, typedGoal(state), startsHere);
   if (!found) return null;
   const { routine, match } = found;
   let values: RoutineValues | null = match.match === true ? match.values : null;
   let spent = tokens;
   if (match.match === 'ambiguous') {
-    const chosen = await chooseReading(deps, state, routine, match.candidates);
-    values = chosen.values;
-    spent = chosen.tokens;
+    try {
+      const chosen = await chooseReading(deps, state, routine, match.candidates);
+      values = chosen.values;
+      spent = chosen.tokens;
+    } catch (error) {
+      // A routine is a shortcut: the call that reads the goal failing must not fail the task.
+      log.warn('routine reading call failed; the agent runs without the routine', { error });
+      return { declined: 'the call that reads the goal as the routine failed', tokens: spent };
+    }
     if (!values)
       return {
         declined: 'the goal reads as the routine in several ways, none chosen',
         tokens: spent,
       };
   }
-  // The same form elsewhere on the site may do something else: the start page must be the one.
-  const start = routine.steps[0]?.page?.url;
-  if (start && !likeUrl(page.url, start))
-    return {
-      declined: `the routine starts on a page like ${start}, and the tab is on ${page.url}`,
-      tokens: spent,
-    };
   return { routine, values: values as RoutineValues, tokens: spent };
 }

@@ -227,13 +227,15 @@ const MAX_SCANNED = 1_000;
  * The routine a goal on `site` should rerun: the latest enabled version of a template the goal
  * matches. A definite match wins over an ambiguous one (it needs no model call, and the
  * ambiguous template may not be what was meant); among equals, the routine saved last wins.
- * Null when no enabled routine of the site matches.
+ * Null when no enabled routine of the site matches (and may run here).
  */
 export async function findRoutineForGoal(
   routines: Pick<RoutineRepository, 'list' | 'findLatest'>,
   tenantId: string,
   site: string,
   goal: string,
+  /** A version that may run here (its start page is the tab's); others are passed over. */
+  runsHere: (routine: Routine) => boolean = () => true,
 ): Promise<RoutineLookup> {
   // Newest first: each template is matched once, against its newest version's parameters.
   const templates = new Map<string, Routine>();
@@ -252,7 +254,7 @@ export async function findRoutineForGoal(
     if (matchGoal(goal, newest).match === false) continue;
     // The store says which version runs: the highest enabled one (none when all are off).
     const routine = await routines.findLatest(tenantId, { site, goalTemplate });
-    if (!routine) continue;
+    if (!routine || !runsHere(routine)) continue;
     const match = matchGoal(goal, routine);
     if (match.match === true) return { routine, match };
     if (match.match === 'ambiguous') ambiguous ??= { routine, match };

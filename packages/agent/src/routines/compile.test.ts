@@ -240,4 +240,28 @@ describe('compileRoutine', () => {
     expect(publish.draft.goalTemplate).toBe('Publish the Data Analyst job');
     expect(publish.draft.steps[0]?.target?.name).toBeUndefined();
   });
+
+  it('does not take common words of the goal for the names of clicked menus', () => {
+    const url = 'https://emr.test/';
+    const menu = pageOf(
+      [
+        { i: 'p', r: 'link', n: 'Patients' },
+        { i: 'r', r: 'link', n: 'Recent' },
+      ],
+      { url },
+    );
+    const recent = pageOf(menu.tree, { url: 'https://emr.test/recent' });
+    const result = compileRoutine(
+      input(
+        [
+          traceEntry(sent(menu, ['click("p")']), menu, verdict(true), false),
+          traceEntry(sent(menu, ['click("r")']), recent, verdict(true), false),
+        ],
+        { query: 'Show me the recent patients' },
+      ),
+    );
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.draft.goalTemplate).toBe('Show me the recent patients');
+    expect(result.draft.parameters).toEqual([]);
+  });
 });

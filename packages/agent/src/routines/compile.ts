@@ -202,7 +202,9 @@ function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
             step: TARGET_KEY + step,
             value: item.target.name,
             label: nearLabel(item.target) ?? (CHOICES[item.target.role] as string),
-            caseless: true,
+            // Written as the page writes it: "Show me the recent patients" names no element by
+            // its words, while "Choose Neurology" names one (a parameter only a name can fill).
+            caseless: false,
           },
         ]
       : [],

@@ -73,6 +73,11 @@ export async function forgetRoutines(env: E2eEnv): Promise<void> {
   }
 }
 
+/** The spec file the suite server's routines were last cleared for (one worker, one file at a time). */
+let routinesClearedFor: string | null = null;
+/** The last test completed a run in the extension: it may have left a routine. */
+let completedARun = false;
+
 export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
   extWorker: [
     // eslint-disable-next-line no-empty-pattern
@@ -95,11 +100,17 @@ export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
     },
     { scope: 'worker' },
   ],
-  ext: async ({ extWorker }, use) => {
-    // Each test starts from fresh demo data and no task state; settings stay. Saved routines
-    // stay too (clearing them costs API calls every test, within the server's default rate
-    // limit): a spec that repeats a goal across tests calls forgetRoutines itself.
+  ext: async ({ extWorker }, use, testInfo) => {
+    // Each test starts from fresh demo data, no task state and no saved routines (a goal an
+    // earlier test completed would rerun as one); settings stay. Routines are cleared when a
+    // new spec file starts or the last test completed a run: clearing them before every test
+    // would spend the server's default rate limit on bursts of short tests.
     await fetch(`${extWorker.env.demo}/__reset`, { method: 'POST' });
+    if (routinesClearedFor !== testInfo.file || completedARun) {
+      await forgetRoutines(extWorker.env);
+      routinesClearedFor = testInfo.file;
+      completedARun = false;
+    }
     const worker = await serviceWorker(extWorker.context);
     await worker.evaluate(async () => {
       const all = await chrome.storage.local.get(null);
@@ -108,6 +119,15 @@ export const test = base.extend<{ ext: Extension }, { extWorker: Extension }>({
       );
     });
     await use({ ...extWorker, worker });
+    completedARun = await worker
+      .evaluate(async () => {
+        const all = await chrome.storage.local.get(null);
+        return Object.entries(all).some(
+          ([k, v]) =>
+            k.startsWith('run_') && (v as { status?: string } | null)?.status === 'completed',
+        );
+      })
+      .catch(() => true);
     for (const page of extWorker.context.pages()) await page.close().catch(() => undefined);
   },
 });

@@ -101,12 +101,11 @@ export function createApi(options: ApiOptions): Api {
       timers.add(timer);
     });
 
-  async function patients(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      const q = query.get('q') ?? '';
-      sendJson(res, 200, { patients: state.patients.filter((p) => matchesQuery(p, q)) });
-      return;
-    }
+  /**
+   * A POSTed person record (a patient, or the staff variant's member: the same form), validated
+   * after the save delay, with the state it lands in.
+   */
+  async function savedPerson(req: IncomingMessage, kind: 'patient' | 'staff') {
     if (req.method !== 'POST') throw methodNotAllowed('GET, POST');
     // A save that straddles a reset lands in the state it started in, not the fresh one.
     const target = state;
@@ -114,11 +113,21 @@ export function createApi(options: ApiOptions): Api {
     await delay(options.saveDelayMs);
     const result = validatePatient(body);
     if (!result.ok) {
-      throw new HttpError(400, 'VALIDATION_FAILED', 'The patient record is not valid.', {
+      throw new HttpError(400, 'VALIDATION_FAILED', `The ${kind} record is not valid.`, {
         fields: result.errors,
       });
     }
-    const patient: Patient = { id: `P-${target.nextPatientNumber}`, ...result.value };
+    return { target, value: result.value };
+  }
+
+  async function patients(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const q = query.get('q') ?? '';
+      sendJson(res, 200, { patients: state.patients.filter((p) => matchesQuery(p, q)) });
+      return;
+    }
+    const { target, value } = await savedPerson(req, 'patient');
+    const patient: Patient = { id: `P-${target.nextPatientNumber}`, ...value };
     target.nextPatientNumber += 1;
     target.patients.push(patient);
     sendJson(res, 201, { patient });
@@ -130,17 +139,8 @@ export function createApi(options: ApiOptions): Api {
       sendJson(res, 200, { staff: state.staff });
       return;
     }
-    if (req.method !== 'POST') throw methodNotAllowed('GET, POST');
-    const target = state;
-    const body = await readJson(req);
-    await delay(options.saveDelayMs);
-    const result = validatePatient(body);
-    if (!result.ok) {
-      throw new HttpError(400, 'VALIDATION_FAILED', 'The staff record is not valid.', {
-        fields: result.errors,
-      });
-    }
-    const member: StaffMember = { id: `S-${2001 + target.staff.length}`, ...result.value };
+    const { target, value } = await savedPerson(req, 'staff');
+    const member: StaffMember = { id: `S-${2001 + target.staff.length}`, ...value };
     target.staff.push(member);
     sendJson(res, 201, { staffMember: member });
   }

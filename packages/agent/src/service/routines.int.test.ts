@@ -43,6 +43,17 @@ const sentOk = {
   },
 };
 
+/** The request after the form's chain of four: the thank-you page, every action run. */
+const thanked = (test: TestAgent, r1: { taskId: string; sessionId: string }) =>
+  test.act(
+    pageRequest('https://forms.example/thanks', thanks, {
+      taskId: r1.taskId,
+      sessionId: r1.sessionId,
+      lastActionStatus: 'success',
+      lastExecutedActionIndex: 3,
+    }),
+  );
+
 /** One run of the form: the fields and Submit as one chain, then the thank-you page. */
 async function sendForm(test: TestAgent, person: [string, string, string], withModel = true) {
   const [first, last, email] = person;
@@ -67,14 +78,7 @@ async function sendForm(test: TestAgent, person: [string, string, string], withM
     pageRequest(URL, form, { query: `Send the contact form as ${first} ${last}, ${email}` }),
   );
   expect(r1.actions).toHaveLength(4);
-  const r2 = await test.act(
-    pageRequest('https://forms.example/thanks', thanks, {
-      taskId: r1.taskId,
-      sessionId: r1.sessionId,
-      lastActionStatus: 'success',
-      lastExecutedActionIndex: 3,
-    }),
-  );
+  const r2 = await thanked(test, r1);
   expect(r2.status).toBe('completed');
   return r1.taskId;
 }
@@ -205,14 +209,7 @@ describe('routines from verified runs', () => {
     ]);
     expect(r1.routine).toMatchObject({ version: 1, done: 0, steps: 4, modelCalls: 0, healed: [] });
     expect(r1.plan).toBeUndefined();
-    const r2 = await agent.act(
-      pageRequest('https://forms.example/thanks', thanks, {
-        taskId: r1.taskId,
-        sessionId: r1.sessionId,
-        lastActionStatus: 'success',
-        lastExecutedActionIndex: 3,
-      }),
-    );
+    const r2 = await thanked(agent, r1);
     expect(r2.status).toBe('completed');
     expect(r2.result).toContain('saved routine');
     expect(r2.verification).toMatchObject({ success: true, verificationTier: 1 });
@@ -414,14 +411,7 @@ describe('routines from verified runs', () => {
         query: 'Send the contact form as {{given=Ann}} Lee, {{ann@example.com}}',
       }),
     );
-    await agent.act(
-      pageRequest('https://forms.example/thanks', thanks, {
-        taskId: r1.taskId,
-        sessionId: r1.sessionId,
-        lastActionStatus: 'success',
-        lastExecutedActionIndex: 3,
-      }),
-    );
+    await thanked(agent, r1);
     for (const call of agent.scripted?.calls ?? []) expect(call.prompt).not.toContain('{{');
     expect(agent.scripted?.calls[0]?.prompt).toContain(
       'Send the contact form as Ann Lee, ann@example.com',
@@ -444,14 +434,7 @@ describe('routines from verified runs', () => {
       }),
     );
     expect(r1.actions?.at(-1)?.action).toBe('click("go")');
-    const r2 = await agent.act(
-      pageRequest('https://forms.example/thanks', thanks, {
-        taskId: r1.taskId,
-        sessionId: r1.sessionId,
-        lastActionStatus: 'success',
-        lastExecutedActionIndex: 3,
-      }),
-    );
+    const r2 = await thanked(agent, r1);
     expect(r2.status).toBe('completed');
     expect(agent.scripted?.calls.length).toBe(callsBefore);
     const versions = (await agent.store.routines.list(tenantId)).items;

@@ -155,12 +155,6 @@ function verbButtons(
   );
 }
 
-/** The text next to the element: what its parameter is named after ("Department"). */
-function nearLabel(target: RoutineTraceAction['target']): string | null {
-  const near = target?.locators.find((l) => l.by === 'near');
-  return near?.by === 'near' ? near.text : null;
-}
-
 /** The parameters with a traced element name counted under its step, like a typed value. */
 function withStepsOf(found: ReturnType<typeof findParameters>): ReturnType<typeof findParameters> {
   return {
@@ -201,7 +195,9 @@ function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
           {
             step: TARGET_KEY + step,
             value: item.target.name,
-            label: nearLabel(item.target) ?? (CHOICES[item.target.role] as string),
+            // Named after what it is ({option}, {link}): its neighbour's text would name it after
+            // another item of the list ("Frontend Developer" for the job after it).
+            label: CHOICES[item.target.role] as string,
             // Written as the page writes it: "Show me the recent patients" names no element by
             // its words, while "Choose Neurology" names one (a parameter only a name can fill).
             caseless: false,

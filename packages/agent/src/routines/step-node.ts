@@ -1,4 +1,4 @@
-// The routine step (docs/specs.md, "routines"): the next unit of a saved routine (one step, or
+// The routine step (docs/architecture.md, "Rerunning one"): the next unit of a saved routine (one step, or
 // the steps the first run sent as one chain) made into actions without the model. Each target
 // is found again on the live tree (resolve.ts), each value comes from the run's parameters
 // (replay.ts), and every action passes the same checks as a model's: the grammar and the tree,

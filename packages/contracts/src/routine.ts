@@ -55,7 +55,11 @@ export const RoutineTarget = z.object({
    * The element's name as a template when the goal said it (a link or option clicked by the
    * name the goal gave: `{department}`); a rerun looks for the element its own value names.
    */
-  name: z.string().min(1).max(NODE_NAME_MAX_LENGTH + 100).optional(),
+  name: z
+    .string()
+    .min(1)
+    .max(NODE_NAME_MAX_LENGTH + 100)
+    .optional(),
 });
 export type RoutineTarget = z.infer<typeof RoutineTarget>;
 

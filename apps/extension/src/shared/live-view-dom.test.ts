@@ -216,7 +216,9 @@ describe('the routine banner', () => {
   it('shows the routine and its progress, then why it stopped', () => {
     view.render(input(run({ routine })));
     expect(banner()?.hidden).toBe(false);
-    expect(line()).toBe('Running routine “Add patient” (saved 12 Nov) · 0 model calls · step 2 of 3');
+    expect(line()).toBe(
+      'Running routine “Add patient” (saved 12 Nov) · 0 model calls · step 2 of 3',
+    );
     expect(fallback()?.hidden).toBe(true);
 
     view.render(input(run({ routine: { ...routine, done: 2, modelCalls: 1, healed: [1] } })));

@@ -68,7 +68,10 @@ export interface PendingAction {
    * the way for the step, so the step itself is tried again after it, not marked done.
    */
   contingency?: string;
-  /** A correction made without the model (a re-found target, a contingency): no review. */
+  /**
+   * Made without the model (a correction's re-found target or contingency, the finish the
+   * collect count decided): the critic does not review it.
+   */
   deterministic?: boolean;
 }
 

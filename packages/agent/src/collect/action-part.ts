@@ -59,12 +59,19 @@ export const collectPart: ActionPart = {
     };
     const note = [result.message, ...refused.slice(0, 5)].join('\n');
     if (!result.limitReached) return { carry, note };
-    // The target is reached: finish, whatever else the answer asked for.
+    // The target is reached: finish, whatever else the answer asked for. The server decided it
+    // from the stored count, not the model, so the critic has no claim of the model's to review
+    // (it never sees the items either).
     const message = `Collected ${collectedTotal(result.counts)} items.`;
     return {
       carry,
       note,
-      decide: (collected) => pendingUpdate(collected, { name: 'finish', args: { message } }),
+      decide: (collected) => {
+        const update = pendingUpdate(collected, { name: 'finish', args: { message } });
+        return update.pending
+          ? { ...update, pending: { ...update.pending, deterministic: true } }
+          : update;
+      },
     };
   },
 };

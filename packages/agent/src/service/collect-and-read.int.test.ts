@@ -111,6 +111,8 @@ describe('collect', () => {
     // the sixth item of the same answer was not stored.
     expect(third.status).toBe('completed');
     expect(third.action).toBe('finish("Collected 5 items.")');
+    // The server's finish, from the stored count: no critic call reviews it.
+    expect(agent.scripted?.callsFor('critic') ?? []).toHaveLength(0);
     expect(third.collected).toEqual({ job: 5 });
     // The result carries the items themselves, grouped by type (docs/specs.md,
     // "TaskResult.collected").

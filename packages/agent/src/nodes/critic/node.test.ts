@@ -73,6 +73,18 @@ describe('needsCritic', () => {
     expect(needsCritic(corrected(false))).toBe(true);
     expect(needsCritic(corrected(true))).toBe(false);
   });
+
+  it('does not review the finish the collect count decided, only the model’s own', () => {
+    const finish = (deterministic: boolean) =>
+      proposal('finish("Collected 15 items.")', {
+        pending: {
+          ...pendingOn('finish("Collected 15 items.")', page),
+          ...(deterministic ? { deterministic } : {}),
+        },
+      });
+    expect(needsCritic(finish(false))).toBe(true);
+    expect(needsCritic(finish(true))).toBe(false);
+  });
 });
 
 describe('critic', () => {

@@ -30,8 +30,11 @@ function typesIntoSensitiveField(pending: PendingAction): boolean {
 export function needsCritic(state: InteractStateType): boolean {
   const pending = state.pending;
   if (!pending || state.criticRejections >= MAX_CRITIC_REJECTIONS) return false;
+  // Made without the model (a re-found target, a finish the collect count decided): no claim
+  // of the model's to review.
+  if (pending.deterministic) return false;
   // A model's correction always follows a failed verification: it is reviewed too.
-  if (pending.source === 'correction') return !pending.deterministic;
+  if (pending.source === 'correction') return true;
   if (pending.source !== 'action_generation') return false;
   // A routine step the model heals is checked against the outcome the routine recorded, and
   // may only type the run's values: reviewed only when it ends the task or types a secret.

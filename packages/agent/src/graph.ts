@@ -39,6 +39,7 @@ import {
   routeAfterRefinement,
   routeAfterReplanning,
   routeAfterRoutineStep,
+  routeAfterExtraction,
   routeAfterVerification,
   routeAfterWebSearch,
 } from './routes';
@@ -115,7 +116,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
         ...routed(
           n.routine_step,
           routeAfterRoutineStep,
-          to('outcome_prediction', 'action_generation', 'finalize', END_RUN),
+          to('outcome_prediction', 'action_generation', 'finalize', 'dispatch', END_RUN),
         ),
       )
       .addNode(
@@ -168,8 +169,12 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
           ),
         ),
       )
-      // The model reasons again on the same step, with the extraction's summary.
-      .addNode('extraction', n.extraction)
+      // The model reasons again on the same step, with the extraction's summary (or a routine's
+      // read goes on to its next step).
+      .addNode(
+        'extraction',
+        ...routed(n.extraction, routeAfterExtraction, to('action_generation', 'routine_step')),
+      )
       .addNode(
         'verification',
         ...routedThrough(
@@ -217,7 +222,6 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
       .addNode('finalize', n.finalize)
       .addEdge(START, 'complexity_check')
       .addEdge('planning', 'step_refinement')
-      .addEdge('extraction', 'action_generation')
       .addEdge('finalize', END)
       // A run pauses before dispatch; the next request resumes it there (nodes/dispatch).
       .compile({ interruptBefore: ['dispatch'], ...(checkpointer ? { checkpointer } : {}) })

@@ -102,12 +102,23 @@ export function routeAfterDispatch(
 
 export function routeAfterRoutineStep(
   s: InteractStateType,
-): RouteTo<'outcome_prediction' | 'action_generation' | 'finalize'> | typeof END_RUN {
+): RouteTo<'outcome_prediction' | 'action_generation' | 'finalize' | 'dispatch'> | typeof END_RUN {
   if (refused(s)) return END_RUN;
   if (isDone(s)) return 'finalize';
   if (s.pending !== null) return 'outcome_prediction';
+  // A saved extraction asks the client for the page's content first.
+  if (s.pageRequest !== null) return 'dispatch';
   // A step to heal, or the routine handed over: the model acts from here.
   return 'action_generation';
+}
+
+/** An extraction's result goes back to whoever asked: the routine's read, or the model. */
+export function routeAfterExtraction(
+  s: InteractStateType,
+): RouteTo<'routine_step' | 'action_generation'> {
+  return replaying(s.routineRun) && s.routineRun.unit !== null
+    ? 'routine_step'
+    : 'action_generation';
 }
 
 export function routeAfterOutcome(s: InteractStateType): RouteTo<'dispatch'> | typeof END_RUN {

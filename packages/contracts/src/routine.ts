@@ -93,7 +93,14 @@ export type RoutineExpectation = z.infer<typeof RoutineExpectation>;
 
 // The grammar's actions a routine replays: not clickAt (a point on a page that may have moved),
 // not finish/fail (the run's end, not a step) and not googleSearch (an answer, not the page).
-export const RoutineStepAction = ActionName.exclude(['clickAt', 'finish', 'fail', 'googleSearch']);
+// Plus `extract`: a saved extraction read again on the page (its strategy's id is the step's
+// value); the server reads it from a content snapshot, so it never reaches the browser as an
+// action.
+export const ROUTINE_EXTRACT = 'extract';
+export const RoutineStepAction = z.enum([
+  ...ActionName.exclude(['clickAt', 'finish', 'fail', 'googleSearch']).options,
+  ROUTINE_EXTRACT,
+]);
 export type RoutineStepAction = z.infer<typeof RoutineStepAction>;
 
 export const RoutineStep = z.object({
@@ -102,7 +109,8 @@ export const RoutineStep = z.object({
   target: RoutineTarget.nullable(),
   /**
    * The action's one other argument as text, with `{name}` where a parameter goes: the typed
-   * text, the chosen option, the key, the URL, the scroll direction or the seconds to wait.
+   * text, the chosen option, the key, the URL, the scroll direction or the seconds to wait;
+   * for `extract`, the id of the extraction strategy it replays.
    * Literal braces are doubled (`{{`), so a value can hold them.
    */
   value: z.string().max(NODE_VALUE_MAX_LENGTH).nullable(),

@@ -5,8 +5,9 @@
 // A run compiles when the task completed, every step was verified (a failed step counts only
 // when the next verdict on the same plan step verified a fix, and the failure changed neither
 // the URL nor, for a chain, ran part-way), and every action on an element kept that element's
-// locators. Reads (collect/extract) and clicks on screenshot points do not compile: a routine
-// replays actions on elements it can find again.
+// locators. An extraction compiles into an `extract` step that replays its saved strategy on
+// the page; items collected one by one by the model and clicks on screenshot points do not
+// compile: a routine replays actions on elements it can find again, and reads it can repeat.
 import {
   actionsRisks,
   actionTargetId,
@@ -31,7 +32,10 @@ export interface CompileInput {
   query: string;
   status: TaskStatus;
   trace: readonly RoutineTraceEntry[];
-  /** The task collected or extracted data: what it read is not in its actions. */
+  /**
+   * The task collected items through the model's answers: what it read is in no action or
+   * saved extraction, so nothing could read it again.
+   */
   readsData?: boolean;
 }
 
@@ -85,7 +89,10 @@ function valueOf(action: ParsedAction): string | null {
 
 interface FlatStep {
   entry: RoutineTraceEntry;
-  item: RoutineTraceAction;
+  /** Null for an extraction (`read`). */
+  item: RoutineTraceAction | null;
+  /** The extraction strategy an `extract` step replays. */
+  read: string | null;
   index: number;
   last: boolean;
   safety: RoutineStep['safety'];
@@ -94,6 +101,19 @@ interface FlatStep {
 function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
   const steps: FlatStep[] = [];
   for (const entry of entries) {
+    if (entry.read) {
+      if (entry.read.extractionId === null)
+        return `the extraction on step ${entry.stepIndex + 1} kept no strategy to replay`;
+      steps.push({
+        entry,
+        item: null,
+        read: entry.read.extractionId,
+        index: 0,
+        last: true,
+        safety: 'safe',
+      });
+      continue;
+    }
     const actions = entry.actions.map((a) => a.action);
     const risks = actionsRisks(actions, (_, i) => {
       const target = entry.actions[i]?.target;
@@ -107,6 +127,7 @@ function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
       steps.push({
         entry,
         item,
+        read: null,
         index,
         last: index === entry.actions.length - 1,
         safety: risks.find((r) => r.index === index)?.kind ?? 'safe',
@@ -149,7 +170,7 @@ function verbButtons(
   return traced.filter(
     (t) =>
       t.step >= TARGET_KEY &&
-      flat[t.step - TARGET_KEY]?.item.target?.role === 'btn' &&
+      flat[t.step - TARGET_KEY]?.item?.target?.role === 'btn' &&
       found.values.has(t.step) &&
       goal.startsWith(t.value.trim().toLowerCase()),
   );
@@ -175,7 +196,7 @@ function withStepsOf(found: ReturnType<typeof findParameters>): ReturnType<typeo
  */
 function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
   const typed: TracedValue[] = flat.flatMap(({ item }, step) =>
-    item.action.name === 'setValue' || item.action.name === 'select'
+    item && (item.action.name === 'setValue' || item.action.name === 'select')
       ? [
           {
             step,
@@ -187,7 +208,7 @@ function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
       : [],
   );
   const named: TracedValue[] = flat.flatMap(({ item }, step) =>
-    item.target &&
+    item?.target &&
     CLICKS.has(item.action.name) &&
     Object.hasOwn(CHOICES, item.target.role) &&
     item.target.name.trim() !== ''
@@ -208,9 +229,52 @@ function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
   return [...typed, ...named];
 }
 
+/** One step of the run as the routine keeps it, with its parameters in place. */
+function routineStepOf(
+  { entry, item, read, index, last, safety }: FlatStep,
+  step: number,
+  found: ReturnType<typeof withStepsOf>,
+): RoutineStep {
+  if (!item)
+    return {
+      action: 'extract',
+      target: null,
+      value: escapeTemplate(read ?? ''),
+      chained: false,
+      expect: entry.expect,
+      safety,
+      optional: false,
+      page: { url: entry.beforeUrl.slice(0, 8_192) },
+    };
+  const parts = found.values.get(step);
+  const value = valueOf(item.action);
+  return {
+    action: item.action.name as RoutineStep['action'],
+    target: item.target
+      ? {
+          fingerprint: item.target.fingerprint,
+          locators: item.target.locators,
+          ...(found.values.has(TARGET_KEY + step)
+            ? { name: renderTemplate(found.values.get(TARGET_KEY + step) as TemplatePart[]) }
+            : {}),
+        }
+      : null,
+    value: parts ? renderTemplate(parts) : value === null ? null : escapeTemplate(value),
+    chained: !last,
+    expect: last ? entry.expect : null,
+    safety,
+    optional: entry.contingency,
+    // Where the unit starts: a rerun on another page (the same form elsewhere) stops there.
+    ...(index === 0 ? { page: { url: entry.beforeUrl.slice(0, 8_192) } } : {}),
+  };
+}
+
 export function compileRoutine(input: CompileInput): CompileResult {
   if (input.status !== 'completed') return refuse(`the task is ${input.status}, not completed`);
-  if (input.readsData) return refuse('the task read data; a routine replays actions only');
+  if (input.readsData)
+    return refuse(
+      'the task collected items through the model; a routine replays actions and saved extractions only',
+    );
   if (input.trace.length === 0) return refuse('no verified steps');
   if (input.trace.length > ROUTINE_LIMITS.steps) return refuse('too many steps for a routine');
   const kept = verifiedEntries(input.trace);
@@ -232,29 +296,7 @@ export function compileRoutine(input: CompileInput): CompileResult {
       traced.filter((t) => !verbs.includes(t)),
     );
   const found = withStepsOf(params);
-  const steps: RoutineStep[] = flat.map(({ entry, item, index, last, safety }, step) => {
-    const parts = found.values.get(step);
-    const value = valueOf(item.action);
-    return {
-      action: item.action.name as RoutineStep['action'],
-      target: item.target
-        ? {
-            fingerprint: item.target.fingerprint,
-            locators: item.target.locators,
-            ...(found.values.has(TARGET_KEY + step)
-              ? { name: renderTemplate(found.values.get(TARGET_KEY + step) as TemplatePart[]) }
-              : {}),
-          }
-        : null,
-      value: parts ? renderTemplate(parts) : value === null ? null : escapeTemplate(value),
-      chained: !last,
-      expect: last ? entry.expect : null,
-      safety,
-      optional: entry.contingency,
-      // Where the unit starts: a rerun on another page (the same form elsewhere) stops there.
-      ...(index === 0 ? { page: { url: entry.beforeUrl.slice(0, 8_192) } } : {}),
-    };
-  });
+  const steps = flat.map((f, step) => routineStepOf(f, step, found));
   const goalTemplate = renderTemplate(found.goal);
   // The parameters must give back what the run did; anything else is a compiler bug, and a
   // routine that types other values than its run is worse than none.
@@ -262,14 +304,16 @@ export function compileRoutine(input: CompileInput): CompileResult {
   if (fillTemplate(goalTemplate, examples) !== found.plainGoal)
     return refuse('the goal template does not give back the goal');
   for (const [i, step] of steps.entries()) {
-    const action = (flat[i] as FlatStep).item.action;
+    const item = (flat[i] as FlatStep).item;
+    if (!item) continue;
+    const action = item.action;
     const value = valueOf(action);
     const filled = step.value === null ? null : fillTemplate(step.value, examples);
     const same =
       action.name === 'select' ? filled?.toLowerCase() === value?.toLowerCase() : filled === value;
     if (!same) return refuse(`step ${i + 1}'s value does not give back what was typed`);
     const name = step.target?.name;
-    const target = (flat[i] as FlatStep).item.target;
+    const target = item.target;
     if (name && fillTemplate(name, examples).toLowerCase() !== target?.name.toLowerCase())
       return refuse(`step ${i + 1}'s element name does not give back the one clicked`);
   }

@@ -96,6 +96,9 @@ function argsOf(
       return value !== null && (SCROLL_DIRECTIONS as readonly string[]).includes(value)
         ? { direction: value }
         : need('a direction or its element');
+    case 'extract':
+      // Read on the server from a content snapshot (step-node.ts), never sent as an action.
+      return 'extract is read on the server, not sent to the page';
   }
 }
 

@@ -46,9 +46,8 @@ export async function saveRoutine(
       query: typedGoal(state),
       status: state.status,
       trace: state.routineTrace,
-      readsData:
-        Object.keys(state.collectedCounts).length > 0 ||
-        state.extractionNotes.some((note) => note.pages > 0),
+      // Extractions are in the trace as `extract` steps; collected items are in no step.
+      readsData: Object.keys(state.collectedCounts).length > 0,
     });
     if (!compiled.ok) {
       log.info('no routine from the task', { reason: compiled.reason });

@@ -7,7 +7,9 @@
 // alone (a heal), and a page that is not the routine's, a second heal in a row or a step the
 // task's rules refuse to the full agent.
 import {
+  ExtractRequest,
   fillTemplate,
+  ROUTINE_EXTRACT,
   type ChainAction,
   type ExpectedOutcome,
   type ParsedAction,
@@ -20,9 +22,11 @@ import { checkChainSafety } from '../engines/chain-safety';
 import { validateAction } from '../nodes/action-check';
 import { afterAction, policyOf } from '../nodes/action-policy';
 import { logFor } from '../nodes/node-context';
+import { extractionSnapshot } from '../nodes/extraction/model-extract';
+import { readPage } from '../nodes/outcomes';
 import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
-import type { InteractStateType, InteractStateUpdate } from '../state';
+import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../state';
 import { instantiateStep, likeUrl } from './replay';
 import { resolveTarget, stillDescribes } from './resolve';
 import { fallBack, MAX_HEALS_IN_ROW, replaying, stepLabel, unitFrom, type RoutineRun } from './run';
@@ -90,8 +94,19 @@ function expectedOf(run: RoutineRun, unit: Unit): ExpectedOutcome {
   };
 }
 
+/** What the routine's extractions stored, said once each ("Extracted 40 items from 4 pages"). */
+function extractedLine(notes: readonly ExtractionNote[]): string {
+  const read = notes.filter((n) => n.extractionId !== 'failed' && n.pages > 0);
+  return read
+    .map(
+      (n) =>
+        ` Extracted ${n.items ?? 'some'} ${n.items === 1 ? 'item' : 'items'} from ${n.pages} ${n.pages === 1 ? 'page' : 'pages'}${n.isPartial ? ' (partly)' : ''}, stored with the task.`,
+    )
+    .join('');
+}
+
 /** The final answer of a routine that ran to its end. */
-export function routineAnswer(run: RoutineRun): string {
+export function routineAnswer(run: RoutineRun, notes: readonly ExtractionNote[] = []): string {
   // In the routine's own order (the goal's), not the matcher's.
   const values = run.routine.parameters.flatMap((p) =>
     Object.hasOwn(run.values, p.name) ? [`${p.name} “${run.values[p.name]}”`] : [],
@@ -103,7 +118,7 @@ export function routineAnswer(run: RoutineRun): string {
   return (
     `Done with the saved routine “${run.routine.name}”` +
     (values.length > 0 ? ` for ${values.join(', ')}` : '') +
-    ` (${run.routine.steps.length} steps).${healed}`
+    ` (${run.routine.steps.length} steps).${extractedLine(notes)}${healed}`
   );
 }
 
@@ -224,6 +239,75 @@ function sendable(
   };
 }
 
+const isRead = (step: RoutineStep | undefined) => step?.action === ROUTINE_EXTRACT;
+
+/** Asks the client for the content the step's saved extraction reads (extraction node). */
+async function readUnit(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  page: PageState,
+  k: number,
+): Promise<InteractStateUpdate> {
+  const step = run.routine.steps[k] as RoutineStep;
+  if (step.page && !likeUrl(page.url, step.page.url))
+    return fallBackUpdate(
+      deps,
+      state,
+      run,
+      `step ${k + 1} reads a page like ${step.page.url}, and the tab is on ${page.url}`,
+    );
+  const request = ExtractRequest.safeParse({ extractionId: fillTemplate(step.value ?? '', {}) });
+  if (!deps.extraction || !request.success)
+    return fallBackUpdate(deps, state, run, `step ${k + 1}'s saved extraction cannot run here`);
+  const unit = { from: k, to: k };
+  return {
+    routineRun: { ...run, unit },
+    pending: null,
+    pageRequest: await extractionSnapshot(deps, state, request.data),
+    pendingExtraction: request.data,
+    ...readPage(`${stepLabel(run, unit)}: read the page with the saved extraction`),
+  };
+}
+
+/**
+ * The read of `unit` came back from the extraction node: on to the next step when it read
+ * items with the saved strategy; otherwise the agent extracts its own way.
+ */
+function readVerdict(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  unit: Unit,
+): RoutineRun | InteractStateUpdate {
+  const last = state.routineTrace.at(-1);
+  if (last?.read && last.verified) return { ...run, next: unit.to + 1, unit: null, healsInRow: 0 };
+  return fallBackUpdate(
+    deps,
+    state,
+    run,
+    `the saved extraction of step ${unit.from + 1} read nothing here (${last?.expect.reason ?? 'no result'})`,
+  );
+}
+
+/**
+ * A routine that read a list page by page ends where the first run's list ended. When the
+ * link it paged with is still there, the list is longer now: the agent reads the rest, since a
+ * routine that stopped early would hand back part of the data as if it were all of it.
+ */
+function listGoesOn(run: RoutineRun, page: PageState): string | null {
+  const steps = run.routine.steps;
+  if (!isRead(steps.at(-1))) return null;
+  const pager = steps.findLastIndex(
+    (step, i) => step.target !== null && isRead(steps[i + 1]) && steps.slice(0, i).some(isRead),
+  );
+  const target = steps[pager]?.target;
+  if (!target) return null;
+  const found = resolveTarget(targetFor(target, run, page), page.tree);
+  if (!('id' in found) || found.by === 'ordinal' || found.by === 'near') return null;
+  return `the list goes on past the pages the routine read when it was saved (step ${pager + 1}'s element is still there)`;
+}
+
 export const routineStep =
   (deps: AgentDeps) =>
   async (state: InteractStateType): Promise<InteractStateUpdate> => {
@@ -231,16 +315,24 @@ export const routineStep =
     let run = state.routineRun;
     if (!replaying(run) || !page)
       throw new Error('routine_step needs a running routine and the page');
+    if (run.unit && isRead(run.routine.steps[run.unit.from])) {
+      const judged = readVerdict(deps, state, run, run.unit);
+      if (!('routine' in judged)) return judged;
+      run = judged;
+    }
     for (;;) {
       const steps = run.routine.steps;
       if (run.next >= steps.length) {
-        // Only optional steps were left, and none was needed: the routine is done.
+        const more = listGoesOn(run, page);
+        if (more) return fallBackUpdate(deps, state, run, more);
+        // Every step done (optional ones left were not needed): the routine is done.
         return {
           routineRun: { ...run, unit: null },
           status: 'completed',
-          result: routineAnswer(run),
+          result: routineAnswer(run, state.extractionNotes),
         };
       }
+      if (isRead(steps[run.next])) return readUnit(deps, state, run, page, run.next);
       const built = buildUnit(state, run, page, unitFrom(steps, run.next));
       if (built.kind === 'skip') {
         run = { ...run, next: run.next + 1, skipped: [...run.skipped, run.next] };

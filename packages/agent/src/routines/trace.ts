@@ -32,6 +32,11 @@ export interface RoutineTraceEntry {
   partial: boolean;
   verified: boolean;
   expect: RoutineExpectation;
+  /**
+   * An extraction read this page (no actions): the strategy a rerun replays here, null when the
+   * extraction kept none (it cannot be replayed).
+   */
+  read?: { extractionId: string | null };
 }
 
 const cap = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
@@ -137,4 +142,37 @@ export function traceVerdict(
   // One past the longest routine is enough to know the task is too long for one.
   if (state.routineTrace.length > ROUTINE_LIMITS.steps) return {};
   return { routineTrace: [...state.routineTrace, traceEntry(pending, page, result, partial)] };
+}
+
+/**
+ * The state update that appends an extraction on `url` to the trace: a routine's `extract` step
+ * when it read items with a strategy it can replay.
+ */
+export function traceRead(
+  state: Pick<InteractStateType, 'routineTrace' | 'currentStepIndex'>,
+  url: string,
+  read: { extractionId: string | null; items: number | null; summary: string },
+): Pick<InteractStateUpdate, 'routineTrace'> {
+  if (state.routineTrace.length > ROUTINE_LIMITS.steps) return {};
+  const entry: RoutineTraceEntry = {
+    stepIndex: state.currentStepIndex,
+    source: 'action_generation',
+    contingency: false,
+    beforeUrl: cap(url, 8_192),
+    actions: [],
+    partial: false,
+    verified: read.extractionId !== null && (read.items ?? 0) > 0,
+    expect: {
+      tier: 1,
+      urlChanged: false,
+      url: cap(url, 8_192),
+      domChanged: false,
+      network: false,
+      fieldsHold: false,
+      text: [],
+      reason: cap(read.summary, 2_000),
+    },
+    read: { extractionId: read.extractionId },
+  };
+  return { routineTrace: [...state.routineTrace, entry] };
 }

@@ -105,10 +105,19 @@ function recorded(
 }
 
 /** The routine moved on to `next`: done at its end, where the task completes. */
-function movedOn(run: RoutineRun, next: number, patch: Partial<RoutineRun>): InteractStateUpdate {
+function movedOn(
+  state: InteractStateType,
+  run: RoutineRun,
+  next: number,
+  patch: Partial<RoutineRun>,
+): InteractStateUpdate {
   const moved: RoutineRun = { ...run, ...patch, next, unit: null, healing: null };
   return next >= run.routine.steps.length
-    ? { routineRun: moved, status: 'completed', result: routineAnswer(moved) }
+    ? {
+        routineRun: moved,
+        status: 'completed',
+        result: routineAnswer(moved, state.extractionNotes),
+      }
     : { routineRun: moved };
 }
 
@@ -129,7 +138,7 @@ function unitVerdict(
     const result = verdict(true, `${label}: as when the routine was saved`, last);
     return {
       ...recorded(state, pending, page, result),
-      ...movedOn(run, unit.to + 1, { healsInRow: 0 }),
+      ...movedOn(state, run, unit.to + 1, { healsInRow: 0 }),
     };
   }
   const result = verdict(false, `${label}: ${outcome.reason}`, false);
@@ -188,7 +197,7 @@ function healVerdict(
   }
   return {
     ...base,
-    ...movedOn(run, heal.step + 1, { healed: [...run.healed, heal.step] }),
+    ...movedOn(state, run, heal.step + 1, { healed: [...run.healed, heal.step] }),
   };
 }
 

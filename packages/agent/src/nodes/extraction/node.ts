@@ -5,6 +5,7 @@
 // extracted. Then the model reasons again on the same step with the summary in its prompt.
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
+import { traceRead } from '../../routines/trace';
 import { llmContext, logFor, withSpent } from '../node-context';
 
 export const extraction =
@@ -25,7 +26,7 @@ export const extraction =
             ? 'extraction is not available on this server'
             : null;
     if (problem || !deps.extraction || !snapshot) {
-      return { ...cleared, extractionNotes: noteFailure(state, problem ?? 'unavailable') };
+      return { ...cleared, ...failed(state, page.url, problem ?? 'unavailable') };
     }
     try {
       const out = await deps.extraction.run({
@@ -56,6 +57,12 @@ export const extraction =
       return {
         ...cleared,
         extractionNotes: withNote(state.extractionNotes, note),
+        // What a routine made of this run replays here (routines/compile.ts).
+        ...traceRead(state, page.url, {
+          extractionId: out.record.extractionId,
+          items: stats.items,
+          summary: note.summary,
+        }),
         tokens: withSpent(state, {
           input: stats.inputTokens,
           output: stats.outputTokens,
@@ -66,13 +73,23 @@ export const extraction =
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       logFor(deps, state, 'extraction').warn('extraction failed', { error: message });
-      return { ...cleared, extractionNotes: noteFailure(state, message) };
+      return { ...cleared, ...failed(state, page.url, message) };
     }
   };
 
 /** The note of an extraction replaces the earlier note of the same extractionId. */
 function withNote(notes: readonly ExtractionNote[], note: ExtractionNote): ExtractionNote[] {
   return [...notes.filter((n) => n.extractionId !== note.extractionId), note];
+}
+
+/** A failed extraction: told to the model, and a read no routine can replay. */
+function failed(state: InteractStateType, url: string, reason: string): InteractStateUpdate {
+  const extractionNotes = noteFailure(state, reason);
+  const summary = extractionNotes.at(-1)?.summary ?? reason;
+  return {
+    extractionNotes,
+    ...traceRead(state, url, { extractionId: null, items: null, summary }),
+  };
 }
 
 /** A failure is told to the model like a result, so it can retry or act otherwise. */

@@ -1,0 +1,198 @@
+// A routine's `extract` step over the real ExtractionService and store (libSQL in memory): the
+// first run's extraction leaves a read in the trace, the compiled routine replays its saved
+// strategy on the page with no model call, and the routine ends with what it stored. A read
+// that finds nothing, and a list that has grown a page since, go to the full agent.
+import type { Routine, SemanticNodeV3 } from '@tandem/contracts';
+import { ExtractionService } from '@tandem/extraction';
+import {
+  catalogPageHtml,
+  productListSchema,
+  scriptedExtractionLlm,
+} from '@tandem/extraction/testing';
+import { createLibsqlStore } from '@tandem/store';
+import { describe, expect, it } from 'vitest';
+import { extraction } from '../nodes/extraction/node';
+import { routeAfterExtraction, routeAfterRoutineStep } from '../routes';
+import type { InteractStateType } from '../state';
+import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
+import { compileRoutine } from './compile';
+import { startRun, type RoutineRun } from './run';
+import { routineStep } from './step-node';
+import type { RoutineTraceEntry } from './trace';
+
+const URL = 'https://shop.test/catalog/?page=1';
+const GOAL = 'Extract every product as JSON with name and price';
+const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
+const NEXT: SemanticNodeV3 = { i: 'next', r: 'link', n: 'Next page' };
+
+async function setup() {
+  const store = await createLibsqlStore({ url: ':memory:' });
+  const llm = scriptedExtractionLlm();
+  const deps = nodeDeps({ extraction: new ExtractionService({ llm, store }) });
+  return { store, llm, deps };
+}
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+const onPage = (state: InteractStateType, html: string, tree: SemanticNodeV3[] = []) => ({
+  ...state,
+  page: pageWith({ url: URL, tree, snapshot: { mode: 'content', text: html } }),
+});
+
+/** The first run's extraction of page 1, as the model asked for it: its trace entry. */
+async function firstRun({ deps }: Setup): Promise<RoutineTraceEntry[]> {
+  const before = onPage(
+    stateWith({
+      tenantId: 't1',
+      taskId: 'task-1',
+      pendingExtraction: { query: 'products', outputSchema: productListSchema(['name', 'price']) },
+    }),
+    catalogPageHtml(0, 12, 1),
+  );
+  return applyUpdate(before, await extraction(deps)(before)).routineTrace;
+}
+
+function saved(trace: RoutineTraceEntry[]): Routine {
+  const compiled = compileRoutine({ query: GOAL, status: 'completed', trace });
+  if (!compiled.ok) throw new Error(compiled.reason);
+  return {
+    ...compiled.draft,
+    id: 'r1',
+    version: 1,
+    sourceTaskId: 'task-1',
+    enabled: true,
+    runs: 0,
+    heals: 0,
+    tokensSaved: 0,
+    createdAt: '2026-11-12T09:00:00.000Z',
+    updatedAt: '2026-11-12T09:00:00.000Z',
+  };
+}
+
+const rerun = (routine: Routine, tree: SemanticNodeV3[] = []) =>
+  stateWith({
+    tenantId: 't1',
+    taskId: 'task-2',
+    query: GOAL,
+    complexity: 'COMPLEX',
+    page: pageWith({ url: URL, tree }),
+    routineRun: startRun(routine, {}, TOKENS),
+  });
+
+/** One rerun of `routine` on page 1: the read asked for, the content extracted, the verdict. */
+async function replayed(env: Setup, routine: Routine, taskId: string) {
+  // The step asks the client for the content its strategy reads, and sends no action.
+  const start = { ...rerun(routine), taskId };
+  const asked = applyUpdate(start, await routineStep(env.deps)(start));
+  const strategy = routine.steps[0]?.value;
+  expect(asked.pending).toBeNull();
+  expect(asked.pageRequest).toMatchObject({ mode: 'content', format: 'html' });
+  expect(asked.pendingExtraction).toEqual({ extractionId: strategy });
+  expect(asked.routineRun?.unit).toEqual({ from: 0, to: 0 });
+  expect(routeAfterRoutineStep(asked)).toBe('dispatch');
+  // The content comes back: the strategy reads it, and the routine goes on.
+  const read = onPage({ ...asked, pageRequest: null }, catalogPageHtml(0, 12, 1));
+  const extracted = applyUpdate(read, await extraction(env.deps)(read));
+  expect(extracted.routineTrace.at(-1)).toMatchObject({
+    verified: true,
+    read: { extractionId: strategy },
+  });
+  expect(routeAfterExtraction(extracted)).toBe('routine_step');
+  return applyUpdate(extracted, await routineStep(env.deps)(extracted));
+}
+
+describe('a routine that reads with a saved extraction', () => {
+  it('compiles the extraction into an extract step and replays it with no model call', async () => {
+    const env = await setup();
+    const trace = await firstRun(env);
+    expect(trace).toHaveLength(1);
+    expect(trace[0]).toMatchObject({ verified: true, actions: [], beforeUrl: URL });
+    const strategy = trace[0]?.read?.extractionId;
+    expect(strategy).toEqual(expect.any(String));
+    const routine = saved(trace);
+    expect(routine.steps).toEqual([
+      expect.objectContaining({
+        action: 'extract',
+        target: null,
+        value: strategy,
+        page: { url: URL },
+      }),
+    ]);
+    // The first replay of a learned recipe is cross-checked by the model once (the extraction
+    // service's rule); a routine's later runs call nothing.
+    await replayed(env, routine, 'task-2');
+    const callsBefore = env.llm.calls.length;
+    const done = await replayed(env, routine, 'task-3');
+    expect(done.status).toBe('completed');
+    expect(done.result).toMatch(
+      /\(1 steps\)\. Extracted 12 items from 1 page, stored with the task\./,
+    );
+    expect(env.llm.calls.length).toBe(callsBefore);
+    const stored = await env.store.extractionResults.listByTask('t1', 'task-3');
+    expect(stored.map((r) => [r.method, (r.data as unknown[]).length])).toEqual([['replay', 12]]);
+  });
+
+  it('hands over when the saved extraction reads nothing on the page', async () => {
+    const env = await setup();
+    const routine = saved(await firstRun(env));
+    const start = rerun(routine);
+    const asked = applyUpdate(start, await routineStep(env.deps)(start));
+    const empty = onPage(
+      { ...asked, pageRequest: null },
+      '<html><body><p>Sold out.</p></body></html>',
+    );
+    const extracted = applyUpdate(empty, await extraction(env.deps)(empty));
+    const after = applyUpdate(extracted, await routineStep(env.deps)(extracted));
+    expect(after.status).not.toBe('completed');
+    expect((after.routineRun as RoutineRun).fellBack).toMatch(
+      /saved extraction of step 1 read nothing here/,
+    );
+    expect(routeAfterRoutineStep(after)).toBe('action_generation');
+  });
+
+  it('hands over when the list has a page more than when the routine was saved', async () => {
+    const env = await setup();
+    const [read] = await firstRun(env);
+    if (!read) throw new Error('no read');
+    // Page 1 read, Next page clicked (verified), page 2 read: the last page then had no Next.
+    const click: RoutineTraceEntry = {
+      ...read,
+      read: undefined,
+      actions: [
+        {
+          action: { name: 'click', args: { id: 'next' } },
+          target: {
+            role: 'link',
+            name: 'Next page',
+            fingerprint: 'link|Next page|f0|#0',
+            locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
+          },
+        },
+      ],
+      expect: { ...read.expect, urlChanged: true, url: 'https://shop.test/catalog/?page=2' },
+    };
+    const page2 = { ...read, beforeUrl: 'https://shop.test/catalog/?page=2' };
+    const routine = saved([read, click, page2]);
+    expect(routine.steps.map((s) => s.action)).toEqual(['extract', 'click', 'extract']);
+
+    // At its last read, Next page is still there: the agent reads on.
+    const last = {
+      ...rerun(routine, [NEXT]),
+      routineRun: { ...startRun(routine, {}, TOKENS), next: 3 },
+    };
+    const longer = await routineStep(env.deps)(last);
+    expect((longer.routineRun as RoutineRun).fellBack).toMatch(/the list goes on past the pages/);
+    // Without it, the routine is done.
+    const ended = await routineStep(env.deps)({ ...last, page: pageWith({ url: URL, tree: [] }) });
+    expect(ended.status).toBe('completed');
+  });
+
+  it('keeps refusing tasks that collected items through the model', () => {
+    expect(
+      compileRoutine({ query: GOAL, status: 'completed', trace: [], readsData: true }),
+    ).toEqual({
+      ok: false,
+      reason:
+        'the task collected items through the model; a routine replays actions and saved extractions only',
+    });
+  });
+});

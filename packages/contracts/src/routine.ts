@@ -53,7 +53,9 @@ export const RoutineTarget = z.object({
   locators: z.array(RoutineLocator).min(1).max(ROUTINE_LIMITS.locators),
   /**
    * The element's name as a template when the goal said it (a link or option clicked by the
-   * name the goal gave: `{department}`); a rerun looks for the element its own value names.
+   * name the goal gave: `{department}`), or a distinctive part of it (`Approve {item}` for
+   * "Approve invoice INV-1003"); a rerun looks for the element its own value names, and only
+   * an element of that name will do.
    */
   name: z
     .string()

@@ -265,4 +265,90 @@ describe('compileRoutine', () => {
     expect(result.draft.goalTemplate).toBe('Show me the recent patients');
     expect(result.draft.parameters).toEqual([]);
   });
+  describe('a distinctive value inside a clicked element’s name', () => {
+    const url = 'https://erp.test/invoices';
+    const ids = ['INV-1001', 'INV-1002', 'INV-1003', 'INV-1004', 'INV-1005'];
+    const list = pageOf(
+      ids.flatMap((id, k) => [
+        { i: `s${k}`, r: 'txt', n: `${id} · Vendor ${k}` },
+        { i: `a${k}`, r: 'btn', n: `Approve ${id}` },
+      ]),
+      { url },
+    );
+    const approved = pageOf(list.tree, { url, successMessages: ['Approved'] });
+    const clicks = (...ks: number[]) =>
+      ks.map((k) => traceEntry(sent(list, [`click("a${k}")`]), approved, verdict(true), false));
+    const compiled = (query: string, trace: RoutineTraceEntry[]) => {
+      const result = compileRoutine(input(trace, { query }));
+      if (!result.ok) throw new Error(result.reason);
+      return result.draft;
+    };
+
+    it('becomes the parameter, the rest of the name a template around it', () => {
+      const one = compiled('Approve invoice INV-1003', clicks(2));
+      expect(one.goalTemplate).toBe('Approve invoice {item}');
+      expect(one.parameters).toEqual([
+        { name: 'item', example: 'INV-1003', source: 'goal', steps: [0] },
+      ]);
+      expect(one.steps[0]?.target?.name).toBe('Approve {item}');
+      expect(fillTemplate(one.steps[0]?.target?.name ?? '', { item: 'INV-1004' })).toBe(
+        'Approve INV-1004',
+      );
+      const two = compiled('Approve invoices INV-1002 and INV-1005', clicks(1, 4));
+      expect(two.goalTemplate).toBe('Approve invoices {item} and {item2}');
+      expect(two.parameters.map((p) => [p.name, p.example, p.steps])).toEqual([
+        ['item', 'INV-1002', [0]],
+        ['item2', 'INV-1005', [1]],
+      ]);
+      expect(two.steps.map((step) => step.target?.name)).toEqual([
+        'Approve {item}',
+        'Approve {item2}',
+      ]);
+    });
+
+    it('keeps a verb that names the whole button literal, its value still a parameter', () => {
+      const draft = compiled('Approve INV-1003 today', clicks(2));
+      expect(draft.goalTemplate).toBe('Approve {item} today');
+      expect(draft.steps[0]?.target?.name).toBe('Approve {item}');
+    });
+
+    it('takes no common word, no lower-case goal and no run the goal opens with', () => {
+      const page = pageOf(
+        [
+          { i: 'n', r: 'btn', n: 'Add Patient' },
+          { i: 'd', r: 'btn', n: 'Save Draft changes' },
+          { i: 'a', r: 'btn', n: 'Approve INV-1003' },
+        ],
+        { url },
+      );
+      const done = pageOf(page.tree, { url, successMessages: ['Done'] });
+      const click = (id: string) => [
+        traceEntry(sent(page, [`click("${id}")`]), done, verdict(true), false),
+      ];
+      const cases: [string, string][] = [
+        // "Patient" is a word the name shares with the goal's prose, not a value.
+        ['Please open the Patient list', 'n'],
+        ['Add a new patient', 'n'],
+        // Two capitalised words, but they open the goal: its verb and object.
+        ['Save Draft and close', 'd'],
+        // The page writes the id in capitals; a goal that does not names no element.
+        ['approve invoice inv-1003', 'a'],
+      ];
+      for (const [query, id] of cases) {
+        const draft = compiled(query, click(id));
+        expect(draft.parameters).toEqual([]);
+        expect(draft.goalTemplate).toBe(query);
+        expect(draft.steps[0]?.target?.name).toBeUndefined();
+      }
+    });
+
+    it('takes a capitalised name of several words inside a link’s name', () => {
+      const page = pageOf([{ i: 'l', r: 'link', n: 'Open chart of Jas Patel' }], { url });
+      const draft = compiled('Show the chart for Jas Patel please', [
+        traceEntry(sent(page, ['click("l")']), page, verdict(true), false),
+      ]);
+      expect(draft.goalTemplate).toBe('Show the chart for {link} please');
+      expect(draft.steps[0]?.target?.name).toBe('Open chart of {link}');
+    });
+  });
 });

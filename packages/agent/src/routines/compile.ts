@@ -222,6 +222,8 @@ function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
             // Written as the page writes it: "Show me the recent patients" names no element by
             // its words, while "Choose Neurology" names one (a parameter only a name can fill).
             caseless: false,
+            // "Approve INV-1003" for "Approve invoice INV-1003": the invoice is the value.
+            partial: 'also',
           },
         ]
       : [],
@@ -289,11 +291,12 @@ export function compileRoutine(input: CompileInput): CompileResult {
   const traced = tracedOf(flat);
   let params = findParameters(input.query, traced);
   const verbs = verbButtons(flat, traced, params);
-  // A second reading without them: their words are the goal's own, not a value.
+  // A second reading with them literal: their words are the goal's own, not a value, though a
+  // distinctive value inside one still is ("Approve INV-1003" for "Approve INV-1003 today").
   if (verbs.length > 0)
     params = findParameters(
       input.query,
-      traced.filter((t) => !verbs.includes(t)),
+      traced.map((t) => (verbs.includes(t) ? { ...t, partial: 'only' as const } : t)),
     );
   const found = withStepsOf(params);
   const steps = flat.map((f, step) => routineStepOf(f, step, found));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findParameters, parameterNameOf, type TracedValue } from './parameters';
+import { distinctive, findParameters, parameterNameOf, type TracedValue } from './parameters';
 import { fillTemplate, renderTemplate } from '@tandem/contracts';
 
 const typed = (...values: [string, string][]): TracedValue[] =>
@@ -117,6 +117,88 @@ describe('parameter discovery', () => {
     const found = templates('Search for shoes', typed(['Search', ' shoes ']));
     expect(found.valueOf(0)).toBe(' {search} ');
     expect(fillTemplate(found.valueOf(0) ?? '', { search: 'boots' })).toBe(' boots ');
+  });
+});
+
+describe('parameter discovery: values inside a clicked element’s name', () => {
+  const named = (value: string, partial: TracedValue['partial'] = 'also'): TracedValue[] => [
+    { step: 0, value, label: 'item', partial },
+  ];
+
+  it('traces a distinctive run of goal words inside the name, the rest literal', () => {
+    const found = templates('Approve invoice INV-1003', named('Approve INV-1003'));
+    expect(found.template).toBe('Approve invoice {item}');
+    expect(found.valueOf(0)).toBe('Approve {item}');
+    expect(found.parameters).toEqual([
+      { name: 'item', example: 'INV-1003', source: 'goal', steps: [0] },
+    ]);
+    // Typed text is never traced in part: "Approve INV-1003" was not typed from the goal.
+    expect(
+      templates('Approve invoice INV-1003', typed(['Note', 'Approve INV-1003'])).valueOf(0),
+    ).toBeNull();
+    // A look-alike is another id, not this one with a suffix.
+    expect(templates('Approve invoice INV-1004', named('Approve INV-10045')).valueOf(0)).toBeNull();
+  });
+
+  it('skips the whole name when it is the goal’s verb, and a run the goal opens with', () => {
+    const verb = templates('Approve INV-1003 today', named('Approve INV-1003', 'only'));
+    expect(verb.template).toBe('Approve {item} today');
+    expect(verb.valueOf(0)).toBe('Approve {item}');
+    expect(templates('Approve', named('Approve', 'only')).valueOf(0)).toBeNull();
+    expect(templates('INV-1003 needs approving', named('Approve INV-1003')).valueOf(0)).toBeNull();
+  });
+
+  it('calls distinctive only identifiers and names of several capitalised words', () => {
+    const yes = [
+      ['INV-1003'],
+      ['12B'],
+      ['ops@acme.test'],
+      ['ACME-EU'],
+      ['user_id'],
+      ['Jas', 'Patel'],
+      ['Data', 'Analyst'],
+    ];
+    const no = [
+      ['Add'],
+      ['patient'],
+      ['Approve'],
+      ['Follow-up'],
+      ['e-mail'],
+      ['OK'],
+      ['ACME'],
+      ['Data', 'analyst'],
+      ['Add', 'INV-1'],
+      [],
+    ];
+    for (const words of yes) expect(distinctive(words), words.join(' ')).toBe(true);
+    for (const words of no) expect(distinctive(words), words.join(' ')).toBe(false);
+  });
+
+  it('round-trips generated ids: the name filled with another id is that id’s button', () => {
+    const id = fc
+      .tuple(fc.stringMatching(/^[A-Z]{2,4}$/), fc.integer({ min: 1, max: 99_999 }))
+      .map(([prefix, n]) => `${prefix}-${n}`);
+    const verb = fc.constantFrom('Approve', 'Reject', 'Pay', 'Archive');
+    fc.assert(
+      fc.property(id, id, verb, fc.boolean(), (first, other, action, polite) => {
+        const goal = polite
+          ? `Please ${action.toLowerCase()} invoice ${first} today`
+          : `${action} the invoice ${first}`;
+        const found = templates(goal, named(`${action} ${first}`));
+        const [param] = found.parameters;
+        expect(found.parameters).toHaveLength(1);
+        expect(param?.example).toBe(first);
+        const name = found.valueOf(0) ?? '';
+        expect(name).toBe(`${action} {${param?.name}}`);
+        const examples = { [param?.name ?? '']: first };
+        expect(fillTemplate(found.template, examples)).toBe(goal);
+        expect(fillTemplate(name, examples)).toBe(`${action} ${first}`);
+        expect(fillTemplate(name, { [param?.name ?? '']: other })).toBe(`${action} ${other}`);
+        // A look-alike (the id with a digit more) names no value of this goal.
+        expect(templates(goal, named(`${action} ${first}7`)).valueOf(0)).toBeNull();
+      }),
+      { seed: 33, numRuns: 200 },
+    );
   });
 });
 

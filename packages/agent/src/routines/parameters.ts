@@ -2,7 +2,9 @@
 // from the goal. No special syntax is needed: each value is traced back into the goal's words
 // ("Jas Patel" in the goal, "Jas" typed into First name and "Patel" into Last name → {firstName},
 // {lastName}). Only a whole value that is exactly a run of the goal's words counts, so a value
-// that merely contains a goal word, or a goal word that was never typed, stays literal.
+// that merely contains a goal word, or a goal word that was never typed, stays literal. The one
+// exception is a clicked element's name, which may hold a distinctive value inside it ("Approve
+// INV-1003" for "Approve invoice INV-1003"; see distinctive).
 // Explicit `{{value}}` or `{{name=value}}` in the goal marks a parameter too (`{{secret:…}}`
 // is a secret reference, never a parameter).
 import type { TemplatePart } from '@tandem/contracts';
@@ -17,6 +19,13 @@ export interface TracedValue {
    * select finds its option either way. Typed text must match exactly.
    */
   caseless?: boolean;
+  /**
+   * A clicked element's name: when it is not a run of the goal's words as a whole, a
+   * distinctive run of its words that is one may be traced alone ("INV-1003" in "Approve
+   * INV-1003"), the rest of the name staying literal around it. `only`: the name as a whole is
+   * the goal's verb (compile.ts verbButtons), so only such a run inside it may be traced.
+   */
+  partial?: 'also' | 'only';
 }
 
 export interface FoundParameter {
@@ -175,11 +184,83 @@ function partsOf(t: Tracing, start: number, end: number): TemplatePart[] {
 function traceValue(t: Tracing, traced: TracedValue): TemplatePart[] | null {
   const core = traced.value.trim();
   if (core === '' || /\{\{\s*secret:/i.test(core)) return null;
+  if (traced.partial === 'only') return tracePartly(t, core, traced);
+  return traceText(t, core, traced) ?? (traced.partial ? tracePartly(t, core, traced) : null);
+}
+
+/** Words of a name that carry a value of their own (see distinctive). */
+const IDENTIFIER = /^(?=.*\d)\S+$|^[\p{L}\d]+(?:[-_.@#/:][\p{L}\d]+)+$/u;
+const CAPITALISED = /^\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*$/u;
+
+/**
+ * Whether a run of words inside an element's name is distinctive enough to be a value the goal
+ * gave, and not a word the name shares with the goal's prose ("Add", "Approve", "patient"):
+ * - one identifier-like word: it holds a digit ("INV-1003", "12B"), or it joins letters with
+ *   one of `-_.@#/:` and has `_`, `@` or two capitals ("ACME-EU", "ops@acme.test"), while a
+ *   plain hyphenated word ("Follow-up", "e-mail") is prose;
+ * - or two or more capitalised words, as a proper name is written ("Jas Patel", "Data
+ *   Analyst"); one capitalised word may just open a sentence or label a button.
+ * A wrong guess costs little on the page (a rerun looks for the element its own value names,
+ * and heals when there is none) but would widen the template to goals the routine never did.
+ */
+export function distinctive(words: readonly string[]): boolean {
+  if (words.length === 1) {
+    const [word] = words as [string];
+    if (!IDENTIFIER.test(word)) return false;
+    return /\d/.test(word) || /[_@]/.test(word) || (word.match(/\p{Lu}/gu) ?? []).length >= 2;
+  }
+  return words.length > 1 && words.every((w) => CAPITALISED.test(w));
+}
+
+/**
+ * A name's pieces with its distinctive runs of goal words as parameters, the rest literal; null
+ * when it has none. Longest runs first, left to right, matched in the case the page writes
+ * (the name's own `caseless`). A run the goal opens with is its verb or its subject ("Save
+ * Draft and close" for the button "Save Draft changes"), never a value.
+ */
+function tracePartly(t: Tracing, core: string, traced: TracedValue): TemplatePart[] | null {
+  const words = tokensOf(core);
+  const opening = t.tokens[0]?.rawStart ?? 0;
+  const parts: TemplatePart[] = [];
+  let at = 0;
+  let traces = false;
+  for (let i = 0; i < words.length; i++) {
+    for (let j = Math.min(words.length, i + MAX_WORDS) - 1; j >= i; j--) {
+      if (i === 0 && j === words.length - 1) continue;
+      const run = words.slice(i, j + 1).map((w) => core.slice(w.coreStart, w.coreEnd));
+      if (!distinctive(run)) continue;
+      const start = (words[i] as Token).coreStart;
+      const end = (words[j] as Token).coreEnd;
+      const found = traceText(t, core.slice(start, end), traced, (s) => s > opening);
+      if (!found) continue;
+      if (start > at) parts.push(core.slice(at, start));
+      parts.push(...found);
+      at = end;
+      traces = true;
+      i = j;
+      break;
+    }
+  }
+  if (!traces) return null;
+  if (at < core.length) parts.push(core.slice(at));
+  return parts;
+}
+
+/**
+ * Text's pieces as whole runs of the goal's words (new parameters are added); null: not there.
+ * `where` keeps only the runs starting at the goal offsets it accepts.
+ */
+function traceText(
+  t: Tracing,
+  core: string,
+  traced: TracedValue,
+  where: (start: number) => boolean = () => true,
+): TemplatePart[] | null {
   // A run of words that cuts through a parameter's words is not the value.
   const cuts = (start: number, end: number) =>
     t.assigned.some((a) => a.start < end && a.end > start && (a.start < start || a.end > end));
   const spans = occurrences(t.plain, t.tokens, core, traced.caseless === true).filter(
-    ([s, e]) => !cuts(s, e),
+    ([s, e]) => !cuts(s, e) && where(s),
   );
   if (spans.length === 0) return null;
   const exact = spans

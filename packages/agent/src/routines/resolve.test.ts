@@ -1,7 +1,7 @@
 import type { RoutineTarget, SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf, locatorsOf } from './locators';
-import { fingerprintsOf, resolveTarget } from './resolve';
+import { fingerprintsOf, resolveTarget, stillDescribes } from './resolve';
 
 // The add-patient form as the first run saw it.
 const form: SemanticNodeV3[] = [
@@ -125,6 +125,46 @@ describe('resolveTarget', () => {
     expect(resolveTarget(kettle, grid.slice(2))).toEqual({
       unresolved: '“Add to cart” has or had look-alikes, and only its rank tells which',
     });
+  });
+
+  it('takes only the element its filled name names, never the one recorded', () => {
+    const list: SemanticNodeV3[] = ['INV-1003', 'INV-10045', 'INV-1004'].flatMap((id, k) => [
+      { i: `s${k}`, r: 'txt', n: id },
+      { i: `a${k}`, r: 'btn', n: `Approve ${id}` },
+    ]);
+    // As the first run recorded "Approve INV-1003", its name filled with this run's INV-1004,
+    // but a fingerprint and locators that still describe the old button.
+    const old = recorded('a0', list);
+    const filled = (name: string): RoutineTarget => ({ ...old, name });
+    expect(resolveTarget(old, list)).toEqual({ id: 'a0', by: 'fingerprint' });
+    const wanted = filled('Approve INV-1004');
+    expect(resolveTarget(wanted, list)).toEqual({
+      unresolved: expect.stringMatching(/^no element named “Approve INV-1004” has the fingerprint/),
+    });
+    expect(stillDescribes(wanted, list, 'a0')).toBe(false);
+    // Rewritten for this run (step-node.ts targetFor): the exact name, not its look-alike.
+    const rewritten: RoutineTarget = {
+      fingerprint: 'btn|Approve INV-1004|f0|#0',
+      locators: [{ by: 'role-name', role: 'btn', name: 'Approve INV-1004' }],
+      name: 'Approve INV-1004',
+    };
+    expect(resolveTarget(rewritten, list)).toEqual({ id: 'a2', by: 'fingerprint' });
+    // A locator that finds the old element finds nothing; the name is compared ignoring case.
+    const near: RoutineTarget = {
+      fingerprint: 'btn|Approve INV-1003|f0|#0',
+      locators: [
+        { by: 'ordinal', role: 'btn', index: 0 },
+        { by: 'label', text: 'Approve INV-1004' },
+      ],
+      name: 'approve inv-1004',
+    };
+    expect(resolveTarget(near, list)).toEqual({ id: 'a2', by: 'label' });
+    // Gone from the page: a heal, never the nearest look-alike.
+    expect(resolveTarget(rewritten, list.slice(0, 4))).toEqual({
+      unresolved: expect.stringMatching(/^no element named “Approve INV-1004”/),
+    });
+    // A template still holding a parameter constrains nothing (targetFor fills it first).
+    expect(resolveTarget(filled('Approve {item}'), list)).toEqual({ id: 'a0', by: 'fingerprint' });
   });
 
   it('computes the fingerprints locators.ts records, in one pass', () => {

@@ -4,7 +4,12 @@
 // that now fits several elements says nothing about which one was meant and is skipped; an
 // element the action rules forbid (covered by a modal, disabled) is never returned, because a
 // rerun must not do what the model may not.
-import type { RoutineLocator, RoutineTarget, SemanticNodeV3 } from '@tandem/contracts';
+import {
+  parseTemplate,
+  type RoutineLocator,
+  type RoutineTarget,
+  type SemanticNodeV3,
+} from '@tandem/contracts';
 import { hasState } from '../page/page-state';
 
 export type TargetResolution =
@@ -87,7 +92,27 @@ const locatorText = (l: RoutineLocator): string => {
 };
 
 /**
+ * The name the element must have, when the target's name template is filled (targetFor in
+ * step-node.ts fills it with this run's values): null when the target has none, or still has
+ * parameters.
+ */
+export function requiredName(target: RoutineTarget): string | null {
+  if (target.name === undefined) return null;
+  let parts: ReturnType<typeof parseTemplate>;
+  try {
+    parts = parseTemplate(target.name);
+  } catch {
+    return null;
+  }
+  return parts.every((p) => typeof p === 'string') ? parts.join('').trim() : null;
+}
+
+/**
  * The id of the element a step acts on in `tree`, and what found it; or why there is none.
+ * A target with a filled name (requiredName) may only be an element of that name, ignoring
+ * case: the fingerprint and the locators were recorded on the first run's element ("Approve
+ * INV-1003"), and one that survived this run's rewrite must still never pick that element for
+ * "Approve INV-1004". Elements of other names are left out before the rules below.
  * Rules, in order:
  * - the fingerprint (role, name, frame, rank among look-alikes). It is trusted alone when the
  *   element's role and name are unique on the page and were when the step was recorded. With
@@ -105,8 +130,12 @@ export function resolveTarget(
   tree: readonly SemanticNodeV3[],
 ): TargetResolution {
   const prints = fingerprintsOf(tree);
-  const byPrint = prints.indexOf(target.fingerprint);
-  const located = target.locators.map((l) => locate(tree, l));
+  const wanted = requiredName(target)?.toLowerCase() ?? null;
+  const named = (i: number) =>
+    wanted === null || nameOf(tree[i] as SemanticNodeV3).toLowerCase() === wanted;
+  const printed = prints.indexOf(target.fingerprint);
+  const byPrint = printed >= 0 && named(printed) ? printed : -1;
+  const located = target.locators.map((l) => locate(tree, l).filter(named));
 
   if (byPrint >= 0) {
     const node = tree[byPrint] as SemanticNodeV3;
@@ -148,7 +177,11 @@ export function resolveTarget(
     if (problem) return { unresolved: problem };
     return { id: node.i, by: locator.by };
   }
-  return { unresolved: `no element has the fingerprint; locators found ${tried.join(', ')}` };
+  const none =
+    wanted === null
+      ? 'no element has the fingerprint'
+      : `no element named “${requiredName(target)}” has the fingerprint`;
+  return { unresolved: `${none}; locators found ${tried.join(', ')}` };
 }
 
 /**
@@ -164,6 +197,12 @@ export function stillDescribes(
 ): boolean {
   const index = tree.findIndex((n) => n.i === id);
   if (index < 0 || fingerprintsOf(tree)[index] !== target.fingerprint) return false;
+  const wanted = requiredName(target);
+  if (
+    wanted !== null &&
+    nameOf(tree[index] as SemanticNodeV3).toLowerCase() !== wanted.toLowerCase()
+  )
+    return false;
   return target.locators.every((l) => {
     const found = locate(tree, l);
     return found.length === 1 && found[0] === index;

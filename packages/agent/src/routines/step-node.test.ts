@@ -1,4 +1,4 @@
-import { type Routine, type SemanticNodeV3 } from '@tandem/contracts';
+import { type Routine, type RoutineTarget, type SemanticNodeV3 } from '@tandem/contracts';
 import { describe, expect, it } from 'vitest';
 import { approvalUpdate } from '../nodes/dispatch/approval';
 import { applyUpdate, nodeDeps, pageOf, stateWith } from '../testing/state';
@@ -6,6 +6,7 @@ import { FILLED, form, formRun, GOAL } from '../testing/routine-runs';
 import type { InteractStateType } from '../state';
 import { compileRoutine } from './compile';
 import { startRun, type RoutineRun } from './run';
+import { resolveTarget } from './resolve';
 import { routineStep, targetFor } from './step-node';
 import { routineVerdict } from './verdict';
 
@@ -226,6 +227,42 @@ describe('targetFor', () => {
     expect(target).toEqual({
       fingerprint: 'opt|Cardiology|f0|#0',
       locators: [{ by: 'role-name', role: 'opt', name: 'Cardiology' }],
+      name: 'Cardiology',
     });
+  });
+  it('fills a name template around the value, and the resolver takes that name exactly', () => {
+    const state = running();
+    const run = {
+      ...(state.routineRun as RoutineRun),
+      routine: {
+        ...savedRoutine(),
+        parameters: [{ name: 'item', example: 'INV-1003', source: 'goal' as const, steps: [0] }],
+      },
+      values: { item: 'INV-1004' },
+    };
+    const page = pageOf(
+      ['INV-1003', 'INV-10045', 'INV-1004'].map((id, k) => ({
+        i: `a${k}`,
+        r: 'btn',
+        n: `Approve ${id}`,
+      })),
+    );
+    const saved: RoutineTarget = {
+      fingerprint: 'btn|Approve INV-1003|f0|#0',
+      locators: [
+        { by: 'role-name', role: 'btn', name: 'Approve INV-1003' },
+        { by: 'near', role: 'btn', text: 'INV-1003', side: 'after' },
+        { by: 'ordinal', role: 'btn', index: 0 },
+      ],
+      name: 'Approve {item}',
+    };
+    const target = targetFor(saved, run, page);
+    expect(target.fingerprint).toBe('btn|Approve INV-1004|f0|#0');
+    expect(resolveTarget(target, page.tree)).toEqual({ id: 'a2', by: 'fingerprint' });
+    // Not on the page: the step heals rather than clicking a look-alike.
+    const without = page.tree.filter((n) => n.i !== 'a2');
+    expect(resolveTarget(targetFor(saved, run, pageOf(without)), without)).toHaveProperty(
+      'unresolved',
+    );
   });
 });

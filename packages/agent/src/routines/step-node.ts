@@ -7,6 +7,7 @@
 // alone (a heal), and a page that is not the routine's, a second heal in a row or a step the
 // task's rules refuse to the full agent.
 import {
+  escapeTemplate,
   ExtractRequest,
   fillTemplate,
   ROUTINE_EXTRACT,
@@ -153,6 +154,8 @@ export function targetFor(target: RoutineTarget, run: RoutineRun, page: PageStat
         ? [role, name, frame, rank].join('|')
         : target.fingerprint,
     locators: locators.length > 0 ? locators : [{ by: 'label' as const, text: name }],
+    // Filled: resolveTarget takes only an element of this name, whatever else was recorded.
+    name: escapeTemplate(name),
   };
 }
 

@@ -50,4 +50,21 @@ describe('routine format', () => {
     );
     expect(expectationText(null)).toBe('checked with the next step (chained)');
   });
+
+  it('says what an extract step reads, not that nothing changed', () => {
+    const read: RoutineExpectation = {
+      tier: 1,
+      urlChanged: false,
+      url: 'https://shop.test/catalog',
+      domChanged: false,
+      network: false,
+      fieldsHold: false,
+      text: [],
+      reason: 'Extracted 12 items with 1 model call. So far: 12 unique items from 1 page.',
+    };
+    expect(targetText(null, 'extract')).toBe('the page’s content');
+    expect(expectationText(read, 'extract')).toBe(
+      'reads items with the saved extraction (when saved: Extracted 12 items with 1 model call.)',
+    );
+  });
 });

@@ -1,6 +1,12 @@
 // Text for the routines admin pages: a template with its parameters picked out, a step's
 // target and expected outcome in a line each. Pure, so they are unit-tested without a page.
-import type { RoutineExpectation, RoutineLocator, RoutineTarget } from '@tandem/contracts';
+import {
+  ROUTINE_EXTRACT,
+  type RoutineExpectation,
+  type RoutineLocator,
+  type RoutineStep,
+  type RoutineTarget,
+} from '@tandem/contracts';
 
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'parameter'; name: string };
 
@@ -43,7 +49,8 @@ export function locatorText(locator: RoutineLocator): string {
 }
 
 /** The first locator (the one a rerun tries first), and how many more there are. */
-export function targetText(target: RoutineTarget | null): string {
+export function targetText(target: RoutineTarget | null, action?: RoutineStep['action']): string {
+  if (action === ROUTINE_EXTRACT) return 'the page’s content';
   if (!target) return '—';
   const [first, ...rest] = target.locators;
   const more = rest.length > 0 ? ` (+${rest.length} more)` : '';
@@ -51,7 +58,15 @@ export function targetText(target: RoutineTarget | null): string {
 }
 
 /** What verification confirmed after the step, in a few words. */
-export function expectationText(expect: RoutineExpectation | null): string {
+export function expectationText(
+  expect: RoutineExpectation | null,
+  action?: RoutineStep['action'],
+): string {
+  // A read has no visible effect: what it read when the routine was saved says more.
+  if (action === ROUTINE_EXTRACT) {
+    const first = /^[^.]*\./.exec(expect?.reason ?? '')?.[0];
+    return `reads items with the saved extraction${first ? ` (when saved: ${first})` : ''}`;
+  }
   if (!expect) return 'checked with the next step (chained)';
   const facts: string[] = [];
   if (expect.urlChanged) facts.push(`URL → ${expect.url}`);

@@ -145,11 +145,11 @@ export default async function RoutinePage({
                 {step.optional ? <div className="muted counts">optional</div> : null}
               </td>
               <td>
-                {targetText(step.target)}
+                {targetText(step.target, step.action)}
                 {step.target ? <div className="muted counts">{step.target.fingerprint}</div> : null}
               </td>
               <td>{step.value === null ? '—' : <TemplateText template={step.value} />}</td>
-              <td>{expectationText(step.expect)}</td>
+              <td>{expectationText(step.expect, step.action)}</td>
               <td>
                 <span className={`badge ${step.safety === 'safe' ? 'ready' : 'needs_user_input'}`}>
                   {step.safety}

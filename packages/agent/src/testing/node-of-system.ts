@@ -11,15 +11,20 @@ import { finalAnswerSystem } from '../nodes/finalize/prompt';
 import { outcomePredictionSystem } from '../nodes/outcome-prediction/node';
 import { planningSystem } from '../nodes/planning/prompt';
 import { replanningSystem } from '../nodes/replanning/prompt';
+import { nodeInstructions } from '../nodes/system-prompt';
 import { verificationSystem } from '../nodes/verification/prompt';
 import { EVALUATOR_SYSTEM } from '../web-search/manage-search';
 
-const firstLine = (text: string) => text.split('\n', 1)[0] ?? text;
+/** The first line of a node's own instructions (every system prompt opens with one preamble). */
+const firstLine = (system: string) => {
+  const own = nodeInstructions(system);
+  return own.split('\n', 1)[0] ?? own;
+};
 
 /**
- * Each node's signature: the first line of its system prompt. Re-planning extends planning's
- * prompt, and context analysis with a plan joins both, so their signature is the line they
- * add, tried first.
+ * Each node's signature: the first line of its own instructions (after the shared preamble).
+ * Re-planning extends planning's prompt, and context analysis with a plan joins both, so their
+ * signature is the line they add, tried first.
  */
 const SIGNATURES: [node: string, signature: string][] = [
   // Context analysis that plans too carries planning's prompt: tried before planning.

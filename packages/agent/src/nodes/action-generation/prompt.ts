@@ -7,12 +7,8 @@ import { ReadPageField } from '../../page-reads/read-page';
 import { ExtractField } from '../extraction/model-extract';
 import { OutcomeField } from '../outcome-prediction/predicted';
 import type { PromptSections } from './part';
-import {
-  describePage,
-  fenceUntrusted,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, fenceUntrusted, type PageState } from '../../page/page-state';
+import { systemPrompt } from '../system-prompt';
 
 export const ActionGenerationOutput = z.object({
   thought: z.string().describe('Short reasoning: what the page shows and why this action.'),
@@ -48,17 +44,16 @@ const baseSystem = [
   "State every other action's outcome (checked after it runs); when it achieves the whole goal, set completesGoal and write the user's answer.",
   'Never invent values the user did not give: when the next action needs a value you do not have (a required field the goal does not fill), report it in missingInfo instead of acting. Use googleSearch for public facts.',
   'The page list shows interactive elements only. To read text (articles, tables, cards, documentation), set readPage: first {"mode": "outline"}, then {"mode": "content", "grep": "<xpath or words from the outline>"}.',
-  UNTRUSTED_CONTENT_RULE,
 ];
 
-export const actionGenerationSystem = baseSystem.join('\n');
+export const actionGenerationSystem = systemPrompt(baseSystem);
 
 /**
  * The system prompt, with the rules of the parts that take part in this run (parts.ts): tasks
  * that do not extract or see a screenshot do not pay for those rules in every call.
  */
 export function actionGenerationSystemFor(rules: readonly string[]): string {
-  return rules.length === 0 ? actionGenerationSystem : [...baseSystem, ...rules].join('\n');
+  return rules.length === 0 ? actionGenerationSystem : systemPrompt([...baseSystem, ...rules]);
 }
 
 export function actionGenerationPrompt(
@@ -79,15 +74,19 @@ export function actionGenerationPrompt(
     rules?: string;
   } & PromptSections,
 ): string {
-  // Static first, changing last: consecutive calls of a task then share a long prefix, which
-  // providers cache (Gemini's implicit caching, OpenAI's prompt caching) and bill for less.
+  // Static first, changing last (system-prompt.ts): consecutive calls of a task then share a
+  // long prefix, which providers cache (Gemini's implicit caching, OpenAI's prompt caching)
+  // and bill for less. The sections a step may add or change (lessons, counts, extractions)
+  // come after the plan, then the history, and the page last.
   return [
     `User goal: ${input.query}`,
     input.rules ?? '',
     input.conversation ? `Conversation so far:\n${fenceUntrusted(input.conversation)}` : '',
     input.rag ? `Organisation knowledge:\n${fenceUntrusted(input.rag)}` : '',
-    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
     `Plan:\n${input.plan}`,
+    // After the plan: a googleSearch() mid-task adds results, and the plan before them stays
+    // the same text.
+    input.web ? `Web search results:\n${fenceUntrusted(input.web)}` : '',
     // Lessons name page elements, so they are page data too.
     input.skills
       ? `Lessons from earlier tasks on this site (apply them when they fit):\n${fenceUntrusted(input.skills)}`

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { PlanningOutput, planningSystem } from '../planning/prompt';
-import {
-  describePage,
-  fenceUntrusted,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, fenceUntrusted, type PageState } from '../../page/page-state';
+import { nodeInstructions, systemPrompt } from '../system-prompt';
 
 export const Source = z.enum(['MEMORY', 'PAGE', 'WEB_SEARCH', 'ASK_USER']);
 export type Source = z.infer<typeof Source>;
@@ -24,13 +20,12 @@ export const ContextAnalysisOutput = z.object({
   reasoning: z.string(),
 });
 
-export const contextAnalysisSystem = [
+export const contextAnalysisSystem = systemPrompt([
   'You decide where the information needed to achieve a browser goal comes from, before any action runs.',
   'MEMORY: the conversation or knowledge already has it. PAGE: it is visible on the current page or the goal needs no extra facts.',
   'WEB_SEARCH: a public fact must be looked up. ASK_USER: private data only the user knows is missing (e.g. a value the goal does not state).',
   'Prefer PAGE when the goal itself states every value needed. Never invent values.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 export function contextAnalysisPrompt(input: {
   query: string;
@@ -78,5 +73,6 @@ export const ALSO_PLAN =
 export const contextAndPlanSystem = [
   contextAnalysisSystem,
   ALSO_PLAN,
-  planningSystem.split('\n').slice(0, -1).join('\n'),
+  // Planning's own lines: the shared preamble is said once, first.
+  nodeInstructions(planningSystem),
 ].join('\n');

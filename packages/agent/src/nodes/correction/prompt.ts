@@ -1,11 +1,7 @@
 import { CorrectionStrategy } from '@tandem/contracts';
 import { z } from 'zod';
-import {
-  describePage,
-  fenceUntrusted,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, fenceUntrusted, type PageState } from '../../page/page-state';
+import { systemPrompt } from '../system-prompt';
 
 export const CorrectionOutput = z.object({
   strategy: CorrectionStrategy,
@@ -13,12 +9,11 @@ export const CorrectionOutput = z.object({
   reason: z.string(),
 });
 
-export const correctionSystem = [
+export const correctionSystem = systemPrompt([
   'A browser agent action failed verification. Propose one corrected action.',
   'Strategies: ALTERNATIVE_SELECTOR (same intent, another element), ALTERNATIVE_TOOL (another kind of action), GATHER_INFORMATION (scroll/wait to reveal), UPDATE_PLAN (a different next step), RETRY_WITH_DELAY (wait then retry).',
   'Use only listed element ids; never an (occluded) or [disabled] element. Answer fail("…") if the goal cannot be reached.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 export function correctionPrompt(input: {
   goal: string;

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  describePage,
-  fenceUntrusted,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, fenceUntrusted, type PageState } from '../../page/page-state';
+import { systemPrompt } from '../system-prompt';
 
 export const CriticOutput = z.object({
   approve: z.boolean().describe('True when the action fits the goal and the page as shown.'),
@@ -15,12 +11,11 @@ export const CriticOutput = z.object({
 });
 export type CriticOutput = z.infer<typeof CriticOutput>;
 
-export const criticSystem = [
+export const criticSystem = systemPrompt([
   'You review a browser agent’s next action before it runs. Approve it only if it moves toward the user goal on this page.',
   'Reject: a value typed into the wrong kind of field (a date in a name field, an email in a phone field), a value the user never gave, an element that does not match the step, finish() when the page does not show the goal achieved, fail() when the goal is still reachable.',
   'Be brief. When in doubt about style, approve; reject only real mistakes.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 export function criticPrompt(input: {
   query: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UNTRUSTED_CONTENT_RULE, fenceUntrusted } from '../../page/page-state';
+import { fenceUntrusted } from '../../page/page-state';
+import { systemPrompt } from '../system-prompt';
 
 export const FinalAnswerOutput = z.object({
   answer: z
@@ -9,12 +10,11 @@ export const FinalAnswerOutput = z.object({
     .describe('The answer for the user: one to three short sentences, plain language.'),
 });
 
-export const finalAnswerSystem = [
+export const finalAnswerSystem = systemPrompt([
   'You write the final answer of a browser agent for the person who gave it the goal.',
   'Say what was done and how it ended, or give the information the goal asked for, in one to three short sentences.',
   'Plain language: no element ids, no code, no action syntax. Quote what the page confirmed when it helps.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 export function finalAnswerPrompt(input: {
   goal: string;

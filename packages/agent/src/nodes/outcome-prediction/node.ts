@@ -6,23 +6,18 @@
 import { parseAction, type ExpectedOutcome } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import { templateOutcome } from '../../engines/outcome-templates';
-import {
-  describePage,
-  findNode,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, findNode, type PageState } from '../../page/page-state';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../../state';
 import { llmContext, logFor, withUsage } from '../node-context';
 import { refusal, sendAction } from '../outcomes';
 import { actionText } from '../pending-action';
 import { expectedOf, mergeExpected, PredictedOutcome } from './predicted';
+import { systemPrompt } from '../system-prompt';
 
-export const outcomePredictionSystem = [
+export const outcomePredictionSystem = systemPrompt([
   'You predict the visible outcome of one browser action, for later verification.',
   'Be concrete and short. nextGoal names an element or text the NEXT plan step needs; required=false unless the next step is impossible without it.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 export const outcomePrediction =
   (deps: AgentDeps) =>

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import type { InformationSource } from '../../state';
-import {
-  describePage,
-  fenceUntrusted,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, fenceUntrusted, type PageState } from '../../page/page-state';
+import { systemPrompt } from '../system-prompt';
 
 export type PlanningOutput = z.infer<typeof PlanningOutput>;
 export const PlanningOutput = z.object({
@@ -73,14 +69,13 @@ export const PlanningOutput = z.object({
     ),
 });
 
-export const planningSystem = [
+export const planningSystem = systemPrompt([
   'You plan how to achieve a goal in a web application, step by step, as a user would with mouse and keyboard.',
   'Each step is one UI action that names its target by its visible label. Keep the plan short; the last step achieves the goal.',
   'Do not add verification steps; every action is verified automatically.',
   'Split a goal of several distinct parts (add a record, then book, then send a message) into subTasks with their inputs and outputs, each step naming its subTask; a goal of one part has none.',
   'When something optional may block a step (a consent banner, a "session expired" dialog, a confirmation), attach a contingency to that step, not a step of its own: its condition quotes the text shown, its action names the element that clears it.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 export function planningPrompt(input: {
   query: string;

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  describePage,
-  fenceUntrusted,
-  UNTRUSTED_CONTENT_RULE,
-  type PageState,
-} from '../../page/page-state';
+import { describePage, fenceUntrusted, type PageState } from '../../page/page-state';
+import { systemPrompt } from '../system-prompt';
 
 export const VerificationOutput = z.object({
   action_succeeded: z.boolean().describe('The last action did what it was meant to do.'),
@@ -13,12 +9,11 @@ export const VerificationOutput = z.object({
   reason: z.string(),
 });
 
-export const verificationSystem = [
+export const verificationSystem = systemPrompt([
   'You verify a browser agent. Compare the state before and after its last action and the observations.',
   'action_succeeded: did the action have its intended effect? task_completed: is the user goal fully achieved now (e.g. a success message for the saved record)?',
   'Be strict: a spinner or an unchanged page is not success. Answer with calibrated confidence.',
-  UNTRUSTED_CONTENT_RULE,
-].join('\n');
+]);
 
 /** The line of the light prompt naming the plan's last step (the scripted models read it). */
 export const LAST_STEP = 'It was the last step of the plan:';

@@ -3,6 +3,7 @@
 // message history (the question and the answer) reaches context analysis' prompt.
 import { InteractResponse } from '@tandem/contracts';
 import {
+  nodeOfSystem,
   startFakeHttpServer,
   type FakeHttpServer,
   type RecordedRequest,
@@ -24,14 +25,18 @@ interface GeminiBody {
 }
 const systemOf = (r: RecordedRequest) =>
   (r.body as GeminiBody).systemInstruction?.parts[0]?.text ?? '';
+/** Every system prompt opens with the same preamble: the node is read from what follows it. */
+const isAnalysis = (r: RecordedRequest) =>
+  ['context_analysis', 'context_planning'].includes(nodeOfSystem(systemOf(r)));
 const promptOf = (r: RecordedRequest) =>
   (r.body as GeminiBody).contents.flatMap((c) => c.parts.map((p) => p.text ?? '')).join('\n');
 
 /** Answers like a model would: ask for the date of birth until the conversation holds it. */
 function model(r: RecordedRequest): unknown {
   const system = systemOf(r);
+  const node = nodeOfSystem(system);
   const prompt = promptOf(r);
-  if (system.startsWith('You decide where the information')) {
+  if (isAnalysis(r)) {
     const known = prompt.includes('2 April 1990');
     return {
       source: known ? 'MEMORY' : 'ASK_USER',
@@ -41,14 +46,14 @@ function model(r: RecordedRequest): unknown {
       reasoning: known ? 'The user gave it.' : 'Only the user knows it.',
     };
   }
-  if (system.startsWith('You plan how to achieve'))
+  if (node === 'planning')
     return {
       goal: 'Add Jas',
       steps: [{ description: 'Type 1990-04-02 into Date of birth', refinable: true }],
     };
-  if (system.startsWith('You predict the visible outcome'))
+  if (node === 'outcome_prediction')
     return { description: 'The field holds the date', urlShouldChange: false, nextGoal: null };
-  throw new Error(`unexpected model call: ${system.slice(0, 60)}`);
+  throw new Error(`unexpected model call: ${node}: ${system.slice(0, 60)}`);
 }
 
 let gemini: FakeHttpServer;
@@ -112,7 +117,7 @@ describe('POST /api/agent/interact: a question and its answer', () => {
       actionSummary: 'Typed “1990-04-02” into Date of birth',
     });
 
-    const analyses = gemini.requests.filter((r) => systemOf(r).startsWith('You decide where'));
+    const analyses = gemini.requests.filter(isAnalysis);
     expect(analyses).toHaveLength(2);
     const second = promptOf(analyses[1] as RecordedRequest);
     expect(second).toContain('User: Add the patient Jas with her date of birth');

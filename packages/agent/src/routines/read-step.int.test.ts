@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { extraction } from '../nodes/extraction/node';
 import { routeAfterExtraction, routeAfterRoutineStep } from '../routes';
 import type { InteractStateType } from '../state';
+import { savedRoutine } from '../testing/routine-runs';
 import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
 import { compileRoutine } from './compile';
 import { startRun, type RoutineRun } from './run';
@@ -51,22 +52,7 @@ async function firstRun({ deps }: Setup): Promise<RoutineTraceEntry[]> {
   return applyUpdate(before, await extraction(deps)(before)).routineTrace;
 }
 
-function saved(trace: RoutineTraceEntry[]): Routine {
-  const compiled = compileRoutine({ query: GOAL, status: 'completed', trace });
-  if (!compiled.ok) throw new Error(compiled.reason);
-  return {
-    ...compiled.draft,
-    id: 'r1',
-    version: 1,
-    sourceTaskId: 'task-1',
-    enabled: true,
-    runs: 0,
-    heals: 0,
-    tokensSaved: 0,
-    createdAt: '2026-11-12T09:00:00.000Z',
-    updatedAt: '2026-11-12T09:00:00.000Z',
-  };
-}
+const saved = (trace: RoutineTraceEntry[]): Routine => savedRoutine(GOAL, trace);
 
 const rerun = (routine: Routine, tree: SemanticNodeV3[] = []) =>
   stateWith({

@@ -2,31 +2,15 @@ import { type Routine, type RoutineTarget, type SemanticNodeV3 } from '@tandem/c
 import { describe, expect, it } from 'vitest';
 import { approvalUpdate } from '../nodes/dispatch/approval';
 import { applyUpdate, nodeDeps, pageOf, stateWith } from '../testing/state';
-import { FILLED, form, formRun, GOAL } from '../testing/routine-runs';
+import { FILLED, form, formRun, GOAL, savedRoutine } from '../testing/routine-runs';
 import type { InteractStateType } from '../state';
-import { compileRoutine } from './compile';
 import { startRun, type RoutineRun } from './run';
 import { resolveTarget } from './resolve';
 import { routineStep, targetFor } from './step-node';
 import { routineVerdict } from './verdict';
 
 /** The add-patient routine as the store would hold it (version 1). */
-function savedRoutine(): Routine {
-  const compiled = compileRoutine({ query: GOAL, status: 'completed', trace: formRun() });
-  if (!compiled.ok) throw new Error(compiled.reason);
-  return {
-    ...compiled.draft,
-    id: 'r1',
-    version: 1,
-    sourceTaskId: null,
-    enabled: true,
-    runs: 0,
-    heals: 0,
-    tokensSaved: 0,
-    createdAt: '2026-11-12T09:00:00.000Z',
-    updatedAt: '2026-11-12T09:00:00.000Z',
-  };
-}
+const addPatient = () => savedRoutine(GOAL, formRun());
 
 const VALUES = { firstName: 'Kim', lastName: 'Lee', gender: 'Male' };
 const deps = nodeDeps();
@@ -38,14 +22,14 @@ function running(page = form(), run?: Partial<RoutineRun>): InteractStateType {
     complexity: 'COMPLEX',
     sites: ['emr.test'],
     page,
-    routineRun: { ...startRun(savedRoutine(), VALUES, tokens), ...run },
+    routineRun: { ...startRun(addPatient(), VALUES, tokens), ...run },
   });
 }
 
 describe('routine_step', () => {
   it('sends the first unit as the chain the first run sent, with this run’s values', async () => {
     const state = running();
-    expect(savedRoutine().goalTemplate).toBe('Add a new patient {firstName} {lastName}, {gender}');
+    expect(addPatient().goalTemplate).toBe('Add a new patient {firstName} {lastName}, {gender}');
     const update = await routineStep(deps)(state);
     const after = applyUpdate(state, update);
     expect(after.pending?.chain?.actions.map((a) => a.action)).toEqual([
@@ -112,7 +96,7 @@ describe('routine_step', () => {
   });
 
   it('skips an optional step whose target is gone', async () => {
-    const routine = savedRoutine();
+    const routine = addPatient();
     const withBanner: Routine = {
       ...routine,
       steps: [
@@ -201,7 +185,7 @@ describe('targetFor', () => {
     const run = {
       ...(state.routineRun as RoutineRun),
       routine: {
-        ...savedRoutine(),
+        ...addPatient(),
         parameters: [
           { name: 'department', example: 'Neurology', source: 'goal' as const, steps: [0] },
         ],
@@ -235,7 +219,7 @@ describe('targetFor', () => {
     const run = {
       ...(state.routineRun as RoutineRun),
       routine: {
-        ...savedRoutine(),
+        ...addPatient(),
         parameters: [{ name: 'item', example: 'INV-1003', source: 'goal' as const, steps: [0] }],
       },
       values: { item: 'INV-1004' },

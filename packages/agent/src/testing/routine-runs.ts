@@ -1,7 +1,8 @@
 // Verified runs for the routine tests: the add-patient form filled by one chain, then Save.
-import { parseAction, type SemanticNodeV3 } from '@tandem/contracts';
+import { parseAction, type Routine, type SemanticNodeV3 } from '@tandem/contracts';
 import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
+import { compileRoutine } from '../routines/compile';
 import { traceEntry, type RoutineTraceEntry } from '../routines/trace';
 import type { PendingAction } from '../state';
 import { pageOf, stateWith } from './state';
@@ -68,4 +69,22 @@ export function formRun(): RoutineTraceEntry[] {
     traceEntry(fill, form(FILLED), verdict(true, 'all 3 fields hold their values'), false),
     traceEntry(save, saved, verdict(true, 'the click navigated as expected'), false),
   ];
+}
+
+/** The routine `trace` compiles into for `query`, as the store would hold it (version 1). */
+export function savedRoutine(query: string, trace: RoutineTraceEntry[]): Routine {
+  const compiled = compileRoutine({ query, status: 'completed', trace });
+  if (!compiled.ok) throw new Error(compiled.reason);
+  return {
+    ...compiled.draft,
+    id: 'r1',
+    version: 1,
+    sourceTaskId: null,
+    enabled: true,
+    runs: 0,
+    heals: 0,
+    tokensSaved: 0,
+    createdAt: '2026-11-12T09:00:00.000Z',
+    updatedAt: '2026-11-12T09:00:00.000Z',
+  };
 }

@@ -12,10 +12,12 @@ import type { Page } from '@playwright/test';
 import {
   RoutineDetail,
   RoutineList,
+  TaskExtractionsResponse,
   type RoutineRunInfo,
   type RoutineSummary,
 } from '@tandem/contracts';
 import {
+  CATALOG,
   DEMO_API,
   DEMO_PAGES,
   INJECT_API,
@@ -529,5 +531,56 @@ test('popup: "Run again with…" reruns the routine with the values typed, witho
     (await demoPatients(ext)).filter((p) => p.firstName === 'Ada').map((p) => p.lastName),
   ).toEqual(['Okafor']);
   await expectNoModel(ext, server, since, run.taskId);
+  expect((await routines(server)).map((r) => r.runs)).toEqual([1]);
+});
+
+// ------------------------------------------------------------------ reads
+
+const EXTRACT_GOAL = 'Extract every product as JSON with name, price and rating';
+
+/** The task's merged extraction, as the server stored it. */
+async function extractionOf(server: ServerCoordinates, taskId: string | undefined) {
+  const body = TaskExtractionsResponse.parse(
+    await api(server, `/api/tasks/${taskId ?? ''}/extractions`),
+  );
+  return { results: body.results, aggregate: body.aggregates[0] };
+}
+
+test('an extraction reruns with its saved strategy: every page read again, no model call', async ({
+  ext,
+  server,
+}) => {
+  const first = await runGoal(ext, DEMO_PAGES.catalog, EXTRACT_GOAL);
+  expect(first.run.status, JSON.stringify(first.run, null, 2)).toBe('completed');
+  const routine = await onlyRoutine(server, EXTRACT_GOAL);
+  // Page 1 read, Next page, page 2 read, Next page, page 3 read (with the scrolls the model
+  // made to find Next): the reads hold no data, only the strategy that reads it.
+  expect(routine.steps.map((s) => s.action).filter((a) => a !== 'scroll')).toEqual([
+    'extract',
+    'click',
+    'extract',
+    'click',
+    'extract',
+  ]);
+  const before = await extractionOf(server, first.run.taskId);
+  expect(before.aggregate).toMatchObject({ items: CATALOG.uniqueProducts.length, pages: 3 });
+
+  const since = Date.now();
+  const again = await runGoal(ext, DEMO_PAGES.catalog, EXTRACT_GOAL);
+  expect(again.run.status, JSON.stringify(again.run, null, 2)).toBe('completed');
+  expect(again.run.routine).toMatchObject({ routineId: routine.id, modelCalls: 0, fellBack: null });
+  expect(again.run.result).toContain(
+    `Extracted ${CATALOG.uniqueProducts.length} items from 3 pages, stored with the task.`,
+  );
+  await expect(again.page).toHaveURL(/page=3/);
+  await expectNoModel(ext, server, since, again.run.taskId);
+  // The same data as the first run, every page by the strategy's selectors.
+  const after = await extractionOf(server, again.run.taskId);
+  expect(after.results.map((r) => [r.method, r.contentStats.modelCalls])).toEqual([
+    ['replay', 0],
+    ['replay', 0],
+    ['replay', 0],
+  ]);
+  expect(after.aggregate?.data).toEqual(before.aggregate?.data);
   expect((await routines(server)).map((r) => r.runs)).toEqual([1]);
 });

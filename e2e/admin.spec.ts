@@ -4,9 +4,9 @@
 // and checks that user keys get 403 and stale keys 401.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { AdminTaskList, BillingResponse, RoutineList, WhoAmIResponse } from '@tandem/contracts';
 import { createUserKey } from './support/admin-cli';
+import { signIn } from './support/flow';
 import {
   expect,
   finished,
@@ -26,11 +26,6 @@ async function api<T>(ext: Extension, pathname: string, parse: (v: unknown) => T
   });
   expect(res.status, pathname).toBe(200);
   return parse(await res.json());
-}
-
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.getByLabel('Admin API key').fill(key);
-  await page.getByRole('button', { name: /Sign in/ }).click();
 }
 
 test('admin pages: billing chart and table, task list with KPIs, a task trace; 401/403 for the wrong keys', async ({

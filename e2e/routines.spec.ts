@@ -34,6 +34,7 @@ import {
   pageChangesSince,
   recordRuns,
   serverTask,
+  signIn,
   useServer,
   waitForWrite,
   watchPage,
@@ -583,4 +584,19 @@ test('an extraction reruns with its saved strategy: every page read again, no mo
   ]);
   expect(after.aggregate?.data).toEqual(before.aggregate?.data);
   expect((await routines(server)).map((r) => r.runs)).toEqual([1]);
+
+  // The admin page says what each read does, not that nothing visible changed.
+  await ext.context.clearCookies();
+  const admin = await ext.context.newPage();
+  await admin.setViewportSize({ width: 1200, height: 900 });
+  await admin.goto(`${server.url}/admin/routines/${routine.id}`);
+  await signIn(admin, server.apiKey);
+  await expect(admin.getByRole('heading', { name: routine.name })).toBeVisible();
+  const steps = admin.getByRole('table', { name: 'Steps' });
+  await expect(steps.locator('tbody tr').first()).toContainText(
+    'reads items with the saved extraction (when saved: Extracted 40 items',
+  );
+  await expect(steps.locator('tbody tr').first()).toContainText('the page’s content');
+  await shootAs(admin, 'admin-routine-extract');
+  await admin.close();
 });

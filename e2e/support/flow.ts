@@ -234,3 +234,9 @@ export async function shoot(view: Page, state: string, surface: Surface): Promis
     animations: 'disabled',
   });
 }
+
+/** Signs in on the admin sign-in form `page` shows, with `key`. */
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.getByLabel('Admin API key').fill(key);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+}

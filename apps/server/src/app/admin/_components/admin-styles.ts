@@ -49,6 +49,7 @@ export const ADMIN_CSS = `
 .admin dl.fields dt { color: #667085; }
 .admin dl.fields dd { margin: 0; overflow-wrap: anywhere; }
 .admin code { background: #f3f5f9; padding: .05rem .3rem; border-radius: 4px; font-size: .85rem; overflow-wrap: anywhere; }
+.admin code.word { overflow-wrap: normal; white-space: nowrap; }
 .admin .login { max-width: 26rem; display: flex; flex-direction: column; gap: .6rem; }
 .admin .notice { background: #e3f4e1; border: 1px solid #a6d49f; padding: .75rem 1rem; border-radius: 6px; }
 .admin .filters label.grow { flex: 1; min-width: 18rem; }

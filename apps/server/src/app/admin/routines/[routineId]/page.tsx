@@ -77,7 +77,8 @@ export default async function RoutinePage({
         </dd>
         <dt>Reruns</dt>
         <dd>
-          {formatInt(routine.runs)} runs · {formatInt(routine.heals)} steps healed ·{' '}
+          {formatInt(routine.runs)} {routine.runs === 1 ? 'run' : 'runs'} ·{' '}
+          {formatInt(routine.heals)} {routine.heals === 1 ? 'step' : 'steps'} healed ·{' '}
           {formatInt(routine.tokensSaved)} tokens saved
         </dd>
         <dt>Compiled from</dt>
@@ -140,7 +141,8 @@ export default async function RoutinePage({
             <tr key={index}>
               <td className="num">{index + 1}</td>
               <td>
-                <code>{step.action}</code>
+                {/* One word: never broken mid-word in the narrow column ("extrac t"). */}
+                <code className="word">{step.action}</code>
                 {step.chained ? <div className="muted counts">chained with next</div> : null}
                 {step.optional ? <div className="muted counts">optional</div> : null}
               </td>

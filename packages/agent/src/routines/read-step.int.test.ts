@@ -133,6 +133,16 @@ describe('a routine that reads with a saved extraction', () => {
       /saved extraction of step 1 read nothing here/,
     );
     expect(routeAfterRoutineStep(after)).toBe('action_generation');
+    // A read that added nothing to the trace (an earlier read's entry is last) is no read.
+    const earlier = {
+      ...asked,
+      routineTrace: extracted.routineTrace.map((e) => ({ ...e, verified: true })),
+    };
+    const unread = await routineStep(env.deps)({
+      ...earlier,
+      routineRun: { ...(asked.routineRun as RoutineRun), readAt: earlier.routineTrace.length },
+    });
+    expect((unread.routineRun as RoutineRun).fellBack).toMatch(/read nothing here/);
   });
 
   it('hands over when the list has a page more than when the routine was saved', async () => {

@@ -16,6 +16,11 @@ export interface RoutineRun {
   /** The routine steps the pending unit sends (a chain: several); null between units. */
   unit: { from: number; to: number } | null;
   /**
+   * For an `extract` unit: the trace's length when its read was asked, so only an entry the
+   * extraction added after it can settle the read.
+   */
+  readAt?: number;
+  /**
    * The routine step the model is doing now (its target was not found, or its outcome did not
    * show); `sent`: the routine's own action ran first (a dialog appeared after Save).
    */

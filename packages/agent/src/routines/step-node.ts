@@ -265,7 +265,7 @@ async function readUnit(
     return fallBackUpdate(deps, state, run, `step ${k + 1}'s saved extraction cannot run here`);
   const unit = { from: k, to: k };
   return {
-    routineRun: { ...run, unit },
+    routineRun: { ...run, unit, readAt: state.routineTrace.length },
     pending: null,
     pageRequest: await extractionSnapshot(deps, state, request.data),
     pendingExtraction: request.data,
@@ -283,7 +283,9 @@ function readVerdict(
   run: RoutineRun,
   unit: Unit,
 ): RoutineRun | InteractStateUpdate {
-  const last = state.routineTrace.at(-1);
+  // Only the entry this read added counts (a trace past its cap adds none: not read).
+  const last =
+    state.routineTrace.length > (run.readAt ?? Infinity) ? state.routineTrace.at(-1) : undefined;
   if (last?.read && last.verified) return { ...run, next: unit.to + 1, unit: null, healsInRow: 0 };
   return fallBackUpdate(
     deps,

@@ -146,6 +146,11 @@ const CASES: [string, string, string][] = [
     '<div itemscope><meta itemprop="url" content="https://x.test/p"><meta itemprop="position" content="2">Item</div>',
     'Item',
   ],
+  [
+    "an interaction counter's type and count are not text",
+    '<div itemscope><div itemprop="interactionStatistic" itemscope><meta itemprop="interactionType" content="https://schema.org/LikeAction"><meta itemprop="userInteractionCount" content="0"></div><p>Thanks, that fixed it.</p></div>',
+    'Thanks, that fixed it.',
+  ],
   // Repeats and bloat.
   ['label equal to the text', '<a href="/x" aria-label="Read more">Read more</a>', 'Read more'],
   [

@@ -315,7 +315,12 @@ const CONTROL_ROLES = new Set([
 ]);
 /** A title names an icon: on these tags (not on custom elements, whose titles are their own). */
 const TITLED_TAGS = new Set(['a', 'b', 'div', 'em', 'i', 'small', 'span', 'strong', 'sub', 'sup']);
-/** Microdata properties that are bookkeeping, not content (a list item's position). */
+/**
+ * Microdata properties that are bookkeeping, not content (a list item's position). A forum
+ * post's interaction counter (`interactionType: LikeAction`, `userInteractionCount: 0`) is
+ * too: the count a reader needs is shown ("2 Likes"), and on data/pages-dev these lines were
+ * under every post of the Discourse threads (bench/content, forum F1 +0.001).
+ */
 const SKIPPED_PROPS = new Set([
   'position',
   'width',
@@ -325,6 +330,8 @@ const SKIPPED_PROPS = new Set([
   'isFamilyFriendly',
   'isAccessibleForFree',
   'requiresSubscription',
+  'interactionType',
+  'userInteractionCount',
 ]);
 /** How far up shownNearby looks for a text that already says a name (a card's title)… */
 const NEARBY_LEVELS = 3;

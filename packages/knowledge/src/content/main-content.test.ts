@@ -162,6 +162,21 @@ describe('extractMainContent', () => {
         expect(out.markdown).not.toContain(gone);
     });
 
+    it("drops each post's menu of actions, and keeps its author line and date", () => {
+      const answer = (author: string, n: number) => `<div class="answer" id="answer-${n}">
+        <div class="post-layout">${paragraph(n)}
+        <div class="js-post-menu"><a href="/a/${n}">Share</a><a href="/posts/${n}/edit">Improve this answer</a><a href="#">Follow</a></div>
+        <div class="user-info">answered Jul 7, 2012 by <a href="/users/${n}">${author}</a></div></div></div>`;
+      const html = chrome(
+        `<div class="column"><h1>Focus the file pane</h1>${answer('iglvzx', 1)}${answer('mnmnc', 2)}${answer('sgbeal', 3)}</div>`,
+      );
+      const out = extractMainContent(html, { url: 'https://qa.example/questions/442960/focus' });
+      for (const kept of ['iglvzx', 'mnmnc', 'sgbeal', 'answered Jul 7, 2012', 'Paragraph 3'])
+        expect(out.markdown).toContain(kept);
+      for (const gone of ['Improve this answer', 'Follow'])
+        expect(out.markdown).not.toContain(gone);
+    });
+
     it('keeps a box whose class word only starts like a post counter (`status`)', () => {
       const html = chrome(
         `<div class="column"><h1>Status</h1>${[1, 2, 3]

@@ -34,6 +34,7 @@ import {
   type PageType,
 } from './page-kind';
 import { postsOf } from './posts';
+import { dropPricedTeasers } from './product';
 import { preClean } from './pre-clean';
 
 export interface MainContent {
@@ -186,6 +187,7 @@ export function extractMainContent(html: string, options: MainContentOptions = {
   const block = best ?? body;
   const region = kind === 'forum' && block ? (postsOf(block, scores) ?? block) : block;
   if (region) prune(region, scores);
+  if (region && pageType === 'product') dropPricedTeasers(region, scores);
   fillAccessibleText?.();
   const visible = region ? dropRepeats(toMarkdown(outerHtml(region))) : '';
   const markdown = kind === 'article' ? withDeclaredBody(visible, signals) : visible;

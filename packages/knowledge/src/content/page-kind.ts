@@ -57,6 +57,9 @@ const LISTING_URL =
 /** A price shown in the text: a currency sign or code beside a number. */
 const PRICE = /(?:[$€£¥]|\b(?:USD|EUR|GBP|AUD|CAD)\s?)\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|\bEUR\b)/g;
 
+/** How many prices a text shows. */
+export const pricesIn = (text: string): number => text.match(PRICE)?.length ?? 0;
+
 /** This many prices in the text make a page of many products, with no declaration saying so. */
 const COLLECTION_PRICES = 20;
 
@@ -114,7 +117,7 @@ export function pageSignals(doc: Document): PageSignals {
   const visit = (nodes: AnyNode[]): void => {
     for (const node of nodes) {
       if (isText(node)) {
-        signals.prices += node.data.match(PRICE)?.length ?? 0;
+        signals.prices += pricesIn(node.data);
         continue;
       }
       if (!isTag(node)) continue;

@@ -7,7 +7,7 @@
 // `blockpost`, IPS's `ipsEntry--post` in an `<article>`, Stack Exchange's `question` and
 // `answer`). Kept: the outermost such elements with prose, and the thread's title
 // (bench/content, forum pages: F1 0.700 → 0.724), without each post's signature and author
-// counters (0.727 → 0.742).
+// counters (0.727 → 0.742) and its menu of actions (0.742 → 0.743).
 import { Element } from 'domhandler';
 import { findFirst, isTag } from './dom';
 import type { Scores } from './blocks';
@@ -27,11 +27,13 @@ const isPost = (el: Element): boolean =>
 /**
  * What a post carries around its text: the author's signature and the counters under the
  * author's name (joined, posts, likes, location), known by the words of their class or id
- * (`message-signature`, `message-userExtras`, `cAuthorPane_stats`, `profile-joined`). The
- * author's name and the post's date stay. Words are read whole, camelCase split, so `stats`
- * does not match `status` nor `extras` `extrasensory`.
+ * (`message-signature`, `message-userExtras`, `cAuthorPane_stats`, `profile-joined`), and the
+ * post's own menu of actions (`post-menu`: "Improve this answer", "Link to post", "Share").
+ * The author's name and the post's date stay: `profile`, `controls`, `rank` also hold them on
+ * some engines (bench/content: `profile` took every author's name off a thread). Words are read
+ * whole, camelCase split, so `stats` does not match `status` nor `extras` `extrasensory`.
  */
-const POST_CHROME = new Set(['signature', 'extras', 'stats', 'joined']);
+const POST_CHROME = new Set(['signature', 'extras', 'stats', 'joined', 'menu']);
 
 const wordsOf = (el: Element): string[] =>
   `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`

@@ -1,7 +1,7 @@
 // Structured output with one repair attempt, against the scripted provider.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answerWithRepair, repairPrompt } from './answer-with-repair';
+import { answerWithRepair, blockedRepairPrompt, repairPrompt } from './answer-with-repair';
 import type { RetrySettings } from './complete-with-retries';
 import { geminiNoOutput } from './gemini-answer';
 import { startCall } from './llm-call';
@@ -125,18 +125,42 @@ describe('answerWithRepair', () => {
       expect(call.usage.totalTokens).toBe(17);
     });
 
-    it('blocked twice: the refusal, not retryable, and neither repaired nor retried again', async () => {
+    it('blocked twice: asked once more with a note, from the budget, and that answer used', async () => {
       const llm = scripted([blocked, blocked, answer('{"value":2}')]);
+      const call = startCall(llm.modelProvider, request, 3);
+      await expect(answerWithRepair(call, settings)).resolves.toMatchObject({
+        value: { value: 2 },
+      });
+      expect(llm.attempts.map((a) => a.prompt)).toEqual([
+        'the prompt',
+        'the prompt',
+        blockedRepairPrompt('the prompt'),
+      ]);
+      expect(llm.attempts[2]?.repairReason).toMatch(/blocked by the safety filter/);
+      // The retry and the rephrased request both came out of the one budget.
+      expect(call.retriesLeft).toBe(1);
+      expect(call.usage.totalTokens).toBe(24);
+    });
+
+    it('blocked when rephrased too: the refusal, not retryable, and not asked again', async () => {
+      const llm = scripted([blocked, blocked, blocked, answer('{"value":2}')]);
       const call = startCall(llm.modelProvider, request, 3);
       const error = await answerWithRepair(call, settings).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LlmCallError);
       expect((error as LlmCallError).message).toBe(
-        'SCRIPTED call for verification failed after 1 retry: Gemini returned no output ' +
-          '(finishReason SAFETY).',
+        'SCRIPTED call for verification failed: Gemini returned no output (finishReason SAFETY).',
       );
       expect((error as LlmCallError).details.retryable).toBe(false);
+      expect(llm.attempts).toHaveLength(3);
+      expect(call.usage.totalTokens).toBe(21);
+    });
+
+    it('blocked twice with no budget left for a rephrased request: the refusal', async () => {
+      const llm = scripted([blocked, blocked, answer('{"value":2}')]);
+      const call = startCall(llm.modelProvider, request, 1);
+      const error = await answerWithRepair(call, settings).catch((e: unknown) => e);
+      expect((error as LlmCallError).details.retryable).toBe(false);
       expect(llm.attempts).toHaveLength(2);
-      expect(call.usage.totalTokens).toBe(14);
     });
   });
 });

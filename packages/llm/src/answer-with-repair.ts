@@ -1,5 +1,6 @@
 // A call's validated output: the model's answer parsed against the caller's zod schema, with
-// one repair attempt that tells the model what was wrong with its first answer.
+// one repair attempt that tells the model what was wrong with its first answer, and one that
+// tells it its answers were blocked by the safety filter.
 import type { z } from 'zod';
 import {
   completeWithRetries,
@@ -7,6 +8,7 @@ import {
   type RetrySettings,
 } from './complete-with-retries';
 import { callFailure, type LlmCall } from './llm-call';
+import { LlmCallError } from './port';
 import { addUsage } from './provider';
 import {
   parseStructuredOutput,
@@ -79,12 +81,47 @@ async function parsedAnswer<S extends z.ZodType>(
   settings: RetrySettings,
   answer: AnswerRequest,
 ): Promise<{ text: string; parsed: ParseOutcome<z.output<S>> }> {
-  const response = await completeWithRetries(call, settings, answer);
+  const response = await completeWithRetries(call, settings, answer).catch((error: unknown) => {
+    if (!refusedByBlocks(call, error)) throw error;
+    // Two blocked samples of one prompt say the prompt draws the block, so a third sample of it
+    // would likely be blocked too. Asked once more, from the call's retry budget, with a note
+    // that its answers were blocked: a different request, the one thing left that can change
+    // the sample. Blocked again, it is the model's refusal (not retryable).
+    call.blockRephrased = true;
+    call.retriesLeft--;
+    return completeWithRetries(call, settings, {
+      ...answer,
+      prompt: blockedRepairPrompt(answer.prompt),
+      repairReason: BLOCKED_REASON,
+    });
+  });
   call.usage = addUsage(call.usage, response.usage);
   // The answering model (often a more specific version) is what usage is billed as, and what
   // the repair attempt asks for.
   call.model = response.model;
   return { text: response.text, parsed: parseStructuredOutput(response.text, call.request.schema) };
+}
+
+const BLOCKED_REASON = 'Your previous answers were blocked by the safety filter.';
+
+/** The call's answers were blocked twice in a row, and it has not yet asked again rephrased. */
+const refusedByBlocks = (call: LlmCall, error: unknown): boolean =>
+  error instanceof LlmCallError &&
+  !error.details.retryable &&
+  call.lastAttemptBlocked &&
+  !call.blockRephrased &&
+  call.request.signal?.aborted !== true &&
+  call.retriesLeft > 0;
+
+/** The prompt once more, saying why: the model may word an answer the filter lets through. */
+export function blockedRepairPrompt(prompt: string): string {
+  return [
+    prompt,
+    '',
+    '---',
+    BLOCKED_REASON,
+    'Answer the same request again with one JSON value that matches the required schema, in plain factual words.',
+  ].join('\n');
 }
 
 /**

@@ -61,6 +61,7 @@ export async function withRetries<R>(
       error = caught;
     }
     if (error.usage !== undefined) call.usage = addUsage(call.usage, error.usage);
+    call.lastAttemptBlocked = error.safetyBlock === 'candidate';
     if (error.kind === 'aborted') throw abortedFailure(call);
     const decision = decideRetry({
       failure: error,

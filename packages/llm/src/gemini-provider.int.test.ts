@@ -243,17 +243,29 @@ describe('Gemini provider (real SDK, fake server)', () => {
       expect(events[0]?.error).toBeUndefined();
     });
 
-    it('blocked twice: a non-retryable LlmCallError after one retry', async () => {
+    it('blocked twice: asked once more with a note that its answers were blocked', async () => {
+      server.enqueue(
+        candidateBlocked,
+        candidateBlocked,
+        geminiOk('{"success":true,"reason":"ok"}'),
+      );
+      const result = await client().generate(request());
+      expect(result.output).toEqual({ success: true, reason: 'ok' });
+      expect(server.requests).toHaveLength(3);
+      expect(JSON.stringify(server.requests[2]?.body)).toContain('blocked by the safety filter');
+    });
+
+    it('blocked when rephrased too: a non-retryable LlmCallError after three attempts', async () => {
       server.setHandler(() => candidateBlocked);
       const error = await client()
         .generate(request())
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LlmCallError);
-      expect((error as LlmCallError).message).toMatch(/after 1 retry: .*finishReason SAFETY/);
+      expect((error as LlmCallError).message).toMatch(/failed: .*finishReason SAFETY/);
       expect((error as LlmCallError).details.retryable).toBe(false);
-      expect(server.requests).toHaveLength(2);
+      expect(server.requests).toHaveLength(3);
       await vi.waitFor(() => expect(events).toHaveLength(1));
-      expect(events[0]?.usage.inputTokens).toBe(200);
+      expect(events[0]?.usage.inputTokens).toBe(300);
     });
 
     it('does not retry a blocked prompt', async () => {

@@ -24,6 +24,13 @@ export interface LlmCall<S extends z.ZodType = z.ZodType> {
   retriesLeft: number;
   /** Whether a candidate blocked by a safety filter was already retried (once per call). */
   candidateBlockRetried: boolean;
+  /** Whether the attempt that ended the call's latest answer was a blocked candidate. */
+  lastAttemptBlocked: boolean;
+  /**
+   * Whether the call already asked again with a note that its answers were blocked (once per
+   * call): two blocked samples of one prompt, then one rephrased request (answerWithRepair).
+   */
+  blockRephrased: boolean;
 }
 
 export function startCall<S extends z.ZodType>(
@@ -41,6 +48,8 @@ export function startCall<S extends z.ZodType>(
     usage: zeroUsage(),
     retriesLeft: maxRetries,
     candidateBlockRetried: false,
+    lastAttemptBlocked: false,
+    blockRephrased: false,
   };
 }
 

@@ -220,17 +220,25 @@ describe('OpenAI-compatible provider (real SDK, fake server)', () => {
       expect(events[0]?.error).toBeUndefined();
     });
 
-    it('filtered twice: a non-retryable LlmCallError after one retry', async () => {
+    it('filtered twice: asked once more with a note that its answers were blocked', async () => {
+      server.enqueue(filtered(), filtered(), completion('{"steps":["a"]}'));
+      const result = await client().generate(request());
+      expect(result.output).toEqual({ steps: ['a'] });
+      expect(server.requests).toHaveLength(3);
+      expect(JSON.stringify(server.requests[2]?.body)).toContain('blocked by the safety filter');
+    });
+
+    it('filtered when rephrased too: a non-retryable LlmCallError after three attempts', async () => {
       server.setHandler(() => filtered());
       const result = await client()
         .generate(request())
         .catch((e: unknown) => e);
       expect(result).toBeInstanceOf(LlmCallError);
-      expect((result as LlmCallError).message).toMatch(/after 1 retry: .*content_filter/);
+      expect((result as LlmCallError).message).toMatch(/failed: .*content_filter/);
       expect((result as LlmCallError).details.retryable).toBe(false);
-      expect(server.requests).toHaveLength(2);
+      expect(server.requests).toHaveLength(3);
       await vi.waitFor(() => expect(events).toHaveLength(1));
-      expect(events[0]?.usage.totalTokens).toBe(160);
+      expect(events[0]?.usage.totalTokens).toBe(240);
     });
 
     it('does not retry a prompt the filter rejected (an HTTP 400)', async () => {

@@ -48,7 +48,8 @@ export function decideRetry(args: {
   // A candidate stopped by the safety filter depends on the sampled output, so a second sample
   // often passes; a blocked prompt is blocked again whatever the model samples. So a blocked
   // candidate gets one retry per call from the usual budget, and when the retry is blocked too
-  // the model refuses this request: the failure stays not retryable (the agent's LLM_REFUSED).
+  // the failure is not retryable: answerWithRepair asks once more rephrased, and a block there
+  // is the model's refusal of this request (the agent's LLM_REFUSED).
   const retryOnce = failure.safetyBlock === 'candidate' && args.candidateBlockRetried !== true;
   if ((!failure.retryable && !retryOnce) || args.retriesLeft <= 0) {
     const tried = retry === 0 ? '' : ` after ${retry} ${retry === 1 ? 'retry' : 'retries'}`;

@@ -32,6 +32,11 @@ export interface RequestScope {
   request: InteractRequest;
   page: PageState;
   sessionId: string;
+  /**
+   * The request's hash (idempotent-replay.ts) when it has an idempotency key, else null: the
+   * same request sent again after its run threw goes on where that run failed.
+   */
+  requestHash: string | null;
   /** Date.now() when the request started: step durations are measured from it. */
   started: number;
   log: Logger;

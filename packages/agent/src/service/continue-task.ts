@@ -55,17 +55,19 @@ export async function continueTask(
       ...(approval ? { approval } : {}),
       ...(secrets ? { secrets } : {}),
     };
-    const state = await ctx.runner.resume(tenantId, taskId, resume).catch(async (error) => {
-      const refusal = modelRefusal(error);
-      if (!refusal) throw error;
-      // Failed now, not left executing for the zombie sweep: a resend is refused (TASK_FAILED).
-      log.warn('model refused', { error });
-      await updateTaskIfUnchanged(store, tenantId, task, {
-        status: 'failed',
-        result: refusal.message,
+    const state = await ctx.runner
+      .resume(tenantId, taskId, resume, scope.requestHash)
+      .catch(async (error) => {
+        const refusal = modelRefusal(error);
+        if (!refusal) throw error;
+        // Failed now, not left executing for the zombie sweep: a resend is refused (TASK_FAILED).
+        log.warn('model refused', { error });
+        await updateTaskIfUnchanged(store, tenantId, task, {
+          status: 'failed',
+          result: refusal.message,
+        });
+        throw refusal;
       });
-      throw refusal;
-    });
     return answerRun(ctx, { ...scope, log }, state, {
       existing: task,
       verifiedActionId: previousAction?.status === 'pending' ? previousAction.id : null,

@@ -1,7 +1,8 @@
 // Runs the interact graph for one request: a new task's first run, or a paused task's resume
 // with the request's page. Checkpoints are written when a run stops (paused before dispatch,
-// or at the end), not after every node: the pause is the only point a later request resumes
-// from, and per-node writes were most of a step's cost.
+// at the end, or where it threw), not after every node: per-node writes were most of a step's
+// cost. A later request resumes from the pause, or, when it is the request that threw sent
+// again, from the node that threw.
 
 import type { Logger } from '@tandem/observability';
 import type { InteractGraph } from '../graph';
@@ -11,10 +12,26 @@ import { InteractError } from './interact-error';
 import type { TaskLocks } from './task-locks';
 
 export interface GraphRunner {
-  /** A new task's first run, from complexity_check to its first pause (or its end). */
-  start(taskId: string, input: InteractStateUpdate): Promise<InteractStateType>;
+  /**
+   * A new task's first run, from complexity_check to its first pause (or its end). A run that
+   * throws leaves a fork marker naming `requestHash`, the request's (null: it had no key).
+   */
+  start(
+    taskId: string,
+    input: InteractStateUpdate & { tenantId: string },
+    requestHash: string | null,
+  ): Promise<InteractStateType>;
+  /** Whether the task's last run threw on this same request and left a node to run again. */
+  failedOn(tenantId: string, taskId: string, requestHash: string | null): Promise<boolean>;
+  /** A first run that threw, run on from the node that failed (see failedOn). */
+  startAgain(tenantId: string, taskId: string, requestHash: string): Promise<InteractStateType>;
   /** A paused task's next run, from dispatch with this request's page. */
-  resume(tenantId: string, taskId: string, input: ResumeInput): Promise<InteractStateType>;
+  resume(
+    tenantId: string,
+    taskId: string,
+    input: ResumeInput,
+    requestHash: string | null,
+  ): Promise<InteractStateType>;
 }
 
 const runConfig = (taskId: string) => ({
@@ -29,11 +46,50 @@ export function createGraphRunner(
   locks: TaskLocks,
   log: Logger,
 ): GraphRunner {
+  /**
+   * `run`, leaving the fork marker of a run that threw (named by the request that failed) and
+   * clearing the marker of one that succeeded. A refusal (InteractError) is no failed run.
+   */
+  async function marked(
+    tenantId: string,
+    taskId: string,
+    requestHash: string | null,
+    markedBefore: boolean,
+    run: () => Promise<unknown>,
+  ): Promise<InteractStateType> {
+    try {
+      const values = await run();
+      if (markedBefore) await locks.clearFork(tenantId, taskId);
+      return values as InteractStateType;
+    } catch (error) {
+      if (!(error instanceof InteractError)) {
+        await locks.markFork(tenantId, taskId, requestHash).catch((markError: unknown) => {
+          log.error('fork marker write failed', { taskId, error: markError });
+        });
+      }
+      throw error;
+    }
+  }
   return {
-    async start(taskId, input) {
-      return (await graph.invoke(input, runConfig(taskId))) as InteractStateType;
+    start(taskId, input, requestHash) {
+      // A marker an earlier run of the task left is read by the next resume, which clears it.
+      return marked(input.tenantId, taskId, requestHash, false, () =>
+        graph.invoke(input, runConfig(taskId)),
+      );
     },
-    async resume(tenantId, taskId, input) {
+    async failedOn(tenantId, taskId, requestHash) {
+      if (requestHash === null) return false;
+      if ((await locks.fork(tenantId, taskId))?.requestHash !== requestHash) return false;
+      return (await graph.getState(runConfig(taskId))).next.length > 0;
+    },
+    startAgain(tenantId, taskId, requestHash) {
+      // The checkpoint a throwing run leaves holds every node's output up to the one that
+      // failed: the same request sent again asks the model only from there on.
+      return marked(tenantId, taskId, requestHash, true, () =>
+        graph.invoke(null, runConfig(taskId)),
+      );
+    },
+    async resume(tenantId, taskId, input, requestHash) {
       // A thread is paused before dispatch unless the previous run threw: a process killed
       // mid-run writes nothing (durability 'exit'), and every refusal in a continuation fails
       // the task. A run that threw checkpoints where it failed and leaves a fork marker, so
@@ -41,21 +97,16 @@ export function createGraphRunner(
       // (15% of a step's CPU). The request's page reaches dispatch as the run's context.
       const config = runConfig(taskId);
       const context: InteractRunContext = { resume: input };
-      const forkNeeded = await locks.needsFork(tenantId, taskId);
-      try {
-        const values = forkNeeded
-          ? await forkFromLastPause(graph, config, context)
-          : await graph.invoke(null, { ...config, context });
-        if (forkNeeded) await locks.clearFork(tenantId, taskId);
-        return values as InteractStateType;
-      } catch (error) {
-        if (!forkNeeded && !(error instanceof InteractError)) {
-          await locks.markFork(tenantId, taskId).catch((markError: unknown) => {
-            log.error('fork marker write failed', { taskId, error: markError });
-          });
-        }
-        throw error;
-      }
+      const fork = await locks.fork(tenantId, taskId);
+      // The request that threw, sent again (same key and body, so the same page): its run
+      // took in this page already and goes on from the node that threw, asking the model only
+      // from there. Another request (a page captured anew) replays from the last pause.
+      const sameRequest = fork !== null && requestHash !== null && fork.requestHash === requestHash;
+      return marked(tenantId, taskId, requestHash, fork !== null, () =>
+        fork === null || sameRequest
+          ? graph.invoke(null, { ...config, context })
+          : forkFromLastPause(graph, config, context),
+      );
     },
   };
 }

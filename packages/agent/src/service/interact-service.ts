@@ -15,10 +15,10 @@ import { cancelTask } from './cancel-task';
 import { continueTask } from './continue-task';
 import type { InteractCaller, InteractContext } from './context';
 import { createGraphRunner } from './graph-runner';
-import { replayIdempotent } from './idempotent-replay';
+import { replayIdempotent, requestHash } from './idempotent-replay';
 import { traceRequest } from './request-trace';
 import { openSession } from './session';
-import { provisionalTaskId, startTask } from './start-task';
+import { provisionalTaskId, sessionOfFailedStart, startTask } from './start-task';
 import { idempotencyTaskLocks } from './task-locks';
 
 export { InteractError } from './interact-error';
@@ -91,7 +91,12 @@ async function answer(
   const digest =
     html !== null && ctx.digestHtml ? await ctx.digestHtml(caller.tenantId, html) : undefined;
   const page = pageStateFrom(request, digest);
-  const sessionId = await openSession(ctx.store, caller, request);
-  const scope = { caller, request, page, sessionId, started, log };
+  const hash = request.idempotencyKey ? requestHash(request) : null;
+  // A first request sent again after its run threw goes on in the session it began in.
+  const sessionId =
+    (!request.taskId && !request.sessionId
+      ? await sessionOfFailedStart(ctx, caller.tenantId, taskId, hash)
+      : null) ?? (await openSession(ctx.store, caller, request));
+  const scope = { caller, request, page, sessionId, requestHash: hash, started, log };
   return request.taskId ? continueTask(ctx, scope, taskId) : startTask(ctx, scope, taskId);
 }

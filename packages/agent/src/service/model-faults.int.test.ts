@@ -9,14 +9,14 @@ import type { SemanticNodeV3 } from '@tandem/contracts';
 import { nodeOfSystem } from '../testing/node-of-system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClientFromConfig } from '@tandem/llm';
-import { LlmCallError, type LlmNode } from '@tandem/llm';
+import { LlmCallError, ProviderError, type LlmNode } from '@tandem/llm';
 import {
   startFakeHttpServer,
   type FakeHttpServer,
   type FakeResponse,
   type RecordedRequest,
 } from '@tandem/llm/testing';
-import { createTestAgent, pageRequest, type TestAgent } from '../testing/harness';
+import { createTestAgent, pageContextStep, pageRequest, type TestAgent } from '../testing/harness';
 import { PAGE_IS_ENOUGH } from '../testing/model-double';
 
 /** The fault served in place of one answer. */
@@ -352,11 +352,29 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
   );
 
   it.each(flow.nodes)(
-    'a safety block at %s, and on its one retry: 422 LLM_REFUSED (or a safe fallback), the task failed',
+    'a safety block at %s and on its retry: asked once more rephrased, the task goes on as in a clean run',
     async (node) => {
       const calls: string[] = [];
       const agent = await agentFor(
         { answers: flow.answers, faultAt: { node, fault: 'safety', times: 2 } },
+        calls,
+      );
+      try {
+        await runFlow(agent, flow);
+        expect(await storedActions(agent)).toEqual({ tasks: 1, actions: flow.expected });
+        expect(calls.filter((n) => n === node)).toHaveLength(3);
+      } finally {
+        await agent.store.close();
+      }
+    },
+  );
+
+  it.each(flow.nodes)(
+    'a safety block at %s, on its retry and when rephrased: 422 LLM_REFUSED (or a safe fallback), the task failed',
+    async (node) => {
+      const calls: string[] = [];
+      const agent = await agentFor(
+        { answers: flow.answers, faultAt: { node, fault: 'safety', times: 3 } },
         calls,
       );
       const failures: unknown[] = [];
@@ -367,8 +385,8 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
           resendFailed = resend;
           throw error;
         }).catch(() => undefined);
-        // The blocked candidate sampled again once, then given up: not repaired, not retried more.
-        expect(calls.filter((n) => n === node)).toHaveLength(2);
+        // Sampled again once, asked once rephrased, then given up: not retried more.
+        expect(calls.filter((n) => n === node)).toHaveLength(3);
         const { items: tasks } = await agent.store.tasks.list(agent.caller.tenantId, {});
         for (const failure of failures) {
           expect(failure).toMatchObject({ code: 'LLM_REFUSED', status: 422 });
@@ -380,11 +398,44 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
         // The extension's resend of the same request is refused at once, the model not asked.
         if (failures.length > 0 && tasks.length > 0) {
           await expect(resendFailed()).rejects.toMatchObject({ code: 'TASK_FAILED' });
-          expect(calls.filter((n) => n === node)).toHaveLength(2);
+          expect(calls.filter((n) => n === node)).toHaveLength(3);
         }
         console.log(
           `[faults] safety block at ${node}: ${failures.length > 0 ? `LLM_REFUSED, ${tasks.length} task(s) failed` : 'safe fallback, the task continued'}`,
         );
+      } finally {
+        await agent.store.close();
+      }
+    },
+  );
+
+  it.each(flow.nodes)(
+    'the model down at %s: the resent request asks the model only from the node that failed',
+    async (node) => {
+      const clean: string[] = [];
+      const cleanAgent = await agentFor({ answers: flow.answers }, clean);
+      try {
+        await runFlow(cleanAgent, flow);
+      } finally {
+        await cleanAgent.store.close();
+      }
+      const calls: string[] = [];
+      const agent = await agentFor(
+        { answers: flow.answers, faultAt: { node, fault: '500', persistent: true } },
+        calls,
+      );
+      try {
+        let failed = false;
+        await runFlow(agent, flow, (_error, resend) => {
+          failed = true;
+          gemini.setHandler(geminiHandler({ answers: flow.answers }, calls));
+          return resend();
+        });
+        // Every other node answered once, as in a clean run: the calls the failed request's
+        // run had made before it threw were not made again.
+        expect(calls.filter((n) => n !== node)).toEqual(clean.filter((n) => n !== node));
+        // A node with a safe fallback (the final answer's template) fails no request.
+        if (failed) expect((await storedActions(agent)).actions).toEqual(flow.expected);
       } finally {
         await agent.store.close();
       }
@@ -429,4 +480,98 @@ describe.each(FLOWS)('model faults: $name', (flow) => {
       }
     },
   );
+});
+
+// A continuation the model failed midway, sent again under the same idempotency key: the run
+// that threw took in the request's page and had the step verified by the model before the next
+// action failed, so the resend goes on from that action instead of replaying the step from its
+// pause (which would ask for the same verification again).
+describe('a failed continuation sent again', () => {
+  const EMR_NEW = 'https://emr.example/new';
+  const recordForm: SemanticNodeV3[] = [
+    { i: 'first', r: 'inp', n: 'First name' },
+    { i: 'save', r: 'btn', n: 'Save' },
+    { i: 'list', r: 'link', n: 'Patient list' },
+  ];
+  const recordSaved: SemanticNodeV3[] = [...recordForm, { i: 'rec', r: 'link', n: 'Record 42' }];
+  const outage500 = new ProviderError('upstream 500', {
+    kind: 'http',
+    status: 500,
+    retryable: true,
+  });
+
+  it('a step the model failed after verifying it, sent again, asks only for the next action', async () => {
+    const agent = await createTestAgent({
+      steps: [
+        pageContextStep('The goal states the name.'),
+        {
+          node: 'planning',
+          output: {
+            goal: 'save Jas, then check the record',
+            steps: [{ description: 'Save the form', refinable: false }],
+          },
+        },
+        {
+          node: 'action_generation',
+          output: { thought: 'Save.', action: 'click("save")', chain: null, confidence: 0.9 },
+        },
+        {
+          node: 'outcome_prediction',
+          output: {
+            description: 'The form shows Jas as stored',
+            urlShouldChange: false,
+            nextGoal: null,
+          },
+        },
+        {
+          node: 'verification',
+          output: {
+            action_succeeded: true,
+            task_completed: false,
+            confidence: 0.9,
+            reason: 'Saved.',
+          },
+        },
+        // The next action: its first attempt and three retries fail, the request with them.
+        ...Array.from({ length: 4 }, () => ({
+          node: 'action_generation' as const,
+          error: outage500,
+        })),
+        {
+          node: 'action_generation',
+          output: {
+            thought: 'Open the record.',
+            action: 'click("rec")',
+            chain: null,
+            confidence: 0.9,
+            outcome: { description: 'The record', urlShouldChange: true, completesGoal: true },
+          },
+        },
+      ],
+    });
+    try {
+      const first = await agent.act(
+        pageRequest(EMR_NEW, recordForm, { query: 'Save Jas, then check the record' }),
+      );
+      expect(first.action).toBe('click("save")');
+      const step = pageRequest(EMR_NEW, recordSaved, {
+        taskId: first.taskId,
+        sessionId: first.sessionId,
+        lastActionStatus: 'success',
+        idempotencyKey: crypto.randomUUID(),
+      });
+      await expect(agent.act(step)).rejects.toMatchObject({ name: 'LlmCallError' });
+      // A replay from the pause would ask for the verification again: none is scripted, so the
+      // scripted model would throw.
+      const next = await agent.act(step);
+      expect(next.action).toBe('click("rec")');
+      agent.scripted?.assertDone();
+      const usage = await agent.store.tokenUsage.list(agent.caller.tenantId, {
+        taskId: first.taskId,
+      });
+      expect(usage.filter((u) => u.actionType === 'VERIFICATION')).toHaveLength(1);
+    } finally {
+      await agent.store.close();
+    }
+  });
 });

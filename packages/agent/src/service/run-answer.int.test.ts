@@ -53,6 +53,7 @@ beforeEach(async () => {
     request: unused('request'),
     page: pageWith(),
     sessionId: session.id,
+    requestHash: null,
     started: Date.now(),
     log: silentLogger,
   };

@@ -9,11 +9,60 @@ import { LlmCallError } from '@tandem/llm';
 import type { Task } from '@tandem/store';
 import { withPageData } from '../engines/site-data';
 import { inferCollectLimit } from '../collect/extraction-goal';
+import type { InteractStateType } from '../state';
 import type { InteractContext, RequestScope } from './context';
 import { conversationFor } from './conversation';
 import { ragContextFor } from './rag-context';
 import { InteractError, modelRefusal } from './interact-error';
 import { answerRun } from './run-answer';
+
+/** The graph's first run of a new task, from a clean thread. */
+async function firstRun(
+  ctx: InteractContext,
+  scope: RequestScope,
+  taskId: string,
+  goalSaid: boolean,
+): Promise<InteractStateType> {
+  const { caller, request, page, sessionId } = scope;
+  const query = (request.query ?? '').trim();
+  // An earlier attempt of this request may have left its graph thread: this run starts clean.
+  if (request.idempotencyKey) await ctx.store.checkpointer.deleteThread(taskId);
+  // What was said before this goal (a follow-up such as "now do the same for John Smith"
+  // refers to it); the goal itself is the state's query.
+  const conversation = request.sessionId
+    ? await conversationFor(ctx.store, caller.tenantId, sessionId)
+    : '';
+  if (!goalSaid)
+    await ctx.store.messages.append(caller.tenantId, { sessionId, role: 'user', content: query });
+  const ragContext = await ragContextFor(ctx.rag, {
+    tenantId: caller.tenantId,
+    url: request.url,
+    query,
+  });
+  return ctx.runner.start(
+    taskId,
+    {
+      taskId,
+      tenantId: caller.tenantId,
+      userId: caller.userId,
+      sessionId,
+      // The model reads the goal without `{{…}}` markers; routines read it as typed.
+      query: withoutMarkers(query),
+      goalAsTyped: query,
+      page,
+      ragContext,
+      conversation,
+      requestCount: 1,
+      collectLimit: request.collectLimit ?? inferCollectLimit(query),
+      // What the task may do, fixed when it starts (nodes/action-policy.ts).
+      sites: taskSites(request.url, request.sites ?? []),
+      secrets: request.secrets ?? [],
+      routineRequest: request.routine ?? null,
+      siteData: { ...withPageData({}, page) },
+    },
+    scope.requestHash,
+  );
+}
 
 /**
  * A new task's id. A first request sent again under its idempotency key (the extension resends a
@@ -80,6 +129,24 @@ async function recordFailedStart(
   }
 }
 
+/**
+ * The session of this request's first attempt when that attempt's run threw and left a node to
+ * run again: the resend goes on in it (a request that names no session would otherwise open a
+ * new one, apart from the run it resumes). Null otherwise.
+ */
+export async function sessionOfFailedStart(
+  ctx: InteractContext,
+  tenantId: string,
+  taskId: string,
+  requestHash: string | null,
+): Promise<string | null> {
+  if (requestHash === null) return null;
+  const earlier = await ctx.store.tasks.get(tenantId, taskId);
+  if (earlier?.status !== 'failed' || earlier.result !== FAILED_START || !earlier.sessionId)
+    return null;
+  return (await ctx.runner.failedOn(tenantId, taskId, requestHash)) ? earlier.sessionId : null;
+}
+
 /** `taskId` is provisional until the first step is recorded: logs and traces carry it already. */
 export async function startTask(
   ctx: InteractContext,
@@ -90,8 +157,13 @@ export async function startTask(
   const query = (request.query ?? '').trim();
   const log = scope.log.child({ taskId });
   log.info('new task', { query, sessionId, elements: page.tree.length });
-  // Revived into this attempt's session (a request without one opens a new session each time).
   const failedBefore = await earlierAttempt(ctx, caller.tenantId, taskId, query);
+  // The first attempt said the goal in this session already.
+  const goalSaid = failedBefore?.sessionId === sessionId;
+  // The same request as the attempt whose run threw: that run goes on from the node that threw.
+  const again = goalSaid && (await ctx.runner.failedOn(caller.tenantId, taskId, scope.requestHash));
+  // Revived into this attempt's session (a request without one opens a new session each time,
+  // unless it resumes its first attempt's run).
   const earlier = failedBefore
     ? await ctx.store.tasks.update(caller.tenantId, taskId, {
         sessionId,
@@ -99,51 +171,22 @@ export async function startTask(
         result: null,
       })
     : null;
-  // An earlier attempt of this request may have left its graph thread: this run starts clean.
-  if (request.idempotencyKey) await ctx.store.checkpointer.deleteThread(taskId);
-  // What was said before this goal (a follow-up such as "now do the same for John Smith"
-  // refers to it); the goal itself is the state's query.
-  const conversation = request.sessionId
-    ? await conversationFor(ctx.store, caller.tenantId, sessionId)
-    : '';
-  await ctx.store.messages.append(caller.tenantId, { sessionId, role: 'user', content: query });
-  const ragContext = await ragContextFor(ctx.rag, {
-    tenantId: caller.tenantId,
-    url: request.url,
-    query,
-  });
-  const state = await ctx.runner
-    .start(taskId, {
+  const run =
+    again && scope.requestHash !== null
+      ? ctx.runner.startAgain(caller.tenantId, taskId, scope.requestHash)
+      : firstRun(ctx, { ...scope, log }, taskId, goalSaid);
+  const state = await run.catch(async (error: unknown) => {
+    if (!(error instanceof LlmCallError)) throw error;
+    const refusal = modelRefusal(error);
+    if (refusal) log.warn('model refused', { error });
+    await recordFailedStart(
+      ctx,
+      { ...scope, log },
       taskId,
-      tenantId: caller.tenantId,
-      userId: caller.userId,
-      sessionId,
-      // The model reads the goal without `{{…}}` markers; routines read it as typed.
-      query: withoutMarkers(query),
-      goalAsTyped: query,
-      page,
-      ragContext,
-      conversation,
-      requestCount: 1,
-      collectLimit: request.collectLimit ?? inferCollectLimit(query),
-      // What the task may do, fixed when it starts (nodes/action-policy.ts).
-      sites: taskSites(request.url, request.sites ?? []),
-      secrets: request.secrets ?? [],
-      routineRequest: request.routine ?? null,
-      siteData: { ...withPageData({}, page) },
-    })
-    .catch(async (error: unknown) => {
-      if (!(error instanceof LlmCallError)) throw error;
-      const refusal = modelRefusal(error);
-      if (refusal) log.warn('model refused', { error });
-      await recordFailedStart(
-        ctx,
-        { ...scope, log },
-        taskId,
-        earlier,
-        refusal?.message ?? FAILED_START,
-      );
-      throw refusal ?? error;
-    });
+      earlier,
+      refusal?.message ?? FAILED_START,
+    );
+    throw refusal ?? error;
+  });
   return answerRun(ctx, { ...scope, log }, state, { existing: earlier, verifiedActionId: null });
 }

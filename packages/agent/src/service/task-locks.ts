@@ -13,8 +13,13 @@ export interface TaskLocks {
   withLock<T>(tenantId: string, taskId: string, fn: () => Promise<T>): Promise<T>;
   /** Whether the task's last run threw: its next run forks from the last pause. */
   needsFork(tenantId: string, taskId: string): Promise<boolean>;
-  /** Marks the task's last run as failed (idempotent). */
-  markFork(tenantId: string, taskId: string): Promise<void>;
+  /**
+   * The marker of a task whose last run threw: the hash of the request that threw
+   * (requestHash), null when it had no idempotency key. Null when the last run did not throw.
+   */
+  fork(tenantId: string, taskId: string): Promise<{ requestHash: string | null } | null>;
+  /** Marks the task's last run as failed, by `requestHash` when the request had a key. */
+  markFork(tenantId: string, taskId: string, requestHash?: string | null): Promise<void>;
   clearFork(tenantId: string, taskId: string): Promise<void>;
 }
 
@@ -24,6 +29,9 @@ export const FORK_SCOPE = 'task-fork';
 export const DEFAULT_LOCK_TTL_MS = LEASE_MS;
 /** Longer than any task lives: the marker must outlast a pause of the task. */
 const FORK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Prefixes a failed request's hash in its task's fork marker (a bare marker holds its key). */
+const FORK_REQUEST = 'request:';
 
 const lockKey = (taskId: string) => `${LOCK_SCOPE}:${taskId}`;
 const forkKey = (taskId: string) => `${FORK_SCOPE}:${taskId}`;
@@ -57,9 +65,23 @@ export function idempotencyTaskLocks(
     async needsFork(tenantId, taskId) {
       return (await idempotency.get(tenantId, forkKey(taskId))) !== null;
     },
-    async markFork(tenantId, taskId) {
-      // Already marked is as good as marked now.
-      await claim(tenantId, forkKey(taskId), FORK_SCOPE, FORK_TTL_MS);
+    async fork(tenantId, taskId) {
+      const marker = await idempotency.get(tenantId, forkKey(taskId));
+      if (!marker) return null;
+      const named = marker.requestHash.startsWith(FORK_REQUEST);
+      return { requestHash: named ? marker.requestHash.slice(FORK_REQUEST.length) : null };
+    },
+    async markFork(tenantId, taskId, requestHash) {
+      const key = forkKey(taskId);
+      // The marker names the request that failed last: an earlier failure's marker goes.
+      await idempotency.release(tenantId, key);
+      await claim(
+        tenantId,
+        key,
+        FORK_SCOPE,
+        FORK_TTL_MS,
+        requestHash ? `${FORK_REQUEST}${requestHash}` : undefined,
+      );
     },
     async clearFork(tenantId, taskId) {
       await idempotency.release(tenantId, forkKey(taskId));

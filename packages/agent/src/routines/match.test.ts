@@ -1,4 +1,5 @@
 import type { Routine, RoutineRepository } from '@tandem/store';
+import { routineRecord } from '@tandem/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findRoutineForGoal, matchGoal, MAX_CANDIDATES, type MatchableRoutine } from './match';
@@ -183,24 +184,8 @@ describe('matchGoal: round trips', () => {
   });
 });
 
-function stored(over: Partial<Routine> & Pick<Routine, 'id' | 'goalTemplate'>): Routine {
-  return {
-    tenantId: 't1',
-    site: 'emr.test',
-    name: over.goalTemplate,
-    parameters: [],
-    steps: [],
-    version: 1,
-    sourceTaskId: null,
-    enabled: true,
-    runs: 0,
-    heals: 0,
-    tokensSaved: 0,
-    createdAt: '2026-11-01T00:00:00.000Z',
-    updatedAt: '2026-11-01T00:00:00.000Z',
-    ...over,
-  };
-}
+const stored = (over: Partial<Routine> & Pick<Routine, 'id' | 'goalTemplate'>): Routine =>
+  routineRecord({ name: over.goalTemplate, createdAt: '2026-11-01T00:00:00.000Z', ...over });
 
 /** A repository over a list, newest first, pages of two (so the lookup has to page). */
 function repo(

@@ -2,6 +2,7 @@
 import { parseAction, type Routine, type SemanticNodeV3 } from '@tandem/contracts';
 import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
+import { routineRecord } from '@tandem/store/testing';
 import { compileRoutine } from '../routines/compile';
 import { traceEntry, type RoutineTraceEntry } from '../routines/trace';
 import type { PendingAction } from '../state';
@@ -75,16 +76,5 @@ export function formRun(): RoutineTraceEntry[] {
 export function savedRoutine(query: string, trace: RoutineTraceEntry[]): Routine {
   const compiled = compileRoutine({ query, status: 'completed', trace });
   if (!compiled.ok) throw new Error(compiled.reason);
-  return {
-    ...compiled.draft,
-    id: 'r1',
-    version: 1,
-    sourceTaskId: null,
-    enabled: true,
-    runs: 0,
-    heals: 0,
-    tokensSaved: 0,
-    createdAt: '2026-11-12T09:00:00.000Z',
-    updatedAt: '2026-11-12T09:00:00.000Z',
-  };
+  return routineRecord(compiled.draft);
 }

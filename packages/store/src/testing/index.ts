@@ -2,3 +2,4 @@
 export { runStoreContractSuite } from './contract-suite';
 export { expectedRollup } from './contract/usage';
 export { testEnv } from './env';
+export { routineRecord } from './routine-record';

@@ -180,6 +180,20 @@ describe('a routine that reads with a saved extraction', () => {
     // Without it, the routine is done.
     const ended = await routineStep(env.deps)({ ...last, page: pageWith({ url: URL, tree: [] }) });
     expect(ended.status).toBe('completed');
+    // A scroll between the click and the next read (the model scrolled after paging) is no
+    // reason to miss the pager.
+    const scroll: RoutineTraceEntry = {
+      ...click,
+      actions: [{ action: { name: 'scroll', args: { direction: 'down' } }, target: null }],
+    };
+    const scrolled = saved([read, click, scroll, page2]);
+    expect(scrolled.steps.map((s) => s.action)).toEqual(['extract', 'click', 'scroll', 'extract']);
+    const atEnd = {
+      ...rerun(scrolled, [NEXT]),
+      routineRun: { ...startRun(scrolled, {}, TOKENS), next: 4 },
+    };
+    const more = await routineStep(env.deps)(atEnd);
+    expect((more.routineRun as RoutineRun).fellBack).toMatch(/the list goes on past the pages/);
   });
 
   it('keeps refusing tasks that collected items through the model', () => {

@@ -303,8 +303,12 @@ function readVerdict(
 function listGoesOn(run: RoutineRun, page: PageState): string | null {
   const steps = run.routine.steps;
   if (!isRead(steps.at(-1))) return null;
+  // The last element clicked between two reads; steps on no element (a scroll, a wait) may sit
+  // between it and the read after it.
+  const readsNext = (i: number) =>
+    isRead(steps.slice(i + 1).find((s) => s.target !== null || isRead(s)));
   const pager = steps.findLastIndex(
-    (step, i) => step.target !== null && isRead(steps[i + 1]) && steps.slice(0, i).some(isRead),
+    (step, i) => step.target !== null && readsNext(i) && steps.slice(0, i).some(isRead),
   );
   const target = steps[pager]?.target;
   if (!target) return null;

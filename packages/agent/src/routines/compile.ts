@@ -14,6 +14,7 @@ import {
   hostOf,
   RoutineDraft,
   RoutineStepAction,
+  ROUTINE_EXTRACT,
   ROUTINE_LIMITS,
   type ParsedAction,
   type RoutineStep,
@@ -239,7 +240,7 @@ function routineStepOf(
 ): RoutineStep {
   if (!item)
     return {
-      action: 'extract',
+      action: ROUTINE_EXTRACT,
       target: null,
       value: escapeTemplate(read ?? ''),
       chained: false,

@@ -24,6 +24,7 @@ import { validateAction } from '../nodes/action-check';
 import { afterAction, policyOf } from '../nodes/action-policy';
 import { logFor } from '../nodes/node-context';
 import { extractionSnapshot } from '../nodes/extraction/model-extract';
+import { FAILED_EXTRACTION } from '../nodes/extraction/state';
 import { readPage } from '../nodes/outcomes';
 import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
@@ -97,7 +98,7 @@ function expectedOf(run: RoutineRun, unit: Unit): ExpectedOutcome {
 
 /** What the routine's extractions stored, said once each ("Extracted 40 items from 4 pages"). */
 function extractedLine(notes: readonly ExtractionNote[]): string {
-  const read = notes.filter((n) => n.extractionId !== 'failed' && n.pages > 0);
+  const read = notes.filter((n) => n.extractionId !== FAILED_EXTRACTION && n.pages > 0);
   return read
     .map(
       (n) =>

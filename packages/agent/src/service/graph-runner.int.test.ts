@@ -91,7 +91,7 @@ describe('GraphRunner', () => {
     );
     expect(next).toMatchObject({ status: 'completed', requestCount: 2 });
     expect(next.lastVerification?.success).toBe(true);
-    expect(await locks.needsFork(tenantId, TASK)).toBe(false);
+    expect(await locks.fork(tenantId, TASK)).toBeNull();
   });
 
   it('marks a resume that threw, and the next resume replays from the last pause', async () => {
@@ -124,12 +124,12 @@ describe('GraphRunner', () => {
     await expect(runner.resume(tenantId, TASK, resume, null)).rejects.toMatchObject({
       name: 'LlmCallError',
     });
-    expect(await locks.needsFork(tenantId, TASK)).toBe(true);
+    expect(await locks.fork(tenantId, TASK)).not.toBeNull();
 
     const retried = await runner.resume(tenantId, TASK, resume, null);
     // The page was verified once, as if the failed request never happened.
     expect(retried).toMatchObject({ status: 'completed', result: 'all done', requestCount: 2 });
-    expect(await locks.needsFork(tenantId, TASK)).toBe(false);
+    expect(await locks.fork(tenantId, TASK)).toBeNull();
   });
 
   it('a first run that threw goes on from the node that threw when its request is sent again', async () => {
@@ -166,7 +166,7 @@ describe('GraphRunner', () => {
       'action_generation',
     ]);
     expect(again.plan?.steps).toHaveLength(2);
-    expect(await locks.needsFork(tenantId, TASK)).toBe(false);
+    expect(await locks.fork(tenantId, TASK)).toBeNull();
   });
 
   it('a marked task with no step waiting is a CONFLICT', async () => {

@@ -90,13 +90,13 @@ describe('TaskLocks.withLock', () => {
 
 describe('TaskLocks fork marker', () => {
   it('is absent, set (twice without error), seen, then cleared', async () => {
-    expect(await locks.needsFork(tenantId, 'task-1')).toBe(false);
+    expect(await locks.fork(tenantId, 'task-1')).toBeNull();
     await locks.markFork(tenantId, 'task-1');
     await locks.markFork(tenantId, 'task-1');
-    expect(await locks.needsFork(tenantId, 'task-1')).toBe(true);
-    expect(await locks.needsFork(tenantId, 'task-2')).toBe(false);
+    expect(await locks.fork(tenantId, 'task-1')).not.toBeNull();
+    expect(await locks.fork(tenantId, 'task-2')).toBeNull();
     await locks.clearFork(tenantId, 'task-1');
-    expect(await locks.needsFork(tenantId, 'task-1')).toBe(false);
+    expect(await locks.fork(tenantId, 'task-1')).toBeNull();
   });
 
   it('does not hold the task: a marked task can still be locked', async () => {

@@ -11,8 +11,6 @@ import { LEASE_MS, claimLease, releaseLease, whileHolding } from '@tandem/jobs';
 export interface TaskLocks {
   /** Runs `fn` holding the task's lock; a request already holding it answers TASK_BUSY. */
   withLock<T>(tenantId: string, taskId: string, fn: () => Promise<T>): Promise<T>;
-  /** Whether the task's last run threw: its next run forks from the last pause. */
-  needsFork(tenantId: string, taskId: string): Promise<boolean>;
   /**
    * The marker of a task whose last run threw: the hash of the request that threw
    * (requestHash), null when it had no idempotency key. Null when the last run did not throw.
@@ -61,9 +59,6 @@ export function idempotencyTaskLocks(
         // A release that fails leaves the lease to expire: never hide fn's own outcome.
         await releaseLease(idempotency, { tenantId, key, owner }).catch(() => false);
       }
-    },
-    async needsFork(tenantId, taskId) {
-      return (await idempotency.get(tenantId, forkKey(taskId))) !== null;
     },
     async fork(tenantId, taskId) {
       const marker = await idempotency.get(tenantId, forkKey(taskId));

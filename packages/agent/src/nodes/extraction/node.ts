@@ -5,6 +5,7 @@
 // extracted. Then the model reasons again on the same step with the summary in its prompt.
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
+import { FAILED_EXTRACTION } from './state';
 import { traceRead } from '../../routines/trace';
 import { llmContext, logFor, withSpent } from '../node-context';
 
@@ -95,7 +96,7 @@ function failed(state: InteractStateType, url: string, reason: string): Interact
 /** A failure is told to the model like a result, so it can retry or act otherwise. */
 function noteFailure(state: InteractStateType, reason: string): ExtractionNote[] {
   return withNote(state.extractionNotes, {
-    extractionId: 'failed',
+    extractionId: FAILED_EXTRACTION,
     items: null,
     pages: 0,
     isPartial: true,

@@ -15,6 +15,9 @@ export interface ExtractionNote {
   summary: string;
 }
 
+/** The note of an extraction that failed: what it says is the reason, and it stored nothing. */
+export const FAILED_EXTRACTION = 'failed';
+
 export const extractionState = {
   /**
    * The extraction the model asked for (docs/specs.md, "extraction overhaul"), waiting for the page

@@ -18,7 +18,7 @@ import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate, PendingAction } from '../state';
 import { checkOutcome, likeUrl, substitutionsOf, type OutcomeCheck } from './replay';
 import { fallBack, replaying, stepLabel, type RoutineRun } from './run';
-import { fallBackUpdate, healUpdate, routineAnswer } from './step-node';
+import { fallBackUpdate, healUpdate, routineAnswer } from './handover';
 import { traceVerdict, type RoutineTraceEntry } from './trace';
 
 /** A chained step's outcome: nothing left the page and every field holds what was typed. */

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../shared';
 import { MingoCollection } from '../../mongo/queries/mingo-collection';
+import { routineRecord } from '../../testing/routine-record';
 import type { RoutineDoc } from './mongo-schema';
 import {
   latestQuery,
@@ -11,27 +12,13 @@ import {
   versionsQuery,
 } from './mongo-queries';
 
-const NOW = new Date('2026-06-01T00:00:00Z');
+const NOW = new Date('2026-11-12T09:00:00.000Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
+/** A stored routine as its Mongo document: the shared record, with dates as Dates. */
 function routine(over: Partial<RoutineDoc> & { id: string }): RoutineDoc {
-  return {
-    tenantId: 't1',
-    site: 'emr.test',
-    goalTemplate: 'Add patient {firstName}',
-    name: 'Add patient',
-    parameters: [],
-    steps: [],
-    version: 1,
-    sourceTaskId: null,
-    enabled: true,
-    runs: 0,
-    heals: 0,
-    tokensSaved: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...over,
-  };
+  const { createdAt, updatedAt, ...rest } = routineRecord({ id: over.id });
+  return { ...rest, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), ...over };
 }
 
 const KEY = { site: 'emr.test', goalTemplate: 'Add patient {firstName}' };

@@ -25,6 +25,37 @@ function learned(html: string, data: unknown = page1): ReplayRecipe {
 }
 
 describe('spotCheck', () => {
+  it('keeps a bare title selector when only an attribute of the card is read beside it', () => {
+    // The id is the card's own data-job-id: it reads no text, so the card's one <button> is
+    // still the title's only candidate (a job board's cards).
+    const jobs = ['Backend Engineer', 'Data Analyst', 'QA Engineer'].map((title, i) => ({
+      title,
+      jobId: `J-${1001 + i}`,
+    }));
+    const html = `<ul>${jobs
+      .map(
+        (j) =>
+          `<li><article class="job-card" data-job-id="${j.jobId}"><h3><button type="button">${j.title}</button></h3><p class="company">Initech</p></article></li>`,
+      )
+      .join('')}</ul>`;
+    const schema = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { title: { type: 'string' }, jobId: { type: 'string' } },
+        required: ['title', 'jobId'],
+      },
+    };
+    const result = learnRecipe(page(html), jobs, schema);
+    if (!result.recipe) throw new Error(`no recipe: ${result.reason}`);
+    expect(result.recipe.fields).toMatchObject({
+      title: { selector: 'button', source: 'text' },
+      jobId: { selector: null, source: 'attr', attr: 'data-job-id' },
+    });
+    const doc = page(html);
+    expect(applyRecipe(doc, result.recipe).data).toEqual(jobs);
+  });
+
   it('passes a replay of a page of the same shape', () => {
     const recipe = learned(cardsPage(page1));
     const doc = page(cardsPage(products(12, 400)));

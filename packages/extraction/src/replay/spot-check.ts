@@ -84,17 +84,23 @@ const isBare = (selector: string): boolean => !/[.[]/.test(selector);
  * name makes two, and the first is the badge.
  */
 function ambiguousField(container: Element, fields: Record<string, FieldRule>): string | null {
+  // An attribute read takes its element only, not the text inside it: a card's own
+  // data-job-id does not make every bare tag in the card ambiguous.
   const others = (name: string) =>
-    Object.entries(fields).flatMap(([other, rule]) =>
-      other === name ? [] : (fieldElement(container, rule) ?? []),
-    );
+    Object.entries(fields).flatMap(([other, rule]) => {
+      const el = other === name ? null : fieldElement(container, rule);
+      return el ? [{ el, text: rule.source === 'text' }] : [];
+    });
   for (const [name, rule] of Object.entries(fields)) {
     if (rule.type !== 'string' || rule.source !== 'text' || rule.selector === null) continue;
     // A cell whose column was found by its header text is not ambiguous.
     if (!isBare(rule.selector) || rule.column !== undefined) continue;
     const taken = others(name);
     const isTaken = (el: Element) =>
-      taken.some((other) => other === el || other.contains(el) || el.contains(other));
+      taken.some(
+        (other) =>
+          other.el === el || (other.text && (other.el.contains(el) || el.contains(other.el))),
+      );
     const read = fieldElement(container, rule);
     if (read && isTaken(read)) {
       return `"${name}": its selector ${JSON.stringify(rule.selector)} names elements by tag and position only and reads here what another field reads (${JSON.stringify(normalizeText(read.textContent ?? '').slice(0, 30))})`;

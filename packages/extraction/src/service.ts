@@ -17,6 +17,15 @@ import {
 } from '@tandem/contracts';
 import type { ExtractionResultRecord, ExtractionStrategy, Store } from '@tandem/store';
 import { aggregateResults } from './aggregator';
+import {
+  findDataStrategy,
+  learnDataStrategy,
+  replayDataStrategy,
+  type DataPage,
+  type LearnedStrategy,
+  type ReplayedStrategy,
+} from './data-strategy';
+import type { JsonObject } from './json';
 import type { ExtractionCallContext, ExtractionLlm } from './llm';
 import { itemCount } from './merge';
 import { inlinePageReader, type PageRead, type PageReader } from './page-reader';
@@ -108,6 +117,26 @@ export class ExtractionService {
     this.cache = new ExtractionCache(deps.store);
     this.subAgent = new ExtractionSubAgent(deps.llm, deps.config, deps.sleep);
     this.pages = deps.pages ?? inlinePageReader;
+  }
+
+  /**
+   * A strategy learned from data read off this page some other way (a collecting task's
+   * items), kept under `query`, and what it reads back here (data-strategy.ts).
+   */
+  learnData(
+    input: DataPage & { query: string; schema: JsonObject; data: unknown },
+  ): Promise<LearnedStrategy> {
+    return learnDataStrategy(this.cache, this.pages, input);
+  }
+
+  /** A strategy's selectors replayed on this page with no model (data-strategy.ts). */
+  replayData(input: DataPage & { strategy: ExtractionStrategy }): Promise<ReplayedStrategy> {
+    return replayDataStrategy(this.cache, this.pages, input);
+  }
+
+  /** The tenant's strategy kept under `query` for a page at `url`, or null. */
+  findData(tenantId: string, url: string, query: string): Promise<ExtractionStrategy | null> {
+    return findDataStrategy(this.cache, tenantId, url, query);
   }
 
   async run(input: RunExtractionInput): Promise<RunExtractionOutput> {

@@ -1,0 +1,95 @@
+// Strategies for data read some other way than an extraction: the items a collecting task's
+// model read off a page and stored one by one (the agent's `collect`). A routine reruns that
+// read without the model: it learns replay selectors from the earlier items on the page they
+// came from (the learner's own spot check applies), keeps them as a strategy of the tenant like
+// any extraction's, and replays them on later pages of that kind. Learning and replaying run in
+// the PageReader (the server's worker pool): the HTML is untrusted and may be large.
+import type { ExtractionStrategy } from '@tandem/store';
+import type { JsonObject } from './json';
+import type { PageReader } from './page-reader';
+import { recipeEntry, storedRecipes } from './recipe-list';
+import { checkOutputSchema } from './schema';
+import type { ExtractionCache } from './strategy-cache';
+
+export interface DataPage {
+  tenantId: string;
+  url: string;
+  html: string;
+}
+
+export type LearnedStrategy =
+  { strategy: ExtractionStrategy; data: unknown } | { strategy: null; reason: string };
+
+export type ReplayedStrategy =
+  { ok: true; data: unknown; evidence: string[] } | { ok: false; reason: string };
+
+/**
+ * Learns a strategy from `data`, read off this page some other way, keyed by `query` (the
+ * strategy's query template, the name its later lookups use). `data` must be what the page
+ * shows: the learned selectors must read it back, or nothing is kept.
+ */
+export async function learnDataStrategy(
+  cache: ExtractionCache,
+  pages: PageReader,
+  input: DataPage & { query: string; schema: JsonObject; data: unknown },
+): Promise<LearnedStrategy> {
+  const checked = checkOutputSchema(input.schema);
+  if (!checked.ok) return { strategy: null, reason: checked.warning };
+  const learned = await pages.learn({
+    tenantId: input.tenantId,
+    html: input.html,
+    cssSelector: null,
+    url: input.url,
+    data: input.data,
+    schema: input.schema,
+  });
+  if (!learned.recipe) return { strategy: null, reason: learned.reason };
+  const strategy = await cache.register(input.tenantId, {
+    url: input.url,
+    cssSelector: null,
+    outputSchema: input.schema,
+    schemaHash: checked.schema.hash,
+    queryTemplate: input.query,
+  });
+  await cache.addRecipe(input.tenantId, strategy.id, recipeEntry(learned.recipe));
+  await cache.recordResult(input.tenantId, strategy.id, true);
+  const fresh = (await cache.get(input.tenantId, strategy.id)) ?? strategy;
+  const replayed = await replayDataStrategy(cache, pages, { ...input, strategy: fresh });
+  return replayed.ok
+    ? { strategy: fresh, data: replayed.data }
+    : { strategy: null, reason: replayed.reason };
+}
+
+/** The strategy's recipes replayed on this page, with no model: its data, or why none fitted. */
+export async function replayDataStrategy(
+  cache: ExtractionCache,
+  pages: PageReader,
+  input: DataPage & { strategy: ExtractionStrategy },
+): Promise<ReplayedStrategy> {
+  const { strategy } = input;
+  const recipes = storedRecipes(strategy.replay).map((stored) => stored.recipe);
+  if (recipes.length === 0) return { ok: false, reason: 'the strategy has no replay selectors' };
+  const read = await pages.read({
+    tenantId: input.tenantId,
+    html: input.html,
+    cssSelector: strategy.cssSelector,
+    url: input.url,
+    replay: { recipes, schema: strategy.outputSchema as JsonObject },
+  });
+  if (!read.replayed) {
+    await cache.recordResult(input.tenantId, strategy.id, false);
+    return { ok: false, reason: read.replayProblem ?? 'the selectors read nothing here' };
+  }
+  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence };
+}
+
+/** The tenant's strategy of this query template for a page at `url`, best first; null if none. */
+export async function findDataStrategy(
+  cache: ExtractionCache,
+  tenantId: string,
+  url: string,
+  query: string,
+): Promise<ExtractionStrategy | null> {
+  const matching = await cache.findMatching(tenantId, url);
+  return matching.find((s) => s.queryTemplate === query) ?? null;
+}

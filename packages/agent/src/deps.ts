@@ -54,7 +54,7 @@ export interface AgentDeps {
    * Structured extraction (docs/specs.md, "extraction overhaul"); absent: an extract request is
    * refused to the model.
    */
-  extraction?: Pick<ExtractionService, 'run' | 'cache'>;
+  extraction?: Pick<ExtractionService, 'run' | 'cache' | 'learnData' | 'replayData' | 'findData'>;
   /**
    * The skills library (docs/specs.md, "episodic memory"); absent: no lessons are kept or shown.
    */

@@ -165,6 +165,7 @@ export function buildInteractGraph(deps: AgentDeps, checkpointer?: BaseCheckpoin
             'context_analysis',
             'direct_action',
             'finalize',
+            'routine_step',
             END_RUN,
           ),
         ),

@@ -88,6 +88,7 @@ export function routeAfterDispatch(
       | 'context_analysis'
       | 'direct_action'
       | 'finalize'
+      | 'routine_step'
     >
   | typeof END_RUN {
   // An edit the user may not make ends the run; a single command the user rejected, the task.
@@ -97,7 +98,11 @@ export function routeAfterDispatch(
   // generation (an extraction's content, the extraction first); an action, its check.
   if (s.resumeAt) return s.resumeAt;
   if (!s.resumedFromPageRead) return 'verification';
-  return s.pendingExtraction !== null ? 'extraction' : 'action_generation';
+  if (s.pendingExtraction !== null) return 'extraction';
+  // A routine's collect step asked for the page's HTML: it reads the items itself.
+  return replaying(s.routineRun) && s.routineRun.unit !== null
+    ? 'routine_step'
+    : 'action_generation';
 }
 
 export function routeAfterRoutineStep(

@@ -97,11 +97,14 @@ export type RoutineExpectation = z.infer<typeof RoutineExpectation>;
 // not finish/fail (the run's end, not a step) and not googleSearch (an answer, not the page).
 // Plus `extract`: a saved extraction read again on the page (its strategy's id is the step's
 // value); the server reads it from a content snapshot, so it never reaches the browser as an
-// action.
+// action. And `collect`: items read again on the page with the selectors learned from what the
+// first run's model collected there (the item type is the step's value), stored as collected.
 export const ROUTINE_EXTRACT = 'extract';
+export const ROUTINE_COLLECT = 'collect';
 export const RoutineStepAction = z.enum([
   ...ActionName.exclude(['clickAt', 'finish', 'fail', 'googleSearch']).options,
   ROUTINE_EXTRACT,
+  ROUTINE_COLLECT,
 ]);
 export type RoutineStepAction = z.infer<typeof RoutineStepAction>;
 
@@ -112,7 +115,8 @@ export const RoutineStep = z.object({
   /**
    * The action's one other argument as text, with `{name}` where a parameter goes: the typed
    * text, the chosen option, the key, the URL, the scroll direction or the seconds to wait;
-   * for `extract`, the id of the extraction strategy it replays.
+   * for `extract`, the id of the extraction strategy it replays; for `collect`, the type of the
+   * items it collects.
    * Literal braces are doubled (`{{`), so a value can hold them.
    */
   value: z.string().max(NODE_VALUE_MAX_LENGTH).nullable(),

@@ -8,6 +8,8 @@ import type { InteractStateType } from '../state';
 import { isExtractionGoal } from './extraction-goal';
 import { COLLECT_PROMPT_RULES } from './model-output';
 import { collectedSummaryLine, collectedTotal } from './summary';
+import type { CollectManyResult } from './collect-service';
+import { traceCollect } from '../routines/trace';
 
 /** Whether this task collects: the prompt then explains collect and shows the counts. */
 function isCollecting(deps: AgentDeps, state: InteractStateType): boolean {
@@ -56,6 +58,7 @@ export const collectPart: ActionPart = {
     const carry = {
       collectedCounts: result.counts,
       duplicatesSkipped: state.duplicatesSkipped + duplicates,
+      ...traceCollected(state, turn.page.url, result),
     };
     const note = [result.message, ...refused.slice(0, 5)].join('\n');
     if (!result.limitReached) return { carry, note };
@@ -75,3 +78,27 @@ export const collectPart: ActionPart = {
     };
   },
 };
+
+/**
+ * The items stored from this page, one trace entry per type: a routine reads them again there
+ * (a `collect` step). Items already stored from an earlier page add no step.
+ */
+function traceCollected(
+  state: InteractStateType,
+  url: string,
+  result: CollectManyResult,
+): Pick<InteractStateType, 'routineTrace'> {
+  const stored = new Map<string, number>();
+  for (const o of result.outcomes)
+    if (o.status === 'collected' && o.type !== null)
+      stored.set(o.type, (stored.get(o.type) ?? 0) + 1);
+  let routineTrace = state.routineTrace;
+  for (const [type, count] of stored) {
+    const traced = traceCollect({ ...state, routineTrace }, url, {
+      type,
+      stored: count,
+    }).routineTrace;
+    if (Array.isArray(traced)) routineTrace = traced;
+  }
+  return { routineTrace };
+}

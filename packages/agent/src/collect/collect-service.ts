@@ -170,6 +170,11 @@ export class CollectService {
     };
   }
 
+  /** A task's items of `type`, oldest first (the tenant's only), at most `limit`. */
+  items(tenantId: string, taskId: string, type: string, limit = 1_000): Promise<CollectedItem[]> {
+    return this.store.collectedItems.list(tenantId, taskId, { type, limit });
+  }
+
   /** Items per type of a task (the tenant's only: another tenant's task reads as empty). */
   counts(tenantId: string, taskId: string): Promise<CollectedCounts> {
     return this.store.collectedItems.countByType(tenantId, taskId);

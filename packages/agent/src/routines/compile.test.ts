@@ -67,12 +67,11 @@ describe('compileRoutine', () => {
     ).toEqual(['Kim', 'Lee', 'male', null]);
   });
 
-  it('refuses a task that did not complete, read data, or has no steps', () => {
+  it('refuses a task that did not complete or has no steps', () => {
     expect(compileRoutine(input(formRun(), { status: 'failed' }))).toEqual({
       ok: false,
       reason: 'the task is failed, not completed',
     });
-    expect(compileRoutine(input(formRun(), { readsData: true })).ok).toBe(false);
     expect(compileRoutine(input([]))).toEqual({ ok: false, reason: 'no verified steps' });
   });
 

@@ -6,14 +6,16 @@
 // when the next verdict on the same plan step verified a fix, and the failure changed neither
 // the URL nor, for a chain, ran part-way), and every action on an element kept that element's
 // locators. An extraction compiles into an `extract` step that replays its saved strategy on
-// the page; items collected one by one by the model and clicks on screenshot points do not
-// compile: a routine replays actions on elements it can find again, and reads it can repeat.
+// the page, and items the model collected into a `collect` step that reads them again with
+// selectors learned from them (the goal's count a parameter); clicks on screenshot points do
+// not compile: a routine replays actions on elements it can find again, and reads it can repeat.
 import {
   actionsRisks,
   actionTargetId,
   hostOf,
   RoutineDraft,
   RoutineStepAction,
+  ROUTINE_COLLECT,
   ROUTINE_EXTRACT,
   ROUTINE_LIMITS,
   type ParsedAction,
@@ -33,11 +35,6 @@ export interface CompileInput {
   query: string;
   status: TaskStatus;
   trace: readonly RoutineTraceEntry[];
-  /**
-   * The task collected items through the model's answers: what it read is in no action or
-   * saved extraction, so nothing could read it again.
-   */
-  readsData?: boolean;
 }
 
 export type CompileResult = { ok: true; draft: RoutineDraft } | { ok: false; reason: string };
@@ -94,6 +91,8 @@ interface FlatStep {
   item: RoutineTraceAction | null;
   /** The extraction strategy an `extract` step replays. */
   read: string | null;
+  /** The items a `collect` step reads again: their type, and the task's count. */
+  collect: { type: string; limit: number | null } | null;
   index: number;
   last: boolean;
   safety: RoutineStep['safety'];
@@ -102,6 +101,18 @@ interface FlatStep {
 function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
   const steps: FlatStep[] = [];
   for (const entry of entries) {
+    if (entry.collect) {
+      steps.push({
+        entry,
+        item: null,
+        read: null,
+        collect: entry.collect,
+        index: 0,
+        last: true,
+        safety: 'safe',
+      });
+      continue;
+    }
     if (entry.read) {
       if (entry.read.extractionId === null)
         return `the extraction on step ${entry.stepIndex + 1} kept no strategy to replay`;
@@ -109,6 +120,7 @@ function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
         entry,
         item: null,
         read: entry.read.extractionId,
+        collect: null,
         index: 0,
         last: true,
         safety: 'safe',
@@ -129,6 +141,7 @@ function flatten(entries: readonly RoutineTraceEntry[]): FlatStep[] | string {
         entry,
         item,
         read: null,
+        collect: null,
         index,
         last: index === entry.actions.length - 1,
         safety: risks.find((r) => r.index === index)?.kind ?? 'safe',
@@ -157,6 +170,11 @@ const CHOICES: Readonly<Record<string, string>> = {
 };
 /** Traced element names are keyed past any step index (ROUTINE_LIMITS.steps), apart from values. */
 const TARGET_KEY = 1_000_000;
+/**
+ * A collect's item count ("Extract 15 job listings") is keyed past the names: it is a parameter
+ * of the goal that no step's text holds (a rerun's count is read from its own goal).
+ */
+const COUNT_KEY = 2 * TARGET_KEY;
 
 /**
  * Buttons whose traced name opens the goal: the goal's verb ("Publish the draft", "Save"), so a
@@ -177,15 +195,16 @@ function verbButtons(
   );
 }
 
+const stepOfKey = (key: number) =>
+  key >= COUNT_KEY ? key - COUNT_KEY : key >= TARGET_KEY ? key - TARGET_KEY : key;
+
 /** The parameters with a traced element name counted under its step, like a typed value. */
 function withStepsOf(found: ReturnType<typeof findParameters>): ReturnType<typeof findParameters> {
   return {
     ...found,
     parameters: found.parameters.map((p) => ({
       ...p,
-      steps: [...new Set(p.steps.map((s) => (s >= TARGET_KEY ? s - TARGET_KEY : s)))].sort(
-        (a, b) => a - b,
-      ),
+      steps: [...new Set(p.steps.map(stepOfKey))].sort((a, b) => a - b),
     })),
   };
 }
@@ -229,20 +248,25 @@ function tracedOf(flat: readonly FlatStep[]): TracedValue[] {
         ]
       : [],
   );
-  return [...typed, ...named];
+  // The first collect's count: "Extract 15 job listings" reruns as "Extract 10 job listings".
+  const first = flat.findIndex((f) => f.collect?.limit != null);
+  const limit = flat[first]?.collect?.limit;
+  const counted: TracedValue[] =
+    limit == null ? [] : [{ step: COUNT_KEY + first, value: String(limit), label: 'count' }];
+  return [...typed, ...named, ...counted];
 }
 
 /** One step of the run as the routine keeps it, with its parameters in place. */
 function routineStepOf(
-  { entry, item, read, index, last, safety }: FlatStep,
+  { entry, item, read, collect, index, last, safety }: FlatStep,
   step: number,
   found: ReturnType<typeof withStepsOf>,
 ): RoutineStep {
   if (!item)
     return {
-      action: ROUTINE_EXTRACT,
+      action: collect ? ROUTINE_COLLECT : ROUTINE_EXTRACT,
       target: null,
-      value: escapeTemplate(read ?? ''),
+      value: escapeTemplate(collect ? collect.type : (read ?? '')),
       chained: false,
       expect: entry.expect,
       safety,
@@ -274,10 +298,6 @@ function routineStepOf(
 
 export function compileRoutine(input: CompileInput): CompileResult {
   if (input.status !== 'completed') return refuse(`the task is ${input.status}, not completed`);
-  if (input.readsData)
-    return refuse(
-      'the task collected items through the model; a routine replays actions and saved extractions only',
-    );
   if (input.trace.length === 0) return refuse('no verified steps');
   if (input.trace.length > ROUTINE_LIMITS.steps) return refuse('too many steps for a routine');
   const kept = verifiedEntries(input.trace);

@@ -6,6 +6,7 @@ import type { AgentDeps } from '../deps';
 import { logFor } from '../nodes/node-context';
 import { FAILED_EXTRACTION } from '../nodes/extraction/state';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../state';
+import { collectedTotal } from '../collect/summary';
 import { fallBack, MAX_HEALS_IN_ROW, type RoutineRun } from './run';
 
 /** The update that hands the rest of the task to the full agent. */
@@ -65,7 +66,10 @@ function extractedLine(notes: readonly ExtractionNote[]): string {
 }
 
 /** The final answer of a routine that ran to its end. */
-export function routineAnswer(run: RoutineRun, notes: readonly ExtractionNote[] = []): string {
+export function routineAnswer(
+  run: RoutineRun,
+  read: Partial<Pick<InteractStateType, 'extractionNotes' | 'collectedCounts'>> = {},
+): string {
   // In the routine's own order (the goal's), not the matcher's.
   const values = run.routine.parameters.flatMap((p) =>
     Object.hasOwn(run.values, p.name) ? [`${p.name} “${run.values[p.name]}”`] : [],
@@ -77,6 +81,14 @@ export function routineAnswer(run: RoutineRun, notes: readonly ExtractionNote[] 
   return (
     `Done with the saved routine “${run.routine.name}”` +
     (values.length > 0 ? ` for ${values.join(', ')}` : '') +
-    ` (${run.routine.steps.length} steps).${extractedLine(notes)}${healed}`
+    ` (${run.routine.steps.length} steps).${extractedLine(read.extractionNotes ?? [])}${collectedLine(read.collectedCounts ?? {})}${healed}`
   );
+}
+
+/** What the routine's collect steps stored, said once ("Collected 15 items"). */
+function collectedLine(counts: InteractStateType['collectedCounts']): string {
+  const total = collectedTotal(counts);
+  return total > 0
+    ? ` Collected ${total} ${total === 1 ? 'item' : 'items'}, stored with the task.`
+    : '';
 }

@@ -16,7 +16,6 @@ import { routeAfterExtraction, routeAfterRoutineStep } from '../routes';
 import type { InteractStateType } from '../state';
 import { savedRoutine } from '../testing/routine-runs';
 import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
-import { compileRoutine } from './compile';
 import { startRun, type RoutineRun } from './run';
 import { routineStep } from './step-node';
 import type { RoutineTraceEntry } from './trace';
@@ -194,15 +193,5 @@ describe('a routine that reads with a saved extraction', () => {
     };
     const more = await routineStep(env.deps)(atEnd);
     expect((more.routineRun as RoutineRun).fellBack).toMatch(/the list goes on past the pages/);
-  });
-
-  it('keeps refusing tasks that collected items through the model', () => {
-    expect(
-      compileRoutine({ query: GOAL, status: 'completed', trace: [], readsData: true }),
-    ).toEqual({
-      ok: false,
-      reason:
-        'the task collected items through the model; a routine replays actions and saved extractions only',
-    });
   });
 });

@@ -97,8 +97,9 @@ function argsOf(
         ? { direction: value }
         : need('a direction or its element');
     case 'extract':
+    case 'collect':
       // Read on the server from a content snapshot (step-node.ts), never sent as an action.
-      return 'extract is read on the server, not sent to the page';
+      return `${action} is read on the server, not sent to the page`;
   }
 }
 

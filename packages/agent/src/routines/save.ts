@@ -45,9 +45,8 @@ export async function saveRoutine(
     const compiled = compileRoutine({
       query: typedGoal(state),
       status: state.status,
+      // Extractions and collected items are in it as `extract` and `collect` steps.
       trace: state.routineTrace,
-      // Extractions are in the trace as `extract` steps; collected items are in no step.
-      readsData: Object.keys(state.collectedCounts).length > 0,
     });
     if (!compiled.ok) {
       log.info('no routine from the task', { reason: compiled.reason });

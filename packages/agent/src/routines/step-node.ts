@@ -29,6 +29,8 @@ import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { instantiateStep, likeUrl } from './replay';
 import { resolveTarget, stillDescribes } from './resolve';
+import { collectedTotal } from '../collect/summary';
+import { collectRead, collectUnit, isCollect } from './collect-step';
 import { fallBackUpdate, healUpdate, routineAnswer } from './handover';
 import { replaying, stepLabel, unitFrom, type RoutineRun } from './run';
 
@@ -256,55 +258,101 @@ export const routineStep =
       if (!('routine' in judged)) return judged;
       run = judged;
     }
-    for (;;) {
-      const steps = run.routine.steps;
-      if (run.next >= steps.length) {
-        const more = listGoesOn(run, page);
-        if (more) return fallBackUpdate(deps, state, run, more);
-        // Every step done (optional ones left were not needed): the routine is done.
-        return {
-          routineRun: { ...run, unit: null },
-          status: 'completed',
-          result: routineAnswer(run, state.extractionNotes),
-        };
-      }
-      if (isRead(steps[run.next])) return readUnit(deps, state, run, page, run.next);
-      const built = buildUnit(state, run, page, unitFrom(steps, run.next));
-      if (built.kind === 'skip') {
-        run = { ...run, next: run.next + 1, skipped: [...run.skipped, run.next] };
-        continue;
-      }
-      if (built.kind === 'stop') return fallBackUpdate(deps, state, run, built.reason);
-      if (built.kind === 'heal')
-        return healUpdate(deps, state, run, {
-          step: built.step,
-          sent: false,
-          reason: built.reason,
-        });
-      const { unit, strings, actions } = built;
-      const chain: ChainAction[] | null =
-        strings.length > 1
-          ? strings.map((action, index) => ({
-              action,
-              description: `Routine step ${unit.from + index + 1}`,
-              index,
-            }))
-          : null;
-      const pending = makePending({
-        state,
-        page,
-        thought: `${stepLabel(run, unit)}: ${strings.join('; ')}`,
-        action: actions[0] as ParsedAction,
-        chain: chain ? { actions: chain } : null,
-        source: 'routine_step',
-        expectedOutcome: expectedOf(run, unit),
-      });
-      // A step that only cleared the way stays optional in the versions this run may save.
-      const optional = (run.routine.steps[unit.from] as RoutineStep).optional;
-      return {
-        pending: optional ? { ...pending, contingency: 'optional routine step' } : pending,
-        routineRun: { ...run, unit, stale: [...run.stale, ...built.stale] },
-        nextActionReady: false,
-      };
+    if (run.unit && isCollect(run.routine.steps[run.unit.from])) {
+      const read = await collectRead(deps, state, run, run.unit.from);
+      if (!('run' in read)) return read;
+      const now = { ...state, ...read.update, routineRun: read.run } as InteractStateType;
+      // The task has its count: the rest of the list is not wanted.
+      const next = read.limitReached
+        ? finished(now, read.run)
+        : await nextUnit(deps, now, read.run, now.page as PageState);
+      return { ...read.update, ...next };
     }
+    return nextUnit(deps, state, run, page);
   };
+
+/** The routine ran to its end (or to the count it collects): the task is done. */
+function finished(state: InteractStateType, run: RoutineRun): InteractStateUpdate {
+  return {
+    routineRun: { ...run, unit: null },
+    status: 'completed',
+    result: routineAnswer(run, state),
+  };
+}
+
+/** Why a routine that collects must not end here: fewer items than the goal asks for. */
+function countShort(state: InteractStateType, run: RoutineRun): string | null {
+  if (!run.routine.steps.some(isCollect) || state.collectLimit === null) return null;
+  const total = collectedTotal(state.collectedCounts);
+  return total < state.collectLimit
+    ? `the saved pages gave ${total} of the ${state.collectLimit} items the goal asks for`
+    : null;
+}
+
+/** The routine's next unit from `run.next`: sent, read, healed, handed over, or the end. */
+async function nextUnit(
+  deps: AgentDeps,
+  state: InteractStateType,
+  start: RoutineRun,
+  page: PageState,
+): Promise<InteractStateUpdate> {
+  let run = start;
+  for (;;) {
+    const steps = run.routine.steps;
+    if (run.next >= steps.length) {
+      const more = listGoesOn(run, page) ?? countShort(state, run);
+      if (more) return fallBackUpdate(deps, state, run, more);
+      // Every step done (optional ones left were not needed): the routine is done.
+      return finished(state, run);
+    }
+    if (isRead(steps[run.next])) return readUnit(deps, state, run, page, run.next);
+    if (isCollect(steps[run.next])) return collectUnit(deps, state, run, page, run.next);
+    const built = buildUnit(state, run, page, unitFrom(steps, run.next));
+    if (built.kind === 'skip') {
+      run = { ...run, next: run.next + 1, skipped: [...run.skipped, run.next] };
+      continue;
+    }
+    if (built.kind === 'stop') return fallBackUpdate(deps, state, run, built.reason);
+    if (built.kind === 'heal')
+      return healUpdate(deps, state, run, {
+        step: built.step,
+        sent: false,
+        reason: built.reason,
+      });
+    return sendUnit(state, run, page, built);
+  }
+}
+
+/** The unit's actions, sent as the model's would be (one action, or a chain). */
+function sendUnit(
+  state: InteractStateType,
+  run: RoutineRun,
+  page: PageState,
+  built: Extract<Built, { kind: 'send' }>,
+): InteractStateUpdate {
+  const { unit, strings, actions } = built;
+  const chain: ChainAction[] | null =
+    strings.length > 1
+      ? strings.map((action, index) => ({
+          action,
+          description: `Routine step ${unit.from + index + 1}`,
+          index,
+        }))
+      : null;
+  const pending = makePending({
+    state,
+    page,
+    thought: `${stepLabel(run, unit)}: ${strings.join('; ')}`,
+    action: actions[0] as ParsedAction,
+    chain: chain ? { actions: chain } : null,
+    source: 'routine_step',
+    expectedOutcome: expectedOf(run, unit),
+  });
+  // A step that only cleared the way stays optional in the versions this run may save.
+  const optional = (run.routine.steps[unit.from] as RoutineStep).optional;
+  return {
+    pending: optional ? { ...pending, contingency: 'optional routine step' } : pending,
+    routineRun: { ...run, unit, stale: [...run.stale, ...built.stale] },
+    nextActionReady: false,
+  };
+}

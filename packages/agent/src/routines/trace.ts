@@ -37,6 +37,12 @@ export interface RoutineTraceEntry {
    * extraction kept none (it cannot be replayed).
    */
   read?: { extractionId: string | null };
+  /**
+   * The model collected items of `type` off this page (no actions): a routine's `collect` step,
+   * which reads them again with selectors learned from them. `limit`: the task's item count,
+   * the goal's number a rerun takes as a parameter.
+   */
+  collect?: { type: string; limit: number | null };
 }
 
 const cap = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
@@ -144,6 +150,34 @@ export function traceVerdict(
   return { routineTrace: [...state.routineTrace, traceEntry(pending, page, result, partial)] };
 }
 
+/** A read of the page at `url` (no actions), judged by what it stored. */
+function readEntry(
+  state: Pick<InteractStateType, 'currentStepIndex'>,
+  url: string,
+  verified: boolean,
+  summary: string,
+): RoutineTraceEntry {
+  return {
+    stepIndex: state.currentStepIndex,
+    source: 'action_generation',
+    contingency: false,
+    beforeUrl: cap(url, 8_192),
+    actions: [],
+    partial: false,
+    verified,
+    expect: {
+      tier: 1,
+      urlChanged: false,
+      url: cap(url, 8_192),
+      domChanged: false,
+      network: false,
+      fieldsHold: false,
+      text: [],
+      reason: cap(summary, 2_000),
+    },
+  };
+}
+
 /**
  * The state update that appends an extraction on `url` to the trace: a routine's `extract` step
  * when it read items with a strategy it can replay.
@@ -154,25 +188,29 @@ export function traceRead(
   read: { extractionId: string | null; items: number | null; summary: string },
 ): Pick<InteractStateUpdate, 'routineTrace'> {
   if (state.routineTrace.length > ROUTINE_LIMITS.steps) return {};
+  const verified = read.extractionId !== null && (read.items ?? 0) > 0;
   const entry: RoutineTraceEntry = {
-    stepIndex: state.currentStepIndex,
-    source: 'action_generation',
-    contingency: false,
-    beforeUrl: cap(url, 8_192),
-    actions: [],
-    partial: false,
-    verified: read.extractionId !== null && (read.items ?? 0) > 0,
-    expect: {
-      tier: 1,
-      urlChanged: false,
-      url: cap(url, 8_192),
-      domChanged: false,
-      network: false,
-      fieldsHold: false,
-      text: [],
-      reason: cap(read.summary, 2_000),
-    },
+    ...readEntry(state, url, verified, read.summary),
     read: { extractionId: read.extractionId },
+  };
+  return { routineTrace: [...state.routineTrace, entry] };
+}
+
+/**
+ * The state update that appends the items the model collected on `url` to the trace: a
+ * routine's `collect` step when some were stored.
+ */
+export function traceCollect(
+  state: Pick<InteractStateType, 'routineTrace' | 'currentStepIndex' | 'collectLimit'>,
+  url: string,
+  collected: { type: string; stored: number },
+): Pick<InteractStateUpdate, 'routineTrace'> {
+  if (state.routineTrace.length > ROUTINE_LIMITS.steps) return {};
+  const { type, stored } = collected;
+  const summary = `Collected ${stored} ${type} ${stored === 1 ? 'item' : 'items'}.`;
+  const entry: RoutineTraceEntry = {
+    ...readEntry(state, url, stored > 0, summary),
+    collect: { type: cap(collected.type, 200), limit: state.collectLimit },
   };
   return { routineTrace: [...state.routineTrace, entry] };
 }

@@ -116,7 +116,7 @@ function movedOn(
     ? {
         routineRun: moved,
         status: 'completed',
-        result: routineAnswer(moved, state.extractionNotes),
+        result: routineAnswer(moved, state),
       }
     : { routineRun: moved };
 }

@@ -67,4 +67,21 @@ describe('routine format', () => {
       'reads items with the saved extraction (when saved: Extracted 12 items with 1 model call.)',
     );
   });
+
+  it('says what a collect step reads', () => {
+    const read: RoutineExpectation = {
+      tier: 1,
+      urlChanged: false,
+      url: 'https://jobs.test/',
+      domChanged: false,
+      network: false,
+      fieldsHold: false,
+      text: [],
+      reason: 'Collected 12 job items.',
+    };
+    expect(targetText(null, 'collect')).toBe('the page’s content');
+    expect(expectationText(read, 'collect')).toBe(
+      'collects the items again, with selectors learned from the saved run’s (when saved: Collected 12 job items.)',
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // Text for the routines admin pages: a template with its parameters picked out, a step's
 // target and expected outcome in a line each. Pure, so they are unit-tested without a page.
 import {
+  ROUTINE_COLLECT,
   ROUTINE_EXTRACT,
   type RoutineExpectation,
   type RoutineLocator,
@@ -50,7 +51,7 @@ export function locatorText(locator: RoutineLocator): string {
 
 /** The first locator (the one a rerun tries first), and how many more there are. */
 export function targetText(target: RoutineTarget | null, action?: RoutineStep['action']): string {
-  if (action === ROUTINE_EXTRACT) return 'the page’s content';
+  if (action === ROUTINE_EXTRACT || action === ROUTINE_COLLECT) return 'the page’s content';
   if (!target) return '—';
   const [first, ...rest] = target.locators;
   const more = rest.length > 0 ? ` (+${rest.length} more)` : '';
@@ -67,6 +68,9 @@ export function expectationText(
     const first = /^[^.]*\./.exec(expect?.reason ?? '')?.[0];
     return `reads items with the saved extraction${first ? ` (when saved: ${first})` : ''}`;
   }
+  // The step's value is the item type; the reason, the collect line of the saved run.
+  if (action === ROUTINE_COLLECT)
+    return `collects the items again, with selectors learned from the saved run’s${expect?.reason ? ` (when saved: ${expect.reason})` : ''}`;
   if (!expect) return 'checked with the next step (chained)';
   const facts: string[] = [];
   if (expect.urlChanged) facts.push(`URL → ${expect.url}`);

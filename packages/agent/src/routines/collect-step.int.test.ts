@@ -1,0 +1,182 @@
+// A routine's `collect` step over the real collect service, ExtractionService and store (libSQL
+// in memory): the items the first run's model collected leave a step in the trace, the goal's
+// count becomes a parameter, and a rerun reads the page's items with no model call: the first
+// rerun learns selectors from the saved run's items on that page, later reruns replay them on
+// whatever the page lists then. A page without the saved items, or a list too short for the
+// count, goes to the full agent.
+import type { Routine } from '@tandem/contracts';
+import { ExtractionService } from '@tandem/extraction';
+import { catalogPageHtml, scriptedExtractionLlm, testProduct } from '@tandem/extraction/testing';
+import { createLibsqlStore } from '@tandem/store';
+import { describe, expect, it } from 'vitest';
+import { CollectService } from '../collect/collect-service';
+import { collectPart } from '../collect/action-part';
+import type { ActionTurn } from '../nodes/action-generation/part';
+import type { ActionGenerationOutput } from '../nodes/action-generation/prompt';
+import { routeAfterDispatch, routeAfterRoutineStep } from '../routes';
+import type { InteractStateType } from '../state';
+import { savedRoutine } from '../testing/routine-runs';
+import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
+import { schemaOfItems } from './collect-step';
+import { startRun, type RoutineRun } from './run';
+import { routineStep } from './step-node';
+import type { RoutineTraceEntry } from './trace';
+
+const URL = 'https://shop.test/catalog/';
+const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
+const goal = (count: number) => `Collect ${count} products`;
+
+/** What a model reads off a catalogue page: the products' names and prices. */
+const productsOn = (first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => {
+    const { name, price } = testProduct(first + i);
+    return { type: 'product', data: { name, price } };
+  });
+
+async function setup() {
+  const store = await createLibsqlStore({ url: ':memory:' });
+  const llm = scriptedExtractionLlm();
+  const collect = new CollectService(store);
+  const deps = nodeDeps({ extraction: new ExtractionService({ llm, store }), collect });
+  return { store, llm, deps, collect };
+}
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+/** The first run: the model collected page 1's twelve products; the trace it leaves. */
+async function firstRun({ deps }: Setup, count: number): Promise<RoutineTraceEntry[]> {
+  const state = stateWith({
+    tenantId: 't1',
+    taskId: 'task-1',
+    query: goal(count),
+    collectLimit: count,
+    page: pageWith({ url: URL }),
+  });
+  const turn = {
+    state,
+    page: state.page,
+    tokens: state.tokens,
+    out: { collect: productsOn(0, 12) } as unknown as ActionGenerationOutput,
+    carry: {},
+    notes: [],
+  } as unknown as ActionTurn;
+  const answer = await collectPart.answer?.(deps, turn);
+  return (answer?.carry as Pick<InteractStateType, 'routineTrace'>).routineTrace;
+}
+
+const saved = (count: number, trace: RoutineTraceEntry[]): Routine => ({
+  ...savedRoutine(goal(count), trace),
+  sourceTaskId: 'task-1',
+});
+
+/** One rerun of `routine` for `count` items: the HTML asked for, then the page's `html`. */
+async function rerun(env: Setup, routine: Routine, taskId: string, count: number, html: string) {
+  const start = stateWith({
+    tenantId: 't1',
+    taskId,
+    query: goal(count),
+    collectLimit: count,
+    complexity: 'COMPLEX',
+    page: pageWith({ url: URL }),
+    routineRun: startRun(routine, { count: String(count) }, TOKENS),
+  });
+  const asked = applyUpdate(start, await routineStep(env.deps)(start));
+  expect(asked.pending).toBeNull();
+  expect(asked.pageRequest).toEqual({ mode: 'content', format: 'html' });
+  expect(routeAfterRoutineStep(asked)).toBe('dispatch');
+  const back = {
+    ...asked,
+    pageRequest: null,
+    resumedFromPageRead: true,
+    page: pageWith({ url: URL, snapshot: { mode: 'content', text: html } }),
+  };
+  expect(routeAfterDispatch(back)).toBe('routine_step');
+  return applyUpdate(back, await routineStep(env.deps)(back));
+}
+
+const names = async (env: Setup, taskId: string) =>
+  (await env.collect.items('t1', taskId, 'product')).map((i) => i.data.name);
+
+describe('a routine that collects', () => {
+  it('compiles the collected items into a collect step with the count as a parameter', async () => {
+    const env = await setup();
+    const trace = await firstRun(env, 10);
+    expect(trace).toEqual([
+      expect.objectContaining({
+        verified: true,
+        actions: [],
+        beforeUrl: URL,
+        collect: { type: 'product', limit: 10 },
+      }),
+    ]);
+    const routine = saved(10, trace);
+    expect(routine.goalTemplate).toBe('Collect {count} products');
+    expect(routine.parameters).toEqual([
+      expect.objectContaining({ name: 'count', example: '10', steps: [0] }),
+    ]);
+    expect(routine.steps).toEqual([
+      expect.objectContaining({ action: 'collect', target: null, value: 'product' }),
+    ]);
+  });
+
+  it('learns selectors from the saved items, then reads new items with them, no model call', async () => {
+    const env = await setup();
+    const routine = saved(10, await firstRun(env, 10));
+    // First rerun, 8 wanted: learned from task-1's items on the same page.
+    const first = await rerun(env, routine, 'task-2', 8, catalogPageHtml(0, 12, 1));
+    expect(first.status).toBe('completed');
+    expect(first.result).toMatch(/Collected 8 items, stored with the task\./);
+    expect(await names(env, 'task-2')).toEqual(productsOn(0, 8).map((p) => p.data.name));
+    // The page lists other products now: the kept selectors read them.
+    const later = await rerun(env, routine, 'task-3', 5, catalogPageHtml(40, 12, 1));
+    expect(later.status).toBe('completed');
+    expect(await names(env, 'task-3')).toEqual(productsOn(40, 5).map((p) => p.data.name));
+    expect(later.routineTrace.at(-1)).toMatchObject({
+      verified: true,
+      collect: { type: 'product' },
+    });
+    expect(env.llm.calls).toHaveLength(0);
+  });
+
+  it('hands over when the saved items are not on the page to learn from', async () => {
+    const env = await setup();
+    const routine = saved(10, await firstRun(env, 10));
+    const after = await rerun(env, routine, 'task-2', 10, catalogPageHtml(100, 12, 1));
+    expect(after.status).not.toBe('completed');
+    expect((after.routineRun as RoutineRun).fellBack).toMatch(/step 1 read no items/);
+    expect(routeAfterRoutineStep(after)).toBe('action_generation');
+    expect(after.page?.snapshot).toBeNull();
+    expect(await names(env, 'task-2')).toEqual([]);
+  });
+
+  it('hands over when the saved pages give fewer items than the goal asks for', async () => {
+    const env = await setup();
+    const routine = saved(10, await firstRun(env, 10));
+    const after = await rerun(env, routine, 'task-2', 30, catalogPageHtml(0, 12, 1));
+    expect((after.routineRun as RoutineRun).fellBack).toMatch(/gave 12 of the 30 items/);
+    // What it read is kept: the agent goes on from 12.
+    expect(await names(env, 'task-2')).toHaveLength(12);
+    expect(after.collectedCounts).toEqual({ product: 12 });
+  });
+});
+
+describe('schemaOfItems', () => {
+  it('lists scalar fields, requiring those every item has', () => {
+    expect(
+      schemaOfItems([
+        { name: 'A', price: 1, tags: ['x'] },
+        { name: 'B', price: 2, note: 'n' },
+      ]),
+    ).toEqual({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          price: { type: 'number' },
+          note: { type: 'string' },
+        },
+        required: ['name', 'price'],
+      },
+    });
+  });
+});

@@ -1,0 +1,187 @@
+// A routine's `collect` step: the items the first run's model collected off a page, read again
+// on the server with no model. The step asks the client for the page's HTML; the items come
+// from the tenant's selectors for that page (an extraction strategy kept under the item type),
+// learned on the first rerun from the items the saved run stored from that very page: the
+// learner keeps selectors only when they read those items back (its spot check). They are
+// stored as the model's would be (collect service: validation, unique keys, the task's count),
+// and the step is traced like the model's collect, so a rerun compiles as the first run did.
+// Whatever cannot be read this way (no selectors fit, the saved items are gone from the page)
+// goes to the full agent, which collects with the model.
+import { fillTemplate, ROUTINE_COLLECT, type RoutineStep } from '@tandem/contracts';
+import type { AgentDeps } from '../deps';
+import { logFor } from '../nodes/node-context';
+import { readPage } from '../nodes/outcomes';
+import type { PageState } from '../page/page-state';
+import type { InteractStateType, InteractStateUpdate } from '../state';
+import { fallBackUpdate } from './handover';
+import { likeUrl } from './replay';
+import { stepLabel, type RoutineRun } from './run';
+import { traceCollect } from './trace';
+
+export const isCollect = (step: RoutineStep | undefined) => step?.action === ROUTINE_COLLECT;
+
+/** The strategy's key: one per item type and page kind, the tenant's for later reruns. */
+export const collectQuery = (type: string) => `collected ${type} items`;
+
+/** Items learned from: the saved run's from one page, as many as a page plausibly shows. */
+const MAX_EXAMPLES = 500;
+
+/** Asks the client for the page's HTML: the step's items are read from it on the server. */
+export function collectUnit(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  page: PageState,
+  k: number,
+): InteractStateUpdate {
+  const step = run.routine.steps[k] as RoutineStep;
+  if (step.page && !likeUrl(page.url, step.page.url))
+    return fallBackUpdate(
+      deps,
+      state,
+      run,
+      `step ${k + 1} collects on a page like ${step.page.url}, and the tab is on ${page.url}`,
+    );
+  if (!deps.extraction || !deps.collect)
+    return fallBackUpdate(deps, state, run, `step ${k + 1}'s items cannot be read here`);
+  const unit = { from: k, to: k };
+  return {
+    routineRun: { ...run, unit },
+    pending: null,
+    pageRequest: { mode: 'content', format: 'html' },
+    ...readPage(`${stepLabel(run, unit)}: read the page's items as saved`),
+  };
+}
+
+/** A JSON Schema for items like these: a list of objects of their scalar fields. */
+export function schemaOfItems(items: readonly Record<string, unknown>[]): Record<string, unknown> {
+  const types = new Map<string, string>();
+  for (const item of items)
+    for (const [field, value] of Object.entries(item)) {
+      const type =
+        typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : null;
+      if (type && !types.has(field)) types.set(field, type);
+    }
+  const required = [...types.keys()].filter((f) => items.every((i) => Object.hasOwn(i, f)));
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: Object.fromEntries([...types].map(([f, type]) => [f, { type }])),
+      required,
+    },
+  };
+}
+
+type Read = { ok: true; items: unknown[]; how: string } | { ok: false; reason: string };
+
+/** The page's items by the tenant's selectors, learned now from the saved run's if none exist. */
+async function readItems(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  step: RoutineStep,
+  html: string,
+): Promise<Read> {
+  const extraction = deps.extraction;
+  const collect = deps.collect;
+  const url = state.page?.url ?? '';
+  if (!extraction || !collect) return { ok: false, reason: 'collecting is not available here' };
+  const type = fillTemplate(step.value ?? '', {});
+  const query = collectQuery(type);
+  const page = { tenantId: state.tenantId, url, html };
+  const strategy = await extraction.findData(state.tenantId, url, query);
+  if (strategy) {
+    const replayed = await extraction.replayData({ ...page, strategy });
+    if (replayed.ok && Array.isArray(replayed.data))
+      return { ok: true, items: replayed.data, how: `replayed strategy ${strategy.id}` };
+    if (!replayed.ok) return { ok: false, reason: replayed.reason };
+  }
+  const source = run.routine.sourceTaskId;
+  const from = step.page?.url;
+  if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
+  const earlier = (await collect.items(state.tenantId, source, type, MAX_EXAMPLES))
+    .filter((item) => item.sourceUrl === from)
+    .map((item) => item.data);
+  if (earlier.length === 0)
+    return { ok: false, reason: 'the saved run stored no items from this page' };
+  const learned = await extraction.learnData({
+    ...page,
+    query,
+    schema: schemaOfItems(earlier),
+    data: earlier,
+  });
+  if (!learned.strategy) return { ok: false, reason: `no selectors read them: ${learned.reason}` };
+  return Array.isArray(learned.data)
+    ? { ok: true, items: learned.data, how: `learned strategy ${learned.strategy.id}` }
+    : { ok: false, reason: 'the learned selectors read no list' };
+}
+
+/**
+ * The page's HTML came back for the collect step `k`: its items are stored, and the run goes
+ * on (`limitReached`: the task has its count). Anything else hands the task to the agent.
+ */
+export async function collectRead(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  k: number,
+): Promise<
+  { run: RoutineRun; update: InteractStateUpdate; limitReached: boolean } | InteractStateUpdate
+> {
+  const page = state.page as PageState;
+  const step = run.routine.steps[k] as RoutineStep;
+  // The HTML is for this step only: never left in the page the next prompt describes.
+  const cleared = { page: { ...page, snapshot: null }, resumedFromPageRead: false };
+  const snapshot = page.snapshot;
+  const read: Read =
+    !snapshot || snapshot.mode !== 'content' || snapshot.error
+      ? {
+          ok: false,
+          reason: `the page's content did not arrive${snapshot?.error ? `: ${snapshot.error}` : ''}`,
+        }
+      : await readItems(deps, state, run, step, snapshot.text);
+  if (!read.ok || !deps.collect)
+    return {
+      ...fallBackUpdate(
+        deps,
+        state,
+        run,
+        `step ${k + 1} read no items (${read.ok ? 'collecting is off' : read.reason})`,
+      ),
+      ...cleared,
+    };
+  const type = fillTemplate(step.value ?? '', {});
+  const result = await deps.collect.collectMany({
+    tenantId: state.tenantId,
+    taskId: state.taskId,
+    items: read.items.map((data) => ({ type, data })),
+    sourceUrl: page.url,
+    collectLimit: state.collectLimit,
+  });
+  const stored = result.outcomes.filter((o) => o.status === 'collected').length;
+  const duplicates = result.outcomes.filter((o) => o.status === 'duplicate').length;
+  logFor(deps, state, 'routine_step').info('routine collected', {
+    routineId: run.routine.id,
+    step: k,
+    read: read.items.length,
+    stored,
+    duplicates,
+    how: read.how,
+  });
+  if (stored + duplicates === 0)
+    return {
+      ...fallBackUpdate(deps, state, run, `step ${k + 1}'s items were refused: ${result.message}`),
+      ...cleared,
+    };
+  return {
+    run: { ...run, next: k + 1, unit: null },
+    limitReached: result.limitReached,
+    update: {
+      ...cleared,
+      collectedCounts: result.counts,
+      duplicatesSkipped: state.duplicatesSkipped + duplicates,
+      ...(stored > 0 ? traceCollect(state, page.url, { type, stored }) : {}),
+    },
+  };
+}

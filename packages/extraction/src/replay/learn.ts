@@ -14,6 +14,7 @@ import type { ListPlaces } from './items';
 import { locateItems } from './items';
 import { buildIndex } from './locate';
 import { learnExclusion } from './negatives';
+import { headingBetween } from './sections';
 import { learnObjectRules } from './object-rules';
 import { readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
@@ -144,7 +145,8 @@ function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Le
   const placed = containers.filter((el): el is Element => el !== null);
   const container = chooseContainerSelector(root, placed, Object.values(rules));
   if ('reason' in container) return container;
-  const excluded = learnExclusion(selectAll(root, container.selector), placed, rules);
+  const matched = selectAll(root, container.selector);
+  const excluded = learnExclusion(matched, placed, rules);
   if ('reason' in excluded) return excluded;
   const { exclusion } = excluded;
   const columns = learnColumns(placed, rules);
@@ -160,6 +162,7 @@ function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Le
       ...(exclusion.text !== undefined || exclusion.className !== undefined
         ? { exclude: exclusion }
         : {}),
+      ...(headingBetween(placed, matched) ? { sectioned: true as const } : {}),
     },
   };
 }

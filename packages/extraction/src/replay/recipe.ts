@@ -50,6 +50,11 @@ export interface ReplayRecipe {
   exclude?: { text?: string; className?: string };
   /** Table rows: the learning page's header row, which binds the fields' columns (columns.ts). */
   headers?: string[];
+  /**
+   * Lists: the learning page's items were divided by headings (a list grouped by date). Absent:
+   * they were not, and a page whose items are is not replayed (sections.ts).
+   */
+  sectioned?: true;
 }
 
 const SELECTOR_LENGTH = 1_000;
@@ -93,6 +98,7 @@ export const ReplayRecipeSchema: z.ZodType<ReplayRecipe> = z
     itemsSeen: z.number().int().nonnegative(),
     entity: z.array(z.string().min(1).max(100)).max(50).optional(),
     headers: z.array(z.string().max(500)).max(1_000).optional(),
+    sectioned: z.literal(true).optional(),
     exclude: z
       .object({
         text: z.string().min(1).max(200).optional(),

@@ -126,6 +126,37 @@ describe('spotCheck', () => {
     );
   });
 
+  // The sidebar's cards in a grid of their own: the item selector matches them too, and only
+  // the heading between them and the items tells them apart (sections.ts).
+  const stripInGrid = (html: string) =>
+    html
+      .replace('<h2>Recommended</h2>', '<h2>Recommended</h2><div class="grid">')
+      .replace('</aside>', '</div></aside>');
+  /** A heading inside the grid before card `k`: a list grouped by date. */
+  const groupedAt = (html: string, k: number) => {
+    const at = html
+      .split('<article')
+      .slice(0, k + 1)
+      .join('<article').length;
+    return `${html.slice(0, at)}<h2 class="group">Older</h2>${html.slice(at)}`;
+  };
+
+  it('fails when a heading outside the cards divides the items, unlike on the learning page', () => {
+    const recipe = learned(cardsPage(page1));
+    expect(recipe.sectioned).toBeUndefined();
+    const doc = page(stripInGrid(cardsPage(products(10, 400))));
+    const replay = applyRecipe(doc, recipe);
+    expect(replay.items).toBe(13);
+    expect(spotCheck(doc, recipe, replay.data)).toMatch(
+      /^a heading outside the items divides them here, and none did on the learning page/,
+    );
+    // A list grouped by headings when learned replays grouped.
+    const grouped = learned(groupedAt(cardsPage(page1), 20));
+    expect(grouped.sectioned).toBe(true);
+    const later = page(groupedAt(cardsPage(products(10, 400)), 4));
+    expect(spotCheck(later, grouped, applyRecipe(later, grouped).data)).toBeNull();
+  });
+
   it('fails on a recipe that does not validate', () => {
     const recipe = { ...learned(cardsPage(page1)), container: null };
     const doc = page(cardsPage(products(3, 400)));

@@ -8,6 +8,7 @@ import { rootElement, selectAll, stableClasses } from './dom';
 import { bindColumns, isHeaderRow } from './columns';
 import { entityProblem, entityWords } from './entity';
 import { adMark } from './negatives';
+import { dividedProblem } from './sections';
 import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
@@ -177,6 +178,8 @@ function listProblem(
     if (mark)
       return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
   }
+  const divided = dividedProblem(root, recipe, kept);
+  if (divided) return divided;
   if (data.length !== kept.length) {
     return `the data has ${data.length} items but the page has ${kept.length} (not this recipe's replay of this page?)`;
   }

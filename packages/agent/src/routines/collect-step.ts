@@ -53,7 +53,12 @@ export function collectUnit(
   };
 }
 
-/** A JSON Schema for items like these: a list of objects of their scalar fields. */
+/**
+ * A JSON Schema for items like these: a list of objects of their scalar fields. Only the field
+ * every item names first is required (what the item is: a title, a name): the model leaves out
+ * what a card does not show (a job without an id), and a required field the page lacks on one
+ * card would refuse the whole page.
+ */
 export function schemaOfItems(items: readonly Record<string, unknown>[]): Record<string, unknown> {
   const types = new Map<string, string>();
   for (const item of items)
@@ -62,7 +67,10 @@ export function schemaOfItems(items: readonly Record<string, unknown>[]): Record
         typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : null;
       if (type && !types.has(field)) types.set(field, type);
     }
-  const required = [...types.keys()].filter((f) => items.every((i) => Object.hasOwn(i, f)));
+  const first = Object.keys(items[0] ?? {})[0];
+  const named =
+    first !== undefined && types.has(first) && items.every((i) => Object.keys(i)[0] === first);
+  const required = named ? [first] : [];
   return {
     type: 'array',
     items: {

@@ -600,3 +600,64 @@ test('an extraction reruns with its saved strategy: every page read again, no mo
   await shootAs(admin, 'admin-routine-extract');
   await admin.close();
 });
+
+// ------------------------------------------------------------------ collected items
+
+/** The unique keys of the items a task collected, in the order they were stored. */
+async function collectedKeys(server: ServerCoordinates, taskId: string | undefined) {
+  const body = await api<{ items: { uniqueKey: string | null }[] }>(
+    server,
+    `/api/tasks/${taskId ?? ''}/collected?limit=100`,
+  );
+  return body.items.map((i) => i.uniqueKey);
+}
+
+test('collected items rerun for another count: read again with learned selectors, no model call', async ({
+  ext,
+  server,
+}) => {
+  const first = await runGoal(ext, DEMO_PAGES.jobs, 'Extract 15 job listings');
+  expect(first.run.status, JSON.stringify(first.run, null, 2)).toBe('completed');
+  const routine = await onlyRoutine(server, 'Extract {count} job listings');
+  // Page 1's cards, Next page, page 2's: the steps hold the item type, never the items.
+  expect(routine.steps.map((s) => s.action).filter((a) => a !== 'scroll')).toEqual([
+    'collect',
+    'click',
+    'collect',
+  ]);
+  expect(routine.steps.filter((s) => s.action === 'collect').map((s) => s.value)).toEqual([
+    'job',
+    'job',
+  ]);
+  const firstKeys = await collectedKeys(server, first.run.taskId);
+
+  // Another count, past page 1: both pages read by selectors learned from the first run's items
+  // (page 2 also shows J-1012 again, promoted, and a card with no id).
+  const since = Date.now();
+  const again = await runGoal(ext, DEMO_PAGES.jobs, 'Extract 20 job listings');
+  expect(again.run.status, JSON.stringify(again.run, null, 2)).toBe('completed');
+  expect(again.run.routine).toMatchObject({ routineId: routine.id, modelCalls: 0, fellBack: null });
+  expect(again.run.result).toContain('Collected 20 items, stored with the task.');
+  await expect(again.page).toHaveURL(/page=2/);
+  await expectNoModel(ext, server, since, again.run.taskId);
+  const keys = await collectedKeys(server, again.run.taskId);
+  expect(keys).toHaveLength(20);
+  expect(new Set(keys).size).toBe(20);
+  // The first 15 are the first run's, in the board's order; then page 2 goes on.
+  expect(keys.slice(0, 15)).toEqual(firstKeys);
+  expect(keys.slice(15)).toEqual([
+    'job:J-1016',
+    'job:J-1017',
+    'job:J-1018',
+    'job:J-1019',
+    'job:J-1020',
+  ]);
+
+  // Fewer than page 1 holds: it stops there, with no click.
+  const fewer = await runGoal(ext, DEMO_PAGES.jobs, 'Extract 5 job listings');
+  expect(fewer.run.status, JSON.stringify(fewer.run, null, 2)).toBe('completed');
+  expect(fewer.run.routine).toMatchObject({ modelCalls: 0, fellBack: null });
+  expect(await collectedKeys(server, fewer.run.taskId)).toEqual(firstKeys.slice(0, 5));
+  await expect(fewer.page).not.toHaveURL(/page=2/);
+  expect((await routines(server)).map((r) => r.runs)).toEqual([2]);
+});

@@ -14,7 +14,7 @@ import { readPage } from '../nodes/outcomes';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { fallBackUpdate } from './handover';
-import { likeUrl } from './replay';
+import { offPage } from './replay';
 import { stepLabel, type RoutineRun } from './run';
 import { traceCollect } from './trace';
 
@@ -35,13 +35,8 @@ export function collectUnit(
   k: number,
 ): InteractStateUpdate {
   const step = run.routine.steps[k] as RoutineStep;
-  if (step.page && !likeUrl(page.url, step.page.url))
-    return fallBackUpdate(
-      deps,
-      state,
-      run,
-      `step ${k + 1} collects on a page like ${step.page.url}, and the tab is on ${page.url}`,
-    );
+  const off = offPage(step, page.url, k, 'collects');
+  if (off) return fallBackUpdate(deps, state, run, off);
   if (!deps.extraction || !deps.collect)
     return fallBackUpdate(deps, state, run, `step ${k + 1}'s items cannot be read here`);
   const unit = { from: k, to: k };

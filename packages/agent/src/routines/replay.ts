@@ -218,6 +218,16 @@ function fieldProblem(
 
 const withoutHash = (url: string) => url.replace(/#.*$/, '');
 
+/**
+ * Why step `k` may not run on the tab's page: it was saved on a page not like this one (the
+ * same form elsewhere may do something else). Null when it may.
+ */
+export function offPage(step: RoutineStep, url: string, k: number, does: string): string | null {
+  return step.page && !likeUrl(url, step.page.url)
+    ? `step ${k + 1} ${does} on a page like ${step.page.url}, and the tab is on ${url}`
+    : null;
+}
+
 /** Same host and path, a segment with a digit standing for any other such segment. */
 export function likeUrl(actual: string, expected: string): boolean {
   let a: URL;

@@ -27,7 +27,7 @@ import { readPage } from '../nodes/outcomes';
 import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
-import { instantiateStep, likeUrl } from './replay';
+import { instantiateStep, offPage } from './replay';
 import { resolveTarget, stillDescribes } from './resolve';
 import { collectedTotal } from '../collect/summary';
 import { collectRead, collectUnit, isCollect } from './collect-step';
@@ -98,11 +98,8 @@ type Built =
 function buildUnit(state: InteractStateType, run: RoutineRun, page: PageState, unit: Unit): Built {
   const steps = run.routine.steps;
   const first = steps[unit.from] as RoutineStep;
-  if (first.page && !likeUrl(page.url, first.page.url))
-    return {
-      kind: 'stop',
-      reason: `step ${unit.from + 1} runs on a page like ${first.page.url}, and the tab is on ${page.url}`,
-    };
+  const off = offPage(first, page.url, unit.from, 'runs');
+  if (off) return { kind: 'stop', reason: off };
   const actions: ParsedAction[] = [];
   const strings: string[] = [];
   const stale: number[] = [];
@@ -182,13 +179,8 @@ async function readUnit(
   k: number,
 ): Promise<InteractStateUpdate> {
   const step = run.routine.steps[k] as RoutineStep;
-  if (step.page && !likeUrl(page.url, step.page.url))
-    return fallBackUpdate(
-      deps,
-      state,
-      run,
-      `step ${k + 1} reads a page like ${step.page.url}, and the tab is on ${page.url}`,
-    );
+  const off = offPage(step, page.url, k, 'reads');
+  if (off) return fallBackUpdate(deps, state, run, off);
   const request = ExtractRequest.safeParse({ extractionId: fillTemplate(step.value ?? '', {}) });
   if (!deps.extraction || !request.success)
     return fallBackUpdate(deps, state, run, `step ${k + 1}'s saved extraction cannot run here`);

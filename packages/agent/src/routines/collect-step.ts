@@ -78,6 +78,16 @@ export function schemaOfItems(items: readonly Record<string, unknown>[]): Record
 
 type Read = { ok: true; items: unknown[]; how: string } | { ok: false; reason: string };
 
+/**
+ * An item stored from another page that this page shows too (a job promoted again at the top
+ * of page 2): the model read it here as well, so the selectors must read it too. Its text must
+ * all be in the page; a look-alike elsewhere on it makes learning fail, never read wrong.
+ */
+function shownOn(data: Record<string, unknown>, html: string): boolean {
+  const texts = Object.values(data).filter((v): v is string => typeof v === 'string' && v !== '');
+  return texts.length > 0 && texts.every((text) => html.includes(text));
+}
+
 /** The page's items by the tenant's selectors, learned now from the saved run's if none exist. */
 async function readItems(
   deps: AgentDeps,
@@ -104,7 +114,7 @@ async function readItems(
   const from = step.page?.url;
   if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
   const earlier = (await collect.items(state.tenantId, source, type, MAX_EXAMPLES))
-    .filter((item) => item.sourceUrl === from)
+    .filter((item) => item.sourceUrl === from || shownOn(item.data, html))
     .map((item) => item.data);
   if (earlier.length === 0)
     return { ok: false, reason: 'the saved run stored no items from this page' };

@@ -110,6 +110,25 @@ describe('learnRecipe on product cards', () => {
     const recipe = learned(page(cardsPage(list)), modelData(list));
     expect(recipe.fields.rating).toMatchObject({ selector: 'span.rating', nullable: true });
   });
+
+  // A job board's "Promoted" listings are real items: the model collected them, so a replay
+  // with such an item is no advert slipping in; another mark still makes it decline.
+  it('keeps the advert marks of the model’s own items, and declines for others only', () => {
+    const marked = (html: string, word: string) => html.replaceAll('>Sale<', `>${word}<`);
+    const recipe = learned(page(marked(cardsPage(page1), 'Promoted')), modelData(page1));
+    expect(recipe.itemMarks).toEqual(['Promoted']);
+    const page2 = products(12, 700);
+    for (const [word, declines] of [
+      ['Promoted', false],
+      ['Sponsored', true],
+    ] as const) {
+      const doc = page(marked(cardsPage(page2), word));
+      const problem = spotCheck(doc, recipe, applyRecipe(doc, recipe).data);
+      expect(problem === null ? null : /marked as an advert/.test(problem)).toBe(
+        declines ? true : null,
+      );
+    }
+  });
 });
 
 describe('learnRecipe refuses what it cannot replay', () => {

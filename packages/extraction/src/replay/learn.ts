@@ -13,7 +13,7 @@ import { learnFieldRule } from './field-rules';
 import type { ListPlaces } from './items';
 import { locateItems } from './items';
 import { buildIndex } from './locate';
-import { learnExclusion } from './negatives';
+import { adMark, learnExclusion } from './negatives';
 import { headingBetween } from './sections';
 import { learnObjectRules } from './object-rules';
 import { readField } from './read';
@@ -149,6 +149,8 @@ function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Le
   const excluded = learnExclusion(matched, placed, rules);
   if ('reason' in excluded) return excluded;
   const { exclusion } = excluded;
+  // At most what the recipe schema keeps: more marks would only make the replay decline.
+  const marks = [...new Set(placed.flatMap((el) => adMark(el) ?? []))].slice(0, 20);
   const columns = learnColumns(placed, rules);
   return {
     recipe: {
@@ -163,6 +165,7 @@ function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Le
         ? { exclude: exclusion }
         : {}),
       ...(headingBetween(placed, matched) ? { sectioned: true as const } : {}),
+      ...(marks.length > 0 ? { itemMarks: marks } : {}),
     },
   };
 }

@@ -48,6 +48,12 @@ export interface ReplayRecipe {
    * learning page (negatives.ts); replay skips containers that carry it.
    */
   exclude?: { text?: string; className?: string };
+  /**
+   * Lists: advert marks the model's own items carried on the learning page (a job board's
+   * "Promoted" listings are real jobs). The model took such containers as items, so the spot
+   * check does not decline a replay for them; any other mark still makes it decline.
+   */
+  itemMarks?: string[];
   /** Table rows: the learning page's header row, which binds the fields' columns (columns.ts). */
   headers?: string[];
   /**
@@ -99,6 +105,7 @@ export const ReplayRecipeSchema: z.ZodType<ReplayRecipe> = z
     entity: z.array(z.string().min(1).max(100)).max(50).optional(),
     headers: z.array(z.string().max(500)).max(1_000).optional(),
     sectioned: z.literal(true).optional(),
+    itemMarks: z.array(z.string().min(1).max(200)).max(20).optional(),
     exclude: z
       .object({
         text: z.string().min(1).max(200).optional(),

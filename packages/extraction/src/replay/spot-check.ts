@@ -175,7 +175,7 @@ function listProblem(
     const ambiguous = ambiguousField(row.container, recipe.fields);
     if (ambiguous) return `item ${i + 1}: ${ambiguous}`;
     const mark = adMark(row.container);
-    if (mark)
+    if (mark && !recipe.itemMarks?.includes(mark))
       return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
   }
   const divided = dividedProblem(root, recipe, kept);

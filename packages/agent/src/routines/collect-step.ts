@@ -104,12 +104,34 @@ async function readItems(
   const query = collectQuery(type);
   const page = { tenantId: state.tenantId, url, html };
   const strategy = await extraction.findData(state.tenantId, url, query);
+  // A strategy learned on another page of the list may match this one's URL and not fit it
+  // (page 2 shows a promoted job page 1 did not): the saved items of this page teach it then.
+  let replayProblem: string | null = null;
   if (strategy) {
     const replayed = await extraction.replayData({ ...page, strategy });
     if (replayed.ok && Array.isArray(replayed.data))
       return { ok: true, items: replayed.data, how: `replayed strategy ${strategy.id}` };
-    if (!replayed.ok) return { ok: false, reason: replayed.reason };
+    replayProblem = replayed.ok ? 'the selectors read no list' : replayed.reason;
   }
+  const learned = await learnItems(deps, state, run, step, html);
+  return learned.ok || replayProblem === null
+    ? learned
+    : { ok: false, reason: `${replayProblem}; ${learned.reason}` };
+}
+
+/** The page's items by selectors learned now from the items the saved run stored. */
+async function learnItems(
+  deps: AgentDeps,
+  state: InteractStateType,
+  run: RoutineRun,
+  step: RoutineStep,
+  html: string,
+): Promise<Read> {
+  const extraction = deps.extraction;
+  const collect = deps.collect;
+  if (!extraction || !collect) return { ok: false, reason: 'collecting is not available here' };
+  const type = fillTemplate(step.value ?? '', {});
+  const page = { tenantId: state.tenantId, url: state.page?.url ?? '', html };
   const source = run.routine.sourceTaskId;
   const from = step.page?.url;
   if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
@@ -120,7 +142,7 @@ async function readItems(
     return { ok: false, reason: 'the saved run stored no items from this page' };
   const learned = await extraction.learnData({
     ...page,
-    query,
+    query: collectQuery(type),
     schema: schemaOfItems(earlier),
     data: earlier,
   });

@@ -1,8 +1,9 @@
 // A routine's `collect` step: the items the first run's model collected off a page, read again
 // on the server with no model. The step asks the client for the page's HTML; the items come
 // from the tenant's selectors for that page (an extraction strategy kept under the item type),
-// learned on the first rerun from the items the saved run stored from that very page: the
-// learner keeps selectors only when they read those items back (its spot check). They are
+// learned on the first rerun from the items the saved run stored from that page or that it
+// shows again: the learner keeps selectors only when they read those items back (its spot
+// check). They are
 // stored as the model's would be (collect service: validation, unique keys, the task's count),
 // and the step is traced like the model's collect, so a rerun compiles as the first run did.
 // Whatever cannot be read this way (no selectors fit, the saved items are gone from the page)
@@ -23,7 +24,10 @@ export const isCollect = (step: RoutineStep | undefined) => step?.action === ROU
 /** The strategy's key: one per item type and page kind, the tenant's for later reruns. */
 export const collectQuery = (type: string) => `collected ${type} items`;
 
-/** Items learned from: the saved run's from one page, as many as a page plausibly shows. */
+/**
+ * The saved run's items looked through for a page's examples: a collecting task's first pages
+ * hold far fewer. Items past it are not learned from (that page then goes to the agent).
+ */
 const MAX_EXAMPLES = 500;
 
 /** Asks the client for the page's HTML: the step's items are read from it on the server. */

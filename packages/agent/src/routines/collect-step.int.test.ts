@@ -5,25 +5,21 @@
 // whatever the page lists then. A page without the saved items, or a list too short for the
 // count, goes to the full agent.
 import type { Routine } from '@tandem/contracts';
-import { ExtractionService } from '@tandem/extraction';
-import { catalogPageHtml, scriptedExtractionLlm, testProduct } from '@tandem/extraction/testing';
-import { createLibsqlStore } from '@tandem/store';
+import { catalogPageHtml, testProduct } from '@tandem/extraction/testing';
 import { describe, expect, it } from 'vitest';
-import { CollectService } from '../collect/collect-service';
-import { collectPart } from '../collect/action-part';
-import type { ActionTurn } from '../nodes/action-generation/part';
-import type { ActionGenerationOutput } from '../nodes/action-generation/prompt';
 import { routeAfterDispatch, routeAfterRoutineStep } from '../routes';
-import type { InteractStateType } from '../state';
-import { savedRoutine } from '../testing/routine-runs';
-import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
+import {
+  collectedTrace,
+  collectEnv,
+  collectRerun,
+  savedCollectRoutine,
+  type CollectEnv,
+} from '../testing/collect-runs';
 import { schemaOfItems } from './collect-step';
-import { startRun, type RoutineRun } from './run';
-import { routineStep } from './step-node';
+import type { RoutineRun } from './run';
 import type { RoutineTraceEntry } from './trace';
 
 const URL = 'https://shop.test/catalog/';
-const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
 const goal = (count: number) => `Collect ${count} products`;
 
 /** What a model reads off a catalogue page: the products' names and prices. */
@@ -33,64 +29,29 @@ const productsOn = (first: number, count: number) =>
     return { type: 'product', data: { name, price } };
   });
 
-async function setup() {
-  const store = await createLibsqlStore({ url: ':memory:' });
-  const llm = scriptedExtractionLlm();
-  const collect = new CollectService(store);
-  const deps = nodeDeps({ extraction: new ExtractionService({ llm, store }), collect });
-  return { store, llm, deps, collect };
-}
-type Setup = Awaited<ReturnType<typeof setup>>;
+type Setup = CollectEnv;
 
 /** The first run: the model collected page 1's twelve products; the trace it leaves. */
-async function firstRun({ deps }: Setup, count: number): Promise<RoutineTraceEntry[]> {
-  const state = stateWith({
-    tenantId: 't1',
-    taskId: 'task-1',
-    query: goal(count),
-    collectLimit: count,
-    page: pageWith({ url: URL }),
-  });
-  const turn = {
-    state,
-    page: state.page,
-    tokens: state.tokens,
-    out: { collect: productsOn(0, 12) } as unknown as ActionGenerationOutput,
-    carry: {},
-    notes: [],
-  } as unknown as ActionTurn;
-  const answer = await collectPart.answer?.(deps, turn);
-  return (answer?.carry as Pick<InteractStateType, 'routineTrace'>).routineTrace;
-}
+const firstRun = (env: Setup, count: number): Promise<RoutineTraceEntry[]> =>
+  collectedTrace(env, { goal: goal(count), count, url: URL, items: productsOn(0, 12) });
 
-const saved = (count: number, trace: RoutineTraceEntry[]): Routine => ({
-  ...savedRoutine(goal(count), trace),
-  sourceTaskId: 'task-1',
-});
+const saved = (count: number, trace: RoutineTraceEntry[]): Routine =>
+  savedCollectRoutine(goal(count), trace);
 
 /** One rerun of `routine` for `count` items: the HTML asked for, then the page's `html`. */
 async function rerun(env: Setup, routine: Routine, taskId: string, count: number, html: string) {
-  const start = stateWith({
-    tenantId: 't1',
+  const { asked, back, after } = await collectRerun(env, routine, {
     taskId,
-    query: goal(count),
-    collectLimit: count,
-    complexity: 'COMPLEX',
-    page: pageWith({ url: URL }),
-    routineRun: startRun(routine, { count: String(count) }, TOKENS),
+    goal: goal(count),
+    count,
+    url: URL,
+    html,
   });
-  const asked = applyUpdate(start, await routineStep(env.deps)(start));
   expect(asked.pending).toBeNull();
   expect(asked.pageRequest).toEqual({ mode: 'content', format: 'html' });
   expect(routeAfterRoutineStep(asked)).toBe('dispatch');
-  const back = {
-    ...asked,
-    pageRequest: null,
-    resumedFromPageRead: true,
-    page: pageWith({ url: URL, snapshot: { mode: 'content', text: html } }),
-  };
-  expect(routeAfterDispatch(back)).toBe('routine_step');
-  return applyUpdate(back, await routineStep(env.deps)(back));
+  expect(back && routeAfterDispatch(back)).toBe('routine_step');
+  return after;
 }
 
 const names = async (env: Setup, taskId: string) =>
@@ -98,7 +59,7 @@ const names = async (env: Setup, taskId: string) =>
 
 describe('a routine that collects', () => {
   it('compiles the collected items into a collect step with the count as a parameter', async () => {
-    const env = await setup();
+    const env = await collectEnv();
     const trace = await firstRun(env, 10);
     expect(trace).toEqual([
       expect.objectContaining({
@@ -119,7 +80,7 @@ describe('a routine that collects', () => {
   });
 
   it('learns selectors from the saved items, then reads new items with them, no model call', async () => {
-    const env = await setup();
+    const env = await collectEnv();
     const routine = saved(10, await firstRun(env, 10));
     // First rerun, 8 wanted: learned from task-1's items on the same page.
     const first = await rerun(env, routine, 'task-2', 8, catalogPageHtml(0, 12, 1));
@@ -138,7 +99,7 @@ describe('a routine that collects', () => {
   });
 
   it('hands over when the saved items are not on the page to learn from', async () => {
-    const env = await setup();
+    const env = await collectEnv();
     const routine = saved(10, await firstRun(env, 10));
     const after = await rerun(env, routine, 'task-2', 10, catalogPageHtml(100, 12, 1));
     expect(after.status).not.toBe('completed');
@@ -149,7 +110,7 @@ describe('a routine that collects', () => {
   });
 
   it('hands over when the saved pages give fewer items than the goal asks for', async () => {
-    const env = await setup();
+    const env = await collectEnv();
     const routine = saved(10, await firstRun(env, 10));
     const after = await rerun(env, routine, 'task-2', 30, catalogPageHtml(0, 12, 1));
     expect((after.routineRun as RoutineRun).fellBack).toMatch(/gave 12 of the 30 items/);

@@ -92,6 +92,17 @@ function shownOn(data: Record<string, unknown>, html: string): boolean {
   return texts.length > 0 && texts.every((text) => html.includes(text));
 }
 
+/** What reading one page's items needs: the services, the page, and the saved run's items. */
+interface Reading {
+  extraction: NonNullable<AgentDeps['extraction']>;
+  collect: NonNullable<AgentDeps['collect']>;
+  page: { tenantId: string; url: string; html: string };
+  type: string;
+  /** The task the routine was saved from, and the page the step collected on then. */
+  source: string | null;
+  from: string | undefined;
+}
+
 /** The page's items by the tenant's selectors, learned now from the saved run's if none exist. */
 async function readItems(
   deps: AgentDeps,
@@ -100,14 +111,18 @@ async function readItems(
   step: RoutineStep,
   html: string,
 ): Promise<Read> {
-  const extraction = deps.extraction;
-  const collect = deps.collect;
-  const url = state.page?.url ?? '';
+  const { extraction, collect } = deps;
   if (!extraction || !collect) return { ok: false, reason: 'collecting is not available here' };
-  const type = fillTemplate(step.value ?? '', {});
-  const query = collectQuery(type);
-  const page = { tenantId: state.tenantId, url, html };
-  const strategy = await extraction.findData(state.tenantId, url, query);
+  const reading: Reading = {
+    extraction,
+    collect,
+    page: { tenantId: state.tenantId, url: state.page?.url ?? '', html },
+    type: fillTemplate(step.value ?? '', {}),
+    source: run.routine.sourceTaskId,
+    from: step.page?.url,
+  };
+  const { page, type } = reading;
+  const strategy = await extraction.findData(page.tenantId, page.url, collectQuery(type));
   // A strategy learned on another page of the list may match this one's URL and not fit it
   // (page 2 shows a promoted job page 1 did not): the saved items of this page teach it then.
   let replayProblem: string | null = null;
@@ -117,30 +132,24 @@ async function readItems(
       return { ok: true, items: replayed.data, how: `replayed strategy ${strategy.id}` };
     replayProblem = replayed.ok ? 'the selectors read no list' : replayed.reason;
   }
-  const learned = await learnItems(deps, state, run, step, html);
+  const learned = await learnItems(reading);
   return learned.ok || replayProblem === null
     ? learned
     : { ok: false, reason: `${replayProblem}; ${learned.reason}` };
 }
 
 /** The page's items by selectors learned now from the items the saved run stored. */
-async function learnItems(
-  deps: AgentDeps,
-  state: InteractStateType,
-  run: RoutineRun,
-  step: RoutineStep,
-  html: string,
-): Promise<Read> {
-  const extraction = deps.extraction;
-  const collect = deps.collect;
-  if (!extraction || !collect) return { ok: false, reason: 'collecting is not available here' };
-  const type = fillTemplate(step.value ?? '', {});
-  const page = { tenantId: state.tenantId, url: state.page?.url ?? '', html };
-  const source = run.routine.sourceTaskId;
-  const from = step.page?.url;
+async function learnItems({
+  extraction,
+  collect,
+  page,
+  type,
+  source,
+  from,
+}: Reading): Promise<Read> {
   if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
-  const earlier = (await collect.items(state.tenantId, source, type, MAX_EXAMPLES))
-    .filter((item) => item.sourceUrl === from || shownOn(item.data, html))
+  const earlier = (await collect.items(page.tenantId, source, type, MAX_EXAMPLES))
+    .filter((item) => item.sourceUrl === from || shownOn(item.data, page.html))
     .map((item) => item.data);
   if (earlier.length === 0)
     return { ok: false, reason: 'the saved run stored no items from this page' };

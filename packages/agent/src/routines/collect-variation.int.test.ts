@@ -10,26 +10,20 @@
 // otherwise it handed over to the agent. The expected jobs come from the generator's own data,
 // never from the code under test.
 import type { Routine } from '@tandem/contracts';
-import { ExtractionService } from '@tandem/extraction';
-import { scriptedExtractionLlm } from '@tandem/extraction/testing';
-import { createLibsqlStore } from '@tandem/store';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CollectService } from '../collect/collect-service';
-import { collectPart } from '../collect/action-part';
-import type { ActionTurn } from '../nodes/action-generation/part';
-import type { ActionGenerationOutput } from '../nodes/action-generation/prompt';
 import { routeAfterDispatch, routeAfterRoutineStep } from '../routes';
-import type { InteractStateType } from '../state';
-import { savedRoutine } from '../testing/routine-runs';
-import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
-import { startRun } from './run';
-import { routineStep } from './step-node';
+import {
+  collectedTrace,
+  collectRerun,
+  savedCollectRoutine,
+  collectEnv,
+  type CollectEnv,
+} from '../testing/collect-runs';
 import type { RoutineTraceEntry } from './trace';
 
 const URL = 'https://jobs.test/jobs/?page=1';
-const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
 const SEED = 33;
 const RUNS = 100;
 const goal = (count: number) => `Collect ${count} jobs`;
@@ -340,65 +334,31 @@ const scenario: fc.Arbitrary<Scenario> = firstPage.chain(({ start, page: first }
     }),
 );
 
-async function setup() {
-  const store = await createLibsqlStore({ url: ':memory:' });
-  const llm = scriptedExtractionLlm();
-  const collect = new CollectService(store);
-  const deps = nodeDeps({ extraction: new ExtractionService({ llm, store }), collect });
-  return { store, llm, deps, collect };
-}
-type Setup = Awaited<ReturnType<typeof setup>>;
+type Setup = CollectEnv;
 
 /** The first run: the model collected the page's jobs (through the collect part, as it does). */
-async function firstRun({ deps }: Setup, page: BoardPage): Promise<RoutineTraceEntry[]> {
-  const count = page.jobs.length;
-  const state = stateWith({
-    tenantId: 't1',
-    taskId: 'task-1',
-    query: goal(count),
-    collectLimit: count,
-    page: pageWith({ url: URL }),
+const firstRun = (env: Setup, page: BoardPage): Promise<RoutineTraceEntry[]> =>
+  collectedTrace(env, {
+    goal: goal(page.jobs.length),
+    count: page.jobs.length,
+    url: URL,
+    items: page.jobs.map((j) => ({ type: 'job', data: itemOf(j) })),
   });
-  const turn = {
-    state,
-    page: state.page,
-    tokens: state.tokens,
-    out: {
-      collect: page.jobs.map((j) => ({ type: 'job', data: itemOf(j) })),
-    } as unknown as ActionGenerationOutput,
-    carry: {},
-    notes: [],
-  } as unknown as ActionTurn;
-  const answer = await collectPart.answer?.(deps, turn);
-  return (answer?.carry as Pick<InteractStateType, 'routineTrace'>).routineTrace;
-}
 
-const saved = (count: number, trace: RoutineTraceEntry[]): Routine => ({
-  ...savedRoutine(goal(count), trace),
-  sourceTaskId: 'task-1',
-});
+const saved = (count: number, trace: RoutineTraceEntry[]): Routine =>
+  savedCollectRoutine(goal(count), trace);
 
 /** One rerun of `routine` for `count` jobs: the HTML asked for, then the page's `html`. */
 async function rerun(env: Setup, routine: Routine, taskId: string, count: number, html: string) {
-  const start = stateWith({
-    tenantId: 't1',
+  const { asked, back, after } = await collectRerun(env, routine, {
     taskId,
-    query: goal(count),
-    collectLimit: count,
-    complexity: 'COMPLEX',
-    page: pageWith({ url: URL }),
-    routineRun: startRun(routine, { count: String(count) }, TOKENS),
+    goal: goal(count),
+    count,
+    url: URL,
+    html,
   });
-  const asked = applyUpdate(start, await routineStep(env.deps)(start));
   expect(asked.pageRequest).toEqual({ mode: 'content', format: 'html' });
-  const back = {
-    ...asked,
-    pageRequest: null,
-    resumedFromPageRead: true,
-    page: pageWith({ url: URL, snapshot: { mode: 'content', text: html } }),
-  };
-  expect(routeAfterDispatch(back)).toBe('routine_step');
-  const after = applyUpdate(back, await routineStep(env.deps)(back));
+  expect(back && routeAfterDispatch(back)).toBe('routine_step');
   const stored = (await env.collect.items('t1', taskId, 'job')).map((i) => i.data);
   return { after, stored };
 }
@@ -433,7 +393,7 @@ type Outcome = 'completed' | 'handed over';
 
 /** One scenario end to end; throws when a rerun finished with jobs the page does not list. */
 async function check(s: Scenario): Promise<Outcome> {
-  const env = await setup();
+  const env = await collectEnv();
   const view = viewOf(s.first);
   const firstCount = s.first.jobs.length;
   const routine = saved(firstCount, await firstRun(env, s.first));

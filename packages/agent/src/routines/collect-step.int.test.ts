@@ -15,7 +15,7 @@ import {
   savedCollectRoutine,
   type CollectEnv,
 } from '../testing/collect-runs';
-import { schemaOfItems } from './collect-step';
+import { examplesFor, schemaOfItems } from './collect-step';
 import type { RoutineRun } from './run';
 import type { RoutineTraceEntry } from './trace';
 
@@ -139,5 +139,31 @@ describe('schemaOfItems', () => {
         required: ['name'],
       },
     });
+  });
+});
+
+describe('examplesFor', () => {
+  it('takes the page’s own items and repeats of the page before, looking at its tail only', () => {
+    const item = (n: number, sourceUrl: string) => ({ sourceUrl, data: { title: `Job ${n}x` } });
+    const saved = [
+      ...Array.from({ length: 120 }, (_, n) => item(n, 'p1')),
+      ...Array.from({ length: 3 }, (_, n) => item(200 + n, 'p2')),
+    ];
+    // Page 2 shows every page-1 job again: only the 50 before its own are looked for.
+    const html = saved.map((i) => i.data.title).join(' ');
+    const titles = examplesFor(saved, 'p2', html).map((d) => d.title);
+    expect(titles).toEqual([
+      ...Array.from({ length: 50 }, (_, n) => `Job ${70 + n}x`),
+      'Job 200x',
+      'Job 201x',
+      'Job 202x',
+    ]);
+    // A page-1 job page 2 does not show is left out.
+    expect(examplesFor(saved, 'p2', 'Job 119x Job 200x').map((d) => d.title)).toEqual([
+      'Job 119x',
+      'Job 200x',
+      'Job 201x',
+      'Job 202x',
+    ]);
   });
 });

@@ -92,6 +92,29 @@ function shownOn(data: Record<string, unknown>, html: string): boolean {
   return texts.length > 0 && texts.every((text) => html.includes(text));
 }
 
+/**
+ * Items another page shows again: a board repeats the tail of the page before. Only that tail
+ * is looked for in the page's HTML (up to 2 MB, searched on the request's thread), so the search
+ * stays bounded however many items the saved run stored.
+ */
+const SHOWN_AGAIN_CANDIDATES = 50;
+
+/** The saved items the page at `from` showed: those stored from it, and repeats it shows. */
+export function examplesFor(
+  saved: readonly { sourceUrl: string | null; data: Record<string, unknown> }[],
+  from: string,
+  html: string,
+): Record<string, unknown>[] {
+  const firstHere = saved.findIndex((item) => item.sourceUrl === from);
+  const end = firstHere < 0 ? saved.length : firstHere;
+  const before = saved.slice(Math.max(0, end - SHOWN_AGAIN_CANDIDATES), end);
+  return saved
+    .filter(
+      (item) => item.sourceUrl === from || (before.includes(item) && shownOn(item.data, html)),
+    )
+    .map((item) => item.data);
+}
+
 /** What reading one page's items needs: the services, the page, and the saved run's items. */
 interface Reading {
   extraction: NonNullable<AgentDeps['extraction']>;
@@ -148,9 +171,8 @@ async function learnItems({
   from,
 }: Reading): Promise<Read> {
   if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
-  const earlier = (await collect.items(page.tenantId, source, type, MAX_EXAMPLES))
-    .filter((item) => item.sourceUrl === from || shownOn(item.data, page.html))
-    .map((item) => item.data);
+  const saved = await collect.items(page.tenantId, source, type, MAX_EXAMPLES);
+  const earlier = examplesFor(saved, from, page.html);
   if (earlier.length === 0)
     return { ok: false, reason: 'the saved run stored no items from this page' };
   const learned = await extraction.learnData({

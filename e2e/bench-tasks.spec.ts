@@ -11,13 +11,14 @@ import {
   runBenchTask,
   type TaskOutcome,
 } from '../bench/tasks/harness/run-task';
-import { startScriptedModel, type ScriptedModel } from '../bench/tasks/model/answer';
+import type { ModelDouble } from '@tandem/agent/testing/model-double';
+import { startScriptedModel } from '../bench/tasks/model/answer';
 import { isFormFill, report, summarize } from '../bench/tasks/report';
 import { expect, test, type Extension } from './support/fixtures';
 import { useServer } from './support/flow';
 import { startTandemServer, type TandemServer } from './support/tandem-server';
 
-let model: ScriptedModel | undefined;
+let model: ModelDouble | undefined;
 let server: TandemServer | undefined;
 let records: ServerRecords | undefined;
 const outcomes: TaskOutcome[] = [];

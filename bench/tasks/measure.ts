@@ -14,7 +14,7 @@ export async function runMeasured(
   timeoutMs: number,
   options: { variant?: string } = {},
 ): Promise<MeasuredOutcome> {
-  const requestsFrom = stack.model?.requests.length ?? 0;
+  const requestsFrom = stack.model?.log.length ?? 0;
   const eventsFrom = stack.proxy?.events.length ?? 0;
   const logFrom = stack.server.output().length;
   const outcome = await runBenchTask(
@@ -23,7 +23,7 @@ export async function runMeasured(
     task,
     options,
   );
-  const requests = stack.model?.requests.slice(requestsFrom) ?? [];
+  const requests = stack.model?.log.slice(requestsFrom) ?? [];
   return {
     ...outcome,
     nodes: nodeRows(

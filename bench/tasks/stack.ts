@@ -8,12 +8,13 @@ import { startFaultProxy, type FaultProxy } from './faults/proxy';
 import { launchExtension, type ExtensionBrowser } from './harness/browser';
 import { serverRecords, type ServerRecords } from './harness/records';
 import { startServer, type TandemServer } from './harness/server';
-import { startRecordingModel, type RecordingModel } from './model/recording';
+import type { ModelDouble } from '@tandem/agent/testing/model-double';
+import { startScriptedModel } from './model/answer';
 
 export interface Stack {
   demo: { url: string };
   /** The scripted model; null with a real one. */
-  model: RecordingModel | null;
+  model: ModelDouble | null;
   /** The fault proxy; null outside faults mode. */
   proxy: FaultProxy | null;
   server: TandemServer;
@@ -41,7 +42,7 @@ export async function startStack(
   modelLatencyMs = 0,
 ): Promise<Stack> {
   const demo = await startDemoSites();
-  const scripted = model.kind === 'scripted' ? await startRecordingModel(modelLatencyMs) : null;
+  const scripted = model.kind === 'scripted' ? await startScriptedModel(modelLatencyMs) : null;
   const proxy = scripted && faults ? await startFaultProxy(scripted.url, faults) : null;
   const modelEnv =
     model.kind === 'real'

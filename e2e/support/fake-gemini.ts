@@ -10,17 +10,12 @@ import type { ServerResponse } from 'node:http';
 import {
   answerFirst,
   answerOf,
-  modelCallOf,
+  startModelDouble,
   type ModelCall,
+  type RecordedCall,
 } from '@tandem/agent/testing/model-double';
-import { answerFromPrompt } from '@tandem/extraction/testing';
-import { geminiTurnResponse, isToolCallingRequest } from '@tandem/documents/testing';
-import {
-  geminiTextResponse,
-  readGeminiRequest,
-  startGeminiWire,
-  type WireRequest,
-} from '@tandem/llm/testing';
+import { geminiTurnResponse } from '@tandem/documents/testing';
+import type { WireRequest } from '@tandem/llm/testing';
 import { CATALOG } from './fake-catalog-model';
 import { FORM } from './fake-form-model';
 import { CANVAS } from './fake-hybrid-model';
@@ -30,12 +25,7 @@ import { BIRTHDAY } from './fake-question-model';
 import { ROUTINE_GOALS } from './fake-routine-model';
 import { SAFETY } from './fake-safety-model';
 
-export interface RecordedCall extends ModelCall {
-  /** When the call arrived (epoch ms). */
-  at: number;
-  /** What the model answered (JSON text), once it answered. */
-  answer?: string;
-}
+export type { RecordedCall };
 
 /** The test-control routes: never a path the Gemini SDK uses (`/v1beta/models/…`). */
 export const CONTROL_PREFIX = '/__fake';
@@ -49,8 +39,6 @@ export const CONTROL_PREFIX = '/__fake';
 const SCENARIOS = [SAFETY, ROUTINE_GOALS, INJECTION, CATALOG, JOBS, CANVAS, BIRTHDAY];
 
 function answer(call: ModelCall): unknown {
-  // The extraction sub-agent's calls: answered from the content in the prompt alone.
-  if (call.node === 'extraction') return answerFromPrompt(call.prompt);
   return answerFirst(SCENARIOS, call, (c) => answerOf(FORM, c) ?? {});
 }
 
@@ -124,59 +112,40 @@ async function control(
 }
 
 export async function startFakeGemini(): Promise<FakeGemini> {
-  const calls: RecordedCall[] = [];
   const holds = new Map<string, Hold>();
-
-  /** Waits while a test holds this call (see Hold). */
-  async function holdIfAsked(call: RecordedCall, res: ServerResponse): Promise<void> {
-    const hold = [...holds.values()].find(
-      (h) => !h.taken && h.node === call.node && call.goal.includes(h.goal),
-    );
-    if (!hold) return;
-    hold.taken = true;
-    res.on('close', () => hold.answered.resolve());
-    hold.reached.resolve(call);
-    await hold.released.promise;
-  }
-
-  async function generate(raw: unknown, res: ServerResponse): Promise<object> {
-    // The document agents call functions: the scripted document model answers, from the
-    // conversation alone (it reads the document through the agent's tools like a model would).
-    if (isToolCallingRequest(raw)) {
-      // Its "goal" is the tool whose result it answers ("after:complete_extraction"), so a test
-      // can hold one turn of a run.
-      const answered = raw.contents?.at(-1)?.parts?.at(-1)?.functionResponse?.name;
-      const call: RecordedCall = {
-        node: 'document_extraction',
-        prompt: JSON.stringify(raw.contents ?? []),
-        goal: `after:${answered ?? 'start'}`,
-        at: Date.now(),
-        images: [],
-      };
-      calls.push(call);
-      await holdIfAsked(call, res);
-      return geminiTurnResponse(raw);
-    }
-    const call: RecordedCall = { ...modelCallOf(readGeminiRequest(raw)), at: Date.now() };
-    calls.push(call);
-    await holdIfAsked(call, res);
-    const text = JSON.stringify(answer(call));
-    call.answer = text;
-    // The e2e suite has always counted the prompt without its system part.
-    return geminiTextResponse(text, call.prompt.length);
-  }
-
-  const wire = await startGeminiWire((request, res) =>
-    request.path.startsWith(`${CONTROL_PREFIX}/`)
-      ? control({ ...request, path: request.path.slice(CONTROL_PREFIX.length) }, res, calls, holds)
-      : generate(request.body, res),
-  );
+  // The document agents' turns are the scripted document model's, read from the conversation
+  // alone (it reads the document through the agent's tools like a model would).
+  const model = await startModelDouble(answer, {
+    converse: geminiTurnResponse,
+    record: true,
+    promptOnly: true,
+    route: (request, res) =>
+      request.path.startsWith(`${CONTROL_PREFIX}/`)
+        ? control(
+            { ...request, path: request.path.slice(CONTROL_PREFIX.length) },
+            res,
+            model.log,
+            holds,
+          )
+        : undefined,
+    // Waits while a test holds this call (see Hold).
+    async before(call, res) {
+      const hold = [...holds.values()].find(
+        (h) => !h.taken && h.node === call.node && call.goal.includes(h.goal),
+      );
+      if (!hold) return;
+      hold.taken = true;
+      res.on('close', () => hold.answered.resolve());
+      hold.reached.resolve(call);
+      await hold.released.promise;
+    },
+  });
   return {
-    url: wire.url,
-    calls,
+    url: model.url,
+    calls: model.log,
     close: () => {
       for (const hold of holds.values()) hold.released.resolve();
-      return wire.close();
+      return model.close();
     },
   };
 }

@@ -2,7 +2,10 @@
 // call after a task's first, how much of it repeats the start of the call before it. A provider
 // prompt cache (Gemini's implicit caching) can only reuse a shared prefix, so this is the most
 // any cache could save; the cached-tokens column is what one actually did.
-import type { ModelRequest } from '../model/recording';
+import type { RecordedCall } from '@tandem/agent/testing/model-double';
+
+/** A request as the model double kept it (the provider reads the system prompt first). */
+type ModelRequest = Pick<RecordedCall, 'node' | 'system' | 'prompt' | 'at'>;
 
 /** Characters of a task's calls after its first: shared with the previous call, and in all. */
 export interface PrefixStats {
@@ -86,7 +89,10 @@ export function callRequests(
     if (call && seen.has(call)) continue;
     if (call) seen.add(call);
     const fallback = actionTypesOfNode(request.node)[0] ?? request.node;
-    out.push({ actionType: call?.actionType ?? fallback, text: request.text });
+    out.push({
+      actionType: call?.actionType ?? fallback,
+      text: `${request.system}\n${request.prompt}`,
+    });
   }
   return out;
 }

@@ -2,12 +2,18 @@
 // graph, no store): which node a call is from, the prompt readers that sit beside the prompt
 // builders, the answers every scripted model gives the same way, and scenarios as data (per
 // node, an answer or a function of the call) behind the Gemini wire.
+import type { ServerResponse } from 'node:http';
+import { answerFromPrompt } from '@tandem/extraction/testing';
 import {
-  answeringWith,
+  fakeEmbedding,
+  geminiTextResponse,
+  readGeminiRequest,
   startGeminiWire,
   type GeminiCall,
   type GeminiWire,
   type InlineImage,
+  type WireReply,
+  type WireRequest,
 } from '@tandem/llm/testing';
 import type { z } from 'zod';
 import type { ContextAnalysisOutput } from '../nodes/context-analysis/prompt';
@@ -163,25 +169,101 @@ export const verdict = (done: boolean, reason: string, confidence = done ? 0.95 
   reason,
 });
 
+/** One call as the double recorded it. */
+export interface RecordedCall extends ModelCall {
+  /** When it arrived (epoch ms). */
+  at: number;
+  /** The system prompt, which precedes the prompt in what the provider reads. */
+  system: string;
+  /** What the model answered (JSON text), once it answered. */
+  answer?: string;
+}
+
+/** An answer sent as this JSON text, unparsed: a key such as `__proto__` reaches the server. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+export interface ModelDoubleOptions {
+  /** The extraction sub-agent's answer; by default read from the content in its prompt. */
+  extract?: (prompt: string) => unknown;
+  /** The document agents' tool-calling turns (@tandem/documents/testing's geminiTurnResponse). */
+  converse?: (body: never) => object;
+  /** Fake vectors for embedding requests, which a server given a Gemini key makes. */
+  embeddings?: boolean;
+  /** Runs before a call is answered: a test's hold, a model's latency. */
+  before?: (call: RecordedCall, res: ServerResponse) => unknown;
+  /** The caller's own routes (a test's control), tried first; undefined for any other path. */
+  route?: (request: WireRequest, res: ServerResponse) => WireReply | Promise<WireReply> | undefined;
+  /** Keeps every call in `log`: for assertions and the prefix share, not for a long soak. */
+  record?: boolean;
+  /** Bills the prompt without its system part, as the e2e suite has always counted it. */
+  promptOnly?: boolean;
+}
+
 export interface ModelDouble extends GeminiWire {
   /** Calls answered per graph node (a cross-check; benches report the server's own counts). */
   calls: Record<string, number>;
+  /** Every call, oldest first, when `record` is set. */
+  log: RecordedCall[];
+}
+
+interface EmbedRequest {
+  content?: { parts?: { text?: string }[] };
+  outputDimensionality?: number;
+}
+
+const embed = (r: EmbedRequest) => ({
+  values: fakeEmbedding(
+    (r.content?.parts ?? []).map((p) => p.text ?? '').join(''),
+    r.outputDimensionality ?? 768,
+  ),
+});
+
+/** `:embedContent` and `:batchEmbedContents` answers, or null for other paths. */
+function embeddingsOf({ path, body }: WireRequest): object | null {
+  if (path.includes(':batchEmbedContents'))
+    return { embeddings: ((body as { requests?: EmbedRequest[] }).requests ?? []).map(embed) };
+  return path.includes(':embedContent') ? { embedding: embed(body as EmbedRequest) } : null;
 }
 
 /**
- * A scripted model behind the Gemini wire: the real server's SDK calls it through
- * GEMINI_BASE_URL, so every figure a bench prints comes from real HTTP calls.
+ * The scripted model behind the Gemini wire, for the e2e suite and every bench: the real
+ * server's SDK calls it through GEMINI_BASE_URL, so what they assert and measure comes from
+ * real HTTP calls. `answer` answers the graph's nodes; the extraction sub-agent, the document
+ * agents and embeddings are answered as `options` says.
  */
-export async function startModelDouble(answer: (call: ModelCall) => unknown): Promise<ModelDouble> {
+export async function startModelDouble(
+  answer: (call: ModelCall) => unknown,
+  options: ModelDoubleOptions = {},
+): Promise<ModelDouble> {
+  const { extract = answerFromPrompt, converse, before, route } = options;
   const calls: Record<string, number> = {};
-  const wire = await startGeminiWire(
-    answeringWith((request) => {
-      const call = modelCallOf(request);
-      calls[call.node] = (calls[call.node] ?? 0) + 1;
-      return answer(call);
-    }),
-  );
-  return { ...wire, calls };
+  const log: RecordedCall[] = [];
+  const count = (node: string) => (calls[node] = (calls[node] ?? 0) + 1);
+  const wire = await startGeminiWire(async (request, res) => {
+    const own = route?.(request, res);
+    if (own !== undefined) return own;
+    const embedded = options.embeddings ? embeddingsOf(request) : null;
+    if (embedded) return (count('embeddings'), embedded);
+    const read = readGeminiRequest(request.body);
+    const call: RecordedCall = { ...modelCallOf(read), system: read.system, at: Date.now() };
+    // A tool-calling turn's "goal" is the tool whose result it answers, so a test can hold one.
+    if (read.tools.length > 0)
+      Object.assign(call, {
+        node: 'document_extraction',
+        goal: `after:${read.answered ?? 'start'}`,
+      });
+    count(call.node);
+    if (options.record) log.push(call);
+    await before?.(call, res);
+    if (converse && read.tools.length > 0) return converse(request.body as never);
+    const value = call.node === 'extraction' ? extract(call.prompt) : answer(call);
+    call.answer = value instanceof JsonText ? value.text : JSON.stringify(value);
+    const billed = (options.promptOnly ? '' : read.system).length + read.prompt.length;
+    return geminiTextResponse(call.answer, billed);
+  });
+  return { ...wire, calls, log };
 }
 
 export {

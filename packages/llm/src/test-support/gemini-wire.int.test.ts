@@ -1,6 +1,23 @@
 import { GoogleGenAI } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answeringWith, startGeminiWire, type GeminiWire } from './gemini-wire';
+import {
+  geminiTextResponse,
+  readGeminiRequest,
+  startGeminiWire,
+  type GeminiWire,
+  type WireHandler,
+} from './gemini-wire';
+
+/** Each call answered with `answer(call)` as JSON text, billed with its system prompt. */
+const answering =
+  (answer: (call: ReturnType<typeof readGeminiRequest>) => unknown): WireHandler =>
+  ({ body }) => {
+    const call = readGeminiRequest(body);
+    return geminiTextResponse(
+      JSON.stringify(answer(call)),
+      call.system.length + call.prompt.length,
+    );
+  };
 
 let wire: GeminiWire | undefined;
 afterEach(async () => {
@@ -11,7 +28,7 @@ describe('the Gemini wire', () => {
   it('answers the real SDK with what the scenario says, usage at 4 characters a token', async () => {
     const seen: { system: string; prompt: string }[] = [];
     wire = await startGeminiWire(
-      answeringWith((call) => {
+      answering((call) => {
         seen.push({ system: call.system, prompt: call.prompt });
         return { answer: 'yes' };
       }),
@@ -28,7 +45,7 @@ describe('the Gemini wire', () => {
   });
 
   it('turns down a request that is no generateContent call (an embedding)', async () => {
-    wire = await startGeminiWire(answeringWith(() => ({})));
+    wire = await startGeminiWire(answering(() => ({})));
     const res = await fetch(`${wire.url}/v1beta/models/e:embedContent`, {
       method: 'POST',
       body: JSON.stringify({ content: { parts: [{ text: 'x' }] } }),

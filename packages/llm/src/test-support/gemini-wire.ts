@@ -36,7 +36,10 @@ export interface InlineImage {
 
 interface GeminiBody {
   systemInstruction?: { parts?: { text?: string }[] };
-  contents?: { parts?: { text?: string; inlineData?: InlineImage }[] }[];
+  contents?: {
+    parts?: { text?: string; inlineData?: InlineImage; functionResponse?: { name?: string } }[];
+  }[];
+  tools?: { functionDeclarations?: { name?: string }[] }[];
 }
 
 /** A `generateContent` request as a model reads it: system prompt, prompt text, images. */
@@ -44,6 +47,10 @@ export interface GeminiCall {
   system: string;
   prompt: string;
   images: InlineImage[];
+  /** The functions it declares: a tool-calling turn's, else none. */
+  tools: string[];
+  /** The function whose result the request ends with (null: none, a turn's start). */
+  answered: string | null;
 }
 
 /**
@@ -59,6 +66,10 @@ export function readGeminiRequest(body: unknown): GeminiCall {
     system: request.systemInstruction?.parts?.map((p) => p.text ?? '').join('\n') ?? '',
     prompt: parts.map((p) => p.text ?? '').join('\n'),
     images: parts.flatMap((p) => (p.inlineData ? [p.inlineData] : [])),
+    tools: (request.tools ?? [])
+      .flatMap((t) => t.functionDeclarations ?? [])
+      .map((d) => d.name ?? ''),
+    answered: request.contents.at(-1)?.parts?.at(-1)?.functionResponse?.name ?? null,
   };
 }
 
@@ -88,18 +99,6 @@ export function geminiResponse(
 /** A `generateContent` answer with `text`. */
 export const geminiTextResponse = (text: string, promptChars: number): object =>
   geminiResponse([{ text }], promptChars, text.length);
-
-/**
- * The common handler: each call answered with `answer(call)` as JSON text. The prompt's size
- * counts the system prompt too, as Gemini bills it.
- */
-export function answeringWith(answer: (call: GeminiCall) => unknown): WireHandler {
-  return ({ body }) => {
-    const call = readGeminiRequest(body);
-    const text = JSON.stringify(answer(call));
-    return geminiTextResponse(text, call.system.length + call.prompt.length);
-  };
-}
 
 export async function startGeminiWire(handle: WireHandler): Promise<GeminiWire> {
   const server = createServer((req, res) => {

@@ -41,6 +41,11 @@ export interface RoutineRun {
   tokensAtStart: number;
   /** Why the routine stopped and the full agent took over; null while it runs. */
   fellBack: string | null;
+  /**
+   * What the HTML of the routine's last read showed leads on past it (a link to its next page):
+   * the list goes on even where the element it paged with is not found by its name (leads-on.ts).
+   */
+  onward?: string;
 }
 
 export function startRun(

@@ -32,6 +32,7 @@ import { resolveTarget, stillDescribes } from './resolve';
 import { collectedTotal } from '../collect/summary';
 import { collectRead, collectUnit, isCollect } from './collect-step';
 import { fallBackUpdate, healUpdate, routineAnswer } from './handover';
+import { pagerStep } from './leads-on';
 import { replaying, stepLabel, unitFrom, type RoutineRun } from './run';
 
 type Unit = { from: number; to: number };
@@ -219,23 +220,21 @@ function readVerdict(
 /**
  * A routine that read a list page by page ends where the first run's list ended. When the
  * link it paged with is still there, the list is longer now: the agent reads the rest, since a
- * routine that stopped early would hand back part of the data as if it were all of it.
+ * routine that stopped early would hand back part of the data as if it were all of it. Found
+ * under another name ("More products"), the link is told by what the last read's HTML showed:
+ * a link to the next page's URL (leads-on.ts). Neither there: the list ended, as it did then.
  */
 function listGoesOn(run: RoutineRun, page: PageState): string | null {
   const steps = run.routine.steps;
   if (!isRead(steps.at(-1))) return null;
-  // The last element clicked between two reads; steps on no element (a scroll, a wait) may sit
-  // between it and the read after it.
-  const readsNext = (i: number) =>
-    isRead(steps.slice(i + 1).find((s) => s.target !== null || isRead(s)));
-  const pager = steps.findLastIndex(
-    (step, i) => step.target !== null && readsNext(i) && steps.slice(0, i).some(isRead),
-  );
+  const pager = pagerStep(steps);
   const target = steps[pager]?.target;
   if (!target) return null;
+  const goesOn = 'the list goes on past the pages the routine read when it was saved';
   const found = resolveTarget(targetFor(target, run, page), page.tree);
-  if (!('id' in found) || found.by === 'ordinal' || found.by === 'near') return null;
-  return `the list goes on past the pages the routine read when it was saved (step ${pager + 1}'s element is still there)`;
+  if ('id' in found && found.by !== 'ordinal' && found.by !== 'near')
+    return `${goesOn} (step ${pager + 1}'s element is still there)`;
+  return run.onward ? `${goesOn} (${run.onward})` : null;
 }
 
 export const routineStep =

@@ -6,6 +6,7 @@
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
 import { FAILED_EXTRACTION } from './state';
+import { onwardUpdate } from '../../routines/leads-on';
 import { traceRead } from '../../routines/trace';
 import { llmContext, logFor, withSpent } from '../node-context';
 
@@ -64,6 +65,8 @@ export const extraction =
           items: stats.items,
           summary: note.summary,
         }),
+        // A routine's last read: whether its page leads on past it, seen while the HTML is here.
+        ...onwardUpdate(state, page.url, snapshot.text),
         tokens: withSpent(state, {
           input: stats.inputTokens,
           output: stats.outputTokens,

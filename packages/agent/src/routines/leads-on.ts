@@ -1,0 +1,131 @@
+// Whether a list page a routine read last goes on past it, from the page's HTML: the routine
+// ends where the first run's list ended, and tells a longer list by the element it paged with.
+// When that element is there under another name ("More products" for "Next page"), the tree
+// cannot tell it from any other link; the HTML the last read asked for can: a link to the URL
+// the first run's pager led to, advanced to this page, or one the page marks rel="next".
+import { ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
+import { linksOf } from '@tandem/markdown/html';
+import type { InteractStateType, InteractStateUpdate } from '../state';
+import { replaying } from './run';
+
+const isRead = (step: RoutineStep | undefined) => step?.action === ROUTINE_EXTRACT;
+
+/**
+ * The step that paged the list: the last element clicked between two reads (steps on no
+ * element, a scroll or a wait, may sit between it and the read after it); -1 when none did.
+ */
+export function pagerStep(steps: readonly RoutineStep[]): number {
+  const readsNext = (i: number) =>
+    isRead(steps.slice(i + 1).find((s) => s.target !== null || isRead(s)));
+  return steps.findLastIndex(
+    (step, i) => step.target !== null && readsNext(i) && steps.slice(0, i).some(isRead),
+  );
+}
+
+const parse = (url: string, base?: string): URL | null => {
+  try {
+    return new URL(url, base);
+  } catch {
+    return null;
+  }
+};
+
+/** A URL as compared: no fragment, its query parameters in one order. */
+function sameUrl(a: URL, b: URL): boolean {
+  const key = (u: URL) => {
+    const params = [...u.searchParams].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return `${u.origin}${u.pathname}?${new URLSearchParams(params).toString()}`;
+  };
+  return key(a) === key(b);
+}
+
+const INTEGER = /^\d{1,9}$/;
+
+/**
+ * `here` advanced as the first run's pager advanced `before` to `after`: each number that
+ * changed (?page=1 → 2, ?start=0 → 20, /page/2 → /page/3) moves by as much here. Null when the
+ * change is not one of numbers (a cursor, another path) or `here` lacks what changed.
+ */
+function advanced(before: URL, after: URL, here: URL): URL | null {
+  const next = new URL(here.href);
+  let moved = false;
+  const keys = new Set([...before.searchParams.keys(), ...after.searchParams.keys()]);
+  for (const key of keys) {
+    const [b, a, h] = [before, after, here].map((u) => u.searchParams.get(key));
+    if (a === b) continue;
+    if (!a || !INTEGER.test(a)) return null;
+    // No number on the first page (?page= only from page 2 on): here must be that page too.
+    if (b === null || b === undefined) {
+      if (h !== null) return null;
+      next.searchParams.set(key, a);
+    } else if (INTEGER.test(b) && h && INTEGER.test(h)) {
+      next.searchParams.set(key, String(Number(h) + Number(a) - Number(b)));
+    } else return null;
+    moved = true;
+  }
+  const [b, a, h] = [before, after, here].map((u) => u.pathname.split('/'));
+  if (!b || !a || !h || a.length !== b.length || h.length !== b.length) return null;
+  const path = h.map((part, i) => {
+    if (a[i] === b[i]) return part;
+    if (!INTEGER.test(a[i] ?? '') || !INTEGER.test(b[i] ?? '') || !INTEGER.test(part)) return null;
+    moved = true;
+    return String(Number(part) + Number(a[i]) - Number(b[i]));
+  });
+  if (path.includes(null)) return null;
+  next.pathname = path.join('/');
+  return moved ? next : null;
+}
+
+/**
+ * The URL the pager leads to from `url`, as the first run's did: the page it led to when `url`
+ * is the page it left, else that page's URL advanced to this one. Null when it led nowhere new
+ * (a list that grows in place) or its change cannot be carried over.
+ */
+export function nextPageUrl(steps: readonly RoutineStep[], pager: number, url: string): URL | null {
+  // A chain keeps its start page on its first step and its outcome on its last.
+  const start = steps.slice(0, pager + 1).findLast((s) => s.page !== undefined)?.page?.url;
+  const outcome = steps.slice(pager).find((s) => s.expect !== null)?.expect;
+  if (!start || !outcome?.urlChanged) return null;
+  const [before, after, here] = [parse(start), parse(outcome.url), parse(url)];
+  if (!before || !after || !here || after.origin !== here.origin) return null;
+  if (sameUrl(here, before)) return after;
+  return advanced(before, after, here);
+}
+
+/**
+ * What in the page's HTML leads on past it: a link to `next` (the URL the first run's pager led
+ * to, for this page) or a link the page marks rel="next"; null when nothing does. A link the
+ * page marks disabled leads nowhere.
+ */
+export function leadsOn(html: string, url: string, next: URL | null): string | null {
+  for (const link of linksOf(html)) {
+    const href = link.href;
+    if (!href || link['aria-disabled'] === 'true' || 'disabled' in link) continue;
+    const target = parse(href, url);
+    if (!target || !/^https?:$/.test(target.protocol)) continue;
+    const rel = (link.rel ?? '').toLowerCase().split(/\s+/);
+    if (rel.includes('next')) return `the page links its next page (${target.href})`;
+    if (next && sameUrl(target, next)) return `the page links ${target.href}, its next page`;
+  }
+  return null;
+}
+
+/**
+ * For the routine's last read, from the HTML it read: what shows that the list goes on past it
+ * (kept on the run for the end check, routines/step-node.ts, listGoesOn). The HTML is the read's
+ * only: it is not kept.
+ */
+export function onwardUpdate(
+  state: Pick<InteractStateType, 'routineRun'>,
+  url: string,
+  html: string,
+): Pick<InteractStateUpdate, 'routineRun'> {
+  const run = state.routineRun;
+  if (!replaying(run) || !run.unit) return {};
+  const steps = run.routine.steps;
+  if (run.unit.from !== steps.length - 1 || !isRead(steps.at(-1))) return {};
+  const pager = pagerStep(steps);
+  if (pager < 0) return {};
+  const onward = leadsOn(html, url, nextPageUrl(steps, pager, url));
+  return onward ? { routineRun: { ...run, onward } } : {};
+}

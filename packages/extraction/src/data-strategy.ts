@@ -23,6 +23,18 @@ export type LearnedStrategy =
 export type ReplayedStrategy =
   { ok: true; data: unknown; evidence: string[] } | { ok: false; reason: string };
 
+/** What learning from data read some other way is given. */
+export interface DataExamples extends DataPage {
+  query: string;
+  schema: JsonObject;
+  data: unknown;
+  /**
+   * `data` was read off this page on an earlier visit (a saved run's items): a card beside them
+   * that the selectors would leave out makes learning decline (replay/learn.ts, LearnOptions).
+   */
+  fromEarlierVisit?: boolean;
+}
+
 /**
  * Learns a strategy from `data`, read off this page some other way, keyed by `query` (the
  * strategy's query template, the name its later lookups use). `data` must be what the page
@@ -31,7 +43,7 @@ export type ReplayedStrategy =
 export async function learnDataStrategy(
   cache: ExtractionCache,
   pages: PageReader,
-  input: DataPage & { query: string; schema: JsonObject; data: unknown },
+  input: DataExamples,
 ): Promise<LearnedStrategy> {
   const checked = checkOutputSchema(input.schema);
   if (!checked.ok) return { strategy: null, reason: checked.warning };
@@ -42,6 +54,7 @@ export async function learnDataStrategy(
     url: input.url,
     data: input.data,
     schema: input.schema,
+    ...(input.fromEarlierVisit ? { fromEarlierVisit: true } : {}),
   });
   if (!learned.recipe) return { strategy: null, reason: learned.reason };
   const strategy = await cache.register(input.tenantId, {

@@ -62,6 +62,8 @@ export interface PageLearnRequest {
    * exactly `data`, the proof that this page shares their recipe (the URL pattern may widen).
    */
   probes?: readonly { key: string; recipe: ReplayRecipe }[];
+  /** `data` was read off this page on an earlier visit, not now (learn.ts, LearnOptions). */
+  fromEarlierVisit?: boolean;
 }
 
 export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: string }) & {
@@ -184,7 +186,9 @@ export function learnPage(request: PageLearnRequest): PageLearned {
   const content = parseContent(request);
   try {
     if (!content.root) return { recipe: null, reason: 'the content has no HTML to learn from' };
-    const learned = learnRecipe(content.root, request.data, request.schema);
+    const learned = learnRecipe(content.root, request.data, request.schema, {
+      fromEarlierVisit: request.fromEarlierVisit,
+    });
     const agreeing = agreeingProbes(content.root, request);
     return agreeing.length > 0 ? { ...learned, agreeing } : learned;
   } finally {

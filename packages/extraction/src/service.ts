@@ -21,11 +21,11 @@ import {
   findDataStrategy,
   learnDataStrategy,
   replayDataStrategy,
+  type DataExamples,
   type DataPage,
   type LearnedStrategy,
   type ReplayedStrategy,
 } from './data-strategy';
-import type { JsonObject } from './json';
 import type { ExtractionCallContext, ExtractionLlm } from './llm';
 import { itemCount } from './merge';
 import { inlinePageReader, type PageRead, type PageReader } from './page-reader';
@@ -123,9 +123,7 @@ export class ExtractionService {
    * A strategy learned from data read off this page some other way (a collecting task's
    * items), kept under `query`, and what it reads back here (data-strategy.ts).
    */
-  learnData(
-    input: DataPage & { query: string; schema: JsonObject; data: unknown },
-  ): Promise<LearnedStrategy> {
+  learnData(input: DataExamples): Promise<LearnedStrategy> {
     return learnDataStrategy(this.cache, this.pages, input);
   }
 

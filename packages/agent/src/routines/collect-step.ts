@@ -180,6 +180,8 @@ async function learnItems({
     query: collectQuery(type),
     schema: schemaOfItems(earlier),
     data: earlier,
+    // Stored on an earlier visit: a card beside them may be an item added since.
+    fromEarlierVisit: true,
   });
   if (!learned.strategy) return { ok: false, reason: `no selectors read them: ${learned.reason}` };
   return Array.isArray(learned.data)

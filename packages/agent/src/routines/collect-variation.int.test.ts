@@ -303,9 +303,8 @@ const scenario: fc.Arbitrary<Scenario> = firstPage.chain(({ start, page: first }
       ),
       warm: fc.boolean(),
     })
-    .map(({ looks: seen, at, count: [mode, delta], warm, noId, ...change }) => {
-      // A new job with no id, on the rerun that learns: the skipped case below.
-      const jobs = rerunJobs(start, first.jobs, { ...change, noId: noId && warm });
+    .map(({ looks: seen, at, count: [mode, delta], warm, ...change }) => {
+      const jobs = rerunJobs(start, first.jobs, change);
       const l = seen.includes('reclassed')
         ? 'reclassed'
         : seen.includes('wrapped')
@@ -471,19 +470,18 @@ describe('a routine that collects from a job board that changed since its first 
       expect(await check({ first, rerun: first, count: 2, warm })).toBe('completed');
   });
 
-  // Not fixed. On the rerun that learns (no strategy yet), the page lists a new job without an
-  // id above the saved ones. The saved items all had a jobId, so the schema requires it; the
-  // learner picks the item selector with the fewest extra elements, "article[data-job-id]",
-  // which leaves the id-less card out (it "reads as half an item"). The routine then completes
-  // "Collect 2 jobs" with the two saved jobs, skipping the first job on the page, and later
-  // reruns keep skipping id-less jobs. (With the strategy learned on the unchanged page first,
-  // the replay reads the card, fails the schema and hands over, as it should.) The learner
-  // takes every container beside the saved items for one the model left out, which is not so
-  // when the items come from an earlier visit: such a card should make learning decline.
-  it.skip('does not skip a new job without an id on the rerun that learns', async () => {
+  // Shrunk from the property (seed 33): on the rerun that learns (no strategy yet), the page
+  // lists a new job without an id above the saved ones. The learner picked the item selector
+  // with the fewest extra elements, "article[data-job-id]", which leaves the id-less card out,
+  // and the routine completed "Collect 2 jobs" skipping the first job on the page. A card
+  // beside the items that the recipe leaves out is one the model skipped only when the model
+  // read the page now; the saved items come from an earlier visit, so the learner is told so
+  // and declines (the card may be new), and the step hands over to the agent.
+  it('does not skip a new job without an id on the rerun that learns', async () => {
     const [a, b] = [job(0), job(1)];
     const fresh = { ...job(2), id: null };
-    await check({ first: board([a, b]), rerun: board([fresh, a, b]), count: 2, warm: false });
+    const rerun = board([fresh, a, b]);
+    expect(await check({ first: board([a, b]), rerun, count: 2, warm: false })).toBe('handed over');
   });
 
   // Not fixed; the same limit as read-variation.int.test.ts's skipped case, in the same replay.

@@ -13,7 +13,7 @@ import { learnFieldRule } from './field-rules';
 import type { ListPlaces } from './items';
 import { locateItems } from './items';
 import { buildIndex } from './locate';
-import { adMark, learnExclusion } from './negatives';
+import { adMark, learnExclusion, leftOutBeside } from './negatives';
 import { headingBetween } from './sections';
 import { learnObjectRules } from './object-rules';
 import { readField } from './read';
@@ -31,6 +31,15 @@ export const AGREEMENT = 0.98;
 export const FIELD_COVERAGE = 0.9;
 
 type Learned = { recipe: ReplayRecipe } | { reason: string };
+
+export interface LearnOptions {
+  /**
+   * The data was read off this page on an earlier visit (a collecting task's saved items), not
+   * by the model now: a card beside the items may have been added since, so one the recipe
+   * would leave out makes learning decline rather than count as a look-alike the model skipped.
+   */
+  fromEarlierVisit?: boolean;
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -123,7 +132,12 @@ function distinct(
   });
 }
 
-function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Learned {
+function learnList(
+  root: Root,
+  given: unknown,
+  fields: readonly FieldSpec[],
+  options: LearnOptions,
+): Learned {
   if (!Array.isArray(given) || given.length === 0) {
     return { reason: 'there are no items to learn from' };
   }
@@ -149,6 +163,13 @@ function learnList(root: Root, given: unknown, fields: readonly FieldSpec[]): Le
   const excluded = learnExclusion(matched, placed, rules);
   if ('reason' in excluded) return excluded;
   const { exclusion } = excluded;
+  const left = options.fromEarlierVisit ? leftOutBeside(placed, matched, exclusion, rules) : null;
+  if (left) {
+    const text = normalizeText(left.textContent ?? '').slice(0, 80);
+    return {
+      reason: `a card beside the items ("${text}") is not one the recipe reads, and the items come from an earlier visit: it may be an item added since`,
+    };
+  }
   // At most what the recipe schema keeps: more marks would only make the replay decline.
   const marks = [...new Set(placed.flatMap((el) => adMark(el) ?? []))].slice(0, 20);
   const columns = learnColumns(placed, rules);
@@ -200,12 +221,13 @@ export function learnRecipe(
   root: Root,
   data: unknown,
   schema: Record<string, unknown>,
+  options: LearnOptions = {},
 ): { recipe: ReplayRecipe } | { recipe: null; reason: string } {
   const shape = readShape(schema);
   if ('reason' in shape) return { recipe: null, reason: shape.reason };
   const learned =
     shape.kind === 'list'
-      ? learnList(root, data, shape.fields)
+      ? learnList(root, data, shape.fields, options)
       : learnObject(root, data, shape.fields);
   if ('reason' in learned) return { recipe: null, reason: learned.reason };
   const checked = readRecipe(learned.recipe);

@@ -3,6 +3,7 @@
 // to what told the model's items from those (a text or class only the skipped ones carry), and
 // replay leaves out the containers that carry it. An advert that the learning page did not
 // show cannot have been learned, so a container marked as one makes the replay decline.
+import { isHeaderRow } from './columns';
 import type { FieldRule } from './recipe';
 import { rawField, readField } from './read';
 import { normalizeText } from './values';
@@ -131,5 +132,44 @@ export function isExcluded(container: Element, exclusion: Exclusion | undefined)
 export function adMark(container: Element): string | null {
   for (const text of leafTexts(container)) if (AD_WORDS.has(text.toLowerCase())) return text;
   for (const name of classesIn(container)) if (AD_CLASS.test(name)) return `class "${name}"`;
+  return null;
+}
+
+/**
+ * The cards of the list a container sits in: from it up through wrappers that hold nothing else
+ * (a card's <li>), the list is the parent above; its cards are the elements at the same path
+ * under each of the list's children.
+ */
+function cardsBeside(container: Element): Element[] {
+  const path: string[] = [container.localName];
+  let slot = container;
+  while (slot.parentElement && slot.parentElement.childElementCount === 1) {
+    slot = slot.parentElement;
+    path.unshift(slot.localName);
+  }
+  let level: Element[] = slot.parentElement ? [slot.parentElement] : [];
+  for (const tag of path)
+    level = level.flatMap((el) => [...el.children].filter((child) => child.localName === tag));
+  return level;
+}
+
+/**
+ * A card in the list of the given items that the recipe leaves out (its item selector does not
+ * match it, or its exclusion does) and that reads as an item: when the items come from an
+ * earlier visit of the page, it may be an item added since, which the replay would skip. Cards
+ * marked as adverts are not items either way. Null when there is none.
+ */
+export function leftOutBeside(
+  items: readonly Element[],
+  matched: readonly Element[],
+  exclusion: Exclusion,
+  rules: Record<string, FieldRule>,
+): Element | null {
+  const kept = new Set(matched.filter((el) => !isExcluded(el, exclusion)));
+  const beside = new Set(items.flatMap(cardsBeside));
+  for (const el of beside) {
+    if (kept.has(el) || isHeaderRow(el) || adMark(el) !== null) continue;
+    if (Object.values(rules).some((rule) => readField(el, rule) !== null)) return el;
+  }
   return null;
 }

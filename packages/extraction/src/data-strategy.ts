@@ -7,6 +7,7 @@
 import type { ExtractionStrategy } from '@tandem/store';
 import type { JsonObject } from './json';
 import type { PageReader } from './page-reader';
+import type { ReplayRecipe } from './replay/recipe';
 import { recipeEntry, storedRecipes } from './recipe-list';
 import { checkOutputSchema } from './schema';
 import type { ExtractionCache } from './strategy-cache';
@@ -57,6 +58,9 @@ export async function learnDataStrategy(
     ...(input.fromEarlierVisit ? { fromEarlierVisit: true } : {}),
   });
   if (!learned.recipe) return { strategy: null, reason: learned.reason };
+  // Read back before anything is kept: selectors that do not read this page leave no strategy.
+  const replayed = await readWith(pages, input, [learned.recipe], input.schema);
+  if (!replayed.ok) return { strategy: null, reason: replayed.reason };
   const strategy = await cache.register(input.tenantId, {
     url: input.url,
     cssSelector: null,
@@ -67,10 +71,26 @@ export async function learnDataStrategy(
   await cache.addRecipe(input.tenantId, strategy.id, recipeEntry(learned.recipe));
   await cache.recordResult(input.tenantId, strategy.id, true);
   const fresh = (await cache.get(input.tenantId, strategy.id)) ?? strategy;
-  const replayed = await replayDataStrategy(cache, pages, { ...input, strategy: fresh });
-  return replayed.ok
-    ? { strategy: fresh, data: replayed.data }
-    : { strategy: null, reason: replayed.reason };
+  return { strategy: fresh, data: replayed.data };
+}
+
+/** The page read with these recipes, in the PageReader: its data, or why they did not fit. */
+async function readWith(
+  pages: PageReader,
+  input: DataPage & { cssSelector?: string | null },
+  recipes: ReplayRecipe[],
+  schema: JsonObject,
+): Promise<ReplayedStrategy> {
+  const read = await pages.read({
+    tenantId: input.tenantId,
+    html: input.html,
+    cssSelector: input.cssSelector ?? null,
+    url: input.url,
+    replay: { recipes, schema },
+  });
+  if (!read.replayed)
+    return { ok: false, reason: read.replayProblem ?? 'the selectors read nothing here' };
+  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence };
 }
 
 /** The strategy's recipes replayed on this page, with no model: its data, or why none fitted. */
@@ -82,18 +102,14 @@ export async function replayDataStrategy(
   const { strategy } = input;
   const recipes = storedRecipes(strategy.replay).map((stored) => stored.recipe);
   if (recipes.length === 0) return { ok: false, reason: 'the strategy has no replay selectors' };
-  const read = await pages.read({
-    tenantId: input.tenantId,
-    html: input.html,
-    cssSelector: strategy.cssSelector,
-    url: input.url,
-    replay: { recipes, schema: strategy.outputSchema as JsonObject },
-  });
-  if (!read.replayed) {
-    await cache.recordResult(input.tenantId, strategy.id, false);
-    return { ok: false, reason: read.replayProblem ?? 'the selectors read nothing here' };
-  }
-  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence };
+  const read = await readWith(
+    pages,
+    { ...input, cssSelector: strategy.cssSelector },
+    recipes,
+    strategy.outputSchema as JsonObject,
+  );
+  if (!read.ok) await cache.recordResult(input.tenantId, strategy.id, false);
+  return read;
 }
 
 /** The tenant's strategy of this query template for a page at `url`, best first; null if none. */

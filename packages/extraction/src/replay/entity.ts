@@ -20,13 +20,15 @@ function headingText(root: Root): string {
   return `${title} ${h1}`;
 }
 
+/** A text's words of 3+ letters, lowercased, without filler; numbers are no words. */
+export function contentWords(text: string): string[] {
+  const words = text.toLowerCase().match(/\p{L}{3,}/gu) ?? [];
+  return [...new Set(words.filter((word) => !FILLER.has(word)))];
+}
+
 /** The entity words of a page: its title's and first h1's words of 3+ letters, lowercased. */
 export function entityWords(root: Root): string[] {
-  const words =
-    headingText(root)
-      .toLowerCase()
-      .match(/\p{L}{3,}/gu) ?? [];
-  return [...new Set(words.filter((word) => !FILLER.has(word)))].slice(0, MAX_WORDS);
+  return contentWords(headingText(root)).slice(0, MAX_WORDS);
 }
 
 /**

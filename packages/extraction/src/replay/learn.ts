@@ -14,7 +14,7 @@ import type { ListPlaces } from './items';
 import { locateItems } from './items';
 import { buildIndex } from './locate';
 import { adMark, learnExclusion, leftOutBeside } from './negatives';
-import { headingBetween } from './sections';
+import { headingBetween, listHeading } from './sections';
 import { learnObjectRules } from './object-rules';
 import { readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
@@ -186,6 +186,7 @@ function learnList(
         ? { exclude: exclusion }
         : {}),
       ...(headingBetween(placed, matched) ? { sectioned: true as const } : {}),
+      heading: listHeading(placed, matched),
       ...(marks.length > 0 ? { itemMarks: marks } : {}),
     },
   };

@@ -61,9 +61,18 @@ export interface ReplayRecipe {
    * they were not, and a page whose items are is not replayed (sections.ts).
    */
   sectioned?: true;
+  /**
+   * Lists: the text of the heading the learning page's items sat under, null when they sat
+   * under none (sections.ts). A page whose items sit under another heading is not replayed (a
+   * "Recommended" strip left in the old card markup). Absent: a recipe stored before it was
+   * kept, not judged by it.
+   */
+  heading?: string | null;
 }
 
 const SELECTOR_LENGTH = 1_000;
+/** At most what learning keeps of a heading's text (sections.ts). */
+export const HEADING_LENGTH = 200;
 const MAX_FIELDS = 200;
 
 const Selector = z.string().min(1).max(SELECTOR_LENGTH);
@@ -105,6 +114,7 @@ export const ReplayRecipeSchema: z.ZodType<ReplayRecipe> = z
     entity: z.array(z.string().min(1).max(100)).max(50).optional(),
     headers: z.array(z.string().max(500)).max(1_000).optional(),
     sectioned: z.literal(true).optional(),
+    heading: z.string().min(1).max(HEADING_LENGTH).nullable().optional(),
     itemMarks: z.array(z.string().min(1).max(200)).max(20).optional(),
     exclude: z
       .object({

@@ -4,11 +4,15 @@
 // replay would return them as items. What sets them apart is the page's structure, in any
 // language: a heading outside the cards stands between the catalogue's items and those. The
 // learning page says whether its items were divided so (a list grouped by date or category);
-// when they were not, a page whose items are is read by the model instead.
+// when they were not, a page whose items are is read by the model instead. Below: the heading
+// the items sit under, which tells the list from such a strip when no heading divides them.
 import type { ReplayRow } from './apply';
 import type { Root } from './dom';
 import { commonAncestorOf, intersect, selectAll, stableClasses } from './dom';
+import { contentWords } from './entity';
 import type { ReplayRecipe } from './recipe';
+import { HEADING_LENGTH } from './recipe';
+import { normalizeText } from './values';
 
 const isHeading = (el: Element): boolean =>
   /^h[1-6]$/.test(el.localName) || el.getAttribute('role') === 'heading';
@@ -65,4 +69,79 @@ export function dividedProblem(
   const items = rows.map((row) => row.container);
   if (!headingBetween(items, selectAll(root, recipe.container))) return null;
   return 'a heading outside the items divides them here, and none did on the learning page (a "Recommended" strip in the same markup?): the model tells the list from what is beside it';
+}
+
+// The heading the items sit under. A redesigned grid the item selector no longer matches (or a
+// list that shows nothing now) can leave a "Recommended" strip in the old card markup as all
+// the selector matches: no heading divides those cards, and each passes every check. What
+// still tells them from the learned list is what they sit under: "Recommended for you", not
+// "Products". The learning page's heading is kept in the recipe, and a replay whose items sit
+// under another one declines.
+
+/** Headings in these belong to them (a sidebar's filters, a nav), not to what follows them. */
+const SECTIONING = new Set(['aside', 'nav', 'section', 'article']);
+
+/** The last heading with text in `el`'s subtree, outside cards and other sections' own. */
+function lastHeadingIn(el: Element, isCard: (el: Element) => boolean): Element | null {
+  if (isCard(el) || SECTIONING.has(el.localName) || el.hasAttribute('hidden')) return null;
+  if (isHeading(el)) return normalizeText(el.textContent ?? '') ? el : null;
+  for (let child = el.lastElementChild; child; child = child.previousElementSibling) {
+    const found = lastHeadingIn(child, isCard);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The text of the heading `items` sit under: the nearest heading before all of them (before
+ * their common ancestor) in document order, leaving out the cards' own headings and those
+ * inside a section, aside or nav that does not hold the items. Null: they sit under none.
+ */
+export function listHeading(items: readonly Element[], matched: readonly Element[]): string | null {
+  const top = commonAncestorOf(items);
+  if (!top) return null;
+  const isCard = cardLike(items, matched);
+  for (let el: Element | null = top; el; el = el.parentElement) {
+    for (let sib = el.previousElementSibling; sib; sib = sib.previousElementSibling) {
+      const found = lastHeadingIn(sib, isCard);
+      if (found) return normalizeText(found.textContent ?? '').slice(0, HEADING_LENGTH);
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether two headings name the same list. Numbers, punctuation, case and filler do not count
+ * ("Jobs (24)", "Catalog, page 2"). Headings with no word in common are two lists; so are
+ * headings where one is the other plus words ("Related products" beside "Products"), which is
+ * how pages name a strip beside their list. Headings that swapped some words but keep one
+ * ("Results for shoes", "Results for boots"; "Job listings", "Job results") are taken as the
+ * same list: a search heading names its query, and a rename keeps words more often than not;
+ * the other checks still judge its items. No heading (or one with no words) is the same only
+ * as no heading.
+ */
+export function sameHeading(learned: string | null, here: string | null): boolean {
+  const a = contentWords(learned ?? '');
+  const b = contentWords(here ?? '');
+  if (a.length === 0 || b.length === 0) return a.length === b.length;
+  const shared = a.filter((word) => b.includes(word)).length;
+  if (shared === a.length && shared === b.length) return true;
+  return shared > 0 && shared < a.length && shared < b.length;
+}
+
+const quoted = (heading: string | null) =>
+  heading === null ? 'no heading' : JSON.stringify(heading.slice(0, 60));
+
+/** The spot check's reason to decline a list replay whose items sit under another heading. */
+export function headingProblem(
+  root: Root,
+  recipe: ReplayRecipe,
+  rows: readonly Pick<ReplayRow, 'container'>[],
+): string | null {
+  // Recipes stored before the heading was kept are not judged by it.
+  if (recipe.heading === undefined || recipe.container === null) return null;
+  const items = rows.map((row) => row.container);
+  const here = listHeading(items, selectAll(root, recipe.container));
+  if (sameHeading(recipe.heading, here)) return null;
+  return `the items sit under ${quoted(here)} here, and under ${quoted(recipe.heading)} on the learning page (a "Recommended" strip in the old markup beside a redesigned list?): the model tells the list from what is beside it`;
 }

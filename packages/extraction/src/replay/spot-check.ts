@@ -8,7 +8,7 @@ import { rootElement, selectAll, stableClasses } from './dom';
 import { bindColumns, isHeaderRow } from './columns';
 import { entityProblem, entityWords } from './entity';
 import { adMark } from './negatives';
-import { dividedProblem } from './sections';
+import { dividedProblem, headingProblem } from './sections';
 import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
@@ -146,6 +146,15 @@ function decimalEvidence(fields: Record<string, FieldRule>): Evidence {
   return [...marks].map((mark) => `decimal mark '${mark}'`);
 }
 
+/** What the page's title and the items' heading share with the learning page's, as evidence. */
+function subjectEvidence(root: Root, recipe: ReplayRecipe): Evidence {
+  const shared = entityWords(root).find((word) => recipe.entity?.includes(word));
+  return [
+    ...(shared ? [`title shares '${shared}'`] : []),
+    ...(recipe.heading ? [`items under a heading like '${recipe.heading.slice(0, 60)}'`] : []),
+  ];
+}
+
 function listProblem(
   root: Root,
   learned: ReplayRecipe,
@@ -178,7 +187,7 @@ function listProblem(
     if (mark && !recipe.itemMarks?.includes(mark))
       return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
   }
-  const divided = dividedProblem(root, recipe, kept);
+  const divided = dividedProblem(root, recipe, kept) ?? headingProblem(root, recipe, kept);
   if (divided) return divided;
   if (data.length !== kept.length) {
     return `the data has ${data.length} items but the page has ${kept.length} (not this recipe's replay of this page?)`;
@@ -221,9 +230,7 @@ function listProblem(
     const mark = recipe.exclude?.text ?? `class "${recipe.exclude?.className ?? ''}"`;
     evidence.push(`look-alikes excluded: ${excluded} marked ${mark}`);
   }
-  const shared = entityWords(root).find((word) => recipe.entity?.includes(word));
-  if (shared) evidence.push(`title shares '${shared}'`);
-  evidence.push(`no advert marks on the items`);
+  evidence.push(...subjectEvidence(root, recipe), `no advert marks on the items`);
   return null;
 }
 
@@ -273,6 +280,8 @@ function objectProblem(
  * 7. the item selector matches at least half of the look-alikes: the matched containers'
  *    siblings with the same tag and a stable class in common with them (any same-tag sibling
  *    when they have no class). A selector that still catches 3 of 40 cards has lost the rest.
+ * Also: no advert mark the learning page did not show, no heading newly dividing the items,
+ * and the items sit under the learning page's heading (sections.ts).
  * For an object: the data has at least one field; checks 5 and 6 on it; and no field's
  * selector matches more than one element (it matched one when learned: a page matching
  * several is not a page of the learned kind).

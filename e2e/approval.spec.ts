@@ -9,7 +9,7 @@ import { chromium, type BrowserContext, type Page, type Worker } from '@playwrig
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MESSAGE_GOAL, MESSAGE_TEXT } from './support/fake-safety-model';
+import { MESSAGE_GOAL, MESSAGE_TEXT } from './support/fake-everyday-model';
 import { openPanel, serverTask, shoot } from './support/flow';
 import {
   EXTENSION_DIST,

@@ -26,8 +26,14 @@ import {
 } from '@tandem/demo-sites';
 import { fakeGemini } from './support/fake-gemini-control';
 import type { RecordedCall } from './support/fake-gemini';
-import { MESSAGE_PREFIX, MESSAGE_REJECTED, OPEN_LINK_GOAL } from './support/fake-routine-model';
-import { LOGIN_GOAL, MESSAGE_GOAL, MESSAGE_TEXT } from './support/fake-safety-model';
+import {
+  LOGIN_GOAL,
+  MESSAGE_GOAL,
+  MESSAGE_PREFIX,
+  MESSAGE_REJECTED,
+  MESSAGE_TEXT,
+  OPEN_LINK_GOAL,
+} from './support/fake-everyday-model';
 import {
   SCREENSHOTS,
   demoPatients,

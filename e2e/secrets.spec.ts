@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fakeGemini } from './support/fake-gemini-control';
-import { LOGIN_GOAL } from './support/fake-safety-model';
+import { LOGIN_GOAL } from './support/fake-everyday-model';
 import { SCREENSHOTS, serverTask, useServer } from './support/flow';
 import { expect, finished, openDemo, startGoal, test, waitForRun } from './support/fixtures';
 import { startTandemServer } from './support/tandem-server';

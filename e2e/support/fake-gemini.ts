@@ -16,14 +16,10 @@ import {
 } from '@tandem/agent/testing/model-double';
 import { geminiTurnResponse } from '@tandem/documents/testing';
 import type { WireRequest } from '@tandem/llm/testing';
-import { CATALOG } from './fake-catalog-model';
-import { FORM } from './fake-form-model';
+import { EVERYDAY, FORM } from './fake-everyday-model';
 import { CANVAS } from './fake-hybrid-model';
 import { INJECTION } from './fake-injection-model';
-import { JOBS } from './fake-jobs-model';
 import { BIRTHDAY } from './fake-question-model';
-import { ROUTINE_GOALS } from './fake-routine-model';
-import { SAFETY } from './fake-safety-model';
 
 export type { RecordedCall };
 
@@ -31,12 +27,12 @@ export type { RecordedCall };
 export const CONTROL_PREFIX = '/__fake';
 
 /**
- * The first scenario that answers wins, the form's answers the default: the everyday safety
- * goals come first (signing in happens on a page of the injection suite's site, which is not an
- * attack), then the routine tests' goals (one follows a link on an attack page because the user
- * asked to), then the injection suite's obeying model, on its attack pages only.
+ * The first scenario that answers wins, the form's answers the default: the everyday goals come
+ * first (signing in happens on a page of the injection suite's site, which is not an attack, and
+ * a routine test follows a link on an attack page because the user asked to), then the
+ * injection suite's obeying model, on its attack pages only.
  */
-const SCENARIOS = [SAFETY, ROUTINE_GOALS, INJECTION, CATALOG, JOBS, CANVAS, BIRTHDAY];
+const SCENARIOS = [EVERYDAY, INJECTION, CANVAS, BIRTHDAY];
 
 function answer(call: ModelCall): unknown {
   return answerFirst(SCENARIOS, call, (c) => answerOf(FORM, c) ?? {});

@@ -9,7 +9,7 @@ import {
   type Scenario,
   type StepsScript,
 } from '@tandem/agent/testing/model-double';
-import { PATIENT } from './fake-form-model';
+import { PATIENT } from './fake-everyday-model';
 
 /** The month names as users write them, lower-case, January first. */
 const MONTHS = Array.from({ length: 12 }, (_, month) =>
@@ -78,7 +78,7 @@ const BIRTHDAY_SCRIPT = scriptAnswers(() => WITH_BIRTHDAY);
 
 export const BIRTHDAY: Scenario = {
   applies: ({ goal }) => /patient/i.test(goal) && /date of birth/i.test(goal),
-  // The other nodes are answered as for every patient (fake-form-model.ts).
+  // The other nodes are answered as for every patient (fake-everyday-model.ts).
   answers: scriptAnswers(() => WITH_BIRTHDAY, {
     context_analysis: ({ prompt }) => contextAnalysis(answeredDateOfBirth(prompt)),
     // The plan's answer names the date the conversation gave, as a model reading it would.

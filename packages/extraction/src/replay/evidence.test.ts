@@ -1,23 +1,13 @@
 // Replay only on evidence: pages that look like the learning page but are not read the same way
 // (another number format, a split price, moved table columns, adverts, another entity, a badge
 // before a bare name) must either replay exactly or fail the spot check with the reason.
-import { parseHtml, releaseDocument } from '@tandem/page/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { page } from './test-pages';
 import { applyRecipe } from './apply';
 import { entityProblem, entityWords } from './entity';
 import { learnRecipe } from './learn';
 import type { ReplayRecipe } from './recipe';
 import { spotCheck, spotCheckWithEvidence } from './spot-check';
-
-const open: Document[] = [];
-function page(html: string): Document {
-  const doc = parseHtml(html);
-  open.push(doc);
-  return doc;
-}
-afterEach(() => {
-  for (const doc of open.splice(0)) releaseDocument(doc);
-});
 
 const LIST = {
   type: 'array',

@@ -1,21 +1,11 @@
-import { parseHtml, releaseDocument } from '@tandem/page/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { page } from './test-pages';
 import { applyRecipe } from './apply';
 import type { Product } from './fixtures';
 import { CARD_SCHEMA, cardsPage, productAt, products } from './fixtures';
 import { learnRecipe } from './learn';
 import type { ReplayRecipe } from './recipe';
 import { spotCheck } from './spot-check';
-
-const open: Document[] = [];
-function page(html: string): Document {
-  const doc = parseHtml(html);
-  open.push(doc);
-  return doc;
-}
-afterEach(() => {
-  for (const doc of open.splice(0)) releaseDocument(doc);
-});
 
 /** What the model extracts from a card: everything the schema asks for. */
 const modelData = (list: readonly Product[]) => list.map((p) => ({ ...p }));

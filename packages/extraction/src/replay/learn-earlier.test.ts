@@ -1,20 +1,10 @@
 // Learning from items read off the page on an earlier visit (a collecting routine's saved
 // items): a card beside them that the recipe would leave out may be one added since, so the
 // learner declines rather than take it for a look-alike the model skipped (LearnOptions).
-import { parseHtml, releaseDocument } from '@tandem/page/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { page } from './test-pages';
 import { applyRecipe } from './apply';
 import { learnRecipe } from './learn';
-
-const open: Document[] = [];
-function page(html: string): Document {
-  const doc = parseHtml(html);
-  open.push(doc);
-  return doc;
-}
-afterEach(() => {
-  for (const doc of open.splice(0)) releaseDocument(doc);
-});
 
 interface Job {
   title: string;

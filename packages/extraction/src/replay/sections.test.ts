@@ -1,5 +1,5 @@
-import { parseHtml, releaseDocument } from '@tandem/page/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { page } from './test-pages';
 import { applyRecipe } from './apply';
 import { CARD_SCHEMA, cardsPage, products } from './fixtures';
 import { learnRecipe } from './learn';
@@ -7,16 +7,6 @@ import type { ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
 import { listHeading, sameHeading } from './sections';
 import { spotCheck, spotCheckWithEvidence } from './spot-check';
-
-const open: Document[] = [];
-function page(html: string): Document {
-  const doc = parseHtml(html);
-  open.push(doc);
-  return doc;
-}
-afterEach(() => {
-  for (const doc of open.splice(0)) releaseDocument(doc);
-});
 
 const page1 = products(12, 1);
 

@@ -8,7 +8,8 @@ import { linksOf } from '@tandem/markdown/html';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { replaying } from './run';
 
-const isRead = (step: RoutineStep | undefined) => step?.action === ROUTINE_EXTRACT;
+/** Whether a step reads the page's items with a saved extraction. */
+export const isRead = (step: RoutineStep | undefined) => step?.action === ROUTINE_EXTRACT;
 
 /**
  * The step that paged the list: the last element clicked between two reads (steps on no

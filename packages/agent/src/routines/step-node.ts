@@ -10,7 +10,6 @@ import {
   escapeTemplate,
   ExtractRequest,
   fillTemplate,
-  ROUTINE_EXTRACT,
   type ChainAction,
   type ExpectedOutcome,
   type ParsedAction,
@@ -32,7 +31,7 @@ import { resolveTarget, stillDescribes } from './resolve';
 import { collectedTotal } from '../collect/summary';
 import { collectRead, collectUnit, isCollect } from './collect-step';
 import { fallBackUpdate, healUpdate, routineAnswer } from './handover';
-import { pagerStep } from './leads-on';
+import { isRead, pagerStep } from './leads-on';
 import { replaying, stepLabel, unitFrom, type RoutineRun } from './run';
 
 type Unit = { from: number; to: number };
@@ -168,8 +167,6 @@ function sendable(
     stale: stale.filter((k) => k >= sent.from && k <= sent.to),
   };
 }
-
-const isRead = (step: RoutineStep | undefined) => step?.action === ROUTINE_EXTRACT;
 
 /** Asks the client for the content the step's saved extraction reads (extraction node). */
 async function readUnit(

@@ -166,7 +166,10 @@ export function leftOutBeside(
   rules: Record<string, FieldRule>,
 ): Element | null {
   const kept = new Set(matched.filter((el) => !isExcluded(el, exclusion)));
-  const beside = new Set(items.flatMap(cardsBeside));
+  const beside = new Set<Element>();
+  // An item already among the cards found is in a list already walked: each list once.
+  for (const item of items)
+    if (!beside.has(item)) for (const card of cardsBeside(item)) beside.add(card);
   for (const el of beside) {
     if (kept.has(el) || isHeaderRow(el) || adMark(el) !== null) continue;
     if (Object.values(rules).some((rule) => readField(el, rule) !== null)) return el;

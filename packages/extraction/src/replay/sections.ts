@@ -59,18 +59,6 @@ export function headingBetween(items: readonly Element[], matched: readonly Elem
   return walk(top);
 }
 
-/** The spot check's reason to decline a list replay whose items a heading newly divides. */
-export function dividedProblem(
-  root: Root,
-  recipe: ReplayRecipe,
-  rows: readonly Pick<ReplayRow, 'container'>[],
-): string | null {
-  if (recipe.sectioned || recipe.container === null) return null;
-  const items = rows.map((row) => row.container);
-  if (!headingBetween(items, selectAll(root, recipe.container))) return null;
-  return 'a heading outside the items divides them here, and none did on the learning page (a "Recommended" strip in the same markup?): the model tells the list from what is beside it';
-}
-
 // The heading the items sit under. A redesigned grid the item selector no longer matches (or a
 // list that shows nothing now) can leave a "Recommended" strip in the old card markup as all
 // the selector matches: no heading divides those cards, and each passes every check. What
@@ -132,16 +120,24 @@ export function sameHeading(learned: string | null, here: string | null): boolea
 const quoted = (heading: string | null) =>
   heading === null ? 'no heading' : JSON.stringify(heading.slice(0, 60));
 
-/** The spot check's reason to decline a list replay whose items sit under another heading. */
-export function headingProblem(
+/**
+ * The spot check's reason to decline a list replay by what stands around its items: a heading
+ * newly dividing them (none did on the learning page), or another heading over them than the
+ * learning page's.
+ */
+export function sectionProblem(
   root: Root,
   recipe: ReplayRecipe,
   rows: readonly Pick<ReplayRow, 'container'>[],
 ): string | null {
-  // Recipes stored before the heading was kept are not judged by it.
-  if (recipe.heading === undefined || recipe.container === null) return null;
+  if (recipe.container === null) return null;
   const items = rows.map((row) => row.container);
-  const here = listHeading(items, selectAll(root, recipe.container));
+  const matched = selectAll(root, recipe.container);
+  if (!recipe.sectioned && headingBetween(items, matched))
+    return 'a heading outside the items divides them here, and none did on the learning page (a "Recommended" strip in the same markup?): the model tells the list from what is beside it';
+  // Recipes stored before the heading was kept are not judged by it.
+  if (recipe.heading === undefined) return null;
+  const here = listHeading(items, matched);
   if (sameHeading(recipe.heading, here)) return null;
   return `the items sit under ${quoted(here)} here, and under ${quoted(recipe.heading)} on the learning page (a "Recommended" strip in the old markup beside a redesigned list?): the model tells the list from what is beside it`;
 }

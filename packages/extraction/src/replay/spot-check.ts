@@ -8,7 +8,7 @@ import { rootElement, selectAll, stableClasses } from './dom';
 import { bindColumns, isHeaderRow } from './columns';
 import { entityProblem, entityWords } from './entity';
 import { adMark } from './negatives';
-import { dividedProblem, headingProblem } from './sections';
+import { sectionProblem } from './sections';
 import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
@@ -187,7 +187,7 @@ function listProblem(
     if (mark && !recipe.itemMarks?.includes(mark))
       return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
   }
-  const divided = dividedProblem(root, recipe, kept) ?? headingProblem(root, recipe, kept);
+  const divided = sectionProblem(root, recipe, kept);
   if (divided) return divided;
   if (data.length !== kept.length) {
     return `the data has ${data.length} items but the page has ${kept.length} (not this recipe's replay of this page?)`;

@@ -13,6 +13,7 @@ export {
   learnPage,
   readPage,
   type PageLearned,
+  type PageLink,
   type PageLearnRequest,
   type PageRead,
   type PageReader,

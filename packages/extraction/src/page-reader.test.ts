@@ -100,3 +100,28 @@ describe('reading a page with a strategy of several recipes', () => {
     expect(partial.agreeing).toBeUndefined();
   });
 });
+
+describe("the page's links, read in the same parse", () => {
+  const html = `<head><link rel="Next" href="/c/?page=3"></head><body>
+    <main id="grid"><a href="/p/1">Lamp</a></main>
+    <nav><a href="?page=1&amp;sort=new">Previous</a> <a aria-disabled="true" href="?page=3">Next</a>
+    <a href="?page=3" disabled>Also next</a> <a name="anchor">no href</a></nav>
+    <!-- <a href="/commented">x</a> --><script>'<a href="/scripted">'</script></body>`;
+
+  it('lists every link of the document with its rel tokens and disabled mark, only when asked', () => {
+    const read = readPage({ html, cssSelector: null, url: null, replay: null, links: true });
+    expect(read.links).toEqual([
+      { href: '/c/?page=3', rel: ['next'], disabled: false },
+      { href: '/p/1', rel: [], disabled: false },
+      { href: '?page=1&sort=new', rel: [], disabled: false },
+      { href: '?page=3', rel: [], disabled: true },
+      { href: '?page=3', rel: [], disabled: true },
+    ]);
+    expect(readPage({ html, cssSelector: null, url: null, replay: null }).links).toBeUndefined();
+  });
+
+  it('keeps the links outside the selector the content is scoped by (the pager beside a grid)', () => {
+    const scoped = readPage({ html, cssSelector: '#grid', url: null, replay: null, links: true });
+    expect(scoped.links?.map((l) => l.href)).toContain('?page=1&sort=new');
+  });
+});

@@ -32,6 +32,21 @@ export interface PageReadRequest {
    * a slice of it. Otherwise a replayed page is never rendered.
    */
   render?: boolean;
+  /**
+   * Also list the page's links, from this same parse: a routine's last read asks whether the
+   * page goes on past it (agent routines/leads-on.ts), and a second parse of a page of up to
+   * 2 MB on the request's thread is what this pool is there to spare it.
+   */
+  links?: boolean;
+}
+
+/** A link of the page (<a>, <area> or <link>) as the next-page check reads it. */
+export interface PageLink {
+  href: string;
+  /** The rel attribute's tokens, lower-case ("next"). */
+  rel: string[];
+  /** aria-disabled="true" or a disabled attribute: a pager's greyed "Next" leads nowhere. */
+  disabled: boolean;
 }
 
 export interface PageRead {
@@ -46,6 +61,8 @@ export interface PageRead {
   replayed: { data: unknown; warnings: string[]; evidence: string[]; recipe: number } | null;
   /** Why the strategy's selectors did not fit this page; null when none was tried or it fitted. */
   replayProblem: string | null;
+  /** The page's links in page order, when the request asked for them. */
+  links?: PageLink[];
 }
 
 export interface PageLearnRequest {
@@ -175,10 +192,28 @@ export function readPage(request: PageReadRequest): PageRead {
       warnings: content.warnings,
       replayed: replay.replayed,
       replayProblem: replay.problem,
+      ...(request.links ? { links: content.root ? linksOf(content.root) : [] } : {}),
     };
   } finally {
     content.release();
   }
+}
+
+/**
+ * The links of the whole document `root` belongs to (the extension's snapshot is already scoped
+ * by the strategy's selector; a selector applied here still leaves the page's pager in view).
+ * href is the attribute as written, entities decoded; the caller resolves it against the URL.
+ */
+function linksOf(root: Element): PageLink[] {
+  const links: PageLink[] = [];
+  for (const link of root.ownerDocument.querySelectorAll('a[href], area[href], link[href]')) {
+    links.push({
+      href: link.getAttribute('href') ?? '',
+      rel: (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean),
+      disabled: link.getAttribute('aria-disabled') === 'true' || link.hasAttribute('disabled'),
+    });
+  }
+  return links;
 }
 
 /** Replay selectors learned from the model's data on the page, on the calling thread. */

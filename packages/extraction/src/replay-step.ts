@@ -111,6 +111,7 @@ export function readContent(
       warnings: [],
       replayed: null,
       replayProblem: null,
+      ...(input.links ? { links: [] } : {}),
     });
   }
   return pages.read({
@@ -120,6 +121,7 @@ export function readContent(
     url: input.url,
     replay: replayOf(plan),
     ...(render ? { render } : {}),
+    ...(input.links ? { links: true } : {}),
   });
 }
 

@@ -28,7 +28,7 @@ import {
 } from './data-strategy';
 import type { ExtractionCallContext, ExtractionLlm } from './llm';
 import { itemCount } from './merge';
-import { inlinePageReader, type PageRead, type PageReader } from './page-reader';
+import { inlinePageReader, type PageLink, type PageRead, type PageReader } from './page-reader';
 import { planExtraction, type ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
 import { checkDue, checkSlice, compareCheck, DEFAULT_REPLAY_CHECK_EVERY } from './replay-check';
@@ -76,6 +76,8 @@ export interface RunExtractionInput {
    * scoped by it, so the agent passes false.
    */
   applySelector: boolean;
+  /** Also return the page's links, read in the same parse (PageReadRequest.links). */
+  links?: boolean;
   signal?: AbortSignal;
 }
 
@@ -86,6 +88,8 @@ export interface RunExtractionOutput {
   aggregate: ExtractionAggregate | null;
   /** One line for the model: counts and ids, never the data. */
   summary: string;
+  /** The page's links, when the input asked for them. */
+  links?: PageLink[];
 }
 
 /** What the replay or the model produced, before it is stored. */
@@ -164,7 +168,8 @@ export class ExtractionService {
     produced.warnings.unshift(...plan.warnings, ...content.warnings, ...replayed.warnings);
     const strategy = await learnFrom(this.cache, this.pages, input, plan, produced);
     const record = await this.store(input, plan, content, produced, strategy, started);
-    return await this.finish(input, record, produced);
+    const out = await this.finish(input, record, produced);
+    return content.links ? { ...out, links: content.links } : out;
   }
 
   /**

@@ -110,6 +110,16 @@ describe('ParsePool', () => {
       name: 'Chair 7',
       price: 107.5,
     });
+    // A routine's last read also asks for the page's links, from the same parse on the thread.
+    const paged = await reader.read({
+      tenantId: 't1',
+      html: `${products(2)}<a rel="next" href="?page=3">More chairs</a>`,
+      cssSelector: null,
+      url: 'http://shop.test/chairs?page=2',
+      replay: null,
+      links: true,
+    });
+    expect(paged.links).toContainEqual({ href: '?page=3', rel: ['next'], disabled: false });
   });
 
   it('refuses a page nested past HTML_MAX_DEPTH before any DOM is built', async () => {

@@ -1,6 +1,7 @@
 import { ROUTINE_EXTRACT, type Routine, type RoutineStep } from '@tandem/contracts';
+import { readPage } from '@tandem/extraction';
 import { describe, expect, it } from 'vitest';
-import { leadsOn, nextPageUrl, onwardUpdate, pagerStep } from './leads-on';
+import { lastReadPager, leadsOn, nextPageUrl, onwardUpdate, pagerStep } from './leads-on';
 import { startRun } from './run';
 
 const expectation = (url: string, urlChanged: boolean): RoutineStep['expect'] => ({
@@ -85,19 +86,24 @@ describe('nextPageUrl', () => {
   });
 });
 
+/** The links as the extraction's page reader lists them (in the worker pool, in the server). */
+const linksIn = (html: string) =>
+  readPage({ html, cssSelector: null, url: null, replay: null, links: true }).links ?? [];
+
 describe('leadsOn', () => {
   const here = 'https://shop.test/c/?page=2&sort=new';
   const to = new URL('https://shop.test/c/?page=3&sort=new');
+  const leadsOnHtml = (html: string, next: URL | null) => leadsOn(linksIn(html), here, next);
 
   it('finds a link to the next page, however it is written', () => {
     const html = '<p><a href="?sort=new&amp;page=3" class="more">More products</a></p>';
-    expect(leadsOn(html, here, to)).toMatch(/page=3/);
-    expect(leadsOn(`<a href='/c/?page=3&#38;sort=new'>»</a>`, here, to)).toMatch(/page=3/);
+    expect(leadsOnHtml(html, to)).toMatch(/page=3/);
+    expect(leadsOnHtml(`<a href='/c/?page=3&#38;sort=new'>»</a>`, to)).toMatch(/page=3/);
   });
 
   it('finds a link the page marks rel="next", with no next URL known', () => {
-    expect(leadsOn('<head><link rel="next" href="/c/p/9"></head>', here, null)).toMatch(/p\/9/);
-    expect(leadsOn('<a rel="nofollow next" href="/x">Onward</a>', here, null)).toMatch(/\/x/);
+    expect(leadsOnHtml('<head><link rel="next" href="/c/p/9"></head>', null)).toMatch(/p\/9/);
+    expect(leadsOnHtml('<a rel="nofollow next" href="/x">Onward</a>', null)).toMatch(/\/x/);
   });
 
   it('finds nothing on the last page', () => {
@@ -105,8 +111,8 @@ describe('leadsOn', () => {
       <a href="?page=3&sort=new" aria-disabled="true">Next</a></nav>
       <!-- <a href="?page=3&sort=new">Next</a> -->
       <script>const next = '<a href="?page=3&sort=new">';</script><a href="javascript:next()" rel="next">`;
-    expect(leadsOn(last, here, to)).toBeNull();
-    expect(leadsOn('', here, to)).toBeNull();
+    expect(leadsOnHtml(last, to)).toBeNull();
+    expect(leadsOnHtml('', to)).toBeNull();
   });
 });
 
@@ -118,16 +124,25 @@ describe('onwardUpdate', () => {
   const at = (steps: RoutineStep[], k: number) => ({
     routineRun: { ...startRun(routine(steps), {}, tokens), next: k, unit: { from: k, to: k } },
   });
-  const html = '<a href="?page=3">More products</a>';
+  const links = linksIn('<a href="?page=3">More products</a>');
 
   it('keeps what leads on past the routine’s last read', () => {
-    const update = onwardUpdate(at(pagedSteps(p1, p2), 2), p2, html);
+    const update = onwardUpdate(at(pagedSteps(p1, p2), 2), p2, links);
     expect(update.routineRun).toMatchObject({ onward: expect.stringContaining('page=3') });
-    expect(onwardUpdate(at(pagedSteps(p1, p2), 2), p2, '<a href="?page=1">Back</a>')).toEqual({});
+    const back = linksIn('<a href="?page=1">Back</a>');
+    expect(onwardUpdate(at(pagedSteps(p1, p2), 2), p2, back)).toEqual({});
   });
 
-  it('is nothing for an earlier read, or a routine that reads one page', () => {
-    expect(onwardUpdate(at(pagedSteps(p1, p2), 0), p1, html)).toEqual({});
-    expect(onwardUpdate(at([read(p1)], 0), p1, html)).toEqual({});
+  it('asks for the links only on the last read of a routine that paged', () => {
+    expect(lastReadPager(at(pagedSteps(p1, p2), 2))).toBeGreaterThanOrEqual(0);
+    expect(lastReadPager(at(pagedSteps(p1, p2), 0))).toBe(-1);
+    expect(lastReadPager(at([read(p1)], 0))).toBe(-1);
+    expect(lastReadPager({ routineRun: null })).toBe(-1);
+  });
+
+  it('is nothing for an earlier read, a routine that reads one page, or no links read', () => {
+    expect(onwardUpdate(at(pagedSteps(p1, p2), 0), p1, links)).toEqual({});
+    expect(onwardUpdate(at([read(p1)], 0), p1, links)).toEqual({});
+    expect(onwardUpdate(at(pagedSteps(p1, p2), 2), p2, undefined)).toEqual({});
   });
 });

@@ -1,10 +1,12 @@
 // Whether a list page a routine read last goes on past it, from the page's HTML: the routine
 // ends where the first run's list ended, and tells a longer list by the element it paged with.
 // When that element is there under another name ("More products" for "Next page"), the tree
-// cannot tell it from any other link; the HTML the last read asked for can: a link to the URL
-// the first run's pager led to, advanced to this page, or one the page marks rel="next".
+// cannot tell it from any other link; the links of the HTML the last read asked for can: a link
+// to the URL the first run's pager led to, advanced to this page, or one the page marks
+// rel="next". The extraction reads those links in the same parse as the items, in the server's
+// worker pool (PageReadRequest.links): no second parse of the page on the request's thread.
 import { ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
-import { linksOf } from '@tandem/markdown/html';
+import type { PageLink } from '@tandem/extraction';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { replaying } from './run';
 
@@ -94,39 +96,45 @@ export function nextPageUrl(steps: readonly RoutineStep[], pager: number, url: s
 }
 
 /**
- * What in the page's HTML leads on past it: a link to `next` (the URL the first run's pager led
+ * What of the page's links leads on past it: a link to `next` (the URL the first run's pager led
  * to, for this page) or a link the page marks rel="next"; null when nothing does. A link the
  * page marks disabled leads nowhere.
  */
-export function leadsOn(html: string, url: string, next: URL | null): string | null {
-  for (const link of linksOf(html)) {
-    const href = link.href;
-    if (!href || link['aria-disabled'] === 'true' || 'disabled' in link) continue;
-    const target = parse(href, url);
+export function leadsOn(links: readonly PageLink[], url: string, next: URL | null): string | null {
+  for (const link of links) {
+    if (!link.href || link.disabled) continue;
+    const target = parse(link.href, url);
     if (!target || !/^https?:$/.test(target.protocol)) continue;
-    const rel = (link.rel ?? '').toLowerCase().split(/\s+/);
-    if (rel.includes('next')) return `the page links its next page (${target.href})`;
+    if (link.rel.includes('next')) return `the page links its next page (${target.href})`;
     if (next && sameUrl(target, next)) return `the page links ${target.href}, its next page`;
   }
   return null;
 }
 
 /**
- * For the routine's last read, from the HTML it read: what shows that the list goes on past it
- * (kept on the run for the end check, routines/step-node.ts, listGoesOn). The HTML is the read's
- * only: it is not kept.
+ * The step that paged the list, when this read is a routine's last read and one did: then the
+ * read asks for the page's links (onwardUpdate reads them). -1 otherwise.
+ */
+export function lastReadPager(state: Pick<InteractStateType, 'routineRun'>): number {
+  const run = state.routineRun;
+  if (!replaying(run) || !run.unit) return -1;
+  const steps = run.routine.steps;
+  if (run.unit.from !== steps.length - 1 || !isRead(steps.at(-1))) return -1;
+  return pagerStep(steps);
+}
+
+/**
+ * For the routine's last read, from the links of the page it read: what shows that the list
+ * goes on past it (kept on the run for the end check, routines/step-node.ts, listGoesOn).
  */
 export function onwardUpdate(
   state: Pick<InteractStateType, 'routineRun'>,
   url: string,
-  html: string,
+  links: readonly PageLink[] | undefined,
 ): Pick<InteractStateUpdate, 'routineRun'> {
   const run = state.routineRun;
-  if (!replaying(run) || !run.unit) return {};
-  const steps = run.routine.steps;
-  if (run.unit.from !== steps.length - 1 || !isRead(steps.at(-1))) return {};
-  const pager = pagerStep(steps);
-  if (pager < 0) return {};
-  const onward = leadsOn(html, url, nextPageUrl(steps, pager, url));
+  const pager = lastReadPager(state);
+  if (!links || pager < 0 || !replaying(run)) return {};
+  const onward = leadsOn(links, url, nextPageUrl(run.routine.steps, pager, url));
   return onward ? { routineRun: { ...run, onward } } : {};
 }

@@ -6,7 +6,7 @@
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
 import { FAILED_EXTRACTION } from './state';
-import { onwardUpdate } from '../../routines/leads-on';
+import { lastReadPager, onwardUpdate } from '../../routines/leads-on';
 import { traceRead } from '../../routines/trace';
 import { llmContext, logFor, withSpent } from '../node-context';
 
@@ -39,6 +39,8 @@ export const extraction =
         html: snapshot.text,
         request,
         applySelector: false,
+        // A routine's last read: whether its page leads on past it (routines/leads-on.ts).
+        ...(lastReadPager(state) >= 0 ? { links: true } : {}),
       });
       const stats = out.result.contentStats;
       logFor(deps, state, 'extraction').info('extracted', {
@@ -65,8 +67,7 @@ export const extraction =
           items: stats.items,
           summary: note.summary,
         }),
-        // A routine's last read: whether its page leads on past it, seen while the HTML is here.
-        ...onwardUpdate(state, page.url, snapshot.text),
+        ...onwardUpdate(state, page.url, out.links),
         tokens: withSpent(state, {
           input: stats.inputTokens,
           output: stats.outputTokens,

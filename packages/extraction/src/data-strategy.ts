@@ -56,11 +56,13 @@ export async function learnDataStrategy(
     data: input.data,
     schema: input.schema,
     ...(input.fromEarlierVisit ? { fromEarlierVisit: true } : {}),
+    readBack: true,
   });
   if (!learned.recipe) return { strategy: null, reason: learned.reason };
-  // Read back before anything is kept: selectors that do not read this page leave no strategy.
-  const replayed = await readWith(pages, input, [learned.recipe], input.schema);
-  if (!replayed.ok) return { strategy: null, reason: replayed.reason };
+  // Read back (in the same parse) before anything is kept: selectors that do not read this
+  // page leave no strategy.
+  const back = learned.readBack ?? { ok: false, problem: 'the selectors were not read back' };
+  if (!back.ok) return { strategy: null, reason: back.problem };
   const strategy = await cache.register(input.tenantId, {
     url: input.url,
     cssSelector: null,
@@ -71,7 +73,7 @@ export async function learnDataStrategy(
   await cache.addRecipe(input.tenantId, strategy.id, recipeEntry(learned.recipe));
   await cache.recordResult(input.tenantId, strategy.id, true);
   const fresh = (await cache.get(input.tenantId, strategy.id)) ?? strategy;
-  return { strategy: fresh, data: replayed.data };
+  return { strategy: fresh, data: back.data };
 }
 
 /** The page read with these recipes, in the PageReader: its data, or why they did not fit. */

@@ -81,11 +81,19 @@ export interface PageLearnRequest {
   probes?: readonly { key: string; recipe: ReplayRecipe }[];
   /** `data` was read off this page on an earlier visit, not now (learn.ts, LearnOptions). */
   fromEarlierVisit?: boolean;
+  /**
+   * Replay the learned recipe on this same parse, as a read would (schema, spot check), and
+   * return what it reads: data read some other way is kept only if the selectors read it back
+   * (data-strategy.ts), and a second parse of the page in the pool would only repeat this one.
+   */
+  readBack?: boolean;
 }
 
 export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: string }) & {
   /** The probes' keys whose replay read exactly the model's data on this page. */
   agreeing?: string[];
+  /** The learned recipe replayed here, when asked (readBack): its data, or why it did not fit. */
+  readBack?: { ok: true; data: unknown; evidence: string[] } | { ok: false; problem: string };
 };
 
 export interface PageReader {
@@ -216,6 +224,18 @@ function linksOf(root: Element): PageLink[] {
   return links;
 }
 
+/** The recipe just learned, replayed on the page it was learned on (PageLearnRequest.readBack). */
+function readBackOf(
+  root: Element,
+  recipe: ReplayRecipe,
+  request: PageLearnRequest,
+): NonNullable<PageLearned['readBack']> {
+  const tried = tryReplay(root, { recipe, schema: request.schema });
+  if (!tried.replayed)
+    return { ok: false, problem: tried.problem ?? 'the selectors read nothing here' };
+  return { ok: true, data: tried.replayed.data, evidence: tried.replayed.evidence };
+}
+
 /** Replay selectors learned from the model's data on the page, on the calling thread. */
 export function learnPage(request: PageLearnRequest): PageLearned {
   const content = parseContent(request);
@@ -225,7 +245,13 @@ export function learnPage(request: PageLearnRequest): PageLearned {
       fromEarlierVisit: request.fromEarlierVisit,
     });
     const agreeing = agreeingProbes(content.root, request);
-    return agreeing.length > 0 ? { ...learned, agreeing } : learned;
+    const readBack =
+      request.readBack && learned.recipe ? readBackOf(content.root, learned.recipe, request) : null;
+    return {
+      ...learned,
+      ...(agreeing.length > 0 ? { agreeing } : {}),
+      ...(readBack ? { readBack } : {}),
+    };
   } finally {
     content.release();
   }

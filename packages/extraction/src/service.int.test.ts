@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExtractionInputError } from './plan';
+import { inlinePageReader, type PageReader } from './page-reader';
 import { ExtractionService } from './service';
 import {
   catalogPageHtml,
@@ -379,5 +380,56 @@ describe('property names that are also Object.prototype’s', () => {
     });
     expect(out.result.schemaUsed).toBeNull();
     expect(out.result.warnings.join(' ')).toContain('a property named "__proto__" at (root)');
+  });
+});
+
+describe('a strategy learned from items read some other way (a collecting task)', () => {
+  const items = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => {
+      const p = testProduct(from + i);
+      return { name: p.name, price: p.price, rating: p.rating };
+    });
+  const page = (n: number) => ({ tenantId: 't1', url: `${base}/catalog/?page=${n}` });
+
+  it('is kept only when its selectors read the items back, from one parse of the page', async () => {
+    // Count the parses: each read or learn of the reader parses the page once.
+    const parses: string[] = [];
+    const pages: PageReader = {
+      read: (request) => (parses.push('read'), inlinePageReader.read(request)),
+      learn: (request) => (parses.push('learn'), inlinePageReader.learn(request)),
+    };
+    const counted = new ExtractionService({ llm, store, sleep: async () => {}, pages });
+    const learned = await counted.learnData({
+      ...page(1),
+      html: catalogPageHtml(0, 6, 1),
+      query: 'collected product items',
+      schema: PRODUCTS,
+      data: items(0, 6),
+    });
+    expect(learned.strategy).not.toBeNull();
+    expect(learned.strategy && learned.data).toEqual(items(0, 6));
+    expect(parses).toEqual(['learn']);
+    const found = await counted.findData('t1', page(2).url, 'collected product items');
+    expect(found?.id).toBe(learned.strategy?.id);
+    if (!found) return;
+    const replayed = await counted.replayData({
+      ...page(2),
+      html: catalogPageHtml(6, 6, 2),
+      strategy: found,
+    });
+    expect(replayed).toMatchObject({ ok: true, data: items(6, 6) });
+    expect(llm.calls).toHaveLength(0);
+  });
+
+  it('leaves no strategy behind when the items are not what the page shows', async () => {
+    const learned = await service.learnData({
+      ...page(1),
+      html: catalogPageHtml(0, 6, 1),
+      query: 'collected product items',
+      schema: PRODUCTS,
+      data: items(100, 6),
+    });
+    expect(learned).toMatchObject({ strategy: null, reason: expect.any(String) });
+    expect(await service.findData('t1', page(1).url, 'collected product items')).toBeNull();
   });
 });

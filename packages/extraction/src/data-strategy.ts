@@ -6,7 +6,7 @@
 // the PageReader (the server's worker pool): the HTML is untrusted and may be large.
 import type { ExtractionStrategy } from '@tandem/store';
 import type { JsonObject } from './json';
-import type { PageReader } from './page-reader';
+import type { PageLink, PageReader } from './page-reader';
 import type { ReplayRecipe } from './replay/recipe';
 import { recipeEntry, storedRecipes } from './recipe-list';
 import { checkOutputSchema } from './schema';
@@ -16,13 +16,23 @@ export interface DataPage {
   tenantId: string;
   url: string;
   html: string;
+  /**
+   * Also return the page's links, from the same parse (a routine's last read of a list asks
+   * whether the page goes on past it: PageReadRequest.links).
+   */
+  links?: boolean;
 }
 
+/** The page's links, when the page was parsed and they were asked for. */
+type WithLinks = { links?: PageLink[] };
+
 export type LearnedStrategy =
-  { strategy: ExtractionStrategy; data: unknown } | { strategy: null; reason: string };
+  | ({ strategy: ExtractionStrategy; data: unknown } & WithLinks)
+  | ({ strategy: null; reason: string } & WithLinks);
 
 export type ReplayedStrategy =
-  { ok: true; data: unknown; evidence: string[] } | { ok: false; reason: string };
+  | ({ ok: true; data: unknown; evidence: string[] } & WithLinks)
+  | ({ ok: false; reason: string } & WithLinks);
 
 /** What learning from data read some other way is given. */
 export interface DataExamples extends DataPage {
@@ -57,12 +67,14 @@ export async function learnDataStrategy(
     schema: input.schema,
     ...(input.fromEarlierVisit ? { fromEarlierVisit: true } : {}),
     readBack: true,
+    ...(input.links ? { links: true } : {}),
   });
-  if (!learned.recipe) return { strategy: null, reason: learned.reason };
+  const links = learned.links ? { links: learned.links } : {};
+  if (!learned.recipe) return { strategy: null, reason: learned.reason, ...links };
   // Read back (in the same parse) before anything is kept: selectors that do not read this
   // page leave no strategy.
   const back = learned.readBack ?? { ok: false, problem: 'the selectors were not read back' };
-  if (!back.ok) return { strategy: null, reason: back.problem };
+  if (!back.ok) return { strategy: null, reason: back.problem, ...links };
   const strategy = await cache.register(input.tenantId, {
     url: input.url,
     cssSelector: null,
@@ -73,7 +85,7 @@ export async function learnDataStrategy(
   await cache.addRecipe(input.tenantId, strategy.id, recipeEntry(learned.recipe));
   await cache.recordResult(input.tenantId, strategy.id, true);
   const fresh = (await cache.get(input.tenantId, strategy.id)) ?? strategy;
-  return { strategy: fresh, data: back.data };
+  return { strategy: fresh, data: back.data, ...links };
 }
 
 /** The page read with these recipes, in the PageReader: its data, or why they did not fit. */
@@ -89,10 +101,12 @@ async function readWith(
     cssSelector: input.cssSelector ?? null,
     url: input.url,
     replay: { recipes, schema },
+    ...(input.links ? { links: true } : {}),
   });
+  const links = read.links ? { links: read.links } : {};
   if (!read.replayed)
-    return { ok: false, reason: read.replayProblem ?? 'the selectors read nothing here' };
-  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence };
+    return { ok: false, reason: read.replayProblem ?? 'the selectors read nothing here', ...links };
+  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence, ...links };
 }
 
 /** The strategy's recipes replayed on this page, with no model: its data, or why none fitted. */

@@ -87,6 +87,8 @@ export interface PageLearnRequest {
    * (data-strategy.ts), and a second parse of the page in the pool would only repeat this one.
    */
   readBack?: boolean;
+  /** Also list the page's links, from this same parse (PageReadRequest.links). */
+  links?: boolean;
 }
 
 export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: string }) & {
@@ -94,6 +96,8 @@ export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: st
   agreeing?: string[];
   /** The learned recipe replayed here, when asked (readBack): its data, or why it did not fit. */
   readBack?: { ok: true; data: unknown; evidence: string[] } | { ok: false; problem: string };
+  /** The page's links in page order, when the request asked for them. */
+  links?: PageLink[];
 };
 
 export interface PageReader {
@@ -251,6 +255,7 @@ export function learnPage(request: PageLearnRequest): PageLearned {
       ...learned,
       ...(agreeing.length > 0 ? { agreeing } : {}),
       ...(readBack ? { readBack } : {}),
+      ...(request.links ? { links: linksOf(content.root) } : {}),
     };
   } finally {
     content.release();

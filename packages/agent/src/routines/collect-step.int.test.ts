@@ -4,7 +4,7 @@
 // rerun learns selectors from the saved run's items on that page, later reruns replay them on
 // whatever the page lists then. A page without the saved items, or a list too short for the
 // count, goes to the full agent.
-import type { Routine } from '@tandem/contracts';
+import type { Routine, SemanticNodeV3 } from '@tandem/contracts';
 import { catalogPageHtml, testProduct } from '@tandem/extraction/testing';
 import { describe, expect, it } from 'vitest';
 import { routeAfterDispatch, routeAfterRoutineStep } from '../routes';
@@ -117,6 +117,91 @@ describe('a routine that collects', () => {
     // What it read is kept: the agent goes on from 12.
     expect(await names(env, 'task-2')).toHaveLength(12);
     expect(after.collectedCounts).toEqual({ product: 12 });
+  });
+});
+
+describe('a routine that collected every item of a list, page by page', () => {
+  const P1 = `${URL}?page=1`;
+  const P2 = `${URL}?page=2`;
+  const EVERY = 'Collect every product';
+
+  /** The first run: page 1's twelve products, Next page clicked, page 2's twelve. */
+  async function pagedRoutine(env: Setup): Promise<Routine> {
+    const [one] = await collectedTrace(env, {
+      goal: EVERY,
+      count: null,
+      url: P1,
+      items: productsOn(0, 12),
+    });
+    const [two] = await collectedTrace(env, {
+      goal: EVERY,
+      count: null,
+      url: P2,
+      items: productsOn(12, 12),
+    });
+    if (!one || !two) throw new Error('no collect traced');
+    const click: RoutineTraceEntry = {
+      ...one,
+      collect: undefined,
+      actions: [
+        {
+          action: { name: 'click', args: { id: 'next' } },
+          target: {
+            role: 'link',
+            name: 'Next page',
+            fingerprint: 'link|Next page|f0|#0',
+            locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
+          },
+        },
+      ],
+      expect: { ...one.expect, urlChanged: true, url: P2 },
+    };
+    const routine = savedCollectRoutine(EVERY, [one, click, two]);
+    expect(routine.steps.map((s) => s.action)).toEqual(['collect', 'click', 'collect']);
+    return routine;
+  }
+
+  /** The rerun's last read: page 2 with these elements and this HTML. */
+  const lastPage = (
+    env: Setup,
+    routine: Routine,
+    taskId: string,
+    html: string,
+    tree: SemanticNodeV3[],
+  ) =>
+    collectRerun(env, routine, { taskId, goal: EVERY, count: null, url: P2, html, from: 2, tree });
+
+  const page2 = catalogPageHtml(12, 12, 2);
+  const lastOfTwo = page2.replace(/<p><a href="\?page=3">Next page<\/a><\/p>/, '');
+
+  it('ends where the list ended then, and hands over when the list goes on past it now', async () => {
+    const env = await collectEnv();
+    const routine = await pagedRoutine(env);
+    expect(lastOfTwo).not.toContain('Next page');
+    const ended = await lastPage(env, routine, 'task-2', lastOfTwo, []);
+    expect(ended.after.status).toBe('completed');
+    expect(await names(env, 'task-2')).toEqual(productsOn(12, 12).map((p) => p.data.name));
+    // Page 2 has a Next page now: the routine's pages are not the whole list.
+    const next: SemanticNodeV3 = { i: 'next', r: 'link', n: 'Next page' };
+    const longer = await lastPage(env, routine, 'task-3', page2, [next]);
+    expect((longer.after.routineRun as RoutineRun).fellBack).toMatch(
+      /the list goes on past the pages .*still there/,
+    );
+    expect(longer.after.status).not.toBe('completed');
+    expect(env.llm.calls).toHaveLength(0);
+  });
+
+  it('hands over when the next page is linked under another name', async () => {
+    const env = await collectEnv();
+    const routine = await pagedRoutine(env);
+    const renamed = page2.replace('Next page', 'More products');
+    const more: SemanticNodeV3 = { i: 'more', r: 'link', n: 'More products' };
+    const longer = await lastPage(env, routine, 'task-2', renamed, [more]);
+    expect((longer.after.routineRun as RoutineRun).fellBack).toMatch(
+      /the list goes on past the pages .*page=3, its next page/,
+    );
+    // What it read is kept: the agent goes on from page 2's items.
+    expect(await names(env, 'task-2')).toHaveLength(12);
   });
 });
 

@@ -14,7 +14,9 @@ import { logFor } from '../nodes/node-context';
 import { readPage } from '../nodes/outcomes';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
+import type { PageLink } from '@tandem/extraction';
 import { fallBackUpdate } from './handover';
+import { lastReadPager, onwardOf } from './leads-on';
 import { offPage } from './replay';
 import { stepLabel, type RoutineRun } from './run';
 import { traceCollect } from './trace';
@@ -80,7 +82,10 @@ export function schemaOfItems(items: readonly Record<string, unknown>[]): Record
   };
 }
 
-type Read = { ok: true; items: unknown[]; how: string } | { ok: false; reason: string };
+type Read = ({ ok: true; items: unknown[]; how: string } | { ok: false; reason: string }) & {
+  /** The page's links, read with the items when this is a paged list's last read. */
+  links?: PageLink[];
+};
 
 /**
  * An item stored from another page that this page shows too (a job promoted again at the top
@@ -119,7 +124,7 @@ export function examplesFor(
 interface Reading {
   extraction: NonNullable<AgentDeps['extraction']>;
   collect: NonNullable<AgentDeps['collect']>;
-  page: { tenantId: string; url: string; html: string };
+  page: { tenantId: string; url: string; html: string; links?: boolean };
   type: string;
   /** The task the routine was saved from, and the page the step collected on then. */
   source: string | null;
@@ -139,7 +144,13 @@ async function readItems(
   const reading: Reading = {
     extraction,
     collect,
-    page: { tenantId: state.tenantId, url: state.page?.url ?? '', html },
+    page: {
+      tenantId: state.tenantId,
+      url: state.page?.url ?? '',
+      html,
+      // The routine's last read of a paged list: does the page go on past it (leads-on.ts)?
+      ...(lastReadPager({ routineRun: run }) >= 0 ? { links: true } : {}),
+    },
     type: fillTemplate(step.value ?? '', {}),
     source: run.routine.sourceTaskId,
     from: step.page?.url,
@@ -152,7 +163,12 @@ async function readItems(
   if (strategy) {
     const replayed = await extraction.replayData({ ...page, strategy });
     if (replayed.ok && Array.isArray(replayed.data))
-      return { ok: true, items: replayed.data, how: `replayed strategy ${strategy.id}` };
+      return {
+        ok: true,
+        items: replayed.data,
+        how: `replayed strategy ${strategy.id}`,
+        ...(replayed.links ? { links: replayed.links } : {}),
+      };
     replayProblem = replayed.ok ? 'the selectors read no list' : replayed.reason;
   }
   const learned = await learnItems(reading);
@@ -185,7 +201,12 @@ async function learnItems({
   });
   if (!learned.strategy) return { ok: false, reason: `no selectors read them: ${learned.reason}` };
   return Array.isArray(learned.data)
-    ? { ok: true, items: learned.data, how: `learned strategy ${learned.strategy.id}` }
+    ? {
+        ok: true,
+        items: learned.data,
+        how: `learned strategy ${learned.strategy.id}`,
+        ...(learned.links ? { links: learned.links } : {}),
+      }
     : { ok: false, reason: 'the learned selectors read no list' };
 }
 
@@ -246,8 +267,10 @@ export async function collectRead(
       ...fallBackUpdate(deps, state, run, `step ${k + 1}'s items were refused: ${result.message}`),
       ...cleared,
     };
+  // Kept for the end check (step-node.ts, listGoesOn), seen while the run is on this unit.
+  const onward = onwardOf(run, page.url, read.links);
   return {
-    run: { ...run, next: k + 1, unit: null },
+    run: { ...run, ...(onward ? { onward } : {}), next: k + 1, unit: null },
     limitReached: result.limitReached,
     update: {
       ...cleared,

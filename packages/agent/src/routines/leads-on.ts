@@ -5,7 +5,7 @@
 // to the URL the first run's pager led to, advanced to this page, or one the page marks
 // rel="next". The extraction reads those links in the same parse as the items, in the server's
 // worker pool (PageReadRequest.links): no second parse of the page on the request's thread.
-import { ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
+import { ROUTINE_COLLECT, ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
 import type { PageLink } from '@tandem/extraction';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { replaying } from './run';
@@ -14,14 +14,21 @@ import { replaying } from './run';
 export const isRead = (step: RoutineStep | undefined) => step?.action === ROUTINE_EXTRACT;
 
 /**
+ * Whether a step reads a list's items off the page: a saved extraction, or the items a
+ * collecting run's model stored (collect-step.ts). A list read page by page is either.
+ */
+export const readsItems = (step: RoutineStep | undefined) =>
+  isRead(step) || step?.action === ROUTINE_COLLECT;
+
+/**
  * The step that paged the list: the last element clicked between two reads (steps on no
  * element, a scroll or a wait, may sit between it and the read after it); -1 when none did.
  */
 export function pagerStep(steps: readonly RoutineStep[]): number {
   const readsNext = (i: number) =>
-    isRead(steps.slice(i + 1).find((s) => s.target !== null || isRead(s)));
+    readsItems(steps.slice(i + 1).find((s) => s.target !== null || readsItems(s)));
   return steps.findLastIndex(
-    (step, i) => step.target !== null && readsNext(i) && steps.slice(0, i).some(isRead),
+    (step, i) => step.target !== null && readsNext(i) && steps.slice(0, i).some(readsItems),
   );
 }
 
@@ -119,22 +126,32 @@ export function lastReadPager(state: Pick<InteractStateType, 'routineRun'>): num
   const run = state.routineRun;
   if (!replaying(run) || !run.unit) return -1;
   const steps = run.routine.steps;
-  if (run.unit.from !== steps.length - 1 || !isRead(steps.at(-1))) return -1;
+  if (run.unit.from !== steps.length - 1 || !readsItems(steps.at(-1))) return -1;
   return pagerStep(steps);
 }
 
 /**
  * For the routine's last read, from the links of the page it read: what shows that the list
- * goes on past it (kept on the run for the end check, routines/step-node.ts, listGoesOn).
+ * goes on past it (kept on the run for the end check, routines/step-node.ts, listGoesOn), or
+ * null.
  */
+export function onwardOf(
+  run: InteractStateType['routineRun'],
+  url: string,
+  links: readonly PageLink[] | undefined,
+): string | null {
+  const pager = lastReadPager({ routineRun: run });
+  if (!links || pager < 0 || !run) return null;
+  return leadsOn(links, url, nextPageUrl(run.routine.steps, pager, url));
+}
+
+/** The run with what leads on past its last read (onwardOf); nothing when nothing does. */
 export function onwardUpdate(
   state: Pick<InteractStateType, 'routineRun'>,
   url: string,
   links: readonly PageLink[] | undefined,
 ): Pick<InteractStateUpdate, 'routineRun'> {
   const run = state.routineRun;
-  const pager = lastReadPager(state);
-  if (!links || pager < 0 || !replaying(run)) return {};
-  const onward = leadsOn(links, url, nextPageUrl(run.routine.steps, pager, url));
-  return onward ? { routineRun: { ...run, onward } } : {};
+  const onward = onwardOf(run, url, links);
+  return onward && run ? { routineRun: { ...run, onward } } : {};
 }

@@ -31,7 +31,7 @@ import { resolveTarget, stillDescribes } from './resolve';
 import { collectedTotal } from '../collect/summary';
 import { collectRead, collectUnit, isCollect } from './collect-step';
 import { fallBackUpdate, healUpdate, routineAnswer } from './handover';
-import { isRead, pagerStep } from './leads-on';
+import { isRead, pagerStep, readsItems } from './leads-on';
 import { replaying, stepLabel, unitFrom, type RoutineRun } from './run';
 
 type Unit = { from: number; to: number };
@@ -215,15 +215,16 @@ function readVerdict(
 }
 
 /**
- * A routine that read a list page by page ends where the first run's list ended. When the
- * link it paged with is still there, the list is longer now: the agent reads the rest, since a
- * routine that stopped early would hand back part of the data as if it were all of it. Found
- * under another name ("More products"), the link is told by what the last read's HTML showed:
- * a link to the next page's URL (leads-on.ts). Neither there: the list ended, as it did then.
+ * A routine that read a list page by page (extracted or collected its items) ends where the
+ * first run's list ended. When the link it paged with is still there, the list is longer now:
+ * the agent reads the rest, since a routine that stopped early would hand back part of the data
+ * as if it were all of it. Found under another name ("More products"), the link is told by the
+ * links of the last read's page: one to the next page's URL (leads-on.ts). Neither there: the
+ * list ended, as it did then. (A collect that reached the goal's count ended before this.)
  */
 function listGoesOn(run: RoutineRun, page: PageState): string | null {
   const steps = run.routine.steps;
-  if (!isRead(steps.at(-1))) return null;
+  if (!readsItems(steps.at(-1))) return null;
   const pager = pagerStep(steps);
   const target = steps[pager]?.target;
   if (!target) return null;

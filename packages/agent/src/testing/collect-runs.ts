@@ -12,6 +12,7 @@ import type { ActionGenerationOutput } from '../nodes/action-generation/prompt';
 import { startRun } from '../routines/run';
 import { routineStep } from '../routines/step-node';
 import type { RoutineTraceEntry } from '../routines/trace';
+import type { PageState } from '../page/page-state';
 import type { InteractStateType } from '../state';
 import { savedRoutine } from './routine-runs';
 import { applyUpdate, nodeDeps, pageWith, stateWith } from './state';
@@ -32,7 +33,13 @@ export type CollectEnv = Awaited<ReturnType<typeof collectEnv>>;
 /** The first run: the model collected `items` on `url` for `goal`; the trace it leaves. */
 export async function collectedTrace(
   { deps }: CollectEnv,
-  run: { goal: string; count: number; url: string; items: { type: string; data: unknown }[] },
+  run: {
+    goal: string;
+    /** The goal's count; null: the goal asks for every item. */
+    count: number | null;
+    url: string;
+    items: { type: string; data: unknown }[];
+  },
 ): Promise<RoutineTraceEntry[]> {
   const state = stateWith({
     tenantId: 't1',
@@ -66,7 +73,16 @@ export const savedCollectRoutine = (goal: string, trace: RoutineTraceEntry[]): R
 export async function collectRerun(
   env: CollectEnv,
   routine: Routine,
-  run: { taskId: string; goal: string; count: number; url: string; html: string },
+  run: {
+    taskId: string;
+    goal: string;
+    count: number | null;
+    url: string;
+    html: string;
+    /** The routine's step to start from (a later page of a list), and that page's elements. */
+    from?: number;
+    tree?: PageState['tree'];
+  },
 ) {
   const start = stateWith({
     tenantId: 't1',
@@ -74,8 +90,11 @@ export async function collectRerun(
     query: run.goal,
     collectLimit: run.count,
     complexity: 'COMPLEX',
-    page: pageWith({ url: run.url }),
-    routineRun: startRun(routine, { count: String(run.count) }, TOKENS),
+    page: pageWith({ url: run.url, ...(run.tree ? { tree: run.tree } : {}) }),
+    routineRun: {
+      ...startRun(routine, run.count === null ? {} : { count: String(run.count) }, TOKENS),
+      next: run.from ?? 0,
+    },
   });
   const asked = applyUpdate(start, await routineStep(env.deps)(start));
   // Handed over before asking (not its kind of page): there is no read to answer.
@@ -84,7 +103,11 @@ export async function collectRerun(
     ...asked,
     pageRequest: null,
     resumedFromPageRead: true,
-    page: pageWith({ url: run.url, snapshot: { mode: 'content', text: run.html } }),
+    page: pageWith({
+      url: run.url,
+      snapshot: { mode: 'content', text: run.html },
+      ...(run.tree ? { tree: run.tree } : {}),
+    }),
   };
   const after = applyUpdate(back, await routineStep(env.deps)(back));
   return { asked, back, after };

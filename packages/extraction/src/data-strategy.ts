@@ -44,6 +44,8 @@ export interface DataExamples extends DataPage {
    * that the selectors would leave out makes learning decline (replay/learn.ts, LearnOptions).
    */
   fromEarlierVisit?: boolean;
+  /** Items of other pages this page may show again (PageLearnRequest.shownAgain). */
+  shownAgain?: readonly Record<string, unknown>[];
 }
 
 /**
@@ -66,6 +68,7 @@ export async function learnDataStrategy(
     data: input.data,
     schema: input.schema,
     ...(input.fromEarlierVisit ? { fromEarlierVisit: true } : {}),
+    ...(input.shownAgain ? { shownAgain: input.shownAgain } : {}),
     readBack: true,
     ...(input.links ? { links: true } : {}),
   });

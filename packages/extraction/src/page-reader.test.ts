@@ -125,3 +125,39 @@ describe("the page's links, read in the same parse", () => {
     expect(scoped.links?.map((l) => l.href)).toContain('?page=1&sort=new');
   });
 });
+
+describe('learning from items of other pages the page shows again', () => {
+  it('learns from those whose every text is in the page, before the page’s own', () => {
+    // Page 2 repeats page 1's last product at its top (a promoted item shown again).
+    const html = catalogPageHtml(5, 7, 2);
+    const fields = products(5, 7);
+    const request = {
+      html,
+      cssSelector: null,
+      url: null,
+      data: fields.slice(1),
+      schema: SCHEMA,
+      fromEarlierVisit: true,
+      readBack: true,
+      // Reads every product on the page: it agrees only with data that has all seven.
+      probes: [{ key: 'cards', recipe: cards }],
+    };
+    expect(learnPage(request).agreeing).toBeUndefined();
+    // Product 5 is on the page; products 0–4 are not: the data learned from is all seven.
+    const learned = learnPage({ ...request, shownAgain: products(0, 6) });
+    expect(learned.agreeing).toEqual(['cards']);
+    expect(learned.readBack).toEqual({ ok: true, data: fields, evidence: expect.any(Array) });
+  });
+
+  it('declines with nothing to learn from when no item is the page’s own or shown again', () => {
+    const learned = learnPage({
+      html: catalogPageHtml(20, 6, 3),
+      cssSelector: null,
+      url: null,
+      data: [],
+      schema: SCHEMA,
+      shownAgain: products(0, 6),
+    });
+    expect(learned).toMatchObject({ recipe: null, reason: /no items from this page/ });
+  });
+});

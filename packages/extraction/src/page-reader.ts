@@ -82,6 +82,12 @@ export interface PageLearnRequest {
   /** `data` was read off this page on an earlier visit, not now (learn.ts, LearnOptions). */
   fromEarlierVisit?: boolean;
   /**
+   * Items read off other pages that this page may show again (a board repeating the tail of
+   * the page before): learned from too, before `data` (a list), when every text of theirs is in
+   * the page's HTML. Searching the HTML (up to 2 MB, for each of them) is the pool's work.
+   */
+  shownAgain?: readonly Record<string, unknown>[];
+  /**
    * Replay the learned recipe on this same parse, as a read would (schema, spot check), and
    * return what it reads: data read some other way is kept only if the selectors read it back
    * (data-strategy.ts), and a second parse of the page in the pool would only repeat this one.
@@ -177,14 +183,14 @@ function tryReplay(
 }
 
 /** The probes whose recipe, evidence holding, reads exactly the model's data on this page. */
-function agreeingProbes(root: Element, request: PageLearnRequest): string[] {
+function agreeingProbes(root: Element, request: PageLearnRequest, data: unknown): string[] {
   if (!request.probes || request.probes.length === 0) return [];
   const checked = checkOutputSchema(request.schema);
   if (!checked.ok) return [];
   return request.probes
     .filter(({ recipe }) => {
       const tried = tryRecipe(root, recipe, checked.schema);
-      return tried.replayed !== null && sameData(tried.replayed.data, request.data);
+      return tried.replayed !== null && sameData(tried.replayed.data, data);
     })
     .map(({ key }) => key);
 }
@@ -228,6 +234,18 @@ function linksOf(root: Element): PageLink[] {
   return links;
 }
 
+/** An item whose every text is in the page (a look-alike elsewhere makes learning fail). */
+function shownIn(html: string, item: Record<string, unknown>): boolean {
+  const texts = Object.values(item).filter((v): v is string => typeof v === 'string' && v !== '');
+  return texts.length > 0 && texts.every((text) => html.includes(text));
+}
+
+/** The request's data with the items of other pages this page shows again before it. */
+function withShownAgain(request: PageLearnRequest): unknown {
+  if (!request.shownAgain || !Array.isArray(request.data)) return request.data;
+  return [...request.shownAgain.filter((item) => shownIn(request.html, item)), ...request.data];
+}
+
 /** The recipe just learned, replayed on the page it was learned on (PageLearnRequest.readBack). */
 function readBackOf(
   root: Element,
@@ -245,10 +263,13 @@ export function learnPage(request: PageLearnRequest): PageLearned {
   const content = parseContent(request);
   try {
     if (!content.root) return { recipe: null, reason: 'the content has no HTML to learn from' };
-    const learned = learnRecipe(content.root, request.data, request.schema, {
+    const data = withShownAgain(request);
+    if (request.shownAgain && Array.isArray(data) && data.length === 0)
+      return { recipe: null, reason: 'the saved run stored no items from this page' };
+    const learned = learnRecipe(content.root, data, request.schema, {
       fromEarlierVisit: request.fromEarlierVisit,
     });
-    const agreeing = agreeingProbes(content.root, request);
+    const agreeing = agreeingProbes(content.root, request, data);
     const readBack =
       request.readBack && learned.recipe ? readBackOf(content.root, learned.recipe, request) : null;
     return {

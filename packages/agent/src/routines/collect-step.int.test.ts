@@ -228,27 +228,20 @@ describe('schemaOfItems', () => {
 });
 
 describe('examplesFor', () => {
-  it('takes the page’s own items and repeats of the page before, looking at its tail only', () => {
+  it('takes the page’s own items, and offers the tail of the page before as shown again', () => {
     const item = (n: number, sourceUrl: string) => ({ sourceUrl, data: { title: `Job ${n}x` } });
     const saved = [
       ...Array.from({ length: 120 }, (_, n) => item(n, 'p1')),
       ...Array.from({ length: 3 }, (_, n) => item(200 + n, 'p2')),
     ];
-    // Page 2 shows every page-1 job again: only the 50 before its own are looked for.
-    const html = saved.map((i) => i.data.title).join(' ');
-    const titles = examplesFor(saved, 'p2', html).map((d) => d.title);
-    expect(titles).toEqual([
-      ...Array.from({ length: 50 }, (_, n) => `Job ${70 + n}x`),
-      'Job 200x',
-      'Job 201x',
-      'Job 202x',
-    ]);
-    // A page-1 job page 2 does not show is left out.
-    expect(examplesFor(saved, 'p2', 'Job 119x Job 200x').map((d) => d.title)).toEqual([
-      'Job 119x',
-      'Job 200x',
-      'Job 201x',
-      'Job 202x',
-    ]);
+    const { own, shownAgain } = examplesFor(saved, 'p2');
+    expect(own.map((d) => d.title)).toEqual(['Job 200x', 'Job 201x', 'Job 202x']);
+    // Only the 50 before its own are offered (the reader keeps those the page shows).
+    expect(shownAgain.map((d) => d.title)).toEqual(
+      Array.from({ length: 50 }, (_, n) => `Job ${70 + n}x`),
+    );
+    // A page the saved run never collected on: the last 50 items may still be on it.
+    expect(examplesFor(saved, 'p9').own).toEqual([]);
+    expect(examplesFor(saved, 'p9').shownAgain).toHaveLength(50);
   });
 });

@@ -88,36 +88,28 @@ type Read = ({ ok: true; items: unknown[]; how: string } | { ok: false; reason: 
 };
 
 /**
- * An item stored from another page that this page shows too (a job promoted again at the top
- * of page 2): the model read it here as well, so the selectors must read it too. Its text must
- * all be in the page; a look-alike elsewhere on it makes learning fail, never read wrong.
- */
-function shownOn(data: Record<string, unknown>, html: string): boolean {
-  const texts = Object.values(data).filter((v): v is string => typeof v === 'string' && v !== '');
-  return texts.length > 0 && texts.every((text) => html.includes(text));
-}
-
-/**
- * Items another page shows again: a board repeats the tail of the page before. Only that tail
- * is looked for in the page's HTML (up to 2 MB, searched on the request's thread), so the search
+ * Items another page may show again: a board repeats the tail of the page before (a job
+ * promoted again at the top of page 2), and the model read it there as well, so the selectors
+ * must read it too. Only that tail is offered: the reader keeps those whose every text is in
+ * the page's HTML (PageLearnRequest.shownAgain, searched in the worker pool), so the search
  * stays bounded however many items the saved run stored.
  */
 const SHOWN_AGAIN_CANDIDATES = 50;
 
-/** The saved items the page at `from` showed: those stored from it, and repeats it shows. */
+/**
+ * The saved items of the page at `from` (`own`) and the ones just before them it may show
+ * again (`shownAgain`).
+ */
 export function examplesFor(
   saved: readonly { sourceUrl: string | null; data: Record<string, unknown> }[],
   from: string,
-  html: string,
-): Record<string, unknown>[] {
+): { own: Record<string, unknown>[]; shownAgain: Record<string, unknown>[] } {
   const firstHere = saved.findIndex((item) => item.sourceUrl === from);
   const end = firstHere < 0 ? saved.length : firstHere;
-  const before = saved.slice(Math.max(0, end - SHOWN_AGAIN_CANDIDATES), end);
-  return saved
-    .filter(
-      (item) => item.sourceUrl === from || (before.includes(item) && shownOn(item.data, html)),
-    )
-    .map((item) => item.data);
+  return {
+    own: saved.filter((item) => item.sourceUrl === from).map((item) => item.data),
+    shownAgain: saved.slice(Math.max(0, end - SHOWN_AGAIN_CANDIDATES), end).map((i) => i.data),
+  };
 }
 
 /** What reading one page's items needs: the services, the page, and the saved run's items. */
@@ -188,14 +180,16 @@ async function learnItems({
 }: Reading): Promise<Read> {
   if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
   const saved = await collect.items(page.tenantId, source, type, MAX_EXAMPLES);
-  const earlier = examplesFor(saved, from, page.html);
-  if (earlier.length === 0)
+  const { own, shownAgain } = examplesFor(saved, from);
+  if (own.length === 0 && shownAgain.length === 0)
     return { ok: false, reason: 'the saved run stored no items from this page' };
   const learned = await extraction.learnData({
     ...page,
     query: collectQuery(type),
-    schema: schemaOfItems(earlier),
-    data: earlier,
+    // Of every item offered: those the page shows again are known only in the pool.
+    schema: schemaOfItems([...shownAgain, ...own]),
+    data: own,
+    shownAgain,
     // Stored on an earlier visit: a card beside them may be an item added since.
     fromEarlierVisit: true,
   });

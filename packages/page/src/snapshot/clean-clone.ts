@@ -36,6 +36,10 @@ const titleOf = (svg: Element): Element | null => {
   return null;
 };
 
+/** Whether `node`'s text meets the words beside it with no space between (`edge`). */
+const touches = (node: Node | null, edge: RegExp): boolean =>
+  node !== null && edge.test(node.textContent ?? '');
+
 export function createCloneTarget(doc: Document): Document {
   return doc.implementation.createHTMLDocument('');
 }
@@ -67,8 +71,16 @@ export function cleanClone(
     if (options.excluded.has(el) || hidden(el)) return;
     if (tag === 'button' && el.closest('h1, h2, h3, h4, h5, h6')) {
       // A heading whose text is a button (card titles, accordions) is still the heading's
-      // text: keep the words, drop the control.
-      for (let child = el.firstChild; child; child = child.nextSibling) copy(child, into);
+      // text: keep the words, drop the control. The words stay an element of their own, set
+      // apart from what else the heading holds (a badge after a card's title): run into one
+      // text node, no element would hold the title alone for a learned selector to read, and a
+      // reader would see "Backend EngineerPromoted", which the page, drawing the button as a
+      // box of its own, never shows.
+      const words = target.createElement('span');
+      for (let child = el.firstChild; child; child = child.nextSibling) copy(child, words);
+      if (touches(el.previousSibling, /\S$/)) into.appendChild(target.createTextNode(' '));
+      into.appendChild(words);
+      if (touches(el.nextSibling, /^\S/)) into.appendChild(target.createTextNode(' '));
       return;
     }
     if (DROPPED.has(tag)) return;

@@ -335,4 +335,24 @@ describe('content of headings that are buttons', () => {
     expect(text).toContain('Job ID: J-1001');
     expect(text).not.toContain('Save job');
   });
+
+  // A board marks a card "Promoted" in the heading, after the title button. Run into one text
+  // node, the title was in no element of its own ("Backend EngineerPromoted"), so selectors
+  // learned from the titles could not read that card.
+  it('keeps the title an element of its own, apart from a badge beside it', () => {
+    const doc = parseHtml(`<!doctype html><html><body><main><ul id="jobs">
+      <li><article><h3><button type="button">Backend Engineer</button><span class="badge">Promoted</span></h3>
+        <p>Northwind Traders</p></article></li>
+      <li><article><h3>New: <button type="button">Data Analyst</button></h3><p>Initech</p></article></li>
+    </ul></main></body></html>`);
+    const snapshot = (format: 'html' | 'markdown') =>
+      snapshotParsed(doc, { mode: 'content', format, selector: '#jobs', url: URL });
+    const html = snapshot('html');
+    expect(html).toContain(
+      '<h3><span>Backend Engineer</span> <span class="badge">Promoted</span></h3>',
+    );
+    expect(html).toContain('<h3>New: <span>Data Analyst</span></h3>');
+    expect(html).not.toContain('<button');
+    expect(snapshot('markdown')).toContain('### Backend Engineer Promoted');
+  });
 });

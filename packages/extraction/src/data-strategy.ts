@@ -34,6 +34,17 @@ export type ReplayedStrategy =
   | ({ ok: true; data: unknown; evidence: string[] } & WithLinks)
   | ({ ok: false; reason: string } & WithLinks);
 
+/** What replaying a strategy is given. */
+export interface DataReplay extends DataPage {
+  strategy: ExtractionStrategy;
+  /**
+   * Items the model took as items of this list on another visit (a saved run's, shown again
+   * here): one read exactly may carry an advert mark the learning page's items did not
+   * ("Promoted", on a job repeated from the page before). See SpotCheckOptions.
+   */
+  known?: readonly unknown[];
+}
+
 /** What learning from data read some other way is given. */
 export interface DataExamples extends DataPage {
   query: string;
@@ -94,7 +105,7 @@ export async function learnDataStrategy(
 /** The page read with these recipes, in the PageReader: its data, or why they did not fit. */
 async function readWith(
   pages: PageReader,
-  input: DataPage & { cssSelector?: string | null },
+  input: DataPage & { cssSelector?: string | null; known?: readonly unknown[] },
   recipes: ReplayRecipe[],
   schema: JsonObject,
 ): Promise<ReplayedStrategy> {
@@ -103,7 +114,7 @@ async function readWith(
     html: input.html,
     cssSelector: input.cssSelector ?? null,
     url: input.url,
-    replay: { recipes, schema },
+    replay: { recipes, schema, ...(input.known ? { known: input.known } : {}) },
     ...(input.links ? { links: true } : {}),
   });
   const links = read.links ? { links: read.links } : {};
@@ -116,7 +127,7 @@ async function readWith(
 export async function replayDataStrategy(
   cache: ExtractionCache,
   pages: PageReader,
-  input: DataPage & { strategy: ExtractionStrategy },
+  input: DataReplay,
 ): Promise<ReplayedStrategy> {
   const { strategy } = input;
   const recipes = storedRecipes(strategy.replay).map((stored) => stored.recipe);

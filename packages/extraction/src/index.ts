@@ -22,7 +22,13 @@ export {
 export { ExtractionInputError } from './plan';
 export { checkOutputSchema, schemaHash, schemaFields, unsupportedFeatures } from './schema';
 export type { CheckedSchema } from './schema';
-export type { DataExamples, DataPage, LearnedStrategy, ReplayedStrategy } from './data-strategy';
+export type {
+  DataExamples,
+  DataPage,
+  DataReplay,
+  LearnedStrategy,
+  ReplayedStrategy,
+} from './data-strategy';
 export {
   ExtractionService,
   summaryLine,

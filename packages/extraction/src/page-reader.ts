@@ -8,7 +8,13 @@
 import { ownData } from '@tandem/contracts';
 import { parseContent } from './content';
 import type { JsonObject } from './json';
-import { applyRecipe, learnRecipe, spotCheckWithEvidence, type ReplayRecipe } from './replay';
+import {
+  applyRecipe,
+  learnRecipe,
+  spotCheckWithEvidence,
+  type ReplayRecipe,
+  type SpotCheckOptions,
+} from './replay';
 import { checkOutputSchema, type CheckedSchema } from './schema';
 
 export interface PageReadRequest {
@@ -22,10 +28,13 @@ export interface PageReadRequest {
    * A learned strategy to try before the model: its recipes (one per layout it has seen, most
    * recently used first, or a single one) are each tried, and the data of the one whose evidence
    * holds is the answer. Two that both hold but read different data: none is (readPage).
+   * `known`: items the model took as this list's on another visit (SpotCheckOptions).
    */
   replay:
-    | { recipes: readonly ReplayRecipe[]; schema: JsonObject }
-    | { recipe: ReplayRecipe; schema: JsonObject }
+    | (({ recipes: readonly ReplayRecipe[] } | { recipe: ReplayRecipe }) & {
+        schema: JsonObject;
+        known?: readonly unknown[];
+      })
     | null;
   /**
    * Render the Markdown even when the replay fits: this replay is cross-checked by the model on
@@ -118,6 +127,7 @@ function tryRecipe(
   root: Element,
   recipe: ReplayRecipe,
   schema: CheckedSchema,
+  options: SpotCheckOptions = {},
 ): { replayed: Replayed; problem: null } | { replayed: null; problem: string } {
   const applied = applyRecipe(root, recipe);
   const valid = schema.zod.safeParse(ownData(applied.data));
@@ -125,7 +135,7 @@ function tryRecipe(
     const issue = valid.error.issues[0]?.message ?? 'invalid';
     return { replayed: null, problem: `its data does not match the schema (${issue})` };
   }
-  const spot = spotCheckWithEvidence(root, recipe, valid.data);
+  const spot = spotCheckWithEvidence(root, recipe, valid.data, options);
   if (spot.problem !== null) return { replayed: null, problem: spot.problem };
   return {
     replayed: { data: valid.data, warnings: applied.warnings, evidence: spot.evidence },
@@ -166,7 +176,7 @@ function tryReplay(
   const problems: string[] = [];
   let found: { replayed: Replayed; recipe: number } | null = null;
   for (const [index, recipe] of recipes.entries()) {
-    const tried = tryRecipe(root, recipe, checked.schema);
+    const tried = tryRecipe(root, recipe, checked.schema, { known: replay.known ?? [] });
     if (tried.replayed === null) {
       problems.push(recipes.length === 1 ? tried.problem : `recipe ${index + 1}: ${tried.problem}`);
     } else if (found === null) {

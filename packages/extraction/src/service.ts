@@ -22,7 +22,7 @@ import {
   learnDataStrategy,
   replayDataStrategy,
   type DataExamples,
-  type DataPage,
+  type DataReplay,
   type LearnedStrategy,
   type ReplayedStrategy,
 } from './data-strategy';
@@ -132,7 +132,7 @@ export class ExtractionService {
   }
 
   /** A strategy's selectors replayed on this page with no model (data-strategy.ts). */
-  replayData(input: DataPage & { strategy: ExtractionStrategy }): Promise<ReplayedStrategy> {
+  replayData(input: DataReplay): Promise<ReplayedStrategy> {
     return replayDataStrategy(this.cache, this.pages, input);
   }
 

@@ -148,12 +148,16 @@ async function readItems(
     from: step.page?.url,
   };
   const { page, type } = reading;
+  const examples = await savedExamples(reading);
   const strategy = await extraction.findData(page.tenantId, page.url, collectQuery(type));
-  // A strategy learned on another page of the list may match this one's URL and not fit it
-  // (page 2 shows a promoted job page 1 did not): the saved items of this page teach it then.
+  // A strategy learned on another page of the list matches this one's URL. The saved run's
+  // items this page shows are items, whatever they carry here (page 2 marks the job repeated
+  // from page 1 "Promoted", a mark page 1's items never had): the replay is told so.
   let replayProblem: string | null = null;
   if (strategy) {
-    const replayed = await extraction.replayData({ ...page, strategy });
+    // Those of the page before are offered too: a card reads exactly as one only if shown again.
+    const known = examples ? [...examples.shownAgain, ...examples.own] : [];
+    const replayed = await extraction.replayData({ ...page, strategy, known });
     if (replayed.ok && Array.isArray(replayed.data))
       return {
         ok: true,
@@ -163,24 +167,27 @@ async function readItems(
       };
     replayProblem = replayed.ok ? 'the selectors read no list' : replayed.reason;
   }
-  const learned = await learnItems(reading);
+  // It may not fit this page otherwise: the saved items of this page teach it then.
+  const learned = await learnItems(reading, examples);
   return learned.ok || replayProblem === null
     ? learned
     : { ok: false, reason: `${replayProblem}; ${learned.reason}` };
 }
 
-/** The page's items by selectors learned now from the items the saved run stored. */
-async function learnItems({
-  extraction,
-  collect,
-  page,
-  type,
-  source,
-  from,
-}: Reading): Promise<Read> {
-  if (!source || !from) return { ok: false, reason: 'the saved run left no items to learn from' };
+/** What the saved run stored on the step's page and just before it; null with no saved run. */
+type Examples = ReturnType<typeof examplesFor> | null;
+
+/** The saved run's items of the step's page (examplesFor); null when there is no saved run. */
+async function savedExamples({ collect, page, type, source, from }: Reading): Promise<Examples> {
+  if (!source || !from) return null;
   const saved = await collect.items(page.tenantId, source, type, MAX_EXAMPLES);
-  const { own, shownAgain } = examplesFor(saved, from);
+  return examplesFor(saved, from);
+}
+
+/** The page's items by selectors learned now from the items the saved run stored. */
+async function learnItems({ extraction, page, type }: Reading, examples: Examples): Promise<Read> {
+  if (examples === null) return { ok: false, reason: 'the saved run left no items to learn from' };
+  const { own, shownAgain } = examples;
   if (own.length === 0 && shownAgain.length === 0)
     return { ok: false, reason: 'the saved run stored no items from this page' };
   const learned = await extraction.learnData({

@@ -10,6 +10,7 @@
 // otherwise it handed over to the agent. The expected jobs come from the generator's own data,
 // never from the code under test.
 import type { Routine } from '@tandem/contracts';
+import { sentHtml } from '@tandem/extraction/testing';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -344,14 +345,17 @@ const firstRun = (env: Setup, page: BoardPage): Promise<RoutineTraceEntry[]> =>
 const saved = (count: number, trace: RoutineTraceEntry[]): Routine =>
   savedCollectRoutine(goal(count), trace);
 
-/** One rerun of `routine` for `count` jobs: the HTML asked for, then the page's `html`. */
+/**
+ * One rerun of `routine` for `count` jobs: the HTML asked for, then the page's `html` as the
+ * extension sends it (its content snapshot, which unwraps the title button in each heading).
+ */
 async function rerun(env: Setup, routine: Routine, taskId: string, count: number, html: string) {
   const { asked, back, after } = await collectRerun(env, routine, {
     taskId,
     goal: goal(count),
     count,
     url: URL,
-    html,
+    html: sentHtml(html, URL),
   });
   expect(asked.pageRequest).toEqual({ mode: 'content', format: 'html' });
   expect(back && routeAfterDispatch(back)).toBe('routine_step');

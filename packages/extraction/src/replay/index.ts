@@ -6,3 +6,4 @@ export { learnRecipe } from './learn';
 export type { FieldRule, ReplayRecipe } from './recipe';
 export { FieldRuleSchema, readRecipe, ReplayRecipeSchema } from './recipe';
 export { spotCheck, spotCheckWithEvidence } from './spot-check';
+export type { SpotCheckOptions } from './spot-check';

@@ -128,6 +128,11 @@ export function isExcluded(container: Element, exclusion: Exclusion | undefined)
   return text !== undefined && leafTexts(container).has(text);
 }
 
+/** Whether an element's whole text is an advert mark ("Sponsored"), as adMark finds them. */
+export function isAdWord(el: Element): boolean {
+  return AD_WORDS.has(normalizeText(el.textContent ?? '').toLowerCase());
+}
+
 /** The advert mark a container carries ("Sponsored", class "ad-slot"), or null. */
 export function adMark(container: Element): string | null {
   for (const text of leafTexts(container)) if (AD_WORDS.has(text.toLowerCase())) return text;

@@ -46,6 +46,65 @@ describe('spotCheck', () => {
     expect(applyRecipe(doc, result.recipe).data).toEqual(jobs);
   });
 
+  // The job board's title as its snapshot sends it: the heading's button unwrapped into a
+  // <span>, its "Promoted" badge a <span> beside it on the job repeated from the page before.
+  describe('a badge beside a title read by a bare selector', () => {
+    const job = (n: number) => ({ title: `Engineer ${'ABCDEFGH'[n]}`, company: `Co ${n}` });
+    const jobsPage = (badges: Record<number, string>, before = false) =>
+      `<ul>${[0, 1, 2, 3]
+        .map((n) => {
+          const j = job(n);
+          const badge = badges[n] ? `<span class="badge">${badges[n]}</span>` : '';
+          const heading = before
+            ? `${badge} <span>${j.title}</span>`
+            : `<span>${j.title}</span> ${badge}`;
+          return `<li><article class="job-card"><h3>${heading}</h3><p class="company">${j.company}</p></article></li>`;
+        })
+        .join('')}</ul>`;
+    const schema = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { title: { type: 'string' }, company: { type: 'string' } },
+        required: ['title'],
+      },
+    };
+    const jobs = [0, 1, 2, 3].map(job);
+    const recipe = (): ReplayRecipe => {
+      const result = learnRecipe(page(jobsPage({})), jobs, schema);
+      if (!result.recipe) throw new Error(`no recipe: ${result.reason}`);
+      expect(result.recipe.fields.title?.selector).toBe('span');
+      return result.recipe;
+    };
+    const check = (html: string, known: unknown[] = []) => {
+      const doc = page(html);
+      const learnedRecipe = recipe();
+      return spotCheck(doc, learnedRecipe, applyRecipe(doc, learnedRecipe).data, { known });
+    };
+
+    it('takes a marked job the caller knows as an item, and reads its title alone', () => {
+      const html = jobsPage({ 1: 'Promoted' });
+      const doc = page(html);
+      expect(applyRecipe(doc, recipe()).data).toEqual(jobs);
+      expect(check(html, [job(1)])).toBeNull();
+    });
+
+    it('declines the mark on a job nobody knows, or on one that reads otherwise', () => {
+      expect(check(jobsPage({ 1: 'Promoted' }))).toMatch(
+        /^item 2 is marked as an advert \(Promoted\)/,
+      );
+      expect(check(jobsPage({ 1: 'Sponsored' }), [{ ...job(1), company: 'Co 9' }])).toMatch(
+        /^item 2 is marked as an advert \(Sponsored\)/,
+      );
+    });
+
+    it('declines a badge before the title: the bare selector reads the badge', () => {
+      expect(check(jobsPage({ 1: 'Promoted' }, true), [job(1)])).toMatch(
+        /^item 2: "title": its selector "span" names elements by tag only and matches 2 candidates/,
+      );
+    });
+  });
+
   it('passes a replay of a page of the same shape', () => {
     const recipe = learned(cardsPage(page1));
     const doc = page(cardsPage(products(12, 400)));

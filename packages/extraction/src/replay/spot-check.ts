@@ -1,13 +1,13 @@
 // The spot check: cheap, independent evidence that a replay still fits this page, before its
 // data is trusted with zero model tokens. The caller validates the data against the schema
 // with zod as well; this checks what only the recipe and the page can tell.
-import { runList, runObject, selectorProblems } from './apply';
+import { runList, runObject, selectorProblems, type ReplayRow } from './apply';
 import { EMPTY_SHARE } from './container-selector';
 import type { Root } from './dom';
 import { rootElement, selectAll, stableClasses } from './dom';
 import { bindColumns, isHeaderRow } from './columns';
 import { entityProblem, entityWords } from './entity';
-import { adMark } from './negatives';
+import { adMark, isAdWord } from './negatives';
 import { sectionProblem } from './sections';
 import { fieldElement, readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
@@ -106,8 +106,12 @@ function ambiguousField(container: Element, fields: Record<string, FieldRule>): 
     if (read && isTaken(read)) {
       return `"${name}": its selector ${JSON.stringify(rule.selector)} names elements by tag and position only and reads here what another field reads (${JSON.stringify(normalizeText(read.textContent ?? '').slice(0, 30))})`;
     }
+    // A badge after the value ("Promoted" beside a title) is no other candidate for it: the
+    // advert check judges the mark. One before it is, since the rule then reads the badge.
+    const readsMark = read !== null && isAdWord(read);
     const candidates = selectAll(container, rule.selector).filter(
-      (el) => normalizeText(el.textContent ?? '') !== '' && !isTaken(el),
+      (el) =>
+        normalizeText(el.textContent ?? '') !== '' && !isTaken(el) && (readsMark || !isAdWord(el)),
     );
     if (candidates.length > 1) {
       return `"${name}": its selector ${JSON.stringify(rule.selector)} names elements by tag only and matches ${candidates.length} candidates here (${candidates
@@ -155,11 +159,63 @@ function subjectEvidence(root: Root, recipe: ReplayRecipe): Evidence {
   ];
 }
 
+/** What the caller knows of the page beyond the recipe. */
+export interface SpotCheckOptions {
+  /**
+   * Items the model took as items of this list on another visit (a collecting run's saved
+   * items that this page shows again). A container reading exactly one of them, field by
+   * field, is that item: an advert mark on it ("Promoted", on a job repeated from the page
+   * before) is the item's own, as the recipe's itemMarks are. An advert reads none of them.
+   */
+  known?: readonly unknown[];
+}
+
+/** Whether the row reads exactly one of the known items, in every field of the recipe. */
+function readsKnown(
+  row: ReplayRow,
+  fields: Record<string, FieldRule>,
+  known: readonly unknown[],
+): boolean {
+  return known.some(
+    (item) =>
+      isRecord(item) &&
+      Object.keys(fields).every((name) =>
+        sameValue(ownValue(item, name), ownValue(row.item, name)),
+      ),
+  );
+}
+
+/**
+ * Why one of the rows read cannot be trusted as an item: a field its bare selector may read
+ * wrong, or an advert mark neither the learning page's items nor a known item carried.
+ */
+function rowsProblem(
+  rows: readonly ReplayRow[],
+  recipe: ReplayRecipe,
+  known: readonly unknown[],
+  evidence: Evidence,
+): string | null {
+  let knownMarked = 0;
+  for (const [i, row] of rows.entries()) {
+    const ambiguous = ambiguousField(row.container, recipe.fields);
+    if (ambiguous) return `item ${i + 1}: ${ambiguous}`;
+    const mark = adMark(row.container);
+    if (!mark || recipe.itemMarks?.includes(mark)) continue;
+    if (!readsKnown(row, recipe.fields, known))
+      return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
+    knownMarked++;
+  }
+  if (knownMarked > 0)
+    evidence.push(`${knownMarked} marked item(s) read exactly as items collected before`);
+  return null;
+}
+
 function listProblem(
   root: Root,
   learned: ReplayRecipe,
   data: unknown,
   evidence: Evidence,
+  known: readonly unknown[],
 ): string | null {
   const columns = bindColumns(root, learned);
   if ('problem' in columns) return columns.problem;
@@ -180,13 +236,8 @@ function listProblem(
   if (empty > EMPTY_SHARE * rows.length) {
     return `${empty} of ${rows.length} containers matched by "${recipe.container}" read no field`;
   }
-  for (const [i, row] of kept.entries()) {
-    const ambiguous = ambiguousField(row.container, recipe.fields);
-    if (ambiguous) return `item ${i + 1}: ${ambiguous}`;
-    const mark = adMark(row.container);
-    if (mark && !recipe.itemMarks?.includes(mark))
-      return `item ${i + 1} is marked as an advert (${mark}), which the learning page did not show: the model tells ads from items`;
-  }
+  const marked = rowsProblem(kept, recipe, known, evidence);
+  if (marked) return marked;
   const divided = sectionProblem(root, recipe, kept);
   if (divided) return divided;
   if (data.length !== kept.length) {
@@ -230,7 +281,7 @@ function listProblem(
     const mark = recipe.exclude?.text ?? `class "${recipe.exclude?.className ?? ''}"`;
     evidence.push(`look-alikes excluded: ${excluded} marked ${mark}`);
   }
-  evidence.push(...subjectEvidence(root, recipe), `no advert marks on the items`);
+  evidence.push(...subjectEvidence(root, recipe), `no advert marks on the items but their own`);
   return null;
 }
 
@@ -280,14 +331,21 @@ function objectProblem(
  * 7. the item selector matches at least half of the look-alikes: the matched containers'
  *    siblings with the same tag and a stable class in common with them (any same-tag sibling
  *    when they have no class). A selector that still catches 3 of 40 cards has lost the rest.
- * Also: no advert mark the learning page did not show, no heading newly dividing the items,
- * and the items sit under the learning page's heading (sections.ts).
+ * Also: no advert mark the learning page's items did not show (but on an item that reads
+ * exactly as one of `options.known`), no bare field selector that may read another element
+ * than the value, no heading newly dividing the items, and the items sit under the learning
+ * page's heading (sections.ts).
  * For an object: the data has at least one field; checks 5 and 6 on it; and no field's
  * selector matches more than one element (it matched one when learned: a page matching
  * several is not a page of the learned kind).
  */
-export function spotCheck(root: Root, recipe: ReplayRecipe, data: unknown): string | null {
-  return spotCheckWithEvidence(root, recipe, data).problem;
+export function spotCheck(
+  root: Root,
+  recipe: ReplayRecipe,
+  data: unknown,
+  options: SpotCheckOptions = {},
+): string | null {
+  return spotCheckWithEvidence(root, recipe, data, options).problem;
 }
 
 /**
@@ -298,6 +356,7 @@ export function spotCheckWithEvidence(
   root: Root,
   recipe: ReplayRecipe,
   data: unknown,
+  options: SpotCheckOptions = {},
 ): { problem: string; evidence?: undefined } | { problem: null; evidence: string[] } {
   const read = readRecipe(recipe);
   if (!read.recipe) return { problem: read.reason };
@@ -306,7 +365,7 @@ export function spotCheckWithEvidence(
   const evidence: Evidence = [];
   const problem =
     read.recipe.kind === 'list'
-      ? listProblem(root, read.recipe, data, evidence)
+      ? listProblem(root, read.recipe, data, evidence, options.known ?? [])
       : objectProblem(root, read.recipe, data, evidence);
   return problem === null ? { problem: null, evidence } : { problem };
 }

@@ -1,4 +1,5 @@
 export { answerFromPrompt, contentOf, schemaOf } from './read-content';
+export { sentHtml } from './sent-html';
 export {
   scriptedExtractionLlm,
   type ScriptedCall,

@@ -17,6 +17,18 @@ export interface ExtractionPlan {
 }
 
 /** The request cannot be carried out as given (an unknown extractionId and no query). */
+/**
+ * The scope a strategy keeps for later pages: a CSS selector or an outline xpath, which name
+ * the same region on every page of a layout. An element id from the interactive tree ("@ref:14",
+ * "ref:14", "14") names an element of the page it was read on only: kept, a later page's
+ * element 14 (any element) would scope the read, so the strategy keeps the whole page instead
+ * (its recipe's selectors still find the items).
+ */
+export function keptSelector(selector: string | null | undefined): string | null {
+  const text = selector?.trim() ?? '';
+  return text === '' || /^(?:@?ref:.*|\d+)$/.test(text) ? null : text;
+}
+
 export class ExtractionInputError extends Error {
   override readonly name = 'ExtractionInputError';
 }
@@ -84,7 +96,7 @@ async function namedOrMatching(
   // selector, is reused: a later task on the same site replays it too.
   if (!url || !request.outputSchema) return null;
   const hash = schemaHash(request.outputSchema);
-  const selector = request.cssSelector ?? null;
+  const selector = keptSelector(request.cssSelector);
   const matching = await cache.findMatching(tenantId, url);
   return matching.find((s) => s.schemaHash === hash && s.cssSelector === selector) ?? null;
 }

@@ -7,7 +7,7 @@
 import type { ExtractionStrategy } from '@tandem/store';
 import { itemCount } from './merge';
 import type { PageRead, PageReader, PageReadRequest } from './page-reader';
-import type { ExtractionPlan } from './plan';
+import { keptSelector, type ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
 import { isRecipeList, recipeEntry, storedRecipes, upgradedReplay } from './recipe-list';
 import type { Produced, RunExtractionInput } from './service';
@@ -204,7 +204,7 @@ export async function learnFrom(
   const neighbours =
     plan.strategy || input.html === undefined
       ? []
-      : await cache.widenable(input.tenantId, url, schema.hash, plan.cssSelector);
+      : await cache.widenable(input.tenantId, url, schema.hash, keptSelector(plan.cssSelector));
   const probes = neighbours.flatMap((neighbour) =>
     storedRecipes(neighbour.replay).map((stored) => ({
       key: `${neighbour.id}:${stored.id}`,
@@ -238,7 +238,7 @@ export async function learnFrom(
     plan.strategy ??
     (await cache.register(input.tenantId, {
       url,
-      cssSelector: plan.cssSelector,
+      cssSelector: keptSelector(plan.cssSelector),
       outputSchema: schema.json,
       schemaHash: schema.hash,
       queryTemplate: queryTemplate(plan.query, schema.json),

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ExtractionInputError } from './plan';
+import { ExtractionInputError, keptSelector } from './plan';
 import { inlinePageReader, type PageReader } from './page-reader';
 import { ExtractionService } from './service';
 import {
@@ -431,5 +431,43 @@ describe('a strategy learned from items read some other way (a collecting task)'
     });
     expect(learned).toMatchObject({ strategy: null, reason: expect.any(String) });
     expect(await service.findData('t1', page(1).url, 'collected product items')).toBeNull();
+  });
+});
+
+describe('the scope a strategy keeps', () => {
+  it('keeps CSS selectors and xpaths, never an element id of one page', () => {
+    expect(keptSelector('#grid')).toBe('#grid');
+    expect(keptSelector('/main/section#products')).toBe('/main/section#products');
+    for (const id of ['@ref:14', 'ref:14', '14', ' 14 ', '', null, undefined])
+      expect(keptSelector(id)).toBeNull();
+  });
+
+  it('reads an element id’s scope now, and keeps the whole page for the pages after', async () => {
+    // The extension scoped this read to element 14 (the agent's extract: applySelector false).
+    const url = `${base}/catalog/?page=1`;
+    const request = { query: 'every product', outputSchema: PRODUCTS, cssSelector: '@ref:14' };
+    const first = await service.run({
+      tenantId: 't1',
+      taskId: 'task-1',
+      context: { tenantId: 't1' },
+      url,
+      html: catalogPageHtml(0, 40, 1),
+      request,
+      applySelector: false,
+    });
+    const strategy = await store.extractionStrategies.get('t1', first.result.extractionId ?? '');
+    expect(strategy).toMatchObject({ cssSelector: null });
+    // A later page, read whole: the strategy is found for it and replays with no model call.
+    const second = await service.run({
+      tenantId: 't1',
+      taskId: 'task-2',
+      context: { tenantId: 't1' },
+      url: `${base}/catalog/?page=2`,
+      html: catalogPageHtml(40, 40, 2),
+      request: { query: 'every product', outputSchema: PRODUCTS },
+      applySelector: false,
+    });
+    expect(second.result.extractionId).toBe(strategy?.id);
+    expect(second.result.method).toBe('replay');
   });
 });

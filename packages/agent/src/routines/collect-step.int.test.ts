@@ -15,6 +15,7 @@ import {
   savedCollectRoutine,
   type CollectEnv,
 } from '../testing/collect-runs';
+import { nextPageClick } from '../testing/routine-runs';
 import { examplesFor, schemaOfItems } from './collect-step';
 import type { RoutineRun } from './run';
 import type { RoutineTraceEntry } from './trace';
@@ -140,22 +141,7 @@ describe('a routine that collected every item of a list, page by page', () => {
       items: productsOn(12, 12),
     });
     if (!one || !two) throw new Error('no collect traced');
-    const click: RoutineTraceEntry = {
-      ...one,
-      collect: undefined,
-      actions: [
-        {
-          action: { name: 'click', args: { id: 'next' } },
-          target: {
-            role: 'link',
-            name: 'Next page',
-            fingerprint: 'link|Next page|f0|#0',
-            locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
-          },
-        },
-      ],
-      expect: { ...one.expect, urlChanged: true, url: P2 },
-    };
+    const click = nextPageClick(one, P2);
     const routine = savedCollectRoutine(EVERY, [one, click, two]);
     expect(routine.steps.map((s) => s.action)).toEqual(['collect', 'click', 'collect']);
     return routine;

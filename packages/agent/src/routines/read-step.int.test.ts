@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { extraction } from '../nodes/extraction/node';
 import { routeAfterExtraction, routeAfterRoutineStep } from '../routes';
 import type { InteractStateType } from '../state';
-import { savedRoutine } from '../testing/routine-runs';
+import { nextPageClick, savedRoutine } from '../testing/routine-runs';
 import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
 import { startRun, type RoutineRun } from './run';
 import { routineStep } from './step-node';
@@ -149,22 +149,7 @@ describe('a routine that reads with a saved extraction', () => {
     const [read] = await firstRun(env);
     if (!read) throw new Error('no read');
     // Page 1 read, Next page clicked (verified), page 2 read: the last page then had no Next.
-    const click: RoutineTraceEntry = {
-      ...read,
-      read: undefined,
-      actions: [
-        {
-          action: { name: 'click', args: { id: 'next' } },
-          target: {
-            role: 'link',
-            name: 'Next page',
-            fingerprint: 'link|Next page|f0|#0',
-            locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
-          },
-        },
-      ],
-      expect: { ...read.expect, urlChanged: true, url: 'https://shop.test/catalog/?page=2' },
-    };
+    const click = nextPageClick(read, 'https://shop.test/catalog/?page=2');
     const page2 = { ...read, beforeUrl: 'https://shop.test/catalog/?page=2' };
     const routine = saved([read, click, page2]);
     expect(routine.steps.map((s) => s.action)).toEqual(['extract', 'click', 'extract']);

@@ -24,7 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { extraction } from '../nodes/extraction/node';
 import { routeAfterRoutineStep } from '../routes';
 import type { InteractStateType } from '../state';
-import { savedRoutine } from '../testing/routine-runs';
+import { nextPageClick, savedRoutine } from '../testing/routine-runs';
 import { applyUpdate, nodeDeps, pageWith, stateWith } from '../testing/state';
 import { startRun } from './run';
 import { routineStep } from './step-node';
@@ -311,22 +311,7 @@ async function firstRun(env: Setup, page: CatalogPage): Promise<RoutineTraceEntr
 /** The routine the first run compiles into: one read, or read, Next page, read. */
 function routineOf(read: RoutineTraceEntry, pages: 1 | 2): Routine {
   if (pages === 1) return savedRoutine(GOAL, [read]);
-  const click: RoutineTraceEntry = {
-    ...read,
-    read: undefined,
-    actions: [
-      {
-        action: { name: 'click', args: { id: 'next' } },
-        target: {
-          role: 'link',
-          name: 'Next page',
-          fingerprint: 'link|Next page|f0|#0',
-          locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
-        },
-      },
-    ],
-    expect: { ...read.expect, urlChanged: true, url: 'https://shop.test/catalog/?page=2' },
-  };
+  const click = nextPageClick(read, 'https://shop.test/catalog/?page=2');
   return savedRoutine(GOAL, [read, click, { ...read }]);
 }
 

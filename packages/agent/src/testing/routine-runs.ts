@@ -78,3 +78,26 @@ export function savedRoutine(query: string, trace: RoutineTraceEntry[]): Routine
   if (!compiled.ok) throw new Error(compiled.reason);
   return routineRecord(compiled.draft);
 }
+
+/**
+ * The trace entry of a click on "Next page" made on the page `from` was read on, which led to
+ * `to`: what a first run that read a list page by page leaves between two reads.
+ */
+export function nextPageClick(from: RoutineTraceEntry, to: string): RoutineTraceEntry {
+  const { read: _read, collect: _collect, ...entry } = from;
+  return {
+    ...entry,
+    actions: [
+      {
+        action: { name: 'click', args: { id: 'next' } },
+        target: {
+          role: 'link',
+          name: 'Next page',
+          fingerprint: 'link|Next page|f0|#0',
+          locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
+        },
+      },
+    ],
+    expect: { ...from.expect, urlChanged: true, url: to },
+  };
+}

@@ -169,6 +169,7 @@ function sameData(a: unknown, b: unknown): boolean {
 function tryReplay(
   root: Element,
   replay: NonNullable<PageReadRequest['replay']>,
+  url: string | null,
 ): { replayed: PageRead['replayed']; problem: string | null } {
   const checked = checkOutputSchema(replay.schema);
   if (!checked.ok) return { replayed: null, problem: checked.warning };
@@ -176,7 +177,7 @@ function tryReplay(
   const problems: string[] = [];
   let found: { replayed: Replayed; recipe: number } | null = null;
   for (const [index, recipe] of recipes.entries()) {
-    const tried = tryRecipe(root, recipe, checked.schema, { known: replay.known ?? [] });
+    const tried = tryRecipe(root, recipe, checked.schema, { known: replay.known ?? [], url });
     if (tried.replayed === null) {
       problems.push(recipes.length === 1 ? tried.problem : `recipe ${index + 1}: ${tried.problem}`);
     } else if (found === null) {
@@ -199,7 +200,7 @@ function agreeingProbes(root: Element, request: PageLearnRequest, data: unknown)
   if (!checked.ok) return [];
   return request.probes
     .filter(({ recipe }) => {
-      const tried = tryRecipe(root, recipe, checked.schema);
+      const tried = tryRecipe(root, recipe, checked.schema, { url: request.url });
       return tried.replayed !== null && sameData(tried.replayed.data, data);
     })
     .map(({ key }) => key);
@@ -211,7 +212,7 @@ export function readPage(request: PageReadRequest): PageRead {
   try {
     const replay =
       request.replay && content.root
-        ? tryReplay(content.root, request.replay)
+        ? tryReplay(content.root, request.replay, request.url)
         : { replayed: null, problem: null };
     return {
       // A replayed page is never rendered: that is most of what replay saves.
@@ -262,7 +263,7 @@ function readBackOf(
   recipe: ReplayRecipe,
   request: PageLearnRequest,
 ): NonNullable<PageLearned['readBack']> {
-  const tried = tryReplay(root, { recipe, schema: request.schema });
+  const tried = tryReplay(root, { recipe, schema: request.schema }, request.url);
   if (!tried.replayed)
     return { ok: false, problem: tried.problem ?? 'the selectors read nothing here' };
   return { ok: true, data: tried.replayed.data, evidence: tried.replayed.evidence };
@@ -277,6 +278,7 @@ export function learnPage(request: PageLearnRequest): PageLearned {
     if (request.shownAgain && Array.isArray(data) && data.length === 0)
       return { recipe: null, reason: 'the saved run stored no items from this page' };
     const learned = learnRecipe(content.root, data, request.schema, {
+      url: request.url,
       fromEarlierVisit: request.fromEarlierVisit,
     });
     const agreeing = agreeingProbes(content.root, request, data);

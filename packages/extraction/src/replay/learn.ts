@@ -14,7 +14,7 @@ import type { ListPlaces } from './items';
 import { locateItems } from './items';
 import { buildIndex } from './locate';
 import { adMark, learnExclusion, leftOutBeside } from './negatives';
-import { headingBetween, listHeading } from './sections';
+import { headingBetween, listHeading, namedByUrl } from './sections';
 import { learnObjectRules } from './object-rules';
 import { readField } from './read';
 import type { FieldRule, ReplayRecipe } from './recipe';
@@ -39,6 +39,8 @@ export interface LearnOptions {
    * would leave out makes learning decline rather than count as a look-alike the model skipped.
    */
   fromEarlierVisit?: boolean;
+  /** The learning page's URL: whether it names the list's heading (recipe.headingInUrl). */
+  url?: string | null;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -172,6 +174,7 @@ function learnList(
   }
   // At most what the recipe schema keeps: more marks would only make the replay decline.
   const marks = [...new Set(placed.flatMap((el) => adMark(el) ?? []))].slice(0, 20);
+  const heading = listHeading(placed, matched);
   const columns = learnColumns(placed, rules);
   return {
     recipe: {
@@ -186,7 +189,8 @@ function learnList(
         ? { exclude: exclusion }
         : {}),
       ...(headingBetween(placed, matched) ? { sectioned: true as const } : {}),
-      heading: listHeading(placed, matched),
+      heading,
+      ...(namedByUrl(heading, options.url) ? { headingInUrl: true as const } : {}),
       ...(marks.length > 0 ? { itemMarks: marks } : {}),
     },
   };

@@ -68,6 +68,12 @@ export interface ReplayRecipe {
    * kept, not judged by it.
    */
   heading?: string | null;
+  /**
+   * Lists: every word of that heading is a word of the learning page's URL (/c/shoes, under
+   * "Shoes"): the heading names what the URL names, so a page of the same list for another
+   * value (/c/boots, under "Boots") is the same list (sections.ts, namedByUrl).
+   */
+  headingInUrl?: true;
 }
 
 const SELECTOR_LENGTH = 1_000;
@@ -115,6 +121,7 @@ export const ReplayRecipeSchema: z.ZodType<ReplayRecipe> = z
     headers: z.array(z.string().max(500)).max(1_000).optional(),
     sectioned: z.literal(true).optional(),
     heading: z.string().min(1).max(HEADING_LENGTH).nullable().optional(),
+    headingInUrl: z.literal(true).optional(),
     itemMarks: z.array(z.string().min(1).max(200)).max(20).optional(),
     exclude: z
       .object({

@@ -5,7 +5,7 @@ import { CARD_SCHEMA, cardsPage, products } from './fixtures';
 import { learnRecipe } from './learn';
 import type { ReplayRecipe } from './recipe';
 import { readRecipe } from './recipe';
-import { listHeading, sameHeading } from './sections';
+import { listHeading, namedByUrl, sameHeading } from './sections';
 import { spotCheck, spotCheckWithEvidence } from './spot-check';
 
 const page1 = products(12, 1);
@@ -117,5 +117,50 @@ describe('the heading a list sat under', () => {
     expect(heading).toBe('All products');
     expect(readRecipe(old).recipe).not.toBeNull();
     expect(check(redesigned(cardsPage(products(12, 400), newCards)), old)).toBeNull();
+  });
+});
+
+describe('a list headed by what its URL names', () => {
+  const headed = (heading: string, html: string) =>
+    html.replace('<h1>All products</h1>', `<h1>${heading}</h1>`);
+  const shoes = headed('Shoes', cardsPage(page1));
+  const at = (url: string, html: string, recipe: ReplayRecipe) => {
+    const doc = page(html);
+    return spotCheck(doc, recipe, applyRecipe(doc, recipe).data, { url });
+  };
+
+  it('reads the heading’s words in the URL’s path or query, give or take a plural s', () => {
+    expect(namedByUrl('Boots', 'https://shop.test/c/boots')).toBe(true);
+    expect(namedByUrl("Men's Boot", 'https://shop.test/c/mens-boots?page=2')).toBe(true);
+    expect(namedByUrl('Running shoes', 'https://shop.test/list?category=running%20shoes')).toBe(
+      true,
+    );
+    expect(namedByUrl('Boots', 'https://shop.test/c/shoes')).toBe(false);
+    expect(namedByUrl('Recommended boots', 'https://shop.test/c/boots')).toBe(false);
+    expect(namedByUrl(null, 'https://shop.test/c/boots')).toBe(false);
+    expect(namedByUrl('Boots', null)).toBe(false);
+  });
+
+  it('replays the same list for another value of the URL, and nothing else', () => {
+    const result = learnRecipe(page(shoes), page1, CARD_SCHEMA, {
+      url: 'https://shop.test/c/shoes',
+    });
+    if (!result.recipe) throw new Error(result.reason);
+    expect(result.recipe).toMatchObject({ heading: 'Shoes', headingInUrl: true });
+    const boots = headed('Boots', cardsPage(products(12, 500)));
+    expect(at('https://shop.test/c/boots', boots, result.recipe)).toBeNull();
+    // Headed by a value the URL does not carry: another list.
+    expect(at('https://shop.test/c/sandals', boots, result.recipe)).toMatch(/sit under "Boots"/);
+    // The strip beside a redesigned list: headed by words no URL of the list carries.
+    const strip = redesigned(headed('Boots', cardsPage(products(12, 500), newCards)));
+    expect(at('https://shop.test/c/boots', strip, result.recipe)).toMatch(/Recommended/);
+  });
+
+  it('keeps the heading check when the learning page’s URL did not name its heading', () => {
+    const result = learnRecipe(page(shoes), page1, CARD_SCHEMA, { url: 'https://shop.test/list' });
+    if (!result.recipe) throw new Error(result.reason);
+    expect(result.recipe.headingInUrl).toBeUndefined();
+    const boots = headed('Boots', cardsPage(products(12, 500)));
+    expect(at('https://shop.test/c/boots', boots, result.recipe)).toMatch(/sit under "Boots"/);
   });
 });

@@ -117,6 +117,40 @@ export function sameHeading(learned: string | null, here: string | null): boolea
   return shared > 0 && shared < a.length && shared < b.length;
 }
 
+/** The words of a URL's path and query values, lower-case ("/c/mens-shoes?page=2"). */
+function urlWords(url: string): Set<string> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return new Set();
+  }
+  const text = [parsed.pathname, ...parsed.searchParams.values()].join(' ');
+  let decoded = text;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    // A stray "%" in the path: its words as written.
+  }
+  return new Set(decoded.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/**
+ * Whether the URL names the list the heading names: every content word of the heading is a
+ * word of the URL's path or query, give or take a plural s ("Men's Boot" at /c/mens-boots). A
+ * listing for a value the URL carries ("/c/boots", "?category=boots") is headed by that value.
+ */
+export function namedByUrl(heading: string | null, url: string | null | undefined): boolean {
+  const words = contentWords(heading ?? '');
+  if (words.length === 0 || !url) return false;
+  const inUrl = urlWords(url);
+  const named = (word: string) =>
+    inUrl.has(word) ||
+    inUrl.has(`${word}s`) ||
+    (word.endsWith('s') && inUrl.has(word.slice(0, -1)));
+  return words.every(named);
+}
+
 const quoted = (heading: string | null) =>
   heading === null ? 'no heading' : JSON.stringify(heading.slice(0, 60));
 
@@ -129,6 +163,7 @@ export function sectionProblem(
   root: Root,
   recipe: ReplayRecipe,
   rows: readonly Pick<ReplayRow, 'container'>[],
+  url?: string | null,
 ): string | null {
   if (recipe.container === null) return null;
   const items = rows.map((row) => row.container);
@@ -139,5 +174,8 @@ export function sectionProblem(
   if (recipe.heading === undefined) return null;
   const here = listHeading(items, matched);
   if (sameHeading(recipe.heading, here)) return null;
+  // The same list for another value of its URL: "Boots" at /c/boots, learned as "Shoes" at
+  // /c/shoes. A strip beside the list is headed by words the URL does not carry.
+  if (recipe.headingInUrl && namedByUrl(here, url)) return null;
   return `the items sit under ${quoted(here)} here, and under ${quoted(recipe.heading)} on the learning page (a "Recommended" strip in the old markup beside a redesigned list?): the model tells the list from what is beside it`;
 }

@@ -168,6 +168,8 @@ export interface SpotCheckOptions {
    * before) is the item's own, as the recipe's itemMarks are. An advert reads none of them.
    */
   known?: readonly unknown[];
+  /** This page's URL: a list headed by what its URL names (recipe.headingInUrl, sections.ts). */
+  url?: string | null;
 }
 
 /** Whether the row reads exactly one of the known items, in every field of the recipe. */
@@ -215,7 +217,7 @@ function listProblem(
   learned: ReplayRecipe,
   data: unknown,
   evidence: Evidence,
-  known: readonly unknown[],
+  options: SpotCheckOptions,
 ): string | null {
   const columns = bindColumns(root, learned);
   if ('problem' in columns) return columns.problem;
@@ -236,9 +238,9 @@ function listProblem(
   if (empty > EMPTY_SHARE * rows.length) {
     return `${empty} of ${rows.length} containers matched by "${recipe.container}" read no field`;
   }
-  const marked = rowsProblem(kept, recipe, known, evidence);
+  const marked = rowsProblem(kept, recipe, options.known ?? [], evidence);
   if (marked) return marked;
-  const divided = sectionProblem(root, recipe, kept);
+  const divided = sectionProblem(root, recipe, kept, options.url);
   if (divided) return divided;
   if (data.length !== kept.length) {
     return `the data has ${data.length} items but the page has ${kept.length} (not this recipe's replay of this page?)`;
@@ -365,7 +367,7 @@ export function spotCheckWithEvidence(
   const evidence: Evidence = [];
   const problem =
     read.recipe.kind === 'list'
-      ? listProblem(root, read.recipe, data, evidence, options.known ?? [])
+      ? listProblem(root, read.recipe, data, evidence, options)
       : objectProblem(root, read.recipe, data, evidence);
   return problem === null ? { problem: null, evidence } : { problem };
 }

@@ -229,6 +229,14 @@ export function readPage(request: PageReadRequest): PageRead {
 }
 
 /**
+ * At most this many links cross back from the pool, each href at most LINK_HREF_MAX long: a
+ * 2 MB page of bare anchors would otherwise clone some 170,000 of them. A pager link past the
+ * cap is not seen; the routine's end check still finds its pager element by name.
+ */
+const LINKS_MAX = 20_000;
+const LINK_HREF_MAX = 2_048;
+
+/**
  * The links of the whole document `root` belongs to (the extension's snapshot is already scoped
  * by the strategy's selector; a selector applied here still leaves the page's pager in view).
  * href is the attribute as written, entities decoded; the caller resolves it against the URL.
@@ -236,11 +244,14 @@ export function readPage(request: PageReadRequest): PageRead {
 function linksOf(root: Element): PageLink[] {
   const links: PageLink[] = [];
   for (const link of root.ownerDocument.querySelectorAll('a[href], area[href], link[href]')) {
+    const href = link.getAttribute('href') ?? '';
+    if (href.length > LINK_HREF_MAX) continue;
     links.push({
-      href: link.getAttribute('href') ?? '',
+      href,
       rel: (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean),
       disabled: link.getAttribute('aria-disabled') === 'true' || link.hasAttribute('disabled'),
     });
+    if (links.length === LINKS_MAX) break;
   }
   return links;
 }

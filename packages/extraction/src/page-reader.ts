@@ -194,13 +194,16 @@ function tryReplay(
 }
 
 /** The probes whose recipe, evidence holding, reads exactly the model's data on this page. */
-function agreeingProbes(root: Element, request: PageLearnRequest, data: unknown): string[] {
+function agreeingProbes(
+  root: Element,
+  request: PageLearnRequest,
+  data: unknown,
+  schema: CheckedSchema,
+): string[] {
   if (!request.probes || request.probes.length === 0) return [];
-  const checked = checkOutputSchema(request.schema);
-  if (!checked.ok) return [];
   return request.probes
     .filter(({ recipe }) => {
-      const tried = tryRecipe(root, recipe, checked.schema, { url: request.url });
+      const tried = tryRecipe(root, recipe, schema, { url: request.url });
       return tried.replayed !== null && sameData(tried.replayed.data, data);
     })
     .map(({ key }) => key);
@@ -272,11 +275,11 @@ function withShownAgain(request: PageLearnRequest): unknown {
 function readBackOf(
   root: Element,
   recipe: ReplayRecipe,
-  request: PageLearnRequest,
+  schema: CheckedSchema,
+  url: string | null,
 ): NonNullable<PageLearned['readBack']> {
-  const tried = tryReplay(root, { recipe, schema: request.schema }, request.url);
-  if (!tried.replayed)
-    return { ok: false, problem: tried.problem ?? 'the selectors read nothing here' };
+  const tried = tryRecipe(root, recipe, schema, { url });
+  if (!tried.replayed) return { ok: false, problem: tried.problem };
   return { ok: true, data: tried.replayed.data, evidence: tried.replayed.evidence };
 }
 
@@ -292,9 +295,14 @@ export function learnPage(request: PageLearnRequest): PageLearned {
       url: request.url,
       fromEarlierVisit: request.fromEarlierVisit,
     });
-    const agreeing = agreeingProbes(content.root, request, data);
-    const readBack =
-      request.readBack && learned.recipe ? readBackOf(content.root, learned.recipe, request) : null;
+    // The schema is checked once for the probes and the read-back.
+    const checked = checkOutputSchema(request.schema);
+    const agreeing = checked.ok ? agreeingProbes(content.root, request, data, checked.schema) : [];
+    let readBack: PageLearned['readBack'] | null = null;
+    if (request.readBack && learned.recipe)
+      readBack = checked.ok
+        ? readBackOf(content.root, learned.recipe, checked.schema, request.url)
+        : { ok: false, problem: checked.warning };
     return {
       ...learned,
       ...(agreeing.length > 0 ? { agreeing } : {}),

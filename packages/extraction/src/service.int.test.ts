@@ -390,6 +390,16 @@ describe('a strategy learned from items read some other way (a collecting task)'
       return { name: p.name, price: p.price, rating: p.rating };
     });
   const page = (n: number) => ({ tenantId: 't1', url: `${base}/catalog/?page=${n}` });
+  const QUERY = 'collected product items';
+  /** Learns from `data` as the items read off page 1 (six products). */
+  const learnPage1 = (on: ExtractionService, data: unknown) =>
+    on.learnData({
+      ...page(1),
+      html: catalogPageHtml(0, 6, 1),
+      query: QUERY,
+      schema: PRODUCTS,
+      data,
+    });
 
   it('is kept only when its selectors read the items back, from one parse of the page', async () => {
     // Count the parses: each read or learn of the reader parses the page once.
@@ -399,17 +409,11 @@ describe('a strategy learned from items read some other way (a collecting task)'
       learn: (request) => (parses.push('learn'), inlinePageReader.learn(request)),
     };
     const counted = new ExtractionService({ llm, store, sleep: async () => {}, pages });
-    const learned = await counted.learnData({
-      ...page(1),
-      html: catalogPageHtml(0, 6, 1),
-      query: 'collected product items',
-      schema: PRODUCTS,
-      data: items(0, 6),
-    });
+    const learned = await learnPage1(counted, items(0, 6));
     expect(learned.strategy).not.toBeNull();
     expect(learned.strategy && learned.data).toEqual(items(0, 6));
     expect(parses).toEqual(['learn']);
-    const found = await counted.findData('t1', page(2).url, 'collected product items');
+    const found = await counted.findData('t1', page(2).url, QUERY);
     expect(found?.id).toBe(learned.strategy?.id);
     if (!found) return;
     const replayed = await counted.replayData({
@@ -422,15 +426,9 @@ describe('a strategy learned from items read some other way (a collecting task)'
   });
 
   it('leaves no strategy behind when the items are not what the page shows', async () => {
-    const learned = await service.learnData({
-      ...page(1),
-      html: catalogPageHtml(0, 6, 1),
-      query: 'collected product items',
-      schema: PRODUCTS,
-      data: items(100, 6),
-    });
+    const learned = await learnPage1(service, items(100, 6));
     expect(learned).toMatchObject({ strategy: null, reason: expect.any(String) });
-    expect(await service.findData('t1', page(1).url, 'collected product items')).toBeNull();
+    expect(await service.findData('t1', page(1).url, QUERY)).toBeNull();
   });
 });
 

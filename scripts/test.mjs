@@ -18,9 +18,31 @@ function readJson(file) {
   }
 }
 
+/** `file › test` for each failed test of a vitest report (a suite that did not load: its file). */
+function vitestFailures(report) {
+  return (report.testResults ?? []).flatMap((suite) => {
+    const file = path.relative(root, suite.name ?? '');
+    const failed = (suite.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (failed.length === 0) return suite.status === 'failed' ? [`${file} (did not load)`] : [];
+    return failed.map((a) => `${file} › ${a.fullName ?? a.title}`);
+  });
+}
+
+/** `file › test` for each Playwright test that failed or passed only on a retry. */
+function playwrightFailures(suites) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? [])
+        .filter((t) => t.status === 'unexpected' || t.status === 'flaky')
+        .map((t) => `${spec.file} › ${spec.title}${t.status === 'flaky' ? ' (flaky)' : ''}`),
+    ),
+    ...playwrightFailures(suite.suites ?? []),
+  ]);
+}
+
 /** Sums vitest JSON reports (and Playwright's, which e2e writes as playwright-*.json). */
 function testTotals() {
-  const totals = { passed: 0, failed: 0, skipped: 0, byReport: {} };
+  const totals = { passed: 0, failed: 0, skipped: 0, byReport: {}, names: [] };
   if (!existsSync(reports)) return totals;
   for (const file of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
     const r = readJson(path.join(reports, file));
@@ -36,10 +58,12 @@ function testTotals() {
       failed += (r.testResults ?? []).filter(
         (s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0,
       ).length;
+      totals.names.push(...vitestFailures(r));
     } else if (r.stats) {
       passed = r.stats.expected ?? 0;
       failed = (r.stats.unexpected ?? 0) + (r.stats.flaky ?? 0);
       skipped = r.stats.skipped ?? 0;
+      totals.names.push(...playwrightFailures(r.suites ?? []));
     }
     totals.passed += passed;
     totals.failed += failed;
@@ -159,6 +183,9 @@ console.log(
   `tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped; ` +
     `checks (lint, typecheck, format): ${checksPassed} passed, ${checksFailed} failed`,
 );
+// Each failed test by name, just above the totals, where a log's tail still shows it.
+for (const name of totals.names.slice(0, 20)) console.log(`failed test: ${name}`);
+if (totals.names.length > 20) console.log(`failed test: … and ${totals.names.length - 20} more`);
 if (failedNames.length > 0) console.log(`failed: ${failedNames.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || turboCode !== 0 ? 1 : 0);

@@ -101,8 +101,30 @@ export const SnapshotRequest = z.object({
     .boolean()
     .optional()
     .meta({ description: 'Content mode: images as ![alt](src); default left out.' }),
+  pageLinks: z.boolean().optional().meta({
+    description:
+      "Also list the page's links outside the selector's element (PageSnapshot.links): a routine's last read of a list asks whether a pager outside the part it reads leads on.",
+  }),
 });
 export type SnapshotRequest = z.infer<typeof SnapshotRequest>;
+
+/** Links a snapshot lists at most, and the most characters of one link's href. */
+export const PAGE_LINK_LIMITS = { count: 2_000, hrefLength: 2_048 } as const;
+
+/** A link of the page (<a>, <area> or <link>) as the next-page check reads it. */
+export const PageLink = z.object({
+  href: z.string().max(PAGE_LINK_LIMITS.hrefLength).meta({
+    description: 'The href attribute as written (entities decoded); resolved against the URL.',
+  }),
+  rel: z
+    .array(z.string().max(64))
+    .max(16)
+    .meta({ description: 'The rel attribute\'s tokens, lower-case ("next").' }),
+  disabled: z.boolean().meta({
+    description: 'aria-disabled="true" or a disabled attribute: a greyed "Next" leads nowhere.',
+  }),
+});
+export type PageLink = z.infer<typeof PageLink>;
 
 /** Sent by the client in `snapshot`, answering a `needs_snapshot`. */
 export const PageSnapshot = z.object({
@@ -113,6 +135,10 @@ export const PageSnapshot = z.object({
   error: z.string().max(1_000).optional().meta({
     description:
       'Why the snapshot could not be taken as asked (e.g. the selector matches no element); `text` is then empty. The agent tells the model and goes on.',
+  }),
+  links: z.array(PageLink).max(PAGE_LINK_LIMITS.count).optional().meta({
+    description:
+      'With `pageLinks`: the page\'s links outside the selector\'s element, in page order (those marked rel="next" first).',
   }),
 });
 export type PageSnapshot = z.infer<typeof PageSnapshot>;

@@ -5,7 +5,8 @@
 // the calling thread, for tests and benches. Each call parses the page once: a read either
 // replays (and needs no Markdown) or renders, and learning, after the model answered, parses
 // again rather than holding a DOM across a model call.
-import { ownData } from '@tandem/contracts';
+import { ownData, type PageLink } from '@tandem/contracts';
+import { pageLinks } from '@tandem/page/server';
 import { parseContent } from './content';
 import type { JsonObject } from './json';
 import {
@@ -49,14 +50,8 @@ export interface PageReadRequest {
   links?: boolean;
 }
 
-/** A link of the page (<a>, <area> or <link>) as the next-page check reads it. */
-export interface PageLink {
-  href: string;
-  /** The rel attribute's tokens, lower-case ("next"). */
-  rel: string[];
-  /** aria-disabled="true" or a disabled attribute: a pager's greyed "Next" leads nowhere. */
-  disabled: boolean;
-}
+/** A link of the page as the next-page check reads it (the extension sends them too). */
+export type { PageLink };
 
 export interface PageRead {
   /** The content the model reads; null when the replay fitted and no model is needed. */
@@ -232,32 +227,18 @@ export function readPage(request: PageReadRequest): PageRead {
 }
 
 /**
- * At most this many links cross back from the pool, each href at most LINK_HREF_MAX long: a
- * 2 MB page of bare anchors would otherwise clone some 170,000 of them. A pager link past the
- * cap is not seen; the routine's end check still finds its pager element by name.
+ * At most this many links cross back from the pool: a 2 MB page of bare anchors would
+ * otherwise clone some 170,000 of them. A pager link past the cap is not seen (those marked
+ * rel="next" come first); the routine's end check still finds its pager element by name.
  */
 const LINKS_MAX = 20_000;
-const LINK_HREF_MAX = 2_048;
 
 /**
- * The links of the whole document `root` belongs to (the extension's snapshot is already scoped
- * by the strategy's selector; a selector applied here still leaves the page's pager in view).
- * href is the attribute as written, entities decoded; the caller resolves it against the URL.
+ * The links of the whole document `root` belongs to: the extension's snapshot is already
+ * scoped by the strategy's selector, and a selector applied here still leaves the page's pager
+ * in view. The same reading as the extension's (@tandem/page pageLinks).
  */
-function linksOf(root: Element): PageLink[] {
-  const links: PageLink[] = [];
-  for (const link of root.ownerDocument.querySelectorAll('a[href], area[href], link[href]')) {
-    const href = link.getAttribute('href') ?? '';
-    if (href.length > LINK_HREF_MAX) continue;
-    links.push({
-      href,
-      rel: (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean),
-      disabled: link.getAttribute('aria-disabled') === 'true' || link.hasAttribute('disabled'),
-    });
-    if (links.length === LINKS_MAX) break;
-  }
-  return links;
-}
+const linksOf = (root: Element): PageLink[] => pageLinks(root.ownerDocument, { max: LINKS_MAX });
 
 /** An item whose every text is in the page (a look-alike elsewhere makes learning fail). */
 function shownIn(html: string, item: Record<string, unknown>): boolean {

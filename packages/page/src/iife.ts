@@ -13,6 +13,7 @@ import {
   observeAction,
   resolveXpath,
   snapshot,
+  snapshotLinks,
   startObservation,
   waitForStability,
 } from './index';
@@ -30,6 +31,7 @@ const api = {
   startObservation,
   installNetworkTracker,
   snapshot,
+  snapshotLinks,
   resolveXpath,
 };
 

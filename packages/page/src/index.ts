@@ -25,7 +25,7 @@ export type { TargetFacts } from './execute/inspect';
 export type { ExecuteOptions } from './execute/execute';
 export type { ExecuteErrorCode, ExecuteResult } from './execute/result';
 export type { CaptureOptions, CaptureResult, SemanticNode } from './types';
-export { snapshot, snapshotDocument, resolveXpath } from './snapshot/snapshot';
+export { snapshot, snapshotDocument, snapshotLinks, resolveXpath } from './snapshot/snapshot';
 export type { SnapshotEnvironment, SnapshotOptions } from './snapshot/snapshot';
 export { SelectorError } from './snapshot/scope';
 export { isGeneratedId, isUtilityClass } from './snapshot/xpath-tokens';

@@ -7,7 +7,8 @@ import type { SnapshotOptions } from './snapshot/snapshot';
 import { snapshotDocument } from './snapshot/snapshot';
 
 export type { SnapshotOptions } from './snapshot/snapshot';
-export { resolveXpath } from './snapshot/snapshot';
+export { resolveXpath, snapshotLinks } from './snapshot/snapshot';
+export { pageLinks } from './snapshot/links';
 
 interface ParserWindow {
   window: DOMWindow;

@@ -7,6 +7,7 @@ import {
   inspectTargets,
   SelectorError,
   snapshot,
+  snapshotLinks,
   startObservation,
   type Observation,
 } from '@tandem/page';
@@ -16,11 +17,17 @@ let observation: Observation | null = null;
 
 /**
  * A snapshot, or why it could not be taken as asked: a selector the model chose may match
- * nothing on this page, which the model should hear about, not a failed task.
+ * nothing on this page, which the model should hear about, not a failed task. With
+ * `pageLinks`, the page's links outside the selector's element come along.
  */
 async function snapshotReply(request: SnapshotRequest): Promise<PageSnapshot> {
   try {
-    return { mode: request.mode, text: await snapshot(request) };
+    const text = await snapshot(request);
+    return {
+      mode: request.mode,
+      text,
+      ...(request.pageLinks ? { links: snapshotLinks(document, request.selector) } : {}),
+    };
   } catch (error) {
     if (error instanceof SelectorError)
       return { mode: request.mode, text: '', error: error.message };

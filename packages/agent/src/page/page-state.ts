@@ -8,6 +8,7 @@ import type {
   ClientObservations,
   DomMode,
   InteractRequest,
+  PageLink,
   SemanticNodeV3,
   Viewport,
   ViewportContent,
@@ -50,8 +51,11 @@ export interface PageState {
   /** Chain partial-failure report. */
   lastExecutedActionIndex: number | null;
   chainActionError: string | null;
-  /** `error`: the client could not take the snapshot as asked (e.g. no element matched). */
-  snapshot: { mode: string; text: string; error?: string } | null;
+  /**
+   * `error`: the client could not take the snapshot as asked (e.g. no element matched).
+   * `links`: the page's links outside the snapshot's scope, when the server asked for them.
+   */
+  snapshot: { mode: string; text: string; error?: string; links?: PageLink[] } | null;
 }
 
 const cap = (text: string | undefined, max: number) =>
@@ -128,6 +132,7 @@ export function pageStateFrom(
           mode: request.snapshot.mode,
           text: request.snapshot.text,
           ...(request.snapshot.error ? { error: cap(request.snapshot.error, 300) } : {}),
+          ...(request.snapshot.links ? { links: request.snapshot.links } : {}),
         }
       : null,
   };

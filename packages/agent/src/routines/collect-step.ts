@@ -9,7 +9,7 @@
 // Whatever cannot be read this way (no selectors fit, the saved items are gone from the page)
 // goes to the full agent, which collects with the model.
 import { fillTemplate, ROUTINE_COLLECT, type RoutineStep } from '@tandem/contracts';
-import type { PageLink } from '@tandem/extraction';
+import type { PageLink } from '@tandem/contracts';
 import type { AgentDeps } from '../deps';
 import { logFor } from '../nodes/node-context';
 import { readPage } from '../nodes/outcomes';

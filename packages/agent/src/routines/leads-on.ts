@@ -6,7 +6,7 @@
 // rel="next". The extraction reads those links in the same parse as the items, in the server's
 // worker pool (PageReadRequest.links): no second parse of the page on the request's thread.
 import { ROUTINE_COLLECT, ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
-import type { PageLink } from '@tandem/extraction';
+import type { PageLink } from '@tandem/contracts';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { replaying } from './run';
 

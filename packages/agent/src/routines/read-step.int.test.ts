@@ -8,6 +8,8 @@ import {
   catalogPageHtml,
   productListSchema,
   scriptedExtractionLlm,
+  sentHtml,
+  sentLinks,
 } from '@tandem/extraction/testing';
 import { createLibsqlStore } from '@tandem/store';
 import { describe, expect, it } from 'vitest';
@@ -178,5 +180,88 @@ describe('a routine that reads with a saved extraction', () => {
     };
     const more = await routineStep(env.deps)(atEnd);
     expect((more.routineRun as RoutineRun).fellBack).toMatch(/the list goes on past the pages/);
+  });
+});
+
+describe('a routine whose saved extraction reads one part of the page', () => {
+  const PAGE_2 = 'https://shop.test/catalog/?page=2';
+  const SCOPE = '#products';
+  /** Page `n` as a shop renders it, its pager below the list under `pager`'s name. */
+  const shopPage = (n: number, pager: string | null) =>
+    catalogPageHtml((n - 1) * 12, 12, n).replace(
+      /<p><a href="\?page=\d+">Next page<\/a><\/p>/,
+      pager ? `<p><a href="?page=${n + 1}">${pager}</a></p>` : '',
+    );
+
+  // The model scoped its read to the list (cssSelector), so the strategy is scoped, and a read
+  // with it sends that part only: a pager below the list is not in it. Renamed ("More
+  // products"), the pager is not found by name either, and the routine ended after page 2 with
+  // a longer list: part of the data, handed back as all of it. The read now asks for the
+  // page's links outside the part it reads, and the one to page 3 tells the list goes on.
+  it('hands over when a pager outside that part leads on under another name', async () => {
+    const env = await setup();
+    const first = onPage(
+      stateWith({
+        tenantId: 't1',
+        taskId: 'task-1',
+        pendingExtraction: {
+          query: 'products',
+          outputSchema: productListSchema(['name', 'price']),
+          cssSelector: SCOPE,
+        },
+      }),
+      sentHtml(shopPage(1, 'Next page'), URL, SCOPE),
+    );
+    const [read] = applyUpdate(first, await extraction(env.deps)(first)).routineTrace;
+    if (!read?.read?.extractionId) throw new Error('the first run read nothing');
+    const routine = saved([read, nextPageClick(read, PAGE_2), { ...read, beforeUrl: PAGE_2 }]);
+
+    const lastRead = async (pager: string | null, tree: SemanticNodeV3[]) => {
+      const start = {
+        ...rerun(routine, tree),
+        taskId: `task-${pager ?? 'end'}`,
+        page: pageWith({ url: PAGE_2, tree }),
+        routineRun: { ...startRun(routine, {}, TOKENS), next: 2 },
+      };
+      const asked = applyUpdate(start, await routineStep(env.deps)(start));
+      // The read is scoped as the strategy is, and asks for the links outside it.
+      expect(asked.pageRequest).toEqual({
+        mode: 'content',
+        format: 'html',
+        selector: SCOPE,
+        pageLinks: true,
+      });
+      const html = shopPage(2, pager);
+      const sent = {
+        ...asked,
+        pageRequest: null,
+        page: pageWith({
+          url: PAGE_2,
+          tree,
+          snapshot: {
+            mode: 'content',
+            text: sentHtml(html, PAGE_2, SCOPE),
+            links: sentLinks(html, SCOPE),
+          },
+        }),
+      };
+      expect(sent.page.snapshot?.text).not.toContain('?page=3');
+      const extracted = applyUpdate(sent, await extraction(env.deps)(sent));
+      return applyUpdate(extracted, await routineStep(env.deps)(extracted));
+    };
+
+    const more: SemanticNodeV3 = { i: 'more', r: 'link', n: 'More products' };
+    const longer = await lastRead('More products', [more]);
+    expect(longer.routineRun?.fellBack).toMatch(
+      /the list goes on past the pages .*shop\.test\/catalog\/\?page=3/,
+    );
+    expect(routeAfterRoutineStep(longer)).toBe('action_generation');
+    // No pager below the list: it ended there, as it did when the routine was saved.
+    const ended = await lastRead(null, []);
+    expect(ended.routineRun?.fellBack).toBeNull();
+    expect(ended.status).toBe('completed');
+    // The first read of the list (not its last) asks for no links.
+    const firstRead = applyUpdate(rerun(routine), await routineStep(env.deps)(rerun(routine)));
+    expect(firstRead.pageRequest).toEqual({ mode: 'content', format: 'html', selector: SCOPE });
   });
 });

@@ -31,7 +31,7 @@ import { resolveTarget, stillDescribes } from './resolve';
 import { collectedTotal } from '../collect/summary';
 import { collectRead, collectUnit, isCollect } from './collect-step';
 import { fallBackUpdate, healUpdate, routineAnswer } from './handover';
-import { isRead, pagerStep, readsItems } from './leads-on';
+import { isRead, lastReadPager, pagerStep, readsItems } from './leads-on';
 import { replaying, stepLabel, unitFrom, type RoutineRun } from './run';
 
 type Unit = { from: number; to: number };
@@ -183,10 +183,13 @@ async function readUnit(
   if (!deps.extraction || !request.success)
     return fallBackUpdate(deps, state, run, `step ${k + 1}'s saved extraction cannot run here`);
   const unit = { from: k, to: k };
+  const reading = { ...run, unit, readAt: state.routineTrace.length };
+  // The routine's last read of a paged list: the page's links tell whether the list goes on.
+  const lastRead = lastReadPager({ routineRun: reading }) >= 0;
   return {
-    routineRun: { ...run, unit, readAt: state.routineTrace.length },
+    routineRun: reading,
     pending: null,
-    pageRequest: await extractionSnapshot(deps, state, request.data),
+    pageRequest: await extractionSnapshot(deps, state, request.data, lastRead),
     pendingExtraction: request.data,
     ...readPage(`${stepLabel(run, unit)}: read the page with the saved extraction`),
   };

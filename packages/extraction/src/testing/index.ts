@@ -1,5 +1,5 @@
 export { answerFromPrompt, contentOf, schemaOf } from './read-content';
-export { sentHtml } from './sent-html';
+export { sentHtml, sentLinks } from './sent-html';
 export {
   scriptedExtractionLlm,
   type ScriptedCall,

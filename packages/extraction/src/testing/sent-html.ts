@@ -3,7 +3,19 @@
 // page's own markup. Tests of what reads that HTML on the server (a routine's collect step)
 // give it this, so they see what the cleaning does to the markup: a heading's button unwrapped,
 // controls and hidden elements left out. Parsed without layout, as the server parses pages.
-import { snapshotHtml } from '@tandem/page/server';
+import type { PageLink } from '@tandem/contracts';
+import { parseHtml, releaseDocument, snapshotHtml, snapshotLinks } from '@tandem/page/server';
 
-export const sentHtml = (html: string, url: string): string =>
-  snapshotHtml(html, { mode: 'content', format: 'html', url });
+/** The content read of `html`, scoped by `selector` when one is given. */
+export const sentHtml = (html: string, url: string, selector?: string): string =>
+  snapshotHtml(html, { mode: 'content', format: 'html', url, ...(selector ? { selector } : {}) });
+
+/** The links a read scoped by `selector` sends beside it (SnapshotRequest.pageLinks). */
+export function sentLinks(html: string, selector: string): PageLink[] {
+  const doc = parseHtml(html);
+  try {
+    return snapshotLinks(doc, selector);
+  } finally {
+    releaseDocument(doc);
+  }
+}

@@ -2,12 +2,12 @@
 // core takes a Document and plain DOM interfaces only, so it runs unchanged in a page (layout
 // available) and on the server over a parsed document (no layout: viewport and CSS visibility
 // unknown).
-import type { SnapshotFormat, SnapshotMode, SnapshotRequest } from '@tandem/contracts';
+import type { PageLink, SnapshotFormat, SnapshotMode, SnapshotRequest } from '@tandem/contracts';
 import { collapse } from '../dom/text';
 import { chooseSections, renderContent } from './content';
 import { compileGrep, describeGrep } from './grep';
 import { renderInteractive } from './interactive';
-import { baseUrlOf } from './links';
+import { baseUrlOf, pageLinks } from './links';
 import { buildOutline } from './outline-model';
 import type { PageHeader } from './outline-text';
 import { renderOutline } from './outline-text';
@@ -90,6 +90,16 @@ export function snapshotDocument(
     page,
     grep,
   });
+}
+
+/**
+ * The page's links outside the snapshot's scope (SnapshotRequest.pageLinks): where a list's
+ * pager sits when the snapshot is scoped to the list. Throws as the snapshot does on a selector
+ * that matches nothing.
+ */
+export function snapshotLinks(doc: Document, selector: string | undefined): PageLink[] {
+  const scope = selector ? resolveScope(doc, selector, new XpathBuilder(doc)) : undefined;
+  return pageLinks(doc, scope ? { outside: scope } : {});
 }
 
 /** In the page: snapshot of the current (or given) document, with layout. */

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIife } from '../../scripts/build-iife';
-import { snapshotHtml } from '../../src/server';
+import { parseHtml, snapshotHtml, snapshotLinks } from '../../src/server';
 import type { SnapshotOptions } from '../../src/snapshot/snapshot';
 import { DEMO_PUBLIC_DIR, DOCS_DEMO_PATH, readDocsDemo } from './docs-demo';
 
@@ -111,6 +111,19 @@ describe('docs demo page in Chromium', () => {
     await expect(inPage({ mode: 'interactive', selector: '#no-such-thing' })).rejects.toThrow(
       /matches nothing|no element/i,
     );
+  });
+
+  it('lists the page’s links outside a scope as the server reads the same HTML', async () => {
+    const scope = 'nav[aria-label="Footer"]';
+    const inBrowser = await page.evaluate(
+      (s) => window.TandemPage.snapshotLinks(document, s),
+      scope,
+    );
+    expect(inBrowser).toEqual(snapshotLinks(parseHtml(readDocsDemo()), scope));
+    expect(inBrowser.length).toBeGreaterThan(3);
+    // The footer's own links are in the scoped snapshot already.
+    const all = await page.evaluate(() => window.TandemPage.snapshotLinks(document, undefined));
+    expect(all.length - inBrowser.length).toBe(2);
   });
 
   it('keeps jsdom out of the page bundle', () => {

@@ -63,18 +63,28 @@ export function parseModelExtract(
   };
 }
 
-/** The content snapshot an extraction reads: HTML (the extractor needs the elements). */
+/**
+ * The content snapshot an extraction reads: HTML (the extractor needs the elements).
+ * `pageLinks`: the read must tell whether the page links on past it (a routine's last read of
+ * a paged list, routines/leads-on.ts); a snapshot scoped to the list then also lists the links
+ * outside it, where the pager is. An unscoped one holds them all already.
+ */
 export async function extractionSnapshot(
   deps: AgentDeps,
   state: InteractStateType,
   request: ExtractRequest,
+  pageLinks = false,
 ): Promise<SnapshotRequest> {
   let selector = request.cssSelector;
   if (!selector && request.extractionId && deps.extraction) {
     const strategy = await deps.extraction.cache.get(state.tenantId, request.extractionId);
     selector = strategy?.cssSelector ?? undefined;
   }
-  return { mode: 'content', format: 'html', ...(selector ? { selector } : {}) };
+  return {
+    mode: 'content',
+    format: 'html',
+    ...(selector ? { selector, ...(pageLinks ? { pageLinks: true } : {}) } : {}),
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 // selector), and this node runs the extraction server-side. The data goes to the store; the state
 // keeps one summary line per extraction, so later prompts stay the same size however much was
 // extracted. Then the model reasons again on the same step with the summary in its prompt.
+import type { PageLink } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
 import { FAILED_EXTRACTION } from './state';
@@ -67,7 +68,7 @@ export const extraction =
           items: stats.items,
           summary: note.summary,
         }),
-        ...onwardUpdate(state, page.url, out.links),
+        ...onwardUpdate(state, page.url, readLinks(out.links, snapshot.links)),
         tokens: withSpent(state, {
           input: stats.inputTokens,
           output: stats.outputTokens,
@@ -81,6 +82,17 @@ export const extraction =
       return { ...cleared, ...failed(state, page.url, message) };
     }
   };
+
+/**
+ * The page's links a routine's last read has: those of the HTML read (the pool's) and, for a
+ * snapshot scoped to the list, those the client listed outside it. Undefined when neither was.
+ */
+function readLinks(
+  read: readonly PageLink[] | undefined,
+  outside: readonly PageLink[] | undefined,
+): PageLink[] | undefined {
+  return read || outside ? [...(read ?? []), ...(outside ?? [])] : undefined;
+}
 
 /** The note of an extraction replaces the earlier note of the same extractionId. */
 function withNote(notes: readonly ExtractionNote[], note: ExtractionNote): ExtractionNote[] {

@@ -27,6 +27,7 @@ import {
 import { fakeGemini } from './support/fake-gemini-control';
 import type { RecordedCall } from './support/fake-gemini';
 import {
+  GRID_GOAL,
   LOGIN_GOAL,
   MESSAGE_GOAL,
   MESSAGE_PREFIX,
@@ -605,6 +606,44 @@ test('an extraction reruns with its saved strategy: every page read again, no mo
   await expect(steps.locator('tbody tr').first()).toContainText('the page’s content');
   await shootAs(admin, 'admin-routine-extract');
   await admin.close();
+});
+
+// The model scoped its read to the product grid, so each replay reads the grid alone and the
+// pager below it is in no read. Since the first run, the shop's last page leads on under
+// another name ("More products", no rel): the routine must not hand back three pages as the
+// whole list. The real extension lists the page's links outside the grid with the last read,
+// and the link to page 4 hands the task to the agent.
+test('a read scoped to the grid hands over when its last page now leads on under another name', async ({
+  ext,
+  server,
+}) => {
+  const first = await runGoal(ext, DEMO_PAGES.catalog, GRID_GOAL);
+  expect(first.run.status, JSON.stringify(first.run, null, 2)).toBe('completed');
+  const routine = await onlyRoutine(server, GRID_GOAL);
+  expect(routine.steps.map((s) => s.action).filter((a) => a === 'extract')).toHaveLength(3);
+  const before = await extractionOf(server, first.run.taskId);
+  expect(before.aggregate).toMatchObject({ items: CATALOG.uniqueProducts.length, pages: 3 });
+
+  await first.page.evaluate(() => localStorage.setItem('catalog:grown', 'yes'));
+  try {
+    const since = Date.now();
+    const again = await runGoal(ext, DEMO_PAGES.catalog, GRID_GOAL);
+    await expect(again.page).toHaveURL(/page=3/);
+    await expect(again.page.getByRole('link', { name: 'More products' })).toBeVisible();
+    expect(again.run.routine?.routineId).toBe(routine.id);
+    expect(again.run.routine?.fellBack).toMatch(
+      /the list goes on past the pages .*\/catalog\/\?page=4, its next page/,
+    );
+    // Every page the routine read was read by the grid's selectors; the agent took it from there.
+    const after = await extractionOf(server, again.run.taskId);
+    expect(after.results.slice(0, 3).map((r) => r.method)).toEqual(['replay', 'replay', 'replay']);
+    expect((await modelCallsSince(ext, since)).length).toBeGreaterThan(0);
+  } finally {
+    // The rerun's tab replaced the first one: any open demo page clears the flag for the origin.
+    const demo = new URL(ext.env.demo).origin;
+    const open = ext.context.pages().find((p) => p.url().startsWith(demo));
+    await open?.evaluate(() => localStorage.removeItem('catalog:grown'));
+  }
 });
 
 // ------------------------------------------------------------------ collected items

@@ -130,6 +130,9 @@ const REQUEST: StepsScript = {
   ...PAGE,
 };
 
+/** The catalogue's products read from the grid alone: the pager sits outside what it reads. */
+export const GRID_GOAL = 'Extract every product in the grid as JSON with name, price and rating';
+
 /**
  * The goals with a script of their own, the first that fits. fake-gemini.ts tries them before
  * its other scenarios: signing in happens on a page of the injection suite's site, and the
@@ -139,6 +142,16 @@ const SCRIPTS: [fits: (goal: string) => boolean, script: (goal: string) => Scrip
   [(goal) => goal.startsWith(MESSAGE_PREFIX), message],
   [(goal) => goal === LOGIN_GOAL, () => LOGIN],
   [(goal) => goal === OPEN_LINK_GOAL, () => OPEN_LINK],
+  [
+    (goal) => goal === GRID_GOAL,
+    () => ({
+      kind: 'extract',
+      query: 'every product with name, price and rating',
+      schema: PRODUCT_LIST_SCHEMA,
+      allPages: true,
+      cssSelector: '#product-grid',
+    }),
+  ],
   [
     (goal) => /every product/i.test(goal),
     () => ({

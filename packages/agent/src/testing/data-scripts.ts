@@ -15,6 +15,8 @@ export interface ExtractScript {
   query: string;
   schema: Record<string, unknown>;
   allPages: boolean;
+  /** The part of the page the first read is scoped to (the strategy keeps it). */
+  cssSelector?: string;
 }
 
 export interface CollectScript {
@@ -57,7 +59,11 @@ export function extractAction(script: ExtractScript, prompt: string): ActionAnsw
   const summary = extractionSummary(prompt);
   if (!summary) {
     return act('Extract the products of this page as structured data.', wait, {
-      extract: { query: script.query, outputSchema: script.schema },
+      extract: {
+        query: script.query,
+        outputSchema: script.schema,
+        ...(script.cssSelector ? { cssSelector: script.cssSelector } : {}),
+      },
       ...goesOn('The page is extracted'),
     });
   }

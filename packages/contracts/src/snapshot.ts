@@ -108,8 +108,17 @@ export const SnapshotRequest = z.object({
 });
 export type SnapshotRequest = z.infer<typeof SnapshotRequest>;
 
-/** Links a snapshot lists at most, and the most characters of one link's href. */
-export const PAGE_LINK_LIMITS = { count: 2_000, hrefLength: 2_048 } as const;
+/**
+ * Links a snapshot lists at most, the most characters of one link's href, and the most rel
+ * tokens of one link with the most characters of each (the page's reading and the schema
+ * share them, so the extension never sends what the server would refuse).
+ */
+export const PAGE_LINK_LIMITS = {
+  count: 2_000,
+  hrefLength: 2_048,
+  relTokens: 16,
+  relTokenLength: 64,
+} as const;
 
 /** A link of the page (<a>, <area> or <link>) as the next-page check reads it. */
 export const PageLink = z.object({
@@ -117,8 +126,8 @@ export const PageLink = z.object({
     description: 'The href attribute as written (entities decoded); resolved against the URL.',
   }),
   rel: z
-    .array(z.string().max(64))
-    .max(16)
+    .array(z.string().max(PAGE_LINK_LIMITS.relTokenLength))
+    .max(PAGE_LINK_LIMITS.relTokens)
     .meta({ description: 'The rel attribute\'s tokens, lower-case ("next").' }),
   disabled: z.boolean().meta({
     description: 'aria-disabled="true" or a disabled attribute: a greyed "Next" leads nowhere.',

@@ -34,8 +34,8 @@ export function pageLinks(
     const rel = (link.getAttribute('rel') ?? '')
       .toLowerCase()
       .split(/\s+/)
-      .filter((token) => token !== '' && token.length <= 64)
-      .slice(0, 16);
+      .filter((token) => token !== '' && token.length <= PAGE_LINK_LIMITS.relTokenLength)
+      .slice(0, PAGE_LINK_LIMITS.relTokens);
     const disabled = link.getAttribute('aria-disabled') === 'true' || link.hasAttribute('disabled');
     const entry = { href, rel, disabled };
     if (rel.includes('next')) next.push(entry);

@@ -3,7 +3,9 @@
 // The first run extracts a generated catalogue page; the rerun replays the saved extraction on a
 // page that changed since: items gone, added, reordered, renamed or repriced, fewer or none,
 // cards wrapped or reclassed, an advert or a "Recommended" strip beside them, the pager moved,
-// renamed or gone. What users rely on: a routine that says it is done stored exactly the items
+// renamed or gone. The model may have scoped its read to the list (cssSelector): its replays then
+// send that part of the page only, with the page's links outside it at the last read. What
+// users rely on: a routine that says it is done stored exactly the items
 // of the page it read (never the first run's, never a look-alike); otherwise it handed over to
 // the agent.
 // The expected items come from the generator's own data, never from the code under test.
@@ -15,6 +17,8 @@ import {
   productCard,
   productListSchema,
   scriptedExtractionLlm,
+  sentHtml,
+  sentLinks,
   testProduct,
   type ShownItem,
 } from '@tandem/extraction/testing';
@@ -35,6 +39,8 @@ const GOAL = 'Extract every product as JSON with name and price';
 const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
 const SEED = 33;
 const RUNS = 100;
+/** The list's own element: what a scoped read sends (the pager and strips sit outside it). */
+const SCOPE = '#products';
 
 interface Product {
   name: string;
@@ -179,6 +185,8 @@ interface Scenario {
   pages: 1 | 2;
   /** The routine ran once on the unchanged page first: the changed page's replay is unchecked. */
   warm: boolean;
+  /** The first run's model scoped its read to the list (`SCOPE`), so every replay is scoped. */
+  scoped: boolean;
 }
 
 /** Products start..start+7 on the first run's page; later ones are the new names. */
@@ -267,6 +275,7 @@ const scenario: fc.Arbitrary<Scenario> = fc
         })),
       pages: fc.constantFrom<1 | 2>(1, 2),
       warm: fc.boolean(),
+      scoped: fc.boolean(),
     });
   });
 
@@ -292,15 +301,24 @@ const onPage = (state: InteractStateType, html: string, tree: SemanticNodeV3[]) 
 });
 
 /** The first run's extraction of `page`: its trace entry, verified with the items it read. */
-async function firstRun(env: Setup, page: CatalogPage): Promise<RoutineTraceEntry> {
+async function firstRun(
+  env: Setup,
+  page: CatalogPage,
+  scoped: boolean,
+): Promise<RoutineTraceEntry> {
   env.known = shownOf(page);
+  const schema = productListSchema(['name', 'price']);
   const before = onPage(
     stateWith({
       tenantId: 't1',
       taskId: 'task-1',
-      pendingExtraction: { query: 'products', outputSchema: productListSchema(['name', 'price']) },
+      pendingExtraction: {
+        query: 'products',
+        outputSchema: schema,
+        ...(scoped ? { cssSelector: SCOPE } : {}),
+      },
     }),
-    catalogHtml(page),
+    scoped ? sentHtml(catalogHtml(page), URL, SCOPE) : catalogHtml(page),
     treeOf(page),
   );
   const [read] = applyUpdate(before, await extraction(env.deps)(before)).routineTrace;
@@ -333,7 +351,25 @@ async function rerunOn(env: Setup, routine: Routine, page: CatalogPage, taskId: 
   });
   const asked = applyUpdate(start, await routineStep(env.deps)(start));
   expect(asked.pendingExtraction).toEqual({ extractionId: routine.steps.at(-1)?.value });
-  const read = onPage({ ...asked, pageRequest: null }, catalogHtml(page), tree);
+  // What the extension sends for the step's request: the part it names, and the links outside
+  // that part when the step asks for them.
+  const html = catalogHtml(page);
+  const selector = asked.pageRequest?.selector;
+  const read = selector
+    ? {
+        ...asked,
+        pageRequest: null,
+        page: pageWith({
+          url: URL,
+          tree,
+          snapshot: {
+            mode: 'content',
+            text: sentHtml(html, URL, selector),
+            ...(asked.pageRequest?.pageLinks ? { links: sentLinks(html, selector) } : {}),
+          },
+        }),
+      }
+    : onPage({ ...asked, pageRequest: null }, html, tree);
   const extracted = applyUpdate(read, await extraction(env.deps)(read));
   const after = applyUpdate(extracted, await routineStep(env.deps)(extracted));
   const records = await env.store.extractionResults.listByTask('t1', taskId);
@@ -355,7 +391,7 @@ type Outcome = 'completed' | 'handed over';
 /** One scenario end to end; throws when the rerun finished with data the page does not hold. */
 async function check(s: Scenario): Promise<Outcome> {
   const env = await setup();
-  const routine = routineOf(await firstRun(env, s.first), s.pages);
+  const routine = routineOf(await firstRun(env, s.first, s.scoped), s.pages);
   if (s.warm) await rerunOn(env, routine, s.first, 'task-warm');
   const { after, stored } = await rerunOn(env, routine, s.rerun, 'task-rerun');
   const run = after.routineRun;
@@ -398,7 +434,13 @@ describe('a routine that reads a catalogue that changed since its first run', ()
   it('leaves out a "Recommended" strip in the grid’s own markup that came after the first run', async () => {
     const first = catalog([product(0)]);
     for (const warm of [false, true]) {
-      const s: Scenario = { first, rerun: { ...first, recommended: 'cards' }, pages: 1, warm };
+      const s: Scenario = {
+        first,
+        rerun: { ...first, recommended: 'cards' },
+        pages: 1,
+        warm,
+        scoped: false,
+      };
       expect(await check(s)).toBe('completed');
     }
   });
@@ -419,6 +461,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         rerun: { ...first, ...strip, layout: 'reclassed' },
         pages: 1,
         warm,
+        scoped: false,
       };
       expect(await check(redesigned)).toBe('completed');
       const empty: Scenario = {
@@ -426,6 +469,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         rerun: { ...first, ...strip, products: [] },
         pages: 1,
         warm,
+        scoped: false,
       };
       expect(await check(empty)).toBe('handed over');
     }
@@ -439,12 +483,27 @@ describe('a routine that reads a catalogue that changed since its first run', ()
   it('hands over when the Next page link is still there under another name', async () => {
     const first = catalog([product(0)]);
     for (const warm of [false, true]) {
-      const s: Scenario = { first, rerun: { ...first, pager: 'renamed' }, pages: 2, warm };
-      expect(await check(s)).toBe('handed over');
+      for (const scoped of [false, true]) {
+        const s: Scenario = {
+          first,
+          rerun: { ...first, pager: 'renamed' },
+          pages: 2,
+          warm,
+          scoped,
+        };
+        expect(await check(s)).toBe('handed over');
+      }
     }
     // The last page: no link leads on, and the routine completes as before.
-    expect(await check({ first, rerun: { ...first, pager: 'none' }, pages: 2, warm: false })).toBe(
-      'completed',
-    );
+    for (const scoped of [false, true]) {
+      const end: Scenario = {
+        first,
+        rerun: { ...first, pager: 'none' },
+        pages: 2,
+        warm: false,
+        scoped,
+      };
+      expect(await check(end)).toBe('completed');
+    }
   });
 });

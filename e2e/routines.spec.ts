@@ -632,7 +632,7 @@ test('a read scoped to the grid hands over when its last page now leads on under
     await expect(again.page.getByRole('link', { name: 'More products' })).toBeVisible();
     expect(again.run.routine?.routineId).toBe(routine.id);
     expect(again.run.routine?.fellBack).toMatch(
-      /the list goes on past the pages .*\/catalog\/\?page=4, its next page/,
+      /the list goes on past the pages .*\/catalog\/\?page=4, a later page of the list/,
     );
     // Every page the routine read was read by the grid's selectors; the agent took it from there.
     const after = await extractionOf(server, again.run.taskId);

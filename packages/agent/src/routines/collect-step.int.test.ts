@@ -184,7 +184,7 @@ describe('a routine that collected every item of a list, page by page', () => {
     const more: SemanticNodeV3 = { i: 'more', r: 'link', n: 'More products' };
     const longer = await lastPage(env, routine, 'task-2', renamed, [more]);
     expect((longer.after.routineRun as RoutineRun).fellBack).toMatch(
-      /the list goes on past the pages .*page=3, its next page/,
+      /the list goes on past the pages .*page=3, a later page of the list/,
     );
     // What it read is kept: the agent goes on from page 2's items.
     expect(await names(env, 'task-2')).toHaveLength(12);

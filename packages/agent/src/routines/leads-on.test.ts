@@ -1,7 +1,7 @@
 import { ROUTINE_EXTRACT, type Routine, type RoutineStep } from '@tandem/contracts';
 import { readPage } from '@tandem/extraction';
 import { describe, expect, it } from 'vitest';
-import { lastReadPager, leadsOn, nextPageUrl, onwardUpdate, pagerStep } from './leads-on';
+import { laterPage, lastReadPager, leadsOn, onwardUpdate, pagerMove, pagerStep } from './leads-on';
 import { startRun } from './run';
 
 const expectation = (url: string, urlChanged: boolean): RoutineStep['expect'] => ({
@@ -44,8 +44,12 @@ function pagedSteps(from: string, to: string, urlChanged = true): RoutineStep[] 
   return [read(from), click, read(to)];
 }
 
-const next = (from: string, to: string, here: string) =>
-  nextPageUrl(pagedSteps(from, to), 1, here)?.href ?? null;
+/** Whether `target` is a later page than `here`, as the pager moved from `from` to `to`. */
+function later(from: string, to: string, here: string, target: string): boolean {
+  const move = pagerMove(pagedSteps(from, to), 1);
+  if (!move) throw new Error('the pager did not move');
+  return laterPage(move, new URL(here), new URL(target));
+}
 
 describe('pagerStep', () => {
   it('is the element clicked between two reads, and none without one', () => {
@@ -55,34 +59,89 @@ describe('pagerStep', () => {
   });
 });
 
-describe('nextPageUrl', () => {
+describe('laterPage', () => {
   const p1 = 'https://shop.test/c/?page=1&sort=new';
   const p2 = 'https://shop.test/c/?page=2&sort=new';
 
-  it('advances the number the first run’s pager advanced, from this page', () => {
-    expect(next(p1, p2, p2)).toBe('https://shop.test/c/?page=3&sort=new');
-    expect(next(p1, p2, p1)).toBe(p2);
-    expect(
-      next('https://s.test/c?start=0', 'https://s.test/c?start=20', 'https://s.test/c?start=40'),
-    ).toBe('https://s.test/c?start=60');
-    expect(
-      next('https://s.test/c/page/1/', 'https://s.test/c/page/2/', 'https://s.test/c/page/2/'),
-    ).toBe('https://s.test/c/page/3/');
-    // No number on the first page: only that page's next one is known.
-    expect(next('https://s.test/c', 'https://s.test/c?page=2', 'https://s.test/c')).toBe(
-      'https://s.test/c?page=2',
-    );
-    expect(
-      next('https://s.test/c', 'https://s.test/c?page=2', 'https://s.test/c?page=2'),
-    ).toBeNull();
+  it('is a page on from this one, where the first run’s pager moved the number', () => {
+    expect(later(p1, p2, p2, 'https://shop.test/c/?sort=new&page=3')).toBe(true);
+    // A numbered pager's link two pages on: the list goes on just as well.
+    expect(later(p1, p2, p2, 'https://shop.test/c/?page=5&sort=new')).toBe(true);
+    expect(later(p1, p2, p1, p2)).toBe(true);
+    expect(later(p1, p2, p2, p1)).toBe(false);
+    expect(later(p1, p2, p2, p2)).toBe(false);
+    // Another list on the same site, another sort: not this list's next page.
+    expect(later(p1, p2, p2, 'https://shop.test/c/?page=3&sort=old')).toBe(false);
+    expect(later(p1, p2, p2, 'https://shop.test/d/?page=3&sort=new')).toBe(false);
+    expect(later(p1, p2, p2, 'https://other.test/c/?page=3&sort=new')).toBe(false);
+    const [s0, s20] = ['https://s.test/c?start=0', 'https://s.test/c?start=20'];
+    expect(later(s0, s20, 'https://s.test/c?start=40', 'https://s.test/c?start=60')).toBe(true);
+    const [a, b] = ['https://s.test/c/page/1/', 'https://s.test/c/page/2/'];
+    expect(later(a, b, b, 'https://s.test/c/page/3/')).toBe(true);
   });
 
-  it('is none for a cursor it cannot carry over, or a pager that did not change the URL', () => {
+  // The URL shapes of the next links on pages-dev's list, forum and shop pages (the sites' own,
+  // hosts renamed): most lists have no number on their first page. The rule before this one
+  // computed page 3's exact URL by carrying page 1 → 2 over, and knew none of these on page 2.
+  it('knows page 2’s next page when the first page had no number', () => {
+    const cases: [string, string, string][] = [
+      ['https://s.test/c', 'https://s.test/c?page=2', 'https://s.test/c?page=3'],
+      ['https://s.test/Parts', 'https://s.test/Parts?p=2', 'https://s.test/Parts?p=3'],
+      [
+        'https://s.test/blog/x',
+        'https://s.test/blog/x?90c7c550_page=2',
+        'https://s.test/blog/x?90c7c550_page=3',
+      ],
+      ['https://s.test/issues/', 'https://s.test/issues/page/2/', 'https://s.test/issues/page/3/'],
+      [
+        'https://s.test/threads/a.37290/',
+        'https://s.test/threads/a.37290/page-2',
+        'https://s.test/threads/a.37290/page-3',
+      ],
+      [
+        'https://s.test/v?t=112320',
+        'https://s.test/v?t=112320&start=15',
+        'https://s.test/v?t=112320&start=30',
+      ],
+      [
+        'https://s.test/l/Lenses',
+        'https://s.test/l/Lenses?startAt=25',
+        'https://s.test/l/Lenses?startAt=50',
+      ],
+      // The shop renamed the list's slug on page 2, and counts pages from 0.
+      [
+        'https://s.test/A-Cards/Sub/ID-48',
+        'https://s.test/B-Cards/Sub/ID-48/Page-2',
+        'https://s.test/B-Cards/Sub/ID-48/Page-3',
+      ],
+      [
+        'https://s.test/shoes',
+        'https://s.test/shoes/.zso?t=shoes&p=1',
+        'https://s.test/shoes/.zso?t=shoes&p=2',
+      ],
+    ];
+    for (const [first, second, third] of cases) {
+      expect(later(first, second, second, third), third).toBe(true);
+      expect(later(first, second, first, second), second).toBe(true);
+      expect(later(first, second, second, first), first).toBe(false);
+    }
+  });
+
+  it('is none for a cursor, a changed id, or a pager that did not change the URL', () => {
     const [a, b] = ['https://s.test/c?after=x81', 'https://s.test/c?after=k02'];
-    expect(next(a, b, a)).toBe(b);
-    expect(next(a, b, b)).toBeNull();
-    expect(nextPageUrl(pagedSteps(p1, p1, false), 1, p1)).toBeNull();
-    expect(next(p1, p2, 'https://other.test/c/?page=2&sort=new')).toBeNull();
+    expect(later(a, b, a, b)).toBe(true);
+    expect(later(a, b, b, 'https://s.test/c?after=q55')).toBe(false);
+    // Two numbers moved (a cursor and a count): not one list's page number.
+    const [h1, h2] = ['https://s.test/jobs', 'https://s.test/jobs?next=47049744&n=31'];
+    expect(later(h1, h2, h2, 'https://s.test/jobs?next=47040012&n=61')).toBe(false);
+    // An id of more than 9 digits is not a page number.
+    const item = 'https://s.test/itm/276702815108?page=2';
+    expect(later(p1, p2, item, 'https://s.test/itm/397675477953?page=2')).toBe(false);
+    expect(pagerMove(pagedSteps(p1, p1, false), 1)).toBeNull();
+    // A carousel's arrow that only changed the fragment, on pages-dev's shop pages.
+    expect(
+      pagerMove(pagedSteps('https://s.test/b?node=1', 'https://s.test/b?node=1#'), 1),
+    ).toBeNull();
   });
 });
 
@@ -92,13 +151,16 @@ const linksIn = (html: string) =>
 
 describe('leadsOn', () => {
   const here = 'https://shop.test/c/?page=2&sort=new';
-  const to = new URL('https://shop.test/c/?page=3&sort=new');
-  const leadsOnHtml = (html: string, next: URL | null) => leadsOn(linksIn(html), here, next);
+  const move = pagerMove(
+    pagedSteps('https://shop.test/c/?page=1&sort=new', 'https://shop.test/c/?page=2&sort=new'),
+    1,
+  );
+  const leadsOnHtml = (html: string, by: typeof move) => leadsOn(linksIn(html), here, by);
 
   it('finds a link to the next page, however it is written', () => {
     const html = '<p><a href="?sort=new&amp;page=3" class="more">More products</a></p>';
-    expect(leadsOnHtml(html, to)).toMatch(/page=3/);
-    expect(leadsOnHtml(`<a href='/c/?page=3&#38;sort=new'>»</a>`, to)).toMatch(/page=3/);
+    expect(leadsOnHtml(html, move)).toMatch(/page=3/);
+    expect(leadsOnHtml(`<a href='/c/?page=3&#38;sort=new'>»</a>`, move)).toMatch(/page=3/);
   });
 
   it('finds a link the page marks rel="next", with no next URL known', () => {
@@ -111,8 +173,8 @@ describe('leadsOn', () => {
       <a href="?page=3&sort=new" aria-disabled="true">Next</a></nav>
       <!-- <a href="?page=3&sort=new">Next</a> -->
       <script>const next = '<a href="?page=3&sort=new">';</script><a href="javascript:next()" rel="next">`;
-    expect(leadsOnHtml(last, to)).toBeNull();
-    expect(leadsOnHtml('', to)).toBeNull();
+    expect(leadsOnHtml(last, move)).toBeNull();
+    expect(leadsOnHtml('', move)).toBeNull();
   });
 });
 

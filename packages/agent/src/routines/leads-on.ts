@@ -2,8 +2,8 @@
 // ends where the first run's list ended, and tells a longer list by the element it paged with.
 // When that element is there under another name ("More products" for "Next page"), the tree
 // cannot tell it from any other link; the links of the HTML the last read asked for can: a link
-// to the URL the first run's pager led to, advanced to this page, or one the page marks
-// rel="next". The extraction reads those links in the same parse as the items, in the server's
+// to a later page of the list (the URL the first run's pager led to, its page number moved on)
+// or one the page marks rel="next". The extraction reads those links in the same parse as the items, in the server's
 // worker pool (PageReadRequest.links): no second parse of the page on the request's thread.
 import { ROUTINE_COLLECT, ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
 import type { PageLink } from '@tandem/contracts';
@@ -41,79 +41,95 @@ const parse = (url: string, base?: string): URL | null => {
 };
 
 /** A URL as compared: no fragment, its query parameters in one order. */
-function sameUrl(a: URL, b: URL): boolean {
-  const key = (u: URL) => {
-    const params = [...u.searchParams].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-    return `${u.origin}${u.pathname}?${new URLSearchParams(params).toString()}`;
-  };
-  return key(a) === key(b);
+function keyOf(u: URL): string {
+  const params = [...u.searchParams].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  return `${u.origin}${u.pathname}?${new URLSearchParams(params).toString()}`;
 }
 
-const INTEGER = /^\d{1,9}$/;
+const sameUrl = (a: URL, b: URL) => keyOf(a) === keyOf(b);
 
 /**
- * `here` advanced as the first run's pager advanced `before` to `after`: each number that
- * changed (?page=1 → 2, ?start=0 → 20, /page/2 → /page/3) moves by as much here. Null when the
- * change is not one of numbers (a cursor, another path) or `here` lacks what changed.
+ * A URL with its numbers taken out (`shape`), and those numbers in order: the pages of one list
+ * share a shape and differ in one number (?page=3, ?start=40, /page/3/, /page-3, Page-3). A run
+ * of more than 9 digits is an id, not a page: it stays in the shape.
  */
-function advanced(before: URL, after: URL, here: URL): URL | null {
-  const next = new URL(here.href);
-  let moved = false;
-  const keys = new Set([...before.searchParams.keys(), ...after.searchParams.keys()]);
-  for (const key of keys) {
-    const [b, a, h] = [before, after, here].map((u) => u.searchParams.get(key));
-    if (a === b) continue;
-    if (!a || !INTEGER.test(a)) return null;
-    // No number on the first page (?page= only from page 2 on): here must be that page too.
-    if (b === null || b === undefined) {
-      if (h !== null) return null;
-      next.searchParams.set(key, a);
-    } else if (INTEGER.test(b) && h && INTEGER.test(h)) {
-      next.searchParams.set(key, String(Number(h) + Number(a) - Number(b)));
-    } else return null;
-    moved = true;
-  }
-  const [b, a, h] = [before, after, here].map((u) => u.pathname.split('/'));
-  if (!b || !a || !h || a.length !== b.length || h.length !== b.length) return null;
-  const path = h.map((part, i) => {
-    if (a[i] === b[i]) return part;
-    if (!INTEGER.test(a[i] ?? '') || !INTEGER.test(b[i] ?? '') || !INTEGER.test(part)) return null;
-    moved = true;
-    return String(Number(part) + Number(a[i]) - Number(b[i]));
+interface Shape {
+  shape: string;
+  numbers: number[];
+}
+
+function shapeOf(u: URL): Shape {
+  const numbers: number[] = [];
+  const shape = keyOf(u).replace(/\d+/g, (run) => {
+    if (run.length > 9) return run;
+    numbers.push(Number(run));
+    return '#';
   });
-  if (path.includes(null)) return null;
-  next.pathname = path.join('/');
-  return moved ? next : null;
+  return { shape, numbers };
+}
+
+/** Where `to` differs from `from` in one number alone (same shape), else -1. */
+function movedAt(from: Shape, to: Shape): number {
+  if (from.shape !== to.shape) return -1;
+  const moved = from.numbers.flatMap((n, i) => (n === to.numbers[i] ? [] : [i]));
+  return moved.length === 1 ? (moved[0] as number) : -1;
+}
+
+/** The page the first run's pager left (`before`) and the one it led to (`after`). */
+export interface PagerMove {
+  before: URL;
+  after: URL;
 }
 
 /**
- * The URL the pager leads to from `url`, as the first run's did: the page it led to when `url`
- * is the page it left, else that page's URL advanced to this one. Null when it led nowhere new
- * (a list that grows in place) or its change cannot be carried over.
+ * The first run's pager move: the page it was clicked on and the page it led to. Null when it
+ * led nowhere new (a list that grows in place, a fragment of the same page).
  */
-export function nextPageUrl(steps: readonly RoutineStep[], pager: number, url: string): URL | null {
+export function pagerMove(steps: readonly RoutineStep[], pager: number): PagerMove | null {
   // A chain keeps its start page on its first step and its outcome on its last.
   const start = steps.slice(0, pager + 1).findLast((s) => s.page !== undefined)?.page?.url;
   const outcome = steps.slice(pager).find((s) => s.expect !== null)?.expect;
   if (!start || !outcome?.urlChanged) return null;
-  const [before, after, here] = [parse(start), parse(outcome.url), parse(url)];
-  if (!before || !after || !here || after.origin !== here.origin) return null;
-  if (sameUrl(here, before)) return after;
-  return advanced(before, after, here);
+  const [before, after] = [parse(start), parse(outcome.url)];
+  // A move to a fragment of the same page ("#" on a carousel's arrow) leads to no other page.
+  return before && after && !sameUrl(before, after) ? { before, after } : null;
 }
 
 /**
- * What of the page's links leads on past it: a link to `next` (the URL the first run's pager led
- * to, for this page) or a link the page marks rel="next"; null when nothing does. A link the
- * page marks disabled leads nowhere.
+ * Whether `target` is a page of the list after `here`, as the first run's pager moved: the page
+ * it led to, from the page it left; or a page of the shape it led to that differs from `here`
+ * in one number alone, a larger one, where the pager moved a number (or anywhere, when the first
+ * page had none: ?page= from page 2 on). A numbered pager's link two pages on proves as much as
+ * the next one: the list goes on. Page 2's next page is known by its shape, whatever the
+ * first page's URL was (no number, a number that counts pages from 0 or 1, or an offset).
  */
-export function leadsOn(links: readonly PageLink[], url: string, next: URL | null): string | null {
+export function laterPage(move: PagerMove, here: URL, target: URL): boolean {
+  if (sameUrl(here, move.before) && sameUrl(target, move.after)) return true;
+  const [h, t, a, b] = [shapeOf(here), shapeOf(target), shapeOf(move.after), shapeOf(move.before)];
+  const i = movedAt(h, t);
+  if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0) || t.shape !== a.shape) return false;
+  if (b.shape !== a.shape) return true;
+  return movedAt(b, a) === i && (a.numbers[i] ?? 0) > (b.numbers[i] ?? 0);
+}
+
+/**
+ * What of the page's links leads on past it: a later page of the list (laterPage, from the
+ * first run's pager move) or a link the page marks rel="next"; null when nothing does. A link
+ * the page marks disabled leads nowhere.
+ */
+export function leadsOn(
+  links: readonly PageLink[],
+  url: string,
+  move: PagerMove | null,
+): string | null {
+  const here = parse(url);
   for (const link of links) {
     if (!link.href || link.disabled) continue;
     const target = parse(link.href, url);
     if (!target || !/^https?:$/.test(target.protocol)) continue;
     if (link.rel.includes('next')) return `the page links its next page (${target.href})`;
-    if (next && sameUrl(target, next)) return `the page links ${target.href}, its next page`;
+    if (move && here && laterPage(move, here, target))
+      return `the page links ${target.href}, a later page of the list`;
   }
   return null;
 }
@@ -142,7 +158,7 @@ export function onwardOf(
 ): string | null {
   const pager = lastReadPager({ routineRun: run });
   if (!links || pager < 0 || !run) return null;
-  return leadsOn(links, url, nextPageUrl(run.routine.steps, pager, url));
+  return leadsOn(links, url, pagerMove(run.routine.steps, pager));
 }
 
 /** The run with what leads on past its last read (onwardOf); nothing when nothing does. */

@@ -48,7 +48,7 @@ function pagedSteps(from: string, to: string, urlChanged = true): RoutineStep[] 
 function later(from: string, to: string, here: string, target: string): boolean {
   const move = pagerMove(pagedSteps(from, to), 1);
   if (!move) throw new Error('the pager did not move');
-  return laterPage(move, new URL(here), new URL(target));
+  return laterPage(move, new URL(here))(new URL(target));
 }
 
 describe('pagerStep', () => {

@@ -96,20 +96,26 @@ export function pagerMove(steps: readonly RoutineStep[], pager: number): PagerMo
 }
 
 /**
- * Whether `target` is a page of the list after `here`, as the first run's pager moved: the page
- * it led to, from the page it left; or a page of the shape it led to that differs from `here`
- * in one number alone, a larger one, where the pager moved a number (or anywhere, when the first
- * page had none: ?page= from page 2 on). A numbered pager's link two pages on proves as much as
- * the next one: the list goes on. Page 2's next page is known by its shape, whatever the
- * first page's URL was (no number, a number that counts pages from 0 or 1, or an offset).
+ * Whether a link's target is a page of the list after `here`, as the first run's pager moved:
+ * the page it led to, from the page it left; or a page of the shape it led to that differs from
+ * `here` in one number alone, a larger one, where the pager moved a number (or anywhere, when
+ * the first page had none: ?page= from page 2 on). A numbered pager's link two pages on proves
+ * as much as the next one: the list goes on. Page 2's next page is known by its shape, whatever
+ * the first page's URL was (no number, a number that counts pages from 0 or 1, or an offset).
  */
-export function laterPage(move: PagerMove, here: URL, target: URL): boolean {
-  if (sameUrl(here, move.before) && sameUrl(target, move.after)) return true;
-  const [h, t, a, b] = [shapeOf(here), shapeOf(target), shapeOf(move.after), shapeOf(move.before)];
-  const i = movedAt(h, t);
-  if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0) || t.shape !== a.shape) return false;
-  if (b.shape !== a.shape) return true;
-  return movedAt(b, a) === i && (a.numbers[i] ?? 0) > (b.numbers[i] ?? 0);
+export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean {
+  // Shapes of the pages the check compares every link with: worked out once per page.
+  const [h, a, b] = [shapeOf(here), shapeOf(move.after), shapeOf(move.before)];
+  const fromBefore = sameUrl(here, move.before);
+  const pagerMoved = b.shape === a.shape ? movedAt(b, a) : -1;
+  return (target) => {
+    if (fromBefore && sameUrl(target, move.after)) return true;
+    const t = shapeOf(target);
+    const i = movedAt(h, t);
+    if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0) || t.shape !== a.shape) return false;
+    if (b.shape !== a.shape) return true;
+    return pagerMoved === i && (a.numbers[i] ?? 0) > (b.numbers[i] ?? 0);
+  };
 }
 
 /**
@@ -123,13 +129,13 @@ export function leadsOn(
   move: PagerMove | null,
 ): string | null {
   const here = parse(url);
+  const later = move && here ? laterPage(move, here) : null;
   for (const link of links) {
     if (!link.href || link.disabled) continue;
     const target = parse(link.href, url);
     if (!target || !/^https?:$/.test(target.protocol)) continue;
     if (link.rel.includes('next')) return `the page links its next page (${target.href})`;
-    if (move && here && laterPage(move, here, target))
-      return `the page links ${target.href}, a later page of the list`;
+    if (later?.(target)) return `the page links ${target.href}, a later page of the list`;
   }
   return null;
 }

@@ -222,7 +222,7 @@ function readVerdict(
  * first run's list ended. When the link it paged with is still there, the list is longer now:
  * the agent reads the rest, since a routine that stopped early would hand back part of the data
  * as if it were all of it. Found under another name ("More products"), the link is told by the
- * links of the last read's page: one to the next page's URL (leads-on.ts). Neither there: the
+ * links of the last read's page: one to a later page of the list (leads-on.ts). Neither there: the
  * list ended, as it did then. (A collect that reached the goal's count ended before this.)
  */
 function listGoesOn(run: RoutineRun, page: PageState): string | null {

@@ -3,8 +3,9 @@
 // When that element is there under another name ("More products" for "Next page"), the tree
 // cannot tell it from any other link; the links of the HTML the last read asked for can: a link
 // to a later page of the list (the URL the first run's pager led to, its page number moved on)
-// or one the page marks rel="next". The extraction reads those links in the same parse as the items, in the server's
-// worker pool (PageReadRequest.links): no second parse of the page on the request's thread.
+// or one the page marks rel="next". The extraction reads those links in the same parse as the
+// items, in the server's worker pool (PageReadRequest.links): no second parse of the page on
+// the request's thread.
 import { ROUTINE_COLLECT, ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
 import type { PageLink } from '@tandem/contracts';
 import type { InteractStateType, InteractStateUpdate } from '../state';

@@ -78,6 +78,23 @@ describe('laterPage', () => {
     expect(later(s0, s20, 'https://s.test/c?start=40', 'https://s.test/c?start=60')).toBe(true);
     const [a, b] = ['https://s.test/c/page/1/', 'https://s.test/c/page/2/'];
     expect(later(a, b, b, 'https://s.test/c/page/3/')).toBe(true);
+    // A rerun for another category (the routine's value in the URL): that list's next page.
+    expect(
+      later(
+        p1,
+        p2,
+        'https://shop.test/boots/?page=2&sort=new',
+        'https://shop.test/boots/?page=3&sort=new',
+      ),
+    ).toBe(true);
+    expect(
+      later(
+        p1,
+        p2,
+        'https://shop.test/boots/?page=2&sort=new',
+        'https://shop.test/c/?page=3&sort=new',
+      ),
+    ).toBe(false);
   });
 
   // The URL shapes of the next links on pages-dev's list, forum and shop pages (the sites' own,

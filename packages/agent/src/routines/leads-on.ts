@@ -109,13 +109,17 @@ export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean 
   const [h, a, b] = [shapeOf(here), shapeOf(move.after), shapeOf(move.before)];
   const fromBefore = sameUrl(here, move.before);
   const pagerMoved = b.shape === a.shape ? movedAt(b, a) : -1;
+  const forward = pagerMoved >= 0 && (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0);
   return (target) => {
     if (fromBefore && sameUrl(target, move.after)) return true;
     const t = shapeOf(target);
     const i = movedAt(h, t);
-    if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0) || t.shape !== a.shape) return false;
-    if (b.shape !== a.shape) return true;
-    return pagerMoved === i && (a.numbers[i] ?? 0) > (b.numbers[i] ?? 0);
+    if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0)) return false;
+    // A page of the list the pager led to: the number it moved, or any when page 1 had none.
+    if (t.shape === a.shape) return b.shape !== a.shape || (forward && i === pagerMoved);
+    // Another list of the same kind (a rerun with another category: /c/boots?page=2 for
+    // /c/shoes?page=2): the number in the place the pager moved it.
+    return forward && i === pagerMoved && h.numbers.length === a.numbers.length;
   };
 }
 

@@ -115,11 +115,12 @@ export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean 
     const t = shapeOf(target);
     const i = movedAt(h, t);
     if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0)) return false;
-    // A page of the list the pager led to: the number it moved, or any when page 1 had none.
-    if (t.shape === a.shape) return b.shape !== a.shape || (forward && i === pagerMoved);
-    // Another list of the same kind (a rerun with another category: /c/boots?page=2 for
-    // /c/shoes?page=2): the number in the place the pager moved it.
-    return forward && i === pagerMoved && h.numbers.length === a.numbers.length;
+    // Any number of a page of the shape the pager led to when page 1 had none (?page= from
+    // page 2 on); else the number in the place the pager moved it, on a page of that shape or
+    // of another list of the same kind (a rerun with another category: /c/boots?page=2 for
+    // /c/shoes?page=2). Same shape means as many numbers, so the count check covers both.
+    const anyNumber = t.shape === a.shape && b.shape !== a.shape;
+    return anyNumber || (forward && i === pagerMoved && h.numbers.length === a.numbers.length);
   };
 }
 

@@ -144,6 +144,27 @@ describe('laterPage', () => {
     }
   });
 
+  it('knows another category’s next page when the first page had no number', () => {
+    // Learned at /c/shoes, whose pager added ?page=2; rerun for boots, on its page 2.
+    const [shoes, shoes2] = ['https://s.test/c/shoes', 'https://s.test/c/shoes?page=2'];
+    const boots2 = 'https://s.test/c/boots?page=2';
+    expect(later(shoes, shoes2, boots2, 'https://s.test/c/boots?page=3')).toBe(true);
+    expect(later(shoes, shoes2, boots2, 'https://s.test/c/boots?page=1')).toBe(false);
+    expect(later(shoes, shoes2, boots2, 'https://s.test/c/shoes?page=3')).toBe(false);
+    // A numbered category: the number the pager added is page 2's second, not its first.
+    const [c7, c7p2] = ['https://s.test/c/7', 'https://s.test/c/7?page=2'];
+    expect(later(c7, c7p2, 'https://s.test/c/9?page=2', 'https://s.test/c/9?page=3')).toBe(true);
+    expect(later(c7, c7p2, 'https://s.test/c/9?page=2', 'https://s.test/c/10?page=2')).toBe(false);
+    // An offset added on page 2 (?start=15 after a bare first page), zero-based pages (&p=1).
+    const [t, t2] = ['https://s.test/v?t=112320', 'https://s.test/v?t=112320&start=15'];
+    expect(later(t, t2, 'https://s.test/v?t=9&start=15', 'https://s.test/v?t=9&start=30')).toBe(
+      true,
+    );
+    const [z, z2] = ['https://s.test/shoes', 'https://s.test/shoes/.zso?t=shoes&p=1'];
+    const bootsZ = 'https://s.test/boots/.zso?t=boots&p=1';
+    expect(later(z, z2, bootsZ, 'https://s.test/boots/.zso?t=boots&p=2')).toBe(true);
+  });
+
   it('is none for a cursor, a changed id, or a pager that did not change the URL', () => {
     const [a, b] = ['https://s.test/c?after=x81', 'https://s.test/c?after=k02'];
     expect(later(a, b, a, b)).toBe(true);

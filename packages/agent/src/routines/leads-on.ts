@@ -76,6 +76,16 @@ function movedAt(from: Shape, to: Shape): number {
   return moved.length === 1 ? (moved[0] as number) : -1;
 }
 
+/**
+ * Which of `to`'s numbers the move added, when `to` has one number more than `from` and the
+ * others as they were (/c/shoes → /c/shoes?page=2, /c/7 → /c/7?page=2), else -1.
+ */
+function addedAt(from: Shape, to: Shape): number {
+  if (to.numbers.length !== from.numbers.length + 1) return -1;
+  const without = (i: number) => to.numbers.filter((_, j) => j !== i);
+  return to.numbers.findLastIndex((_, i) => without(i).every((n, j) => n === from.numbers[j]));
+}
+
 /** The page the first run's pager left (`before`) and the one it led to (`after`). */
 export interface PagerMove {
   before: URL;
@@ -98,28 +108,35 @@ export function pagerMove(steps: readonly RoutineStep[], pager: number): PagerMo
 
 /**
  * Whether a link's target is a page of the list after `here`, as the first run's pager moved:
- * the page it led to, from the page it left; or a page of the shape it led to that differs from
- * `here` in one number alone, a larger one, where the pager moved a number (or anywhere, when
- * the first page had none: ?page= from page 2 on). A numbered pager's link two pages on proves
- * as much as the next one: the list goes on. Page 2's next page is known by its shape, whatever
- * the first page's URL was (no number, a number that counts pages from 0 or 1, or an offset).
+ * the page it led to, from the page it left; or a page that differs from `here` in one number
+ * alone, a larger one, in the place where the pager moved a number or added one (?page= from
+ * page 2 on), on a page of the shape it led to or of another list of the same kind; anywhere
+ * in that shape when the first page's URL cannot tell the place. A numbered pager's link two
+ * pages on proves as much as the next one: the list goes on. Page 2's next page is known by
+ * its shape, whatever the first page's URL was (no number, a number that counts pages from 0
+ * or 1, or an offset).
  */
 export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean {
   // Shapes of the pages the check compares every link with: worked out once per page.
   const [h, a, b] = [shapeOf(here), shapeOf(move.after), shapeOf(move.before)];
   const fromBefore = sameUrl(here, move.before);
-  const pagerMoved = b.shape === a.shape ? movedAt(b, a) : -1;
-  const forward = pagerMoved >= 0 && (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0);
+  // The number the pager moved on; or, when page 1's URL had another shape (no number where
+  // page 2 has one), the number it added.
+  const reshaped = b.shape !== a.shape;
+  const pagerMoved = reshaped ? addedAt(b, a) : movedAt(b, a);
+  const forward =
+    pagerMoved >= 0 && (reshaped || (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0));
   return (target) => {
     if (fromBefore && sameUrl(target, move.after)) return true;
     const t = shapeOf(target);
     const i = movedAt(h, t);
     if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0)) return false;
-    // Any number of a page of the shape the pager led to when page 1 had none (?page= from
-    // page 2 on); else the number in the place the pager moved it, on a page of that shape or
-    // of another list of the same kind (a rerun with another category: /c/boots?page=2 for
-    // /c/shoes?page=2). Same shape means as many numbers, so the count check covers both.
-    const anyNumber = t.shape === a.shape && b.shape !== a.shape;
+    // Any number of a page of the shape the pager led to when page 1's URL tells not which
+    // (another shape, and not one number added); else the number in the place the pager moved
+    // or added it, on a page of that shape or of another list of the same kind (a rerun with
+    // another category: /c/boots?page=2 for /c/shoes?page=2). Same shape means as many
+    // numbers, so the count check covers both.
+    const anyNumber = t.shape === a.shape && reshaped && pagerMoved < 0;
     return anyNumber || (forward && i === pagerMoved && h.numbers.length === a.numbers.length);
   };
 }

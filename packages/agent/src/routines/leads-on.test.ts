@@ -165,10 +165,27 @@ describe('laterPage', () => {
     expect(later(z, z2, bootsZ, 'https://s.test/boots/.zso?t=boots&p=2')).toBe(true);
   });
 
-  it('is none for a cursor, a changed id, or a pager that did not change the URL', () => {
+  it('is another page of a cursor list, never page 1, this page or another query', () => {
     const [a, b] = ['https://s.test/c?after=x81', 'https://s.test/c?after=k02'];
     expect(later(a, b, a, b)).toBe(true);
-    expect(later(a, b, b, 'https://s.test/c?after=q55')).toBe(false);
+    expect(later(a, b, b, 'https://s.test/c?after=q55')).toBe(true);
+    expect(later(a, b, b, b)).toBe(false);
+    // Reddit's shape: page 1 bare, then a count and a cursor; "Previous" writes before=.
+    const [r1, r2] = ['https://s.test/r/x/', 'https://s.test/r/x/?count=25&after=t3_1a'];
+    expect(later(r1, r2, r2, 'https://s.test/r/x/?count=50&after=t3_2b')).toBe(true);
+    expect(later(r1, r2, r2, 'https://s.test/r/x/?count=26&before=t3_0z')).toBe(false);
+    expect(later(r1, r2, r2, r1)).toBe(false);
+    // Another category's list, rerun: its own cursor, on its own path.
+    const boots = 'https://s.test/r/y/?count=25&after=t3_9c';
+    expect(later(r1, r2, boots, 'https://s.test/r/y/?count=50&after=t3_9d')).toBe(true);
+    expect(later(r1, r2, boots, 'https://s.test/r/x/?count=50&after=t3_2b')).toBe(false);
+    // The same cursor with another sort: another list.
+    const s1 = 'https://s.test/c?after=x81&sort=new';
+    const s2 = 'https://s.test/c?after=k02&sort=new';
+    expect(later(s1, s2, s2, 'https://s.test/c?after=q55&sort=old')).toBe(false);
+  });
+
+  it('is none for two numbers moved, a changed id, or a pager that did not change the URL', () => {
     // Two numbers moved (a cursor and a count): not one list's page number.
     const [h1, h2] = ['https://s.test/jobs', 'https://s.test/jobs?next=47049744&n=31'];
     expect(later(h1, h2, h2, 'https://s.test/jobs?next=47040012&n=61')).toBe(false);

@@ -2,8 +2,8 @@
 // ends where the first run's list ended, and tells a longer list by the element it paged with.
 // When that element is there under another name ("More products" for "Next page"), the tree
 // cannot tell it from any other link; the links of the HTML the last read asked for can: a link
-// to a later page of the list (the URL the first run's pager led to, its page number moved on)
-// or one the page marks rel="next". The extraction reads those links in the same parse as the
+// to a later page of the list (the URL the first run's pager led to, its page number or cursor
+// moved on) or one the page marks rel="next". The extraction reads those links in the same parse as the
 // items, in the server's worker pool (PageReadRequest.links): no second parse of the page on
 // the request's thread.
 import { ROUTINE_COLLECT, ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
@@ -86,6 +86,46 @@ function addedAt(from: Shape, to: Shape): number {
   return to.numbers.findLastIndex((_, i) => without(i).every((n, j) => n === from.numbers[j]));
 }
 
+/** A URL's query: each key with its values, in order. */
+function queryOf(u: URL): Map<string, string> {
+  const keys = new Set(u.searchParams.keys());
+  return new Map([...keys].map((k) => [k, u.searchParams.getAll(k).join('\n')]));
+}
+
+/**
+ * The query keys a cursor pager moved: on the same path, the keys whose values the move
+ * changed or added, one of them to a value that is not a number (?after=x81 → ?after=k02;
+ * Reddit's count and after). Null for any other move: page numbers have their own rule, which
+ * tells a later page from an earlier one.
+ */
+function cursorKeys(before: URL, after: URL): string[] | null {
+  if (before.origin !== after.origin || before.pathname !== after.pathname) return null;
+  const [b, a] = [queryOf(before), queryOf(after)];
+  if ([...b.keys()].some((k) => !a.has(k))) return null;
+  const moved = [...a].filter(([k, v]) => b.get(k) !== v);
+  return moved.some(([, v]) => /\D/.test(v)) ? moved.map(([k]) => k) : null;
+}
+
+/**
+ * Whether a link is another page of a cursor list, as the pager moved it: this page with every
+ * key the pager moved set to another value, the rest of the query as it is. A cursor does not
+ * tell later from earlier; a "Previous" link that writes its cursor the same way reads as
+ * leading on, which hands the routine to the agent (tokens), where missing a later page would
+ * store part of the list as all of it.
+ */
+function cursorPage(keys: readonly string[], here: URL): (target: URL) => boolean {
+  const h = queryOf(here);
+  const onList = keys.every((k) => h.has(k));
+  return (target) => {
+    if (!onList || target.origin !== here.origin || target.pathname !== here.pathname) return false;
+    const t = queryOf(target);
+    if (t.size !== h.size) return false;
+    return [...h].every(
+      ([k, v]) => t.has(k) && (keys.includes(k) ? t.get(k) !== v : t.get(k) === v),
+    );
+  };
+}
+
 /** The page the first run's pager left (`before`) and the one it led to (`after`). */
 export interface PagerMove {
   before: URL;
@@ -126,8 +166,11 @@ export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean 
   const pagerMoved = reshaped ? addedAt(b, a) : movedAt(b, a);
   const forward =
     pagerMoved >= 0 && (reshaped || (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0));
+  const keys = cursorKeys(move.before, move.after);
+  const cursor = keys ? cursorPage(keys, here) : null;
   return (target) => {
     if (fromBefore && sameUrl(target, move.after)) return true;
+    if (cursor?.(target)) return true;
     const t = shapeOf(target);
     const i = movedAt(h, t);
     if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0)) return false;

@@ -52,21 +52,25 @@ const sameUrl = (a: URL, b: URL) => keyOf(a) === keyOf(b);
 /**
  * A URL with its numbers taken out (`shape`), and those numbers in order: the pages of one list
  * share a shape and differ in one number (?page=3, ?start=40, /page/3/, /page-3, Page-3). A run
- * of more than 9 digits is an id, not a page: it stays in the shape.
+ * of more than 9 digits is an id, not a page: it stays in the shape. Each number is written
+ * with what names it in its part of the URL (`page=2`, `ID-48`, `#c#c#_page=2`: `named`).
  */
 interface Shape {
   shape: string;
   numbers: number[];
+  named: string[];
 }
 
 function shapeOf(u: URL): Shape {
-  const numbers: number[] = [];
-  const shape = keyOf(u).replace(/\d+/g, (run) => {
+  const [numbers, named]: [number[], string[]] = [[], []];
+  const shape = keyOf(u).replace(/\d+/g, (run, at: number, key: string) => {
     if (run.length > 9) return run;
     numbers.push(Number(run));
+    const part = key.slice(0, at).split(/[/?&]/).at(-1) ?? '';
+    named.push(`${part.replace(/\d+/g, '#')}${run}`);
     return '#';
   });
-  return { shape, numbers };
+  return { shape, numbers, named };
 }
 
 /** Where `to` differs from `from` in one number alone (same shape), else -1. */
@@ -77,13 +81,20 @@ function movedAt(from: Shape, to: Shape): number {
 }
 
 /**
- * Which of `to`'s numbers the move added, when `to` has one number more than `from` and the
- * others as they were (/c/shoes → /c/shoes?page=2, /c/7 → /c/7?page=2), else -1.
+ * Which of `to`'s numbers the move added, when `to` has more numbers and `from`'s are among them
+ * in order, each as named (/c/shoes → /c/shoes?page=2, /c/7 → /c/7?page=2, ?sort=2 →
+ * ?page=2&sort=2, /blog → /blog?x1_page=2): the last one added, a list's page number coming
+ * after what names the list. -1 otherwise.
  */
 function addedAt(from: Shape, to: Shape): number {
-  if (to.numbers.length !== from.numbers.length + 1) return -1;
-  const without = (i: number) => to.numbers.filter((_, j) => j !== i);
-  return to.numbers.findLastIndex((_, i) => without(i).every((n, j) => n === from.numbers[j]));
+  if (to.numbers.length <= from.numbers.length) return -1;
+  let matched = 0;
+  let added = -1;
+  to.named.forEach((n, i) => {
+    if (matched < from.named.length && n === from.named[matched]) matched++;
+    else added = i;
+  });
+  return matched === from.named.length ? added : -1;
 }
 
 /** A URL's query: each key with its values, in order. */
@@ -166,6 +177,7 @@ export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean 
   const pagerMoved = reshaped ? addedAt(b, a) : movedAt(b, a);
   const forward =
     pagerMoved >= 0 && (reshaped || (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0));
+  const pagerPlace = h.numbers.length - (a.numbers.length - pagerMoved);
   const keys = cursorKeys(move.before, move.after);
   const cursor = keys ? cursorPage(keys, here) : null;
   return (target) => {
@@ -177,10 +189,10 @@ export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean 
     // Any number of a page of the shape the pager led to when page 1's URL tells not which
     // (another shape, and not one number added); else the number in the place the pager moved
     // or added it, on a page of that shape or of another list of the same kind (a rerun with
-    // another category: /c/boots?page=2 for /c/shoes?page=2). Same shape means as many
-    // numbers, so the count check covers both.
+    // another category: /c/boots?page=2 for /c/shoes?page=2). The place is counted from the
+    // end: what names the list comes first, and another list may be named by an id (/c/7).
     const anyNumber = t.shape === a.shape && reshaped && pagerMoved < 0;
-    return anyNumber || (forward && i === pagerMoved && h.numbers.length === a.numbers.length);
+    return anyNumber || (forward && i === pagerPlace);
   };
 }
 

@@ -1,0 +1,211 @@
+// Generated list addresses for the "does the list go on?" check (leads-on.ts): page numbers and
+// offsets in the query or the path, counted from 0 or 1, a first page with or without its
+// number, a category named by a word or an id, other parameters beside the page's, and cursor
+// lists. The expected answer comes from the generator's own page numbers, never from the code
+// under test: a link leads on exactly when it is a later page of the list being read.
+import { ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { laterPage, pagerMove } from './leads-on';
+
+const SEED = 33;
+const RUNS = 300;
+const HOST = 'https://shop.test';
+
+/** How a list writes its page number: a parameter or a path segment, pages or items counted. */
+interface Scheme {
+  where: 'query' | 'path';
+  /** The parameter's name, or the path segment's prefix (`page/`, `page-`, `Page-`). */
+  name: string;
+  /** The number of page 1 (a page count from 0 or 1, or an offset from 0). */
+  first: number;
+  /** How much one page moves the number: 1 for pages, the page size for offsets. */
+  step: number;
+  /** Page 1 without its number: /c/shoes, then /c/shoes?page=2. */
+  bare: boolean;
+  /** Parameters every page of the list keeps (a sort order, a view). */
+  kept: [string, string][];
+}
+
+/** A list's own address: a category word, or an id (/c/7), and the word for its section. */
+interface List {
+  section: string;
+  category: string;
+}
+
+const word = fc.stringMatching(/^[a-z]{2,8}$/);
+const categoryOf = fc.oneof(word, fc.integer({ min: 1, max: 99_999 }).map(String));
+/** A kept parameter's value: a word, or a number (a page size: ?per=24). */
+const keptValue = fc.oneof(word, fc.integer({ min: 1, max: 99 }).map(String));
+
+const scheme: fc.Arbitrary<Scheme> = fc.oneof(
+  fc.record({
+    where: fc.constant('query' as const),
+    name: fc.constantFrom('page', 'p', 'pg', 'x1_page'),
+    first: fc.constantFrom(0, 1),
+    step: fc.constant(1),
+    bare: fc.boolean(),
+    kept: fc.uniqueArray(fc.tuple(fc.constantFrom('sort', 'per', 'q'), keptValue), {
+      maxLength: 2,
+      selector: ([k]) => k,
+    }),
+  }),
+  fc.record({
+    where: fc.constant('query' as const),
+    name: fc.constantFrom('start', 'offset', 'startAt'),
+    first: fc.constant(0),
+    step: fc.constantFrom(10, 15, 24, 48),
+    bare: fc.boolean(),
+    kept: fc.uniqueArray(fc.tuple(fc.constantFrom('sort', 'view', 't'), keptValue), {
+      maxLength: 2,
+      selector: ([k]) => k,
+    }),
+  }),
+  fc.record({
+    where: fc.constant('path' as const),
+    name: fc.constantFrom('page/', 'page-', 'Page-'),
+    first: fc.constant(1),
+    step: fc.constant(1),
+    bare: fc.boolean(),
+    kept: fc.uniqueArray(fc.tuple(fc.constantFrom('sort', 'per'), keptValue), {
+      maxLength: 1,
+      selector: ([k]) => k,
+    }),
+  }),
+);
+
+/** Page `n` (from 1) of `list`, as the scheme writes it. */
+function urlOf(s: Scheme, list: List, n: number): string {
+  const number = s.first + (n - 1) * s.step;
+  const own = n === 1 && s.bare ? [] : [[s.name, String(number)] as [string, string]];
+  const base = `${HOST}/${list.section}/${list.category}/`;
+  if (s.where === 'path') {
+    const path = own.length > 0 ? `${base}${s.name}${number}/` : base;
+    return s.kept.length > 0 ? `${path}?${new URLSearchParams(s.kept).toString()}` : path;
+  }
+  const query = new URLSearchParams([...s.kept, ...own]).toString();
+  return query ? `${base}?${query}` : base;
+}
+
+const expectation = (url: string): RoutineStep['expect'] => ({
+  tier: 1,
+  urlChanged: true,
+  url,
+  domChanged: true,
+  network: false,
+  fieldsHold: true,
+  text: [],
+  reason: 'as seen',
+});
+
+const read = (url: string): RoutineStep => ({
+  action: ROUTINE_EXTRACT,
+  target: null,
+  value: 'strategy-1',
+  chained: false,
+  expect: expectation(url),
+  safety: 'safe',
+  optional: false,
+  page: { url },
+});
+
+/** The first run: read page 1 at `from`, click Next page (to `to`), read page 2. */
+function moveOf(from: string, to: string) {
+  const click: RoutineStep = {
+    action: 'click',
+    target: {
+      fingerprint: 'link|Next|f0|#0',
+      locators: [{ by: 'role-name', role: 'link', name: 'Next' }],
+    },
+    value: null,
+    chained: false,
+    expect: expectation(to),
+    safety: 'safe',
+    optional: false,
+    page: { url: from },
+  };
+  const move = pagerMove([read(from), click, read(to)], 1);
+  if (!move) throw new Error(`the pager did not move: ${from} → ${to}`);
+  return move;
+}
+
+const leads = (move: ReturnType<typeof moveOf>, here: string, target: string) =>
+  laterPage(move, new URL(here))(new URL(target));
+
+/** Two lists of one kind: the one the routine was learned on, and the one a rerun reads. */
+const lists = fc
+  .tuple(word, categoryOf, categoryOf)
+  .filter(([, a, b]) => a !== b)
+  .map(([section, a, b]): [List, List] => [
+    { section, category: a },
+    { section, category: b },
+  ]);
+
+const pages = fc.record({
+  here: fc.integer({ min: 2, max: 12 }),
+  to: fc.integer({ min: 1, max: 14 }),
+});
+
+describe('laterPage on generated list addresses', () => {
+  it('is a later page of the list being read, on the learned list or another of its kind', () => {
+    fc.assert(
+      fc.property(
+        scheme,
+        lists,
+        pages,
+        fc.boolean(),
+        (s, [learned, other], { here, to }, rerun) => {
+          const move = moveOf(urlOf(s, learned, 1), urlOf(s, learned, 2));
+          const list = rerun ? other : learned;
+          const target = urlOf(s, list, to);
+          expect(leads(move, urlOf(s, list, here), target), target).toBe(to > here);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('is never another list, another query, or another site', () => {
+    fc.assert(
+      fc.property(scheme, lists, pages, (s, [learned, other], { here, to }) => {
+        const move = moveOf(urlOf(s, learned, 1), urlOf(s, learned, 2));
+        const at = urlOf(s, learned, here);
+        // A link to the other list of the kind, to any of its pages.
+        expect(leads(move, at, urlOf(s, other, to))).toBe(false);
+        // A later page of this list under another sort order, or on another site.
+        const later = new URL(urlOf(s, learned, here + 1));
+        later.searchParams.set('sort', later.searchParams.get('sort') === 'zz' ? 'yy' : 'zz');
+        expect(leads(move, at, later.href)).toBe(false);
+        expect(
+          leads(move, at, urlOf(s, learned, here + 1).replace(HOST, 'https://other.test')),
+        ).toBe(false);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('is another page of a cursor list, never this page, the first or another query', () => {
+    const cursor = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{3,23}$/);
+    fc.assert(
+      fc.property(
+        lists,
+        fc.constantFrom('after', 'cursor', 'pageToken'),
+        fc.uniqueArray(cursor, { minLength: 3, maxLength: 3 }),
+        fc.boolean(),
+        ([learned, other], key, [c2, c3, c9], rerun) => {
+          const at = (list: List, value?: string) =>
+            `${HOST}/${list.section}/${list.category}/${value ? `?${key}=${value}` : ''}`;
+          const move = moveOf(at(learned), at(learned, c2));
+          const list = rerun ? other : learned;
+          const here = at(list, c3);
+          expect(leads(move, here, at(list, c9))).toBe(true);
+          expect(leads(move, here, here)).toBe(false);
+          expect(leads(move, here, at(list))).toBe(false);
+          expect(leads(move, here, at(rerun ? learned : other, c9))).toBe(false);
+          expect(leads(move, here, `${at(list, c9)}&sort=new`)).toBe(false);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});

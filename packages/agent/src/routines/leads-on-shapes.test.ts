@@ -3,9 +3,9 @@
 // number, a category named by a word or an id, other parameters beside the page's, and cursor
 // lists. The expected answer comes from the generator's own page numbers, never from the code
 // under test: a link leads on exactly when it is a later page of the list being read.
-import { ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pagedSteps } from '../testing/routine-runs';
 import { laterPage, pagerMove } from './leads-on';
 
 const SEED = 33;
@@ -37,6 +37,11 @@ const word = fc.stringMatching(/^[a-z]{2,8}$/);
 const categoryOf = fc.oneof(word, fc.integer({ min: 1, max: 99_999 }).map(String));
 /** A kept parameter's value: a word, or a number (a page size: ?per=24). */
 const keptValue = fc.oneof(word, fc.integer({ min: 1, max: 99 }).map(String));
+const keptOf = (keys: string[], maxLength: number) =>
+  fc.uniqueArray(fc.tuple(fc.constantFrom(...keys), keptValue), {
+    maxLength,
+    selector: ([k]) => k,
+  });
 
 const scheme: fc.Arbitrary<Scheme> = fc.oneof(
   fc.record({
@@ -45,10 +50,7 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
     first: fc.constantFrom(0, 1),
     step: fc.constant(1),
     bare: fc.boolean(),
-    kept: fc.uniqueArray(fc.tuple(fc.constantFrom('sort', 'per', 'q'), keptValue), {
-      maxLength: 2,
-      selector: ([k]) => k,
-    }),
+    kept: keptOf(['sort', 'per', 'q'], 2),
   }),
   fc.record({
     where: fc.constant('query' as const),
@@ -56,10 +58,7 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
     first: fc.constant(0),
     step: fc.constantFrom(10, 15, 24, 48),
     bare: fc.boolean(),
-    kept: fc.uniqueArray(fc.tuple(fc.constantFrom('sort', 'view', 't'), keptValue), {
-      maxLength: 2,
-      selector: ([k]) => k,
-    }),
+    kept: keptOf(['sort', 'view', 't'], 2),
   }),
   fc.record({
     where: fc.constant('path' as const),
@@ -67,10 +66,7 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
     first: fc.constant(1),
     step: fc.constant(1),
     bare: fc.boolean(),
-    kept: fc.uniqueArray(fc.tuple(fc.constantFrom('sort', 'per'), keptValue), {
-      maxLength: 1,
-      selector: ([k]) => k,
-    }),
+    kept: keptOf(['sort', 'per'], 1),
   }),
 );
 
@@ -87,44 +83,9 @@ function urlOf(s: Scheme, list: List, n: number): string {
   return query ? `${base}?${query}` : base;
 }
 
-const expectation = (url: string): RoutineStep['expect'] => ({
-  tier: 1,
-  urlChanged: true,
-  url,
-  domChanged: true,
-  network: false,
-  fieldsHold: true,
-  text: [],
-  reason: 'as seen',
-});
-
-const read = (url: string): RoutineStep => ({
-  action: ROUTINE_EXTRACT,
-  target: null,
-  value: 'strategy-1',
-  chained: false,
-  expect: expectation(url),
-  safety: 'safe',
-  optional: false,
-  page: { url },
-});
-
-/** The first run: read page 1 at `from`, click Next page (to `to`), read page 2. */
+/** The first run's pager move: read page 1 at `from`, click Next page (to `to`), read page 2. */
 function moveOf(from: string, to: string) {
-  const click: RoutineStep = {
-    action: 'click',
-    target: {
-      fingerprint: 'link|Next|f0|#0',
-      locators: [{ by: 'role-name', role: 'link', name: 'Next' }],
-    },
-    value: null,
-    chained: false,
-    expect: expectation(to),
-    safety: 'safe',
-    optional: false,
-    page: { url: from },
-  };
-  const move = pagerMove([read(from), click, read(to)], 1);
+  const move = pagerMove(pagedSteps(from, to), 1);
   if (!move) throw new Error(`the pager did not move: ${from} → ${to}`);
   return move;
 }

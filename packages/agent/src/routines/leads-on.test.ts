@@ -1,48 +1,9 @@
-import { ROUTINE_EXTRACT, type Routine, type RoutineStep } from '@tandem/contracts';
+import type { Routine, RoutineStep } from '@tandem/contracts';
 import { readPage } from '@tandem/extraction';
 import { describe, expect, it } from 'vitest';
 import { laterPage, lastReadPager, leadsOn, onwardUpdate, pagerMove, pagerStep } from './leads-on';
 import { startRun } from './run';
-
-const expectation = (url: string, urlChanged: boolean): RoutineStep['expect'] => ({
-  tier: 1,
-  urlChanged,
-  url,
-  domChanged: true,
-  network: false,
-  fieldsHold: true,
-  text: [],
-  reason: 'as seen',
-});
-
-const read = (url: string): RoutineStep => ({
-  action: ROUTINE_EXTRACT,
-  target: null,
-  value: 'strategy-1',
-  chained: false,
-  expect: expectation(url, false),
-  safety: 'safe',
-  optional: false,
-  page: { url },
-});
-
-/** Read the page at `from`, click Next page (to `to`), read that page. */
-function pagedSteps(from: string, to: string, urlChanged = true): RoutineStep[] {
-  const click: RoutineStep = {
-    action: 'click',
-    target: {
-      fingerprint: 'link|Next page|f0|#0',
-      locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
-    },
-    value: null,
-    chained: false,
-    expect: expectation(to, urlChanged),
-    safety: 'safe',
-    optional: false,
-    page: { url: from },
-  };
-  return [read(from), click, read(to)];
-}
+import { pagedSteps, readStep as read } from '../testing/routine-runs';
 
 /** Whether `target` is a later page than `here`, as the pager moved from `from` to `to`. */
 function later(from: string, to: string, here: string, target: string): boolean {

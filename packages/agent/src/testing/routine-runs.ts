@@ -1,5 +1,11 @@
 // Verified runs for the routine tests: the add-patient form filled by one chain, then Save.
-import { parseAction, type Routine, type SemanticNodeV3 } from '@tandem/contracts';
+import {
+  parseAction,
+  ROUTINE_EXTRACT,
+  type Routine,
+  type RoutineStep,
+  type SemanticNodeV3,
+} from '@tandem/contracts';
 import { makePending } from '../nodes/pending-action';
 import type { PageState } from '../page/page-state';
 import { routineRecord } from '@tandem/store/testing';
@@ -100,4 +106,46 @@ export function nextPageClick(from: RoutineTraceEntry, to: string): RoutineTrace
     ],
     expect: { ...from.expect, urlChanged: true, url: to },
   };
+}
+
+/** A compiled step's expectation: what the page was after it (the URL, changed or not). */
+const expectation = (url: string, urlChanged: boolean): RoutineStep['expect'] => ({
+  tier: 1,
+  urlChanged,
+  url,
+  domChanged: true,
+  network: false,
+  fieldsHold: true,
+  text: [],
+  reason: 'as seen',
+});
+
+/** A compiled step that reads the page at `url` with a saved extraction. */
+export const readStep = (url: string): RoutineStep => ({
+  action: ROUTINE_EXTRACT,
+  target: null,
+  value: 'strategy-1',
+  chained: false,
+  expect: expectation(url, false),
+  safety: 'safe',
+  optional: false,
+  page: { url },
+});
+
+/** Compiled steps of a paged read: read the page at `from`, click Next page (to `to`), read. */
+export function pagedSteps(from: string, to: string, urlChanged = true): RoutineStep[] {
+  const click: RoutineStep = {
+    action: 'click',
+    target: {
+      fingerprint: 'link|Next page|f0|#0',
+      locators: [{ by: 'role-name', role: 'link', name: 'Next page' }],
+    },
+    value: null,
+    chained: false,
+    expect: expectation(to, urlChanged),
+    safety: 'safe',
+    optional: false,
+    page: { url: from },
+  };
+  return [readStep(from), click, readStep(to)];
 }

@@ -3,9 +3,9 @@
 // When that element is there under another name ("More products" for "Next page"), the tree
 // cannot tell it from any other link; the links of the HTML the last read asked for can: a link
 // to a later page of the list (the URL the first run's pager led to, its page number or cursor
-// moved on) or one the page marks rel="next". The extraction reads those links in the same parse as the
-// items, in the server's worker pool (PageReadRequest.links): no second parse of the page on
-// the request's thread.
+// moved on) or one the page marks rel="next". The extraction reads those links in the same
+// parse as the items, in the server's worker pool (PageReadRequest.links): no second parse of
+// the page on the request's thread.
 import { ROUTINE_COLLECT, ROUTINE_EXTRACT, type RoutineStep } from '@tandem/contracts';
 import type { PageLink } from '@tandem/contracts';
 import type { InteractStateType, InteractStateUpdate } from '../state';
@@ -186,11 +186,12 @@ export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean 
     const t = shapeOf(target);
     const i = movedAt(h, t);
     if (i < 0 || (t.numbers[i] ?? 0) <= (h.numbers[i] ?? 0)) return false;
-    // Any number of a page of the shape the pager led to when page 1's URL tells not which
-    // (another shape, and not one number added); else the number in the place the pager moved
-    // or added it, on a page of that shape or of another list of the same kind (a rerun with
-    // another category: /c/boots?page=2 for /c/shoes?page=2). The place is counted from the
-    // end: what names the list comes first, and another list may be named by an id (/c/7).
+    // Any number of a page of the shape the pager led to when the pager's number cannot be
+    // told (page 1's URL had another shape, its numbers not among page 2's); else the number
+    // in the place the pager moved or added it, on a page of that shape or of another list of
+    // the same kind (a rerun with another category: /c/boots?page=2 for /c/shoes?page=2). The
+    // place is counted from the end: what names the list comes first, and another list may be
+    // named by an id (/c/7).
     const anyNumber = t.shape === a.shape && reshaped && pagerMoved < 0;
     return anyNumber || (forward && i === pagerPlace);
   };

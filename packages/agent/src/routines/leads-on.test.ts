@@ -184,6 +184,14 @@ describe('leadsOn', () => {
     expect(leadsOnHtml('<a rel="nofollow next" href="/x">Onward</a>', null)).toMatch(/\/x/);
   });
 
+  it('judges no link past 64 numbers or parameters, but still reads its rel="next"', () => {
+    const many = Array.from({ length: 64 }, (_, k) => `f${k}=x`).join('&');
+    expect(leadsOnHtml(`<a href="?sort=new&amp;page=3&amp;${many}">Next</a>`, move)).toBeNull();
+    const numbers = `/c/${'1-'.repeat(65)}/?page=3&sort=new`;
+    expect(leadsOnHtml(`<a href="${numbers}">Next</a>`, move)).toBeNull();
+    expect(leadsOnHtml(`<a rel="next" href="?page=3&amp;${many}">Next</a>`, move)).toMatch(/f63/);
+  });
+
   it('finds nothing on the last page', () => {
     const last = `<nav><a href="/">Home</a> <a href="?page=1&sort=new">Previous</a>
       <a href="?page=3&sort=new" aria-disabled="true">Next</a></nav>

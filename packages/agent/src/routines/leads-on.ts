@@ -52,25 +52,69 @@ const sameUrl = (a: URL, b: URL) => keyOf(a) === keyOf(b);
 /**
  * A URL with its numbers taken out (`shape`), and those numbers in order: the pages of one list
  * share a shape and differ in one number (?page=3, ?start=40, /page/3/, /page-3, Page-3). A run
- * of more than 9 digits is an id, not a page: it stays in the shape. Each number is written
- * with what names it in its part of the URL (`page=2`, `ID-48`, `#c#c#_page=2`: `named`).
+ * of more than 9 digits is an id, not a page: it stays in the shape.
  */
 interface Shape {
   shape: string;
   numbers: number[];
-  named: string[];
 }
 
 function shapeOf(u: URL): Shape {
-  const [numbers, named]: [number[], string[]] = [[], []];
-  const shape = keyOf(u).replace(/\d+/g, (run, at: number, key: string) => {
+  const numbers: number[] = [];
+  const shape = keyOf(u).replace(/\d+/g, (run) => {
     if (run.length > 9) return run;
     numbers.push(Number(run));
-    const part = key.slice(0, at).split(/[/?&]/).at(-1) ?? '';
-    named.push(`${part.replace(/\d+/g, '#')}${run}`);
     return '#';
   });
-  return { shape, numbers, named };
+  return { shape, numbers };
+}
+
+/**
+ * The most query parameters, and the most numbers, of a URL the check compares: a list's page
+ * has a few. The links come from the page and are checked on the request's thread: a page of
+ * 2,000 links of 300 parameters each took 0.3–0.6 s to shape and sort. A URL past either is
+ * none of the list's pages (its rel="next" still counts).
+ */
+const MAX_URL_PARTS = 64;
+
+/**
+ * Whether a URL is within MAX_URL_PARTS: one pass over its characters that stops at the limit
+ * (splitting a hostile URL into its thousand numbers costs more than the check saves).
+ */
+function judged(u: URL): boolean {
+  const text = `${u.pathname}${u.search}`;
+  let [numbers, params, inNumber] = [0, 1, false];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    if (digit && !inNumber && ++numbers > MAX_URL_PARTS) return false;
+    if (c === 38 && ++params > MAX_URL_PARTS) return false; // '&'
+    inNumber = digit;
+  }
+  return true;
+}
+
+/** What names a number: at most this many characters of its part of the URL before it. */
+const NAME_LENGTH = 32;
+
+/**
+ * The numbers of shapeOf, each with what names it in its part of the URL (`page=2`, `ID-48`,
+ * `#c#c#_page=2`). One pass: the URL comes from a page, and a long one holds many numbers.
+ */
+function namedNumbers(u: URL): string[] {
+  const key = keyOf(u);
+  const named: string[] = [];
+  let [name, end] = ['', 0];
+  for (const m of key.matchAll(/\d+/g)) {
+    const gap = key.slice(end, m.index);
+    const part = Math.max(gap.lastIndexOf('/'), gap.lastIndexOf('?'), gap.lastIndexOf('&'));
+    name = (part >= 0 ? gap.slice(part + 1) : name + gap).slice(-NAME_LENGTH);
+    end = m.index + m[0].length;
+    const id = m[0].length > 9;
+    if (!id) named.push(`${name}${m[0]}`);
+    name = `${name}${id ? m[0] : '#'}`.slice(-NAME_LENGTH);
+  }
+  return named;
 }
 
 /** Where `to` differs from `from` in one number alone (same shape), else -1. */
@@ -82,19 +126,20 @@ function movedAt(from: Shape, to: Shape): number {
 
 /**
  * Which of `to`'s numbers the move added, when `to` has more numbers and `from`'s are among them
- * in order, each as named (/c/shoes → /c/shoes?page=2, /c/7 → /c/7?page=2, ?sort=2 →
- * ?page=2&sort=2, /blog → /blog?x1_page=2): the last one added, a list's page number coming
- * after what names the list. -1 otherwise.
+ * in order, each as named (namedNumbers: /c/shoes → /c/shoes?page=2, /c/7 → /c/7?page=2,
+ * ?sort=2 → ?page=2&sort=2, /blog → /blog?x1_page=2): the last one added, a list's page number
+ * coming after what names the list. -1 otherwise.
  */
-function addedAt(from: Shape, to: Shape): number {
-  if (to.numbers.length <= from.numbers.length) return -1;
+function addedAt(from: URL, to: URL): number {
+  const [before, after] = [namedNumbers(from), namedNumbers(to)];
+  if (after.length <= before.length) return -1;
   let matched = 0;
   let added = -1;
-  to.named.forEach((n, i) => {
-    if (matched < from.named.length && n === from.named[matched]) matched++;
+  after.forEach((n, i) => {
+    if (matched < before.length && n === before[matched]) matched++;
     else added = i;
   });
-  return matched === from.named.length ? added : -1;
+  return matched === before.length ? added : -1;
 }
 
 /** A URL's query: each key with its values, in order. */
@@ -168,19 +213,21 @@ export function pagerMove(steps: readonly RoutineStep[], pager: number): PagerMo
  * or 1, or an offset).
  */
 export function laterPage(move: PagerMove, here: URL): (target: URL) => boolean {
+  if (![here, move.before, move.after].every(judged)) return () => false;
   // Shapes of the pages the check compares every link with: worked out once per page.
   const [h, a, b] = [shapeOf(here), shapeOf(move.after), shapeOf(move.before)];
   const fromBefore = sameUrl(here, move.before);
   // The number the pager moved on; or, when page 1's URL had another shape (no number where
   // page 2 has one), the number it added.
   const reshaped = b.shape !== a.shape;
-  const pagerMoved = reshaped ? addedAt(b, a) : movedAt(b, a);
+  const pagerMoved = reshaped ? addedAt(move.before, move.after) : movedAt(b, a);
   const forward =
     pagerMoved >= 0 && (reshaped || (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0));
   const pagerPlace = h.numbers.length - (a.numbers.length - pagerMoved);
   const keys = cursorKeys(move.before, move.after);
   const cursor = keys ? cursorPage(keys, here) : null;
   return (target) => {
+    if (!judged(target)) return false;
     if (fromBefore && sameUrl(target, move.after)) return true;
     if (cursor?.(target)) return true;
     const t = shapeOf(target);

@@ -5,10 +5,10 @@
 // cards wrapped or reclassed, an advert or a "Recommended" strip beside them, the pager moved,
 // renamed or gone. The model may have scoped its read to the list (cssSelector): its replays then
 // send that part of the page only, with the page's links outside it at the last read. The list's
-// first page is named with its number (?page=1) or without (/catalog/, then ?page=2). What
-// users rely on: a routine that says it is done stored exactly the items
-// of the page it read (never the first run's, never a look-alike); otherwise it handed over to
-// the agent.
+// first page is named with its number (&page=1) or without (?cat=shoes, then &page=2), and the
+// rerun reads the category the routine was learned on or another (?cat=boots). What users rely
+// on: a routine that says it is done stored exactly the items of the page it read (never the
+// first run's, never a look-alike); otherwise it handed over to the agent.
 // The expected items come from the generator's own data, never from the code under test.
 import type { Routine, SemanticNodeV3 } from '@tandem/contracts';
 import { ExtractionService } from '@tandem/extraction';
@@ -35,12 +35,20 @@ import { startRun } from './run';
 import { routineStep } from './step-node';
 import type { RoutineTraceEntry } from './trace';
 
-/** The list's first page as the shop names it: with its number, or none (most real lists). */
-const PAGE_ONE = {
-  numbered: 'https://shop.test/catalog/?page=1',
-  bare: 'https://shop.test/catalog/',
-};
-const PAGE_TWO = 'https://shop.test/catalog/?page=2';
+/**
+ * The category the routine was learned on, and another of the same kind a rerun may read (in
+ * the query: a page like the learned one, routines/replay.ts likeUrl).
+ */
+const LISTS = { learned: 'shoes', other: 'boots' };
+type List = keyof typeof LISTS;
+/** How the shop names a list's first page: with its number, or none (most real lists). */
+type PageOne = 'numbered' | 'bare';
+/** Page `n` of a list's pages, as its pager links them (from the page's own address). */
+const pageQuery = (list: List, n: number, pageOne: PageOne) =>
+  `?cat=${LISTS[list]}${n === 1 && pageOne === 'bare' ? '' : `&page=${n}`}`;
+const pageUrl = (list: List, n: number, pageOne: PageOne) =>
+  `https://shop.test/catalog/${pageQuery(list, n, pageOne)}`;
+const PAGE_TWO = pageUrl('learned', 2, 'numbered');
 const GOAL = 'Extract every product as JSON with name and price';
 const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
 const SEED = 33;
@@ -117,10 +125,10 @@ function recommendedStrip(strip: Strip): string {
 }
 
 /** The pager, leading to page `next`. */
-const pagerHtml = (pager: Pager, next: number) =>
+const pagerHtml = (pager: Pager, list: List, next: number) =>
   pager === 'none'
     ? ''
-    : `<p class="pager"><a href="?page=${next}">${pager === 'renamed' ? 'More products' : 'Next page'}</a></p>`;
+    : `<p class="pager"><a href="${pageQuery(list, next, 'numbered')}">${pager === 'renamed' ? 'More products' : 'Next page'}</a></p>`;
 
 /** A first run's page: the products in plain cards, a Next page link under them. */
 const catalog = (products: Product[]): CatalogPage => ({
@@ -132,7 +140,7 @@ const catalog = (products: Product[]): CatalogPage => ({
 });
 
 /** The page's HTML, as a shop would render it, as page `n` of the list. */
-function catalogHtml(page: CatalogPage, n: number): string {
+function catalogHtml(page: CatalogPage, n: number, list: List): string {
   const cards = page.products.map((p) => cardOf(p, page.layout));
   if (page.ad !== null) cards.splice(Math.min(page.ad, cards.length), 0, adTile);
   const grid =
@@ -141,10 +149,10 @@ function catalogHtml(page: CatalogPage, n: number): string {
       : `<div class="grid">${cards.join('\n')}</div>`;
   return `<!doctype html><html><head><title>Catalog, page 1</title></head>
 <body><nav><a href="/">Home</a> <a href="/catalog/">Catalog</a></nav>
-<main><h1>Catalog, page 1</h1>${page.pager === 'top' ? pagerHtml(page.pager, n + 1) : ''}
+<main><h1>Catalog, page 1</h1>${page.pager === 'top' ? pagerHtml(page.pager, list, n + 1) : ''}
 ${page.recommended === 'cards-above' ? recommendedStrip(page.recommended) : ''}
 <section id="products"><h2>Products</h2>${grid}</section>
-${page.recommended === 'cards-above' ? '' : recommendedStrip(page.recommended)}${page.pager === 'top' ? '' : pagerHtml(page.pager, n + 1)}</main>
+${page.recommended === 'cards-above' ? '' : recommendedStrip(page.recommended)}${page.pager === 'top' ? '' : pagerHtml(page.pager, list, n + 1)}</main>
 <footer>© Test shop. Free shipping over $50.</footer></body></html>`;
 }
 
@@ -194,8 +202,10 @@ interface Scenario {
   warm: boolean;
   /** The first run's model scoped its read to the list (`SCOPE`), so every replay is scoped. */
   scoped: boolean;
-  /** How the shop names the list's first page (PAGE_ONE). */
-  pageOne: keyof typeof PAGE_ONE;
+  /** How the shop names the list's first page. */
+  pageOne: PageOne;
+  /** The list the rerun reads: the learned category, or another of its kind. */
+  list: List;
 }
 
 /** Products start..start+7 on the first run's page; later ones are the new names. */
@@ -285,7 +295,8 @@ const scenario: fc.Arbitrary<Scenario> = fc
       pages: fc.constantFrom<1 | 2>(1, 2),
       warm: fc.boolean(),
       scoped: fc.boolean(),
-      pageOne: fc.constantFrom<keyof typeof PAGE_ONE>('numbered', 'bare'),
+      pageOne: fc.constantFrom<PageOne>('numbered', 'bare'),
+      list: fc.constantFrom<List>('learned', 'other'),
     });
   });
 
@@ -330,7 +341,9 @@ async function firstRun(
       },
     }),
     url,
-    scoped ? sentHtml(catalogHtml(page, 1), url, SCOPE) : catalogHtml(page, 1),
+    scoped
+      ? sentHtml(catalogHtml(page, 1, 'learned'), url, SCOPE)
+      : catalogHtml(page, 1, 'learned'),
     treeOf(page),
   );
   const [read] = applyUpdate(before, await extraction(env.deps)(before)).routineTrace;
@@ -347,7 +360,9 @@ function routineOf(read: RoutineTraceEntry, pages: 1 | 2): Routine {
 
 /** Where the routine's last read is: page 2 of the list when it pages, else its first page. */
 const lastRead = (s: Scenario) =>
-  s.pages === 2 ? { url: PAGE_TWO, n: 2 } : { url: PAGE_ONE[s.pageOne], n: 1 };
+  s.pages === 2
+    ? { url: pageUrl(s.list, 2, s.pageOne), n: 2, list: s.list }
+    : { url: pageUrl(s.list, 1, s.pageOne), n: 1, list: s.list };
 
 /**
  * A rerun of the routine's last read on `page`, found at `at`: the step asks for the content,
@@ -359,7 +374,7 @@ async function rerunOn(
   routine: Routine,
   page: CatalogPage,
   taskId: string,
-  at: { url: string; n: number },
+  at: { url: string; n: number; list: List },
 ) {
   const { url } = at;
   env.known = shownOf(page);
@@ -376,7 +391,7 @@ async function rerunOn(
   expect(asked.pendingExtraction).toEqual({ extractionId: routine.steps.at(-1)?.value });
   // What the extension sends for the step's request: the part it names, and the links outside
   // that part when the step asks for them.
-  const html = catalogHtml(page, at.n);
+  const html = catalogHtml(page, at.n, at.list);
   const selector = asked.pageRequest?.selector;
   const read = selector
     ? {
@@ -414,7 +429,8 @@ type Outcome = 'completed' | 'handed over';
 /** One scenario end to end; throws when the rerun finished with data the page does not hold. */
 async function check(s: Scenario): Promise<Outcome> {
   const env = await setup();
-  const routine = routineOf(await firstRun(env, s.first, s.scoped, PAGE_ONE[s.pageOne]), s.pages);
+  const learned = pageUrl('learned', 1, s.pageOne);
+  const routine = routineOf(await firstRun(env, s.first, s.scoped, learned), s.pages);
   if (s.warm) await rerunOn(env, routine, s.first, 'task-warm', lastRead(s));
   const { after, stored } = await rerunOn(env, routine, s.rerun, 'task-rerun', lastRead(s));
   const run = after.routineRun;
@@ -464,6 +480,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         warm,
         scoped: false,
         pageOne: 'numbered',
+        list: 'learned',
       };
       expect(await check(s)).toBe('completed');
     }
@@ -487,6 +504,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         warm,
         scoped: false,
         pageOne: 'numbered',
+        list: 'learned',
       };
       expect(await check(redesigned)).toBe('completed');
       const empty: Scenario = {
@@ -496,6 +514,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         warm,
         scoped: false,
         pageOne: 'numbered',
+        list: 'learned',
       };
       expect(await check(empty)).toBe('handed over');
     }
@@ -507,35 +526,42 @@ describe('a routine that reads a catalogue that changed since its first run', ()
   // the last read's HTML does: a link to a later page of the list shows the list goes on, and the
   // routine hands over (routines/leads-on.ts). When the first page had no number (/catalog/,
   // then ?page=2), page 2's link to ?page=3 was not known as its next page until the check read
-  // any later page of the pager's shape.
+  // any later page of the pager's shape. On a rerun for another category (/catalog/9/ for a
+  // routine learned on /catalog/7/) with a bare first page, the same link was not known either.
   it('hands over when the Next page link is still there under another name', async () => {
     const first = catalog([product(0)]);
-    const named: Scenario['pageOne'][] = ['numbered', 'bare'];
+    const named: PageOne[] = ['numbered', 'bare'];
+    const lists: List[] = ['learned', 'other'];
     for (const warm of [false, true])
       for (const scoped of [false, true])
-        for (const pageOne of named) {
-          const s: Scenario = {
-            first,
-            rerun: { ...first, pager: 'renamed' },
-            pages: 2,
-            warm,
-            scoped,
-            pageOne,
-          };
-          expect(await check(s), `${pageOne}${scoped ? ', scoped' : ''}`).toBe('handed over');
-        }
+        for (const pageOne of named)
+          for (const list of lists) {
+            const s: Scenario = {
+              first,
+              rerun: { ...first, pager: 'renamed' },
+              pages: 2,
+              warm,
+              scoped,
+              pageOne,
+              list,
+            };
+            const label = `${pageOne}, ${list}${scoped ? ', scoped' : ''}`;
+            expect(await check(s), label).toBe('handed over');
+          }
     // The last page: no link leads on, and the routine completes as before.
     for (const scoped of [false, true])
-      for (const pageOne of named) {
-        const end: Scenario = {
-          first,
-          rerun: { ...first, pager: 'none' },
-          pages: 2,
-          warm: false,
-          scoped,
-          pageOne,
-        };
-        expect(await check(end)).toBe('completed');
-      }
+      for (const pageOne of named)
+        for (const list of lists) {
+          const end: Scenario = {
+            first,
+            rerun: { ...first, pager: 'none' },
+            pages: 2,
+            warm: false,
+            scoped,
+            pageOne,
+            list,
+          };
+          expect(await check(end)).toBe('completed');
+        }
   });
 });

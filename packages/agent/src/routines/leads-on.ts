@@ -171,9 +171,10 @@ function cursorKeys(before: URL, after: URL): string[] | null {
  */
 function cursorPage(keys: readonly string[], here: URL): (target: URL) => boolean {
   const h = queryOf(here);
-  const onList = keys.every((k) => h.has(k));
+  // A page without the pager's keys is no page of a cursor list: none of its links is either.
+  if (!keys.every((k) => h.has(k))) return () => false;
   return (target) => {
-    if (!onList || target.origin !== here.origin || target.pathname !== here.pathname) return false;
+    if (target.origin !== here.origin || target.pathname !== here.pathname) return false;
     const t = queryOf(target);
     if (t.size !== h.size) return false;
     return [...h].every(

@@ -359,10 +359,11 @@ function routineOf(read: RoutineTraceEntry, pages: 1 | 2): Routine {
 }
 
 /** Where the routine's last read is: page 2 of the list when it pages, else its first page. */
-const lastRead = (s: Scenario) =>
-  s.pages === 2
-    ? { url: pageUrl(s.list, 2, s.pageOne), n: 2, list: s.list }
-    : { url: pageUrl(s.list, 1, s.pageOne), n: 1, list: s.list };
+const lastRead = (s: Scenario) => ({
+  url: pageUrl(s.list, s.pages, s.pageOne),
+  n: s.pages,
+  list: s.list,
+});
 
 /**
  * A rerun of the routine's last read on `page`, found at `at`: the step asks for the content,

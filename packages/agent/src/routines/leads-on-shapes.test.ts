@@ -1,8 +1,9 @@
 // Generated list addresses for the "does the list go on?" check (leads-on.ts): page numbers and
 // offsets in the query or the path, counted from 0 or 1, a first page with or without its
-// number, a category named by a word or an id, other parameters beside the page's, and cursor
-// lists. The expected answer comes from the generator's own page numbers, never from the code
-// under test: a link leads on exactly when it is a later page of the list being read.
+// number, a category named by a word or an id, other parameters beside the page's, two numbers
+// moved at once, and cursor lists. The expected answer comes from the generator's own page
+// numbers, never from the code under test: a link leads on exactly when it is a later page of
+// the list being read.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pagedSteps } from '../testing/routine-runs';
@@ -140,6 +141,40 @@ describe('laterPage on generated list addresses', () => {
         expect(
           leads(move, at, urlOf(s, learned, here + 1).replace(HOST, 'https://other.test')),
         ).toBe(false);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('reads two numbers moved at once: a later page, an earlier one only when one falls', () => {
+    const twoNumbers = fc.record({
+      // An item count or an offset, with a page number beside it (both grow) or an id that
+      // counts down (Hacker News: ?next=<id>&n=31).
+      count: fc.constantFrom('n', 'count', 'start'),
+      other: fc.constantFrom('p', 'page', 'next', 'max_id'),
+      size: fc.integer({ min: 10, max: 48 }),
+      id: fc.integer({ min: 1_000_000, max: 99_999_999 }),
+      bare: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(lists, pages, twoNumbers, fc.boolean(), (ls, { here, to }, n, rerun) => {
+        const falls = n.other === 'next' || n.other === 'max_id';
+        const at = (list: List, page: number) => {
+          const other = falls ? n.id - (page - 1) * n.size * 7 : page;
+          const own = new URLSearchParams([
+            [n.count, String((page - 1) * n.size + (n.count === 'start' ? 0 : 1))],
+            [n.other, String(other)],
+          ]);
+          const query = page === 1 && n.bare ? '' : `?${own.toString()}`;
+          return `${HOST}/${list.section}/${list.category}/${query}`;
+        };
+        const [learned, other] = ls;
+        const move = moveOf(at(learned, 1), at(learned, 2));
+        const list = rerun ? other : learned;
+        const earlier = falls && to !== here && !(to === 1 && n.bare);
+        expect(leads(move, at(list, here), at(list, to))).toBe(to > here || earlier);
+        expect(leads(move, at(list, here), at(rerun ? learned : other, to))).toBe(false);
+        expect(leads(move, at(list, here), `${at(list, here + 1)}&sort=new`)).toBe(false);
       }),
       { seed: SEED, numRuns: RUNS },
     );

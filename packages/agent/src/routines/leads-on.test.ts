@@ -146,10 +146,22 @@ describe('laterPage', () => {
     expect(later(s1, s2, s2, 'https://s.test/c?after=q55&sort=old')).toBe(false);
   });
 
-  it('is none for two numbers moved, a changed id, or a pager that did not change the URL', () => {
-    // Two numbers moved (a cursor and a count): not one list's page number.
+  it('is a page on where the pager moved two numbers at once: one of them grows', () => {
+    // Hacker News's shape: page 1 bare, then an id that counts down and an item count.
     const [h1, h2] = ['https://s.test/jobs', 'https://s.test/jobs?next=47049744&n=31'];
-    expect(later(h1, h2, h2, 'https://s.test/jobs?next=47040012&n=61')).toBe(false);
+    expect(later(h1, h2, h2, 'https://s.test/jobs?next=47040012&n=61')).toBe(true);
+    expect(later(h1, h2, h2, h1)).toBe(false);
+    expect(later(h1, h2, h2, h2)).toBe(false);
+    expect(later(h1, h2, h2, 'https://s.test/jobs?next=47040012&n=31')).toBe(false);
+    expect(later(h1, h2, h2, 'https://s.test/jobs?next=47040012&n=61&sort=new')).toBe(false);
+    // A page number and an offset moved together: forward on, never back.
+    const [q1, q2] = ['https://s.test/q?p=1&start=0', 'https://s.test/q?p=2&start=20'];
+    const q3 = 'https://s.test/q?p=3&start=40';
+    expect(later(q1, q2, q2, q3)).toBe(true);
+    expect(later(q1, q2, q3, q2)).toBe(false);
+  });
+
+  it('is none for a changed id, or a pager that did not change the URL', () => {
     // An id of more than 9 digits is not a page number.
     const item = 'https://s.test/itm/276702815108?page=2';
     expect(later(p1, p2, item, 'https://s.test/itm/397675477953?page=2')).toBe(false);

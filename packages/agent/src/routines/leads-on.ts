@@ -148,18 +148,22 @@ function queryOf(u: URL): Map<string, string> {
   return new Map([...keys].map((k) => [k, u.searchParams.getAll(k).join('\n')]));
 }
 
+const isNumber = (value: string | undefined) => value !== undefined && /^\d+$/.test(value);
+
 /**
  * The query keys a cursor pager moved: on the same path, the keys whose values the move
  * changed or added, one of them to a value that is not a number (?after=x81 → ?after=k02;
- * Reddit's count and after). Null for any other move: page numbers have their own rule, which
- * tells a later page from an earlier one.
+ * Reddit's count and after), or two or more numbers at once (Hacker News's next id and count:
+ * ?next=47049744&n=31). Null for any other move: one page number has its own rule, which tells
+ * a later page from an earlier one by the place of the number alone.
  */
 function cursorKeys(before: URL, after: URL): string[] | null {
   if (before.origin !== after.origin || before.pathname !== after.pathname) return null;
   const [b, a] = [queryOf(before), queryOf(after)];
   if ([...b.keys()].some((k) => !a.has(k))) return null;
   const moved = [...a].filter(([k, v]) => b.get(k) !== v);
-  return moved.some(([, v]) => /\D/.test(v)) ? moved.map(([k]) => k) : null;
+  const cursor = moved.some(([, v]) => /\D/.test(v)) || moved.length > 1;
+  return cursor ? moved.map(([k]) => k) : null;
 }
 
 /**
@@ -167,19 +171,24 @@ function cursorKeys(before: URL, after: URL): string[] | null {
  * key the pager moved set to another value, the rest of the query as it is. A cursor does not
  * tell later from earlier; a "Previous" link that writes its cursor the same way reads as
  * leading on, which hands the routine to the agent (tokens), where missing a later page would
- * store part of the list as all of it.
+ * store part of the list as all of it. When the keys hold numbers only, one of them must grow:
+ * an item count or an offset does on a later page (an id may count down), and a page of
+ * numbers that all fall is an earlier one.
  */
 function cursorPage(keys: readonly string[], here: URL): (target: URL) => boolean {
   const h = queryOf(here);
   // A page without the pager's keys is no page of a cursor list: none of its links is either.
   if (!keys.every((k) => h.has(k))) return () => false;
+  const numbers = keys.every((k) => isNumber(h.get(k)));
   return (target) => {
     if (target.origin !== here.origin || target.pathname !== here.pathname) return false;
     const t = queryOf(target);
     if (t.size !== h.size) return false;
-    return [...h].every(
+    const moved = [...h].every(
       ([k, v]) => t.has(k) && (keys.includes(k) ? t.get(k) !== v : t.get(k) === v),
     );
+    if (!moved || !numbers) return moved;
+    return keys.some((k) => isNumber(t.get(k)) && Number(t.get(k)) > Number(h.get(k)));
   };
 }
 

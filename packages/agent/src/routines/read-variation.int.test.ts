@@ -5,10 +5,12 @@
 // cards wrapped or reclassed, an advert or a "Recommended" strip beside them, the pager moved,
 // renamed or gone. The model may have scoped its read to the list (cssSelector): its replays then
 // send that part of the page only, with the page's links outside it at the last read. The list's
-// first page is named with its number (&page=1) or without (?cat=shoes, then &page=2), and the
-// rerun reads the category the routine was learned on or another (?cat=boots). What users rely
-// on: a routine that says it is done stored exactly the items of the page it read (never the
-// first run's, never a look-alike); otherwise it handed over to the agent.
+// pages are named by their number, on page 1 too (&page=1) or from page 2 on (?cat=shoes, then
+// &page=2), by a cursor (&after=t3_…), or by an id that counts down with an item count beside
+// it (&next=…&n=31), and the rerun reads the category the routine was learned on or another
+// (?cat=boots). What users rely on: a routine that says it is done stored exactly the items of
+// the page it read (never the first run's, never a look-alike); otherwise it handed over to the
+// agent.
 // The expected items come from the generator's own data, never from the code under test.
 import type { Routine, SemanticNodeV3 } from '@tandem/contracts';
 import { ExtractionService } from '@tandem/extraction';
@@ -41,14 +43,26 @@ import type { RoutineTraceEntry } from './trace';
  */
 const LISTS = { learned: 'shoes', other: 'boots' };
 type List = keyof typeof LISTS;
-/** How the shop names a list's first page: with its number, or none (most real lists). */
-type PageOne = 'numbered' | 'bare';
-/** Page `n` of a list's pages, as its pager links them (from the page's own address). */
-const pageQuery = (list: List, n: number, pageOne: PageOne) =>
-  `?cat=${LISTS[list]}${n === 1 && pageOne === 'bare' ? '' : `&page=${n}`}`;
-const pageUrl = (list: List, n: number, pageOne: PageOne) =>
-  `https://shop.test/catalog/${pageQuery(list, n, pageOne)}`;
-const PAGE_TWO = pageUrl('learned', 2, 'numbered');
+/**
+ * How the shop names a list's pages: the page number on every page, or from page 2 on (most
+ * real lists); a cursor (?after=t3_…); or an id that counts down with an item count beside it
+ * (Hacker News: ?next=47049744&n=31). The last two name page 1 by the list alone.
+ */
+type Paging = 'numbered' | 'bare' | 'cursor' | 'counted';
+const PAGINGS: Paging[] = ['numbered', 'bare', 'cursor', 'counted'];
+/** Page `n`'s own part of the query, as its pager links it (none for a bare page 1). */
+function pageParams(list: List, n: number, paging: Paging): string {
+  if (paging === 'numbered') return `&page=${n}`;
+  if (n === 1) return '';
+  const salt = list === 'learned' ? 7919 : 104_729;
+  if (paging === 'cursor') return `&after=t3_${(n * salt).toString(36)}`;
+  if (paging === 'counted') return `&next=${47_049_744 - n * salt}&n=${(n - 1) * 30 + 1}`;
+  return `&page=${n}`;
+}
+const pageQuery = (list: List, n: number, paging: Paging) =>
+  `?cat=${LISTS[list]}${pageParams(list, n, paging)}`;
+const pageUrl = (list: List, n: number, paging: Paging) =>
+  `https://shop.test/catalog/${pageQuery(list, n, paging)}`;
 const GOAL = 'Extract every product as JSON with name and price';
 const TOKENS = { input: 0, output: 0, saved: 0, calls: 0, costMicroUsd: 0 };
 const SEED = 33;
@@ -125,10 +139,10 @@ function recommendedStrip(strip: Strip): string {
 }
 
 /** The pager, leading to page `next`. */
-const pagerHtml = (pager: Pager, list: List, next: number) =>
+const pagerHtml = (pager: Pager, list: List, next: number, paging: Paging) =>
   pager === 'none'
     ? ''
-    : `<p class="pager"><a href="${pageQuery(list, next, 'numbered')}">${pager === 'renamed' ? 'More products' : 'Next page'}</a></p>`;
+    : `<p class="pager"><a href="${pageQuery(list, next, paging)}">${pager === 'renamed' ? 'More products' : 'Next page'}</a></p>`;
 
 /** A first run's page: the products in plain cards, a Next page link under them. */
 const catalog = (products: Product[]): CatalogPage => ({
@@ -140,7 +154,7 @@ const catalog = (products: Product[]): CatalogPage => ({
 });
 
 /** The page's HTML, as a shop would render it, as page `n` of the list. */
-function catalogHtml(page: CatalogPage, n: number, list: List): string {
+function catalogHtml(page: CatalogPage, n: number, list: List, paging: Paging): string {
   const cards = page.products.map((p) => cardOf(p, page.layout));
   if (page.ad !== null) cards.splice(Math.min(page.ad, cards.length), 0, adTile);
   const grid =
@@ -149,10 +163,10 @@ function catalogHtml(page: CatalogPage, n: number, list: List): string {
       : `<div class="grid">${cards.join('\n')}</div>`;
   return `<!doctype html><html><head><title>Catalog, page 1</title></head>
 <body><nav><a href="/">Home</a> <a href="/catalog/">Catalog</a></nav>
-<main><h1>Catalog, page 1</h1>${page.pager === 'top' ? pagerHtml(page.pager, list, n + 1) : ''}
+<main><h1>Catalog, page 1</h1>${page.pager === 'top' ? pagerHtml(page.pager, list, n + 1, paging) : ''}
 ${page.recommended === 'cards-above' ? recommendedStrip(page.recommended) : ''}
 <section id="products"><h2>Products</h2>${grid}</section>
-${page.recommended === 'cards-above' ? '' : recommendedStrip(page.recommended)}${page.pager === 'top' ? '' : pagerHtml(page.pager, list, n + 1)}</main>
+${page.recommended === 'cards-above' ? '' : recommendedStrip(page.recommended)}${page.pager === 'top' ? '' : pagerHtml(page.pager, list, n + 1, paging)}</main>
 <footer>© Test shop. Free shipping over $50.</footer></body></html>`;
 }
 
@@ -202,8 +216,8 @@ interface Scenario {
   warm: boolean;
   /** The first run's model scoped its read to the list (`SCOPE`), so every replay is scoped. */
   scoped: boolean;
-  /** How the shop names the list's first page. */
-  pageOne: PageOne;
+  /** How the shop names the list's pages. */
+  paging: Paging;
   /** The list the rerun reads: the learned category, or another of its kind. */
   list: List;
 }
@@ -295,7 +309,7 @@ const scenario: fc.Arbitrary<Scenario> = fc
       pages: fc.constantFrom<1 | 2>(1, 2),
       warm: fc.boolean(),
       scoped: fc.boolean(),
-      pageOne: fc.constantFrom<PageOne>('numbered', 'bare'),
+      paging: fc.constantFrom(...PAGINGS),
       list: fc.constantFrom<List>('learned', 'other'),
     });
   });
@@ -326,8 +340,9 @@ async function firstRun(
   env: Setup,
   page: CatalogPage,
   scoped: boolean,
-  url: string,
+  paging: Paging,
 ): Promise<RoutineTraceEntry> {
+  const url = pageUrl('learned', 1, paging);
   env.known = shownOf(page);
   const schema = productListSchema(['name', 'price']);
   const before = onPage(
@@ -342,8 +357,8 @@ async function firstRun(
     }),
     url,
     scoped
-      ? sentHtml(catalogHtml(page, 1, 'learned'), url, SCOPE)
-      : catalogHtml(page, 1, 'learned'),
+      ? sentHtml(catalogHtml(page, 1, 'learned', paging), url, SCOPE)
+      : catalogHtml(page, 1, 'learned', paging),
     treeOf(page),
   );
   const [read] = applyUpdate(before, await extraction(env.deps)(before)).routineTrace;
@@ -352,17 +367,18 @@ async function firstRun(
 }
 
 /** The routine the first run compiles into: one read, or read, Next page, read. */
-function routineOf(read: RoutineTraceEntry, pages: 1 | 2): Routine {
+function routineOf(read: RoutineTraceEntry, pages: 1 | 2, paging: Paging): Routine {
   if (pages === 1) return savedRoutine(GOAL, [read]);
-  const click = nextPageClick(read, PAGE_TWO);
-  return savedRoutine(GOAL, [read, click, { ...read, beforeUrl: PAGE_TWO }]);
+  const two = pageUrl('learned', 2, paging);
+  return savedRoutine(GOAL, [read, nextPageClick(read, two), { ...read, beforeUrl: two }]);
 }
 
 /** Where the routine's last read is: page 2 of the list when it pages, else its first page. */
 const lastRead = (s: Scenario) => ({
-  url: pageUrl(s.list, s.pages, s.pageOne),
+  url: pageUrl(s.list, s.pages, s.paging),
   n: s.pages,
   list: s.list,
+  paging: s.paging,
 });
 
 /**
@@ -375,7 +391,7 @@ async function rerunOn(
   routine: Routine,
   page: CatalogPage,
   taskId: string,
-  at: { url: string; n: number; list: List },
+  at: { url: string; n: number; list: List; paging: Paging },
 ) {
   const { url } = at;
   env.known = shownOf(page);
@@ -392,7 +408,7 @@ async function rerunOn(
   expect(asked.pendingExtraction).toEqual({ extractionId: routine.steps.at(-1)?.value });
   // What the extension sends for the step's request: the part it names, and the links outside
   // that part when the step asks for them.
-  const html = catalogHtml(page, at.n, at.list);
+  const html = catalogHtml(page, at.n, at.list, at.paging);
   const selector = asked.pageRequest?.selector;
   const read = selector
     ? {
@@ -430,8 +446,8 @@ type Outcome = 'completed' | 'handed over';
 /** One scenario end to end; throws when the rerun finished with data the page does not hold. */
 async function check(s: Scenario): Promise<Outcome> {
   const env = await setup();
-  const learned = pageUrl('learned', 1, s.pageOne);
-  const routine = routineOf(await firstRun(env, s.first, s.scoped, learned), s.pages);
+  const read = await firstRun(env, s.first, s.scoped, s.paging);
+  const routine = routineOf(read, s.pages, s.paging);
   if (s.warm) await rerunOn(env, routine, s.first, 'task-warm', lastRead(s));
   const { after, stored } = await rerunOn(env, routine, s.rerun, 'task-rerun', lastRead(s));
   const run = after.routineRun;
@@ -480,7 +496,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         pages: 1,
         warm,
         scoped: false,
-        pageOne: 'numbered',
+        paging: 'numbered',
         list: 'learned',
       };
       expect(await check(s)).toBe('completed');
@@ -504,7 +520,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         pages: 1,
         warm,
         scoped: false,
-        pageOne: 'numbered',
+        paging: 'numbered',
         list: 'learned',
       };
       expect(await check(redesigned)).toBe('completed');
@@ -514,7 +530,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
         pages: 1,
         warm,
         scoped: false,
-        pageOne: 'numbered',
+        paging: 'numbered',
         list: 'learned',
       };
       expect(await check(empty)).toBe('handed over');
@@ -531,11 +547,10 @@ describe('a routine that reads a catalogue that changed since its first run', ()
   // routine learned on /catalog/7/) with a bare first page, the same link was not known either.
   it('hands over when the Next page link is still there under another name', async () => {
     const first = catalog([product(0)]);
-    const named: PageOne[] = ['numbered', 'bare'];
     const lists: List[] = ['learned', 'other'];
     for (const warm of [false, true])
       for (const scoped of [false, true])
-        for (const pageOne of named)
+        for (const paging of PAGINGS)
           for (const list of lists) {
             const s: Scenario = {
               first,
@@ -543,15 +558,15 @@ describe('a routine that reads a catalogue that changed since its first run', ()
               pages: 2,
               warm,
               scoped,
-              pageOne,
+              paging,
               list,
             };
-            const label = `${pageOne}, ${list}${scoped ? ', scoped' : ''}`;
+            const label = `${paging}, ${list}${scoped ? ', scoped' : ''}`;
             expect(await check(s), label).toBe('handed over');
           }
     // The last page: no link leads on, and the routine completes as before.
     for (const scoped of [false, true])
-      for (const pageOne of named)
+      for (const paging of PAGINGS)
         for (const list of lists) {
           const end: Scenario = {
             first,
@@ -559,7 +574,7 @@ describe('a routine that reads a catalogue that changed since its first run', ()
             pages: 2,
             warm: false,
             scoped,
-            pageOne,
+            paging,
             list,
           };
           expect(await check(end)).toBe('completed');

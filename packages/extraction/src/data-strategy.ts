@@ -6,7 +6,8 @@
 // the PageReader (the server's worker pool): the HTML is untrusted and may be large.
 import type { ExtractionStrategy } from '@tandem/store';
 import type { JsonObject } from './json';
-import type { PageLink, PageReader } from './page-reader';
+import type { OnwardAsk } from './page-onward';
+import type { PageReader } from './page-reader';
 import type { ReplayRecipe } from './replay/recipe';
 import { recipeEntry, storedRecipes } from './recipe-list';
 import { checkOutputSchema } from './schema';
@@ -17,22 +18,22 @@ export interface DataPage {
   url: string;
   html: string;
   /**
-   * Also return the page's links, from the same parse (a routine's last read of a list asks
-   * whether the page goes on past it: PageReadRequest.links).
+   * Also tell whether the page leads on past it, from the same parse (a routine's last read of
+   * a list asks: PageReadRequest.onward).
    */
-  links?: boolean;
+  onward?: OnwardAsk;
 }
 
-/** The page's links, when the page was parsed and they were asked for. */
-type WithLinks = { links?: PageLink[] };
+/** What of the page leads on past it, when the page was parsed and that was asked. */
+type WithOnward = { onward?: string | null };
 
 export type LearnedStrategy =
-  | ({ strategy: ExtractionStrategy; data: unknown } & WithLinks)
-  | ({ strategy: null; reason: string } & WithLinks);
+  | ({ strategy: ExtractionStrategy; data: unknown } & WithOnward)
+  | ({ strategy: null; reason: string } & WithOnward);
 
 export type ReplayedStrategy =
-  | ({ ok: true; data: unknown; evidence: string[] } & WithLinks)
-  | ({ ok: false; reason: string } & WithLinks);
+  | ({ ok: true; data: unknown; evidence: string[] } & WithOnward)
+  | ({ ok: false; reason: string } & WithOnward);
 
 /** What replaying a strategy is given. */
 export interface DataReplay extends DataPage {
@@ -81,14 +82,14 @@ export async function learnDataStrategy(
     ...(input.fromEarlierVisit ? { fromEarlierVisit: true } : {}),
     ...(input.shownAgain ? { shownAgain: input.shownAgain } : {}),
     readBack: true,
-    ...(input.links ? { links: true } : {}),
+    ...(input.onward ? { onward: input.onward } : {}),
   });
-  const links = learned.links ? { links: learned.links } : {};
-  if (!learned.recipe) return { strategy: null, reason: learned.reason, ...links };
+  const onward = learned.onward !== undefined ? { onward: learned.onward } : {};
+  if (!learned.recipe) return { strategy: null, reason: learned.reason, ...onward };
   // Read back (in the same parse) before anything is kept: selectors that do not read this
   // page leave no strategy.
   const back = learned.readBack ?? { ok: false, problem: 'the selectors were not read back' };
-  if (!back.ok) return { strategy: null, reason: back.problem, ...links };
+  if (!back.ok) return { strategy: null, reason: back.problem, ...onward };
   const strategy = await cache.register(input.tenantId, {
     url: input.url,
     cssSelector: null,
@@ -99,7 +100,7 @@ export async function learnDataStrategy(
   await cache.addRecipe(input.tenantId, strategy.id, recipeEntry(learned.recipe));
   await cache.recordResult(input.tenantId, strategy.id, true);
   const fresh = (await cache.get(input.tenantId, strategy.id)) ?? strategy;
-  return { strategy: fresh, data: back.data, ...links };
+  return { strategy: fresh, data: back.data, ...onward };
 }
 
 /** The page read with these recipes, in the PageReader: its data, or why they did not fit. */
@@ -115,12 +116,16 @@ async function readWith(
     cssSelector: input.cssSelector ?? null,
     url: input.url,
     replay: { recipes, schema, ...(input.known ? { known: input.known } : {}) },
-    ...(input.links ? { links: true } : {}),
+    ...(input.onward ? { onward: input.onward } : {}),
   });
-  const links = read.links ? { links: read.links } : {};
+  const onward = read.onward !== undefined ? { onward: read.onward } : {};
   if (!read.replayed)
-    return { ok: false, reason: read.replayProblem ?? 'the selectors read nothing here', ...links };
-  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence, ...links };
+    return {
+      ok: false,
+      reason: read.replayProblem ?? 'the selectors read nothing here',
+      ...onward,
+    };
+  return { ok: true, data: read.replayed.data, evidence: read.replayed.evidence, ...onward };
 }
 
 /** The strategy's recipes replayed on this page, with no model: its data, or why none fitted. */

@@ -19,6 +19,7 @@ export {
   type PageReader,
   type PageReadRequest,
 } from './page-reader';
+export { leadsOn, pagerMoveOf, type OnwardAsk, type PagerMove } from './page-onward';
 export { ExtractionInputError } from './plan';
 export { checkOutputSchema, schemaHash, schemaFields, unsupportedFeatures } from './schema';
 export type { CheckedSchema } from './schema';

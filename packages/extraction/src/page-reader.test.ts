@@ -101,28 +101,37 @@ describe('reading a page with a strategy of several recipes', () => {
   });
 });
 
-describe("the page's links, read in the same parse", () => {
-  const html = `<head><link rel="Next" href="/c/?page=3"></head><body>
-    <main id="grid"><a href="/p/1">Lamp</a></main>
-    <nav><a href="?page=1&amp;sort=new">Previous</a> <a aria-disabled="true" href="?page=3">Next</a>
-    <a href="?page=3" disabled>Also next</a> <a name="anchor">no href</a></nav>
-    <!-- <a href="/commented">x</a> --><script>'<a href="/scripted">'</script></body>`;
+describe('whether the page leads on past it, told in the same parse', () => {
+  const url = 'https://shop.test/c/?page=2&sort=new';
+  const move = { before: 'https://shop.test/c/?page=1&sort=new', after: url };
+  const pager = `<nav><a href="?page=1&amp;sort=new">Previous</a>
+    <a aria-disabled="true" href="?page=3&amp;sort=new">Next</a>
+    <a href="?page=3&amp;sort=new" disabled>Also next</a> <a name="anchor">no href</a></nav>
+    <!-- <a href="?page=4&amp;sort=new">x</a> --><script>'<a href="?page=5&sort=new">'</script>`;
+  const read = (html: string, cssSelector: string | null = null) =>
+    readPage({ html, cssSelector, url, replay: null, onward: { url, move } }).onward;
 
-  it('lists every link of the document with its rel tokens and disabled mark, only when asked', () => {
-    const read = readPage({ html, cssSelector: null, url: null, replay: null, links: true });
-    expect(read.links).toEqual([
-      { href: '/c/?page=3', rel: ['next'], disabled: false },
-      { href: '/p/1', rel: [], disabled: false },
-      { href: '?page=1&sort=new', rel: [], disabled: false },
-      { href: '?page=3', rel: [], disabled: true },
-      { href: '?page=3', rel: [], disabled: true },
-    ]);
-    expect(readPage({ html, cssSelector: null, url: null, replay: null }).links).toBeUndefined();
+  it('answers only when asked, from the links of the document, never disabled or hidden ones', () => {
+    expect(read(`<main id="grid"><a href="/p/1">Lamp</a></main>${pager}`)).toBeNull();
+    const more = `<main id="grid"><a href="/p/1">Lamp</a></main><a href="?sort=new&page=9">More</a>`;
+    expect(read(more)).toMatch(/a later page of the list/);
+    const rel = `<head><link rel="Next" href="/c/p/9"></head><body>${pager}</body>`;
+    expect(read(rel)).toMatch(/next page \(https:\/\/shop\.test\/c\/p\/9\)/);
+    expect(readPage({ html: rel, cssSelector: null, url, replay: null }).onward).toBeUndefined();
   });
 
-  it('keeps the links outside the selector the content is scoped by (the pager beside a grid)', () => {
-    const scoped = readPage({ html, cssSelector: '#grid', url: null, replay: null, links: true });
-    expect(scoped.links?.map((l) => l.href)).toContain('?page=1&sort=new');
+  it('reads the links outside the selector the content is scoped by (the pager beside a grid)', () => {
+    const html = `<main id="grid"><a href="/p/1">Lamp</a></main><a href="?page=3&sort=new">More</a>`;
+    expect(read(html, '#grid')).toMatch(/page=3/);
+  });
+
+  it('reads the links the client listed outside its snapshot too', () => {
+    const outside = [{ href: '?page=3&sort=new', rel: [], disabled: false }];
+    const asked = { url, move, outside };
+    const html = '<main id="grid"><a href="/p/1">Lamp</a></main>';
+    expect(readPage({ html, cssSelector: null, url, replay: null, onward: asked }).onward).toMatch(
+      /page=3/,
+    );
   });
 });
 

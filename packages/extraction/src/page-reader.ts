@@ -8,6 +8,7 @@
 import { ownData, type PageLink } from '@tandem/contracts';
 import { pageLinks } from '@tandem/page/server';
 import { parseContent } from './content';
+import { leadsOn, type OnwardAsk } from './page-onward';
 import type { JsonObject } from './json';
 import {
   applyRecipe,
@@ -43,11 +44,11 @@ export interface PageReadRequest {
    */
   render?: boolean;
   /**
-   * Also list the page's links, from this same parse: a routine's last read asks whether the
-   * page goes on past it (agent routines/leads-on.ts), and a second parse of a page of up to
-   * 2 MB on the request's thread is what this pool is there to spare it.
+   * Also tell whether the page's links lead on past it (page-onward.ts), from this same parse:
+   * a routine's last read asks (agent routines/leads-on.ts). A second parse of a page of up to
+   * 2 MB, or the check over its links, on the request's thread is what this pool spares it.
    */
-  links?: boolean;
+  onward?: OnwardAsk;
 }
 
 /** A link of the page as the next-page check reads it (the extension sends them too). */
@@ -65,8 +66,8 @@ export interface PageRead {
   replayed: { data: unknown; warnings: string[]; evidence: string[]; recipe: number } | null;
   /** Why the strategy's selectors did not fit this page; null when none was tried or it fitted. */
   replayProblem: string | null;
-  /** The page's links in page order, when the request asked for them. */
-  links?: PageLink[];
+  /** When the request asked (`onward`): what of the page leads on past it, or null. */
+  onward?: string | null;
 }
 
 export interface PageLearnRequest {
@@ -97,8 +98,8 @@ export interface PageLearnRequest {
    * (data-strategy.ts), and a second parse of the page in the pool would only repeat this one.
    */
   readBack?: boolean;
-  /** Also list the page's links, from this same parse (PageReadRequest.links). */
-  links?: boolean;
+  /** Also tell whether the page leads on past it, from this same parse (PageReadRequest). */
+  onward?: OnwardAsk;
 }
 
 export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: string }) & {
@@ -106,8 +107,8 @@ export type PageLearned = ({ recipe: ReplayRecipe } | { recipe: null; reason: st
   agreeing?: string[];
   /** The learned recipe replayed here, when asked (readBack): its data, or why it did not fit. */
   readBack?: { ok: true; data: unknown; evidence: string[] } | { ok: false; problem: string };
-  /** The page's links in page order, when the request asked for them. */
-  links?: PageLink[];
+  /** When the request asked (`onward`): what of the page leads on past it, or null. */
+  onward?: string | null;
 };
 
 export interface PageReader {
@@ -219,7 +220,7 @@ export function readPage(request: PageReadRequest): PageRead {
       warnings: content.warnings,
       replayed: replay.replayed,
       replayProblem: replay.problem,
-      ...(request.links ? { links: content.root ? linksOf(content.root) : [] } : {}),
+      ...(request.onward ? { onward: onwardOf(content.root, request.onward) } : {}),
     };
   } finally {
     content.release();
@@ -227,18 +228,22 @@ export function readPage(request: PageReadRequest): PageRead {
 }
 
 /**
- * At most this many links cross back from the pool: a 2 MB page of bare anchors would
- * otherwise clone some 170,000 of them. A pager link past the cap is not seen (those marked
- * rel="next" come first); the routine's end check still finds its pager element by name.
+ * At most this many links are checked: a 2 MB page of bare anchors holds some 170,000. A pager
+ * link past the cap is not seen (those marked rel="next" come first); the routine's end check
+ * still finds its pager element by name.
  */
 const LINKS_MAX = 20_000;
 
 /**
- * The links of the whole document `root` belongs to: the extension's snapshot is already
- * scoped by the strategy's selector, and a selector applied here still leaves the page's pager
- * in view. The same reading as the extension's (@tandem/page pageLinks).
+ * Whether the page leads on past it (page-onward.ts), from the links of the whole document
+ * `root` belongs to (the extension's snapshot is already scoped by the strategy's selector, and
+ * a selector applied here still leaves the page's pager in view; the same reading as the
+ * extension's, @tandem/page pageLinks), then the links the client listed outside its snapshot.
  */
-const linksOf = (root: Element): PageLink[] => pageLinks(root.ownerDocument, { max: LINKS_MAX });
+function onwardOf(root: Element | null, ask: OnwardAsk): string | null {
+  const own = root ? pageLinks(root.ownerDocument, { max: LINKS_MAX }) : [];
+  return leadsOn([...own, ...(ask.outside ?? [])], ask.url, ask.move);
+}
 
 /** An item whose every text is in the page (a look-alike elsewhere makes learning fail). */
 function shownIn(html: string, item: Record<string, unknown>): boolean {
@@ -288,7 +293,7 @@ export function learnPage(request: PageLearnRequest): PageLearned {
       ...learned,
       ...(agreeing.length > 0 ? { agreeing } : {}),
       ...(readBack ? { readBack } : {}),
-      ...(request.links ? { links: linksOf(content.root) } : {}),
+      ...(request.onward ? { onward: onwardOf(content.root, request.onward) } : {}),
     };
   } finally {
     content.release();

@@ -6,6 +6,7 @@
 // strategy.
 import type { ExtractionStrategy } from '@tandem/store';
 import { itemCount } from './merge';
+import { leadsOn } from './page-onward';
 import type { PageRead, PageReader, PageReadRequest } from './page-reader';
 import { keptSelector, type ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
@@ -111,7 +112,10 @@ export function readContent(
       warnings: [],
       replayed: null,
       replayProblem: null,
-      ...(input.links ? { links: [] } : {}),
+      // No HTML to read links from: only those the client listed (at most 2,000) are checked.
+      ...(input.onward
+        ? { onward: leadsOn(input.onward.outside ?? [], input.onward.url, input.onward.move) }
+        : {}),
     });
   }
   return pages.read({
@@ -121,7 +125,7 @@ export function readContent(
     url: input.url,
     replay: replayOf(plan),
     ...(render ? { render } : {}),
-    ...(input.links ? { links: true } : {}),
+    ...(input.onward ? { onward: input.onward } : {}),
   });
 }
 

@@ -28,7 +28,8 @@ import {
 } from './data-strategy';
 import type { ExtractionCallContext, ExtractionLlm } from './llm';
 import { itemCount } from './merge';
-import { inlinePageReader, type PageLink, type PageRead, type PageReader } from './page-reader';
+import type { OnwardAsk } from './page-onward';
+import { inlinePageReader, type PageRead, type PageReader } from './page-reader';
 import { planExtraction, type ExtractionPlan } from './plan';
 import { queryTemplate } from './prompt';
 import { checkDue, checkSlice, compareCheck, DEFAULT_REPLAY_CHECK_EVERY } from './replay-check';
@@ -76,8 +77,8 @@ export interface RunExtractionInput {
    * scoped by it, so the agent passes false.
    */
   applySelector: boolean;
-  /** Also return the page's links, read in the same parse (PageReadRequest.links). */
-  links?: boolean;
+  /** Also tell whether the page leads on past it, from the same parse (PageReadRequest.onward). */
+  onward?: OnwardAsk;
   signal?: AbortSignal;
 }
 
@@ -88,8 +89,8 @@ export interface RunExtractionOutput {
   aggregate: ExtractionAggregate | null;
   /** One line for the model: counts and ids, never the data. */
   summary: string;
-  /** The page's links, when the input asked for them. */
-  links?: PageLink[];
+  /** When the input asked (`onward`): what of the page leads on past it, or null. */
+  onward?: string | null;
 }
 
 /** What the replay or the model produced, before it is stored. */
@@ -169,7 +170,7 @@ export class ExtractionService {
     const strategy = await learnFrom(this.cache, this.pages, input, plan, produced);
     const record = await this.store(input, plan, content, produced, strategy, started);
     const out = await this.finish(input, record, produced);
-    return content.links ? { ...out, links: content.links } : out;
+    return content.onward !== undefined ? { ...out, onward: content.onward } : out;
   }
 
   /**

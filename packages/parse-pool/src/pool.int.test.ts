@@ -110,16 +110,20 @@ describe('ParsePool', () => {
       name: 'Chair 7',
       price: 107.5,
     });
-    // A routine's last read also asks for the page's links, from the same parse on the thread.
+    // A routine's last read also asks whether the page leads on past it: the pool tells, from
+    // the same parse, on its thread.
+    const url = 'http://shop.test/chairs?page=2';
     const paged = await reader.read({
       tenantId: 't1',
-      html: `${products(2)}<a rel="next" href="?page=3">More chairs</a>`,
+      html: `${products(2)}<a href="?page=3">More chairs</a>`,
       cssSelector: null,
-      url: 'http://shop.test/chairs?page=2',
+      url,
       replay: null,
-      links: true,
+      onward: { url, move: { before: 'http://shop.test/chairs?page=1', after: url } },
     });
-    expect(paged.links).toContainEqual({ href: '?page=3', rel: ['next'], disabled: false });
+    expect(paged.onward).toBe(
+      'the page links http://shop.test/chairs?page=3, a later page of the list',
+    );
   });
 
   it('refuses a page nested past HTML_MAX_DEPTH before any DOM is built', async () => {

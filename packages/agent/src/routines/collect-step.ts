@@ -9,14 +9,14 @@
 // Whatever cannot be read this way (no selectors fit, the saved items are gone from the page)
 // goes to the full agent, which collects with the model.
 import { fillTemplate, ROUTINE_COLLECT, type RoutineStep } from '@tandem/contracts';
-import type { PageLink } from '@tandem/contracts';
 import type { AgentDeps } from '../deps';
 import { logFor } from '../nodes/node-context';
 import { readPage } from '../nodes/outcomes';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { fallBackUpdate } from './handover';
-import { lastReadPager, onwardOf } from './leads-on';
+import type { OnwardAsk } from '@tandem/extraction';
+import { onwardAsk } from './leads-on';
 import { offPage } from './replay';
 import { stepLabel, type RoutineRun } from './run';
 import { traceCollect } from './trace';
@@ -83,8 +83,8 @@ export function schemaOfItems(items: readonly Record<string, unknown>[]): Record
 }
 
 type Read = ({ ok: true; items: unknown[]; how: string } | { ok: false; reason: string }) & {
-  /** The page's links, read with the items when this is a paged list's last read. */
-  links?: PageLink[];
+  /** What leads on past the page, read with the items when this is a paged list's last read. */
+  onward?: string | null;
 };
 
 /**
@@ -116,7 +116,7 @@ export function examplesFor(
 interface Reading {
   extraction: NonNullable<AgentDeps['extraction']>;
   collect: NonNullable<AgentDeps['collect']>;
-  page: { tenantId: string; url: string; html: string; links?: boolean };
+  page: { tenantId: string; url: string; html: string; onward?: OnwardAsk };
   type: string;
   /** The task the routine was saved from, and the page the step collected on then. */
   source: string | null;
@@ -133,15 +133,17 @@ async function readItems(
 ): Promise<Read> {
   const { extraction, collect } = deps;
   if (!extraction || !collect) return { ok: false, reason: 'collecting is not available here' };
+  const url = state.page?.url ?? '';
+  const onward = onwardAsk({ routineRun: run }, url);
   const reading: Reading = {
     extraction,
     collect,
     page: {
       tenantId: state.tenantId,
-      url: state.page?.url ?? '',
+      url,
       html,
       // The routine's last read of a paged list: does the page go on past it (leads-on.ts)?
-      ...(lastReadPager({ routineRun: run }) >= 0 ? { links: true } : {}),
+      ...(onward ? { onward } : {}),
     },
     type: fillTemplate(step.value ?? '', {}),
     source: run.routine.sourceTaskId,
@@ -163,7 +165,7 @@ async function readItems(
         ok: true,
         items: replayed.data,
         how: `replayed strategy ${strategy.id}`,
-        ...(replayed.links ? { links: replayed.links } : {}),
+        ...(replayed.onward !== undefined ? { onward: replayed.onward } : {}),
       };
     replayProblem = replayed.ok ? 'the selectors read no list' : replayed.reason;
   }
@@ -206,7 +208,7 @@ async function learnItems({ extraction, page, type }: Reading, examples: Example
         ok: true,
         items: learned.data,
         how: `learned strategy ${learned.strategy.id}`,
-        ...(learned.links ? { links: learned.links } : {}),
+        ...(learned.onward !== undefined ? { onward: learned.onward } : {}),
       }
     : { ok: false, reason: 'the learned selectors read no list' };
 }
@@ -269,7 +271,7 @@ export async function collectRead(
       ...cleared,
     };
   // Kept for the end check (step-node.ts, listGoesOn), seen while the run is on this unit.
-  const onward = onwardOf(run, page.url, read.links);
+  const onward = read.onward;
   return {
     run: { ...run, ...(onward ? { onward } : {}), next: k + 1, unit: null },
     limitReached: result.limitReached,

@@ -3,11 +3,10 @@
 // selector), and this node runs the extraction server-side. The data goes to the store; the state
 // keeps one summary line per extraction, so later prompts stay the same size however much was
 // extracted. Then the model reasons again on the same step with the summary in its prompt.
-import type { PageLink } from '@tandem/contracts';
 import type { AgentDeps } from '../../deps';
 import type { ExtractionNote, InteractStateType, InteractStateUpdate } from '../../state';
 import { FAILED_EXTRACTION } from './state';
-import { lastReadPager, onwardUpdate } from '../../routines/leads-on';
+import { onwardAsk, onwardUpdate } from '../../routines/leads-on';
 import { traceRead } from '../../routines/trace';
 import { llmContext, logFor, withSpent } from '../node-context';
 
@@ -31,6 +30,7 @@ export const extraction =
     if (problem || !deps.extraction || !snapshot) {
       return { ...cleared, ...failed(state, page.url, problem ?? 'unavailable') };
     }
+    const onward = onwardAsk(state, page.url, snapshot.links);
     try {
       const out = await deps.extraction.run({
         tenantId: state.tenantId,
@@ -40,8 +40,10 @@ export const extraction =
         html: snapshot.text,
         request,
         applySelector: false,
-        // A routine's last read: whether its page leads on past it (routines/leads-on.ts).
-        ...(lastReadPager(state) >= 0 ? { links: true } : {}),
+        // A routine's last read: whether its page leads on past it (routines/leads-on.ts), by
+        // the links of the HTML read and, for a snapshot scoped to the list, those the client
+        // listed outside it.
+        ...(onward ? { onward } : {}),
       });
       const stats = out.result.contentStats;
       logFor(deps, state, 'extraction').info('extracted', {
@@ -68,7 +70,7 @@ export const extraction =
           items: stats.items,
           summary: note.summary,
         }),
-        ...onwardUpdate(state, page.url, readLinks(out.links, snapshot.links)),
+        ...onwardUpdate(state, out.onward),
         tokens: withSpent(state, {
           input: stats.inputTokens,
           output: stats.outputTokens,
@@ -82,17 +84,6 @@ export const extraction =
       return { ...cleared, ...failed(state, page.url, message) };
     }
   };
-
-/**
- * The page's links a routine's last read has: those of the HTML read (the pool's) and, for a
- * snapshot scoped to the list, those the client listed outside it. Undefined when neither was.
- */
-function readLinks(
-  read: readonly PageLink[] | undefined,
-  outside: readonly PageLink[] | undefined,
-): PageLink[] | undefined {
-  return read || outside ? [...(read ?? []), ...(outside ?? [])] : undefined;
-}
 
 /** The note of an extraction replaces the earlier note of the same extractionId. */
 function withNote(notes: readonly ExtractionNote[], note: ExtractionNote): ExtractionNote[] {

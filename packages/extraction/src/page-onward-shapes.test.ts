@@ -1,4 +1,4 @@
-// Generated list addresses for the "does the list go on?" check (leads-on.ts): page numbers and
+// Generated list addresses for the "does the list go on?" check (page-onward.ts): page numbers and
 // offsets in the query or the path, counted from 0 or 1, a first page with or without its
 // number, a category named by a word or an id, other parameters beside the page's, two numbers
 // moved at once, and cursor lists. The expected answer comes from the generator's own page
@@ -6,8 +6,7 @@
 // the list being read.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pagedSteps } from '../testing/routine-runs';
-import { laterPage, pagerMove } from './leads-on';
+import { leadsOn, pagerMoveOf } from './page-onward';
 
 const SEED = 33;
 const RUNS = 300;
@@ -86,13 +85,14 @@ function urlOf(s: Scheme, list: List, n: number): string {
 
 /** The first run's pager move: read page 1 at `from`, click Next page (to `to`), read page 2. */
 function moveOf(from: string, to: string) {
-  const move = pagerMove(pagedSteps(from, to), 1);
+  const move = pagerMoveOf(from, to);
   if (!move) throw new Error(`the pager did not move: ${from} → ${to}`);
   return move;
 }
 
+/** Whether a link to `target` on `here` leads on past it. */
 const leads = (move: ReturnType<typeof moveOf>, here: string, target: string) =>
-  laterPage(move, new URL(here))(new URL(target));
+  leadsOn([{ href: target, rel: [], disabled: false }], here, move) !== null;
 
 /** Two lists of one kind: the one the routine was learned on, and the one a rerun reads. */
 const lists = fc

@@ -9,13 +9,13 @@
 // Whatever cannot be read this way (no selectors fit, the saved items are gone from the page)
 // goes to the full agent, which collects with the model.
 import { fillTemplate, ROUTINE_COLLECT, type RoutineStep } from '@tandem/contracts';
+import type { OnwardAsk } from '@tandem/extraction';
 import type { AgentDeps } from '../deps';
 import { logFor } from '../nodes/node-context';
 import { readPage } from '../nodes/outcomes';
 import type { PageState } from '../page/page-state';
 import type { InteractStateType, InteractStateUpdate } from '../state';
 import { fallBackUpdate } from './handover';
-import type { OnwardAsk } from '@tandem/extraction';
 import { onwardAsk } from './leads-on';
 import { offPage } from './replay';
 import { stepLabel, type RoutineRun } from './run';

@@ -25,6 +25,11 @@ interface Scheme {
   bare: boolean;
   /** Parameters every page of the list keeps (a sort order, a view). */
   kept: [string, string][];
+  /**
+   * With `bare`: the kept parameters are written from page 2 on only, by the pager's links
+   * (/c/shoes, then /c/shoes?page=2&sort=1).
+   */
+  keptByPager: boolean;
 }
 
 /** A list's own address: a category word, or an id (/c/7), and the word for its section. */
@@ -51,6 +56,7 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
     step: fc.constant(1),
     bare: fc.boolean(),
     kept: keptOf(['sort', 'per', 'q'], 2),
+    keptByPager: fc.boolean(),
   }),
   fc.record({
     where: fc.constant('query' as const),
@@ -59,6 +65,7 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
     step: fc.constantFrom(10, 15, 24, 48),
     bare: fc.boolean(),
     kept: keptOf(['sort', 'view', 't'], 2),
+    keptByPager: fc.boolean(),
   }),
   fc.record({
     where: fc.constant('path' as const),
@@ -67,6 +74,7 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
     step: fc.constant(1),
     bare: fc.boolean(),
     kept: keptOf(['sort', 'per'], 1),
+    keptByPager: fc.boolean(),
   }),
 );
 
@@ -74,12 +82,13 @@ const scheme: fc.Arbitrary<Scheme> = fc.oneof(
 function urlOf(s: Scheme, list: List, n: number): string {
   const number = s.first + (n - 1) * s.step;
   const own = n === 1 && s.bare ? [] : [[s.name, String(number)] as [string, string]];
+  const kept = n === 1 && s.bare && s.keptByPager ? [] : s.kept;
   const base = `${HOST}/${list.section}/${list.category}/`;
   if (s.where === 'path') {
     const path = own.length > 0 ? `${base}${s.name}${number}/` : base;
-    return s.kept.length > 0 ? `${path}?${new URLSearchParams(s.kept).toString()}` : path;
+    return kept.length > 0 ? `${path}?${new URLSearchParams(kept).toString()}` : path;
   }
-  const query = new URLSearchParams([...s.kept, ...own]).toString();
+  const query = new URLSearchParams([...kept, ...own]).toString();
   return query ? `${base}?${query}` : base;
 }
 
@@ -134,10 +143,15 @@ describe('laterPage on generated list addresses', () => {
         const at = urlOf(s, learned, here);
         // A link to the other list of the kind, to any of its pages.
         expect(leads(move, at, urlOf(s, other, to))).toBe(false);
-        // A later page of this list under another sort order, or on another site.
+        // A later page of this list under another sort order, or on another site. A word the
+        // pager wrote beside the page's number as it left a bare first page may as well be a
+        // cursor (Reddit's ?after=): one move cannot tell, and reading it as one errs on the
+        // side of "the list goes on" (the agent takes over), not of a list cut short.
         const later = new URL(urlOf(s, learned, here + 1));
+        const sort = s.kept.find(([k]) => k === 'sort')?.[1];
+        const cursorLike = s.bare && s.keptByPager && sort !== undefined && /\D/.test(sort);
         later.searchParams.set('sort', later.searchParams.get('sort') === 'zz' ? 'yy' : 'zz');
-        expect(leads(move, at, later.href)).toBe(false);
+        if (!cursorLike) expect(leads(move, at, later.href)).toBe(false);
         expect(
           leads(move, at, urlOf(s, learned, here + 1).replace(HOST, 'https://other.test')),
         ).toBe(false);

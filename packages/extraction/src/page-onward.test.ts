@@ -153,6 +153,25 @@ describe('a later page of the list', () => {
     expect(later(q1, q2, q3, q2)).toBe(false);
   });
 
+  it("is a page on where a bare first page's pager wrote its settings too", () => {
+    // /c, then ?page=2&sort=1: either number may be the page's; page 2's next moves one.
+    const [c, c2] = ['https://s.test/c', 'https://s.test/c?page=2&sort=1'];
+    expect(later(c, c2, c2, 'https://s.test/c?page=3&sort=1')).toBe(true);
+    expect(later(c, c2, 'https://s.test/d?page=2&sort=1', 'https://s.test/d?page=3&sort=1')).toBe(
+      true,
+    );
+    expect(later(c, c2, c2, 'https://s.test/c?page=1&sort=1')).toBe(false);
+    expect(later(c, c2, c2, c2)).toBe(false);
+    expect(later(c, c2, c2, 'https://s.test/c?page=3&sort=price')).toBe(false);
+    // The number in a path, the setting in the query.
+    const [p, pp2] = ['https://s.test/c/shoes/', 'https://s.test/c/shoes/page/2/?per=24'];
+    expect(later(p, pp2, pp2, 'https://s.test/c/shoes/page/3/?per=24')).toBe(true);
+    // A number inside a parameter's name is no page number (x1_page names the pager).
+    const [x, x2] = ['https://s.test/blog', 'https://s.test/blog?x1_page=2'];
+    expect(later(x, x2, x2, 'https://s.test/blog?x1_page=3')).toBe(true);
+    expect(later(x, x2, x2, 'https://s.test/blog?x2_page=2')).toBe(false);
+  });
+
   it('is none for an id of more than 9 digits moved', () => {
     const item = 'https://s.test/itm/276702815108?page=2';
     expect(later(p1, p2, item, 'https://s.test/itm/397675477953?page=2')).toBe(false);

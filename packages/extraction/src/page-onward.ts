@@ -100,21 +100,37 @@ function movedAt(from: Shape, to: Shape): number {
 }
 
 /**
+ * Whether each number of namedNumbers stands whole: followed by the end of the URL or of its
+ * part (`/`, `&`, `.`: `page=2`, `/page/2/`, `page-2.html`), not inside a name (`x1_page`).
+ */
+function wholeNumbers(u: URL): boolean[] {
+  const key = keyOf(u);
+  return [...key.matchAll(/\d+/g)]
+    .filter((m) => m[0].length <= 9)
+    .map((m) => /^(?:$|[/&.])/.test(key.slice(m.index + m[0].length, m.index + m[0].length + 1)));
+}
+
+/**
  * Which of `to`'s numbers the move added, when `to` has more numbers and `from`'s are among them
  * in order, each as named (namedNumbers: /c/shoes → /c/shoes?page=2, /c/7 → /c/7?page=2,
  * ?sort=2 → ?page=2&sort=2, /blog → /blog?x1_page=2): the last one added, a list's page number
- * coming after what names the list. -1 otherwise.
+ * coming after what names the list. When the move added several numbers that stand whole (a
+ * bare first page whose pager writes its settings too: /c → /c?page=2&sort=1), any of them may
+ * be the page's: each is returned. Empty otherwise.
  */
-function addedAt(from: URL, to: URL): number {
+function addedAt(from: URL, to: URL): number[] {
   const [before, after] = [namedNumbers(from), namedNumbers(to)];
-  if (after.length <= before.length) return -1;
+  if (after.length <= before.length) return [];
   let matched = 0;
-  let added = -1;
+  const added: number[] = [];
   after.forEach((n, i) => {
     if (matched < before.length && n === before[matched]) matched++;
-    else added = i;
+    else added.push(i);
   });
-  return matched === before.length ? added : -1;
+  if (matched < before.length) return [];
+  const whole = wholeNumbers(to);
+  const standing = added.filter((i) => whole[i]);
+  return standing.length > 1 ? standing : added.slice(-1);
 }
 
 /** A URL's query: each key with its values, in order. */
@@ -146,9 +162,9 @@ function cursorKeys(before: URL, after: URL): string[] | null {
  * key the pager moved set to another value, the rest of the query as it is. A cursor does not
  * tell later from earlier; a "Previous" link that writes its cursor the same way reads as
  * leading on, which hands the routine to the agent (tokens), where missing a later page would
- * store part of the list as all of it. When the keys hold numbers only, one of them must grow:
- * an item count or an offset does on a later page (an id may count down), and a page of
- * numbers that all fall is an earlier one.
+ * store part of the list as all of it. When the keys hold numbers only, they do on the next
+ * page too, and one of them must grow: an item count or an offset does on a later page (an id
+ * may count down), and a page of numbers that all fall is an earlier one.
  */
 function cursorPage(keys: readonly string[], here: URL): (target: URL) => boolean {
   const h = queryOf(here);
@@ -163,7 +179,10 @@ function cursorPage(keys: readonly string[], here: URL): (target: URL) => boolea
       ([k, v]) => t.has(k) && (keys.includes(k) ? t.get(k) !== v : t.get(k) === v),
     );
     if (!moved || !numbers) return moved;
-    return keys.some((k) => isNumber(t.get(k)) && Number(t.get(k)) > Number(h.get(k)));
+    // Numbers the pager wrote stay numbers on its next page, and one of them grows.
+    return (
+      keys.every((k) => isNumber(t.get(k))) && keys.some((k) => Number(t.get(k)) > Number(h.get(k)))
+    );
   };
 }
 
@@ -207,12 +226,15 @@ function laterPage(move: Move, here: URL): (target: URL) => boolean {
   const [h, a, b] = [shapeOf(here), shapeOf(move.after), shapeOf(move.before)];
   const fromBefore = sameUrl(here, move.before);
   // The number the pager moved on; or, when page 1's URL had another shape (no number where
-  // page 2 has one), the number it added.
+  // page 2 has one), the number it added (any of them, when it added several that stand whole).
   const reshaped = b.shape !== a.shape;
-  const pagerMoved = reshaped ? addedAt(move.before, move.after) : movedAt(b, a);
+  const pagerMoved = reshaped
+    ? addedAt(move.before, move.after)
+    : [movedAt(b, a)].filter((i) => i >= 0);
+  const first = pagerMoved[0];
   const forward =
-    pagerMoved >= 0 && (reshaped || (a.numbers[pagerMoved] ?? 0) > (b.numbers[pagerMoved] ?? 0));
-  const pagerPlace = h.numbers.length - (a.numbers.length - pagerMoved);
+    first !== undefined && (reshaped || (a.numbers[first] ?? 0) > (b.numbers[first] ?? 0));
+  const pagerPlaces = pagerMoved.map((m) => h.numbers.length - (a.numbers.length - m));
   const keys = cursorKeys(move.before, move.after);
   const cursor = keys ? cursorPage(keys, here) : null;
   return (target) => {
@@ -228,8 +250,8 @@ function laterPage(move: Move, here: URL): (target: URL) => boolean {
     // the same kind (a rerun with another category: /c/boots?page=2 for /c/shoes?page=2). The
     // place is counted from the end: what names the list comes first, and another list may be
     // named by an id (/c/7).
-    const anyNumber = t.shape === a.shape && reshaped && pagerMoved < 0;
-    return anyNumber || (forward && i === pagerPlace);
+    const anyNumber = t.shape === a.shape && reshaped && pagerMoved.length === 0;
+    return anyNumber || (forward && pagerPlaces.includes(i));
   };
 }
 

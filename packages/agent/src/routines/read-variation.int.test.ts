@@ -6,8 +6,9 @@
 // renamed or gone. The model may have scoped its read to the list (cssSelector): its replays then
 // send that part of the page only, with the page's links outside it at the last read. The list's
 // pages are named by their number, on page 1 too (&page=1) or from page 2 on (?cat=shoes, then
-// &page=2), by a cursor (&after=t3_…), or by an id that counts down with an item count beside
-// it (&next=…&n=31), and the rerun reads the category the routine was learned on or another
+// &page=2, or &page=2&per=24 when the pager writes the list's settings too), by a cursor
+// (&after=t3_…), or by an id that counts down with an item count beside it (&next=…&n=31), and
+// the rerun reads the category the routine was learned on or another
 // (?cat=boots). What users rely on: a routine that says it is done stored exactly the items of
 // the page it read (never the first run's, never a look-alike); otherwise it handed over to the
 // agent.
@@ -45,11 +46,12 @@ const LISTS = { learned: 'shoes', other: 'boots' };
 type List = keyof typeof LISTS;
 /**
  * How the shop names a list's pages: the page number on every page, or from page 2 on (most
- * real lists); a cursor (?after=t3_…); or an id that counts down with an item count beside it
- * (Hacker News: ?next=47049744&n=31). The last two name page 1 by the list alone.
+ * real lists), with the list's settings too from page 2 on (&page=2&per=24); a cursor
+ * (?after=t3_…); or an id that counts down with an item count beside it (Hacker News:
+ * ?next=47049744&n=31). All but the first name page 1 by the list alone.
  */
-type Paging = 'numbered' | 'bare' | 'cursor' | 'counted';
-const PAGINGS: Paging[] = ['numbered', 'bare', 'cursor', 'counted'];
+type Paging = 'numbered' | 'bare' | 'settings' | 'cursor' | 'counted';
+const PAGINGS: Paging[] = ['numbered', 'bare', 'settings', 'cursor', 'counted'];
 /** Page `n`'s own part of the query, as its pager links it (none for a bare page 1). */
 function pageParams(list: List, n: number, paging: Paging): string {
   if (paging === 'numbered') return `&page=${n}`;
@@ -57,7 +59,7 @@ function pageParams(list: List, n: number, paging: Paging): string {
   const salt = list === 'learned' ? 7919 : 104_729;
   if (paging === 'cursor') return `&after=t3_${(n * salt).toString(36)}`;
   if (paging === 'counted') return `&next=${47_049_744 - n * salt}&n=${(n - 1) * 30 + 1}`;
-  return `&page=${n}`;
+  return paging === 'settings' ? `&page=${n}&per=24` : `&page=${n}`;
 }
 const pageQuery = (list: List, n: number, paging: Paging) =>
   `?cat=${LISTS[list]}${pageParams(list, n, paging)}`;

@@ -31,6 +31,8 @@ describe('field paths', () => {
       'a/b',
       'a[1',
       ' a',
+      '__proto__',
+      'items[0].__proto__',
     ]) {
       const parsed = parseFieldPath(path);
       expect(parsed.ok, path).toBe(false);

@@ -30,6 +30,9 @@ export function fieldNameProblem(name: string): string | null {
   }
   if (name.startsWith('$')) return `field name "${name}" may not start with $`;
   if (/^\d+$/.test(name)) return `field name "${name}" may not be only digits`;
+  // JavaScript reads it as the object's prototype: set by assignment (a JSON parser's copy, a
+  // path write) the value would vanish, or change what the object inherits.
+  if (name === '__proto__') return 'field name "__proto__" is reserved';
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { END } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { EventChannel } from './event-channel';
-import { afterModel, type ToolAgentStateType } from './tool-agent';
+import { afterModel, protoKeyIn, type ToolAgentStateType } from './tool-agent';
 
 const state = (messages: ToolAgentStateType['messages'], turns: number): ToolAgentStateType => ({
   messages,
@@ -49,5 +49,19 @@ describe('EventChannel', () => {
     }
     expect(() => channel.push(2)).not.toThrow();
     channel.close();
+  });
+});
+
+describe('protoKeyIn', () => {
+  it('finds an own "__proto__" key a parsed answer holds, at any depth', () => {
+    const parsed = (json: string) => JSON.parse(json) as unknown;
+    expect(protoKeyIn(parsed('{"fields":{"__proto__":"INV-0042"}}'))).toBe('fields.__proto__');
+    expect(protoKeyIn(parsed('{"rows":[{"a":1},{"b":{"__proto__":{}}}]}'))).toBe(
+      'rows[1].b.__proto__',
+    );
+    expect(protoKeyIn(parsed('{"fields":{"constructor":1,"toString":"x"}}'))).toBeNull();
+    // Deeper than a recursive walk's stack would go.
+    const deep = '['.repeat(20_000) + '{"__proto__":1}' + ']'.repeat(20_000);
+    expect(protoKeyIn(parsed(deep))).toMatch(/__proto__$/);
   });
 });

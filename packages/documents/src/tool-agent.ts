@@ -95,7 +95,36 @@ async function writeSeq(options: ToolAgentOptions): Promise<number | null> {
   }
 }
 
-async function runCall(
+/**
+ * Where the arguments hold an own "__proto__" key (its path), or null. Parsed JSON keeps one as
+ * data, but zod's copy of a record assigns it, which sets the copy's prototype: the value would
+ * vanish from what the tool stores while the tool reports it saved. Walked without recursion: the
+ * arguments are the model's, nested as deep as it likes.
+ */
+export function protoKeyIn(args: unknown): string | null {
+  const stack: [unknown, string][] = [[args, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key === '__proto__') return at;
+      stack.push([(value as Record<string, unknown>)[key], at]);
+    }
+  }
+  return null;
+}
+
+/**
+ * One tool call as the model made it, run: an unknown tool, arguments that were no JSON object
+ * or fail the tool's schema, and a ToolError come back as an error the model reads; anything
+ * else thrown is a failure of the run.
+ */
+export async function runToolCall(
   call: LlmToolCall,
   tools: ReadonlyMap<string, AgentTool>,
   tracing: Tracing | undefined,
@@ -108,6 +137,13 @@ async function runCall(
     };
   }
   if (call.argsError !== undefined) return { content: call.argsError, isError: true };
+  const proto = protoKeyIn(call.args);
+  if (proto !== null) {
+    return {
+      content: `Invalid arguments for ${call.name}: "__proto__" may not be a name (at ${proto.slice(0, 200)}).`,
+      isError: true,
+    };
+  }
   const parsed = tool.schema.safeParse(call.args);
   if (!parsed.success) {
     return {
@@ -185,7 +221,7 @@ export function buildToolAgentGraph(options: ToolAgentOptions) {
     if (last?.role !== 'assistant') return {};
     const results: LlmMessage[] = [];
     for (const call of last.toolCalls) {
-      const outcome = await runCall(call, tools, options.tracing);
+      const outcome = await runToolCall(call, tools, options.tracing);
       const seq = !outcome.isError && tools.get(call.name)?.writes ? await writeSeq(options) : null;
       emit(config, {
         kind: 'tool_result',

@@ -140,7 +140,8 @@ export function libsqlStacks(client: SqlClient): StackRepository {
       const path = sqlitePath([input.column]);
       const result = await client.execute({
         sql: `UPDATE stack_rows
-              SET cells = json_set(cells, ?, json(?)), confidences = json_set(confidences, ?, ?),
+              SET cells = json_set(cells, ?, json(?)),
+                  confidences = json_set(confidences, ?, json(?)),
                   updated_at = ?
               WHERE tenant_id = ? AND stack_id = ? AND document_id = ? AND ${OWNED_STACK}
               RETURNING *`,
@@ -148,7 +149,8 @@ export function libsqlStacks(client: SqlClient): StackRepository {
           path,
           toJson(input.value),
           path,
-          input.confidence,
+          // As JSON text: a bare REAL would be written with 15 significant digits.
+          toJson(input.confidence),
           nowIso(),
           tenantId,
           stackId,

@@ -537,6 +537,23 @@ export function documentsContract(makeStore: MakeStore): void {
         cells: { vendor: 'Acme', total: 1240.5 },
         confidences: { vendor: 0.9, total: 1 },
       });
+      // Every digit of a number kept, the confidence's too (17 significant digits).
+      const exact = await repo.setCell(tenantId, stack.id, {
+        userId: 'u1',
+        documentId: 'd1',
+        column: 'total',
+        value: 0.30000000000000004,
+        confidence: 0.7000000000000001,
+      });
+      expect(exact?.cells.total).toBe(0.30000000000000004);
+      expect(exact?.confidences.total).toBe(0.7000000000000001);
+      await repo.setCell(tenantId, stack.id, {
+        userId: 'u1',
+        documentId: 'd1',
+        column: 'total',
+        value: 1240.5,
+        confidence: 1,
+      });
       expect(
         await repo.setCell(tenantId, stack.id, {
           userId: 'u2',

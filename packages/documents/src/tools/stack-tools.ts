@@ -58,6 +58,22 @@ export function cellProblem(value: unknown, type: StackColumnType, column: strin
   return `${column} must be ${wanted} or null, not ${JSON.stringify(value)}`;
 }
 
+/**
+ * What of a saved row does not fit the columns as they are now: a row saved before
+ * define_columns changed them keeps its old cells.
+ */
+function rowMisfits(columns: Stack['columns'], cells: Record<string, unknown>): string[] {
+  const types = new Map(columns.map((c) => [c.name, c.type]));
+  const problems = Object.entries(cells).flatMap(([name, value]) => {
+    const type = types.get(name);
+    if (type === undefined) return [`${name} is no longer a column`];
+    const problem = cellProblem(value, type, name);
+    return problem ? [problem] : [];
+  });
+  const missing = columns.filter((c) => !Object.hasOwn(cells, c.name)).map((c) => c.name);
+  return missing.length > 0 ? [...problems, `no cell for ${missing.join(', ')}`] : problems;
+}
+
 const fail = (message: string, problems: string[] = []): never => {
   throw new ToolError(problems.length === 0 ? message : `${message}:\n- ${problems.join('\n- ')}`);
 };
@@ -183,6 +199,9 @@ function defineColumnsTool(ctx: StackContext): AgentTool {
     }),
     writes: true,
     async run({ columns }) {
+      // A complete table is what the user exports: its rows fit its columns, and stay so.
+      if ((await ctx.stack()).status === 'completed')
+        fail('The table is complete: its columns stay as they are (update_cell corrects a cell).');
       const names = columns.map((c) => c.name);
       const repeated = names.filter((name, i) => names.indexOf(name) !== i);
       if (repeated.length > 0) fail(`Column names repeat: ${[...new Set(repeated)].join(', ')}`);
@@ -308,6 +327,15 @@ function completeTableTool(ctx: StackContext): AgentTool {
       if (missing.length > 0) {
         fail(
           `Cannot complete: no row yet for ${missing.join(', ')} (extract_row, with nulls for what a document does not say)`,
+        );
+      }
+      const misfits = rows.flatMap((r) =>
+        rowMisfits(s.columns, r.cells).map((problem) => `${r.documentId}: ${problem}`),
+      );
+      if (misfits.length > 0) {
+        fail(
+          'Cannot complete: rows saved before the columns changed do not fit them; save those rows again with extract_row',
+          misfits.slice(0, 10),
         );
       }
       const completed = await store.stacks.complete(tenantId, stackId, { userId });

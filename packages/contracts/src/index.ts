@@ -16,7 +16,7 @@ export * from './extraction';
 export * from './knowledge';
 export * from './documents';
 export * from './input-limits';
-export { ownData } from './own-data';
+export { ANSWER_MAX_DEPTH, jsonDataProblem, ownData } from './own-data';
 export * from './field-path';
 export * from './action-text';
 export * from './site-policy';

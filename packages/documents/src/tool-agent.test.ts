@@ -1,7 +1,9 @@
 import { END } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { EventChannel } from './event-channel';
-import { afterModel, protoKeyIn, type ToolAgentStateType } from './tool-agent';
+import { z } from 'zod';
+import { afterModel, runToolCall, type ToolAgentStateType } from './tool-agent';
+import type { AgentTool } from './tools';
 
 const state = (messages: ToolAgentStateType['messages'], turns: number): ToolAgentStateType => ({
   messages,
@@ -52,16 +54,42 @@ describe('EventChannel', () => {
   });
 });
 
-describe('protoKeyIn', () => {
-  it('finds an own "__proto__" key a parsed answer holds, at any depth', () => {
-    const parsed = (json: string) => JSON.parse(json) as unknown;
-    expect(protoKeyIn(parsed('{"fields":{"__proto__":"INV-0042"}}'))).toBe('fields.__proto__');
-    expect(protoKeyIn(parsed('{"rows":[{"a":1},{"b":{"__proto__":{}}}]}'))).toBe(
-      'rows[1].b.__proto__',
+describe('runToolCall', () => {
+  const stored: unknown[] = [];
+  const save: AgentTool = {
+    name: 'save',
+    description: 'Stores its fields.',
+    schema: z.object({ fields: z.record(z.string(), z.unknown()) }),
+    writes: true,
+    run: (input) => {
+      stored.push(input);
+      return Promise.resolve('Saved.');
+    },
+  };
+  const run = (json: string) =>
+    runToolCall(
+      { id: 'c1', name: 'save', args: JSON.parse(json) as Record<string, unknown> },
+      new Map([['save', save]]),
+      undefined,
     );
-    expect(protoKeyIn(parsed('{"fields":{"constructor":1,"toString":"x"}}'))).toBeNull();
-    // Deeper than a recursive walk's stack would go.
-    const deep = '['.repeat(20_000) + '{"__proto__":1}' + ']'.repeat(20_000);
-    expect(protoKeyIn(parsed(deep))).toMatch(/__proto__$/);
+
+  it('refuses a "__proto__" key or deep nesting by name, before the tool runs', async () => {
+    await expect(run('{"fields":{"__proto__":"INV-0042"}}')).resolves.toEqual({
+      content:
+        'Invalid arguments for save: "__proto__" may not be a key (at fields.__proto__); name it otherwise.',
+      isError: true,
+    });
+    const deep = `{"fields":{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+    await expect(run(deep)).resolves.toMatchObject({
+      content: expect.stringMatching(
+        /^Invalid arguments for save: The JSON is nested deeper than 64/,
+      ),
+      isError: true,
+    });
+    expect(stored).toEqual([]);
+    await expect(run('{"fields":{"constructor":1}}')).resolves.toEqual({
+      content: 'Saved.',
+      isError: false,
+    });
   });
 });

@@ -18,7 +18,7 @@ import {
   StateGraph,
   type LangGraphRunnableConfig,
 } from '@langchain/langgraph';
-import type { LlmActionType } from '@tandem/contracts';
+import { jsonDataProblem, type LlmActionType } from '@tandem/contracts';
 import { isToolError, type AgentTool } from './tools';
 import type { Tracing } from '@tandem/observability';
 import { z } from 'zod';
@@ -96,30 +96,6 @@ async function writeSeq(options: ToolAgentOptions): Promise<number | null> {
 }
 
 /**
- * Where the arguments hold an own "__proto__" key (its path), or null. Parsed JSON keeps one as
- * data, but zod's copy of a record assigns it, which sets the copy's prototype: the value would
- * vanish from what the tool stores while the tool reports it saved. Walked without recursion: the
- * arguments are the model's, nested as deep as it likes.
- */
-export function protoKeyIn(args: unknown): string | null {
-  const stack: [unknown, string][] = [[args, '']];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
-    if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
-      continue;
-    }
-    for (const key of Object.keys(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (key === '__proto__') return at;
-      stack.push([(value as Record<string, unknown>)[key], at]);
-    }
-  }
-  return null;
-}
-
-/**
  * One tool call as the model made it, run: an unknown tool, arguments that were no JSON object
  * or fail the tool's schema, and a ToolError come back as an error the model reads; anything
  * else thrown is a failure of the run.
@@ -137,12 +113,11 @@ export async function runToolCall(
     };
   }
   if (call.argsError !== undefined) return { content: call.argsError, isError: true };
-  const proto = protoKeyIn(call.args);
-  if (proto !== null) {
-    return {
-      content: `Invalid arguments for ${call.name}: "__proto__" may not be a name (at ${proto.slice(0, 200)}).`,
-      isError: true,
-    };
+  // Before zod copies them: a "__proto__" key would vanish from what the tool stores while it
+  // reports it saved, and the arguments are the model's, nested as deep as it likes.
+  const problem = jsonDataProblem(call.args);
+  if (problem !== null) {
+    return { content: `Invalid arguments for ${call.name}: ${problem}`, isError: true };
   }
   const parsed = tool.schema.safeParse(call.args);
   if (!parsed.success) {

@@ -1,6 +1,7 @@
 // OpenAI-compatible tool calling for LlmClient.converse: the conversation as chat messages
 // (assistant `tool_calls`, `tool` messages), the tools as `function` tools with JSON Schema
 // parameters, and the answer's tool calls read back, arguments that are not JSON included.
+import { jsonDataProblem } from '@tandem/contracts';
 import type OpenAI from 'openai';
 import { readOpenAiChoice, toProviderError } from './openai-compatible-provider';
 import type { LlmMessage, LlmToolCall } from './port';
@@ -81,6 +82,10 @@ function readToolCall(id: string, fn: { name: string; arguments: string }): LlmT
   try {
     const args: unknown = JSON.parse(raw);
     if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+      // Arguments no copy can keep (a "__proto__" key, nesting past the bound) are sent back
+      // as {} with the reason: kept, they would overflow the next turn's serialisation.
+      const problem = jsonDataProblem(args);
+      if (problem !== null) return { id, name: fn.name, args: {}, argsError: problem };
       return { id, name: fn.name, args: args as Record<string, unknown> };
     }
     return { id, name: fn.name, args: {}, argsError: 'The arguments must be a JSON object.' };

@@ -1,5 +1,5 @@
 // Turning zod schemas into provider JSON Schema, and model text back into validated values.
-import { ownData } from '@tandem/contracts';
+import { jsonDataProblem, ownData } from '@tandem/contracts';
 import { z } from 'zod';
 
 /**
@@ -59,6 +59,10 @@ export function parseStructuredOutput<S extends z.ZodType>(
 ): ParseOutcome<z.output<S>> {
   const extracted = extractJson(text);
   if (!extracted.ok) return extracted;
+  // A "__proto__" key would vanish in zod's copy and deep nesting overflow the copy below: both
+  // go back to the model as a schema miss (one repair), never silently lost or thrown.
+  const problem = jsonDataProblem(extracted.value);
+  if (problem !== null) return { ok: false, reason: problem, json: extracted.value };
   // Own keys only: a schema's property may be named like one of Object.prototype's.
   const result = schema.safeParse(ownData(extracted.value));
   if (result.success) return { ok: true, value: result.data, json: extracted.value };

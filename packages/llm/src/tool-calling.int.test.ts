@@ -248,6 +248,11 @@ describe('OpenAI-compatible tools', () => {
             type: 'function',
             function: { name: 'get_document_text', arguments: '' },
           },
+          {
+            id: 'call_d',
+            type: 'function',
+            function: { name: 'extract_fields', arguments: '{"fields":{"__proto__":"INV-1"}}' },
+          },
         ],
       }),
     );
@@ -280,6 +285,13 @@ describe('OpenAI-compatible tools', () => {
       argsError: expect.stringMatching(/not valid JSON/),
     });
     expect(result.toolCalls[2]).toEqual({ id: 'call_c', name: 'get_document_text', args: {} });
+    // A key no copy keeps goes back to the model by name, not dropped from what it stores.
+    expect(result.toolCalls[3]).toEqual({
+      id: 'call_d',
+      name: 'extract_fields',
+      args: {},
+      argsError: '"__proto__" may not be a key (at fields.__proto__); name it otherwise.',
+    });
 
     const body = server.requests[0]?.body as OpenAiBody;
     expect(body.tool_choice).toBe('auto');

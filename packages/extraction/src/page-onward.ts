@@ -72,13 +72,24 @@ function judged(u: URL): boolean {
 /** What names a number: at most this many characters of its part of the URL before it. */
 const NAME_LENGTH = 32;
 
+/** A number of shapeOf as namedNumbers reads it. */
+interface NamedNumber {
+  /** The number with what names it in its part of the URL (`page=2`, `ID-48`, `#c#c#_page=2`). */
+  name: string;
+  /**
+   * Whether it stands whole: followed by the end of the URL or of its part (`/`, `&`, `.`:
+   * `page=2`, `/page/2/`, `page-2.html`), not inside a name (`x1_page`).
+   */
+  whole: boolean;
+}
+
 /**
- * The numbers of shapeOf, each with what names it in its part of the URL (`page=2`, `ID-48`,
- * `#c#c#_page=2`). One pass: the URL comes from a page, and a long one holds many numbers.
+ * The numbers of shapeOf, each named and whether it stands whole. One pass: the URL comes from a
+ * page, and a long one holds many numbers.
  */
-function namedNumbers(u: URL): string[] {
+function namedNumbers(u: URL): NamedNumber[] {
   const key = keyOf(u);
-  const named: string[] = [];
+  const named: NamedNumber[] = [];
   let [name, end] = ['', 0];
   for (const m of key.matchAll(/\d+/g)) {
     const gap = key.slice(end, m.index);
@@ -86,7 +97,8 @@ function namedNumbers(u: URL): string[] {
     name = (part >= 0 ? gap.slice(part + 1) : name + gap).slice(-NAME_LENGTH);
     end = m.index + m[0].length;
     const id = m[0].length > 9;
-    if (!id) named.push(`${name}${m[0]}`);
+    const whole = /^(?:$|[/&.])/.test(key.charAt(end));
+    if (!id) named.push({ name: `${name}${m[0]}`, whole });
     name = `${name}${id ? m[0] : '#'}`.slice(-NAME_LENGTH);
   }
   return named;
@@ -97,17 +109,6 @@ function movedAt(from: Shape, to: Shape): number {
   if (from.shape !== to.shape) return -1;
   const moved = from.numbers.flatMap((n, i) => (n === to.numbers[i] ? [] : [i]));
   return moved.length === 1 ? (moved[0] as number) : -1;
-}
-
-/**
- * Whether each number of namedNumbers stands whole: followed by the end of the URL or of its
- * part (`/`, `&`, `.`: `page=2`, `/page/2/`, `page-2.html`), not inside a name (`x1_page`).
- */
-function wholeNumbers(u: URL): boolean[] {
-  const key = keyOf(u);
-  return [...key.matchAll(/\d+/g)]
-    .filter((m) => m[0].length <= 9)
-    .map((m) => /^(?:$|[/&.])/.test(key.slice(m.index + m[0].length, m.index + m[0].length + 1)));
 }
 
 /**
@@ -124,12 +125,11 @@ function addedAt(from: URL, to: URL): number[] {
   let matched = 0;
   const added: number[] = [];
   after.forEach((n, i) => {
-    if (matched < before.length && n === before[matched]) matched++;
+    if (matched < before.length && n.name === before[matched]?.name) matched++;
     else added.push(i);
   });
   if (matched < before.length) return [];
-  const whole = wholeNumbers(to);
-  const standing = added.filter((i) => whole[i]);
+  const standing = added.filter((i) => after[i]?.whole);
   return standing.length > 1 ? standing : added.slice(-1);
 }
 

@@ -23,3 +23,4 @@ export {
   scriptedTurnForGemini,
   type GeminiToolRequest,
 } from './gemini-document-model';
+export { parsedToolCall } from './tool-call';

@@ -15,6 +15,7 @@ import type { LlmToolCall } from '@tandem/llm';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsedToolCall } from '../testing/tool-call';
 import { runToolCall } from '../tool-agent';
 import { createDocumentTools } from './document-tools';
 import { fieldProblems, flattenConfidences, shapeConfidence, valueAt } from './fields';
@@ -202,39 +203,30 @@ function confidencesFor(fields: Json, { how, value }: { how: string; value: numb
   return Object.fromEntries(top.map((k) => [k, 'high']));
 }
 
-/** The arguments as they reach a tool: parsed from the model's JSON text. */
-const wire = (value: unknown): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-
 function callOf(spec: CallSpec, fields: unknown): LlmToolCall {
-  const call = (name: string, args: unknown): LlmToolCall => ({
-    id: 'call',
-    name,
-    args: wire(args),
-  });
   switch (spec.tool) {
     case 'extract_fields':
-      return call('extract_fields', {
+      return parsedToolCall('extract_fields', {
         fields: spec.fields,
         confidences: confidencesFor(spec.fields, spec.confidences),
       });
     case 'update_field':
-      return call('update_field', {
+      return parsedToolCall('update_field', {
         path: pathFor(spec.path, fields),
         value: spec.value,
         confidence: spec.confidence,
       });
     case 'remove_field':
-      return call('remove_field', { path: pathFor(spec.path, fields) });
+      return parsedToolCall('remove_field', { path: pathFor(spec.path, fields) });
     case 'identify_document':
-      return call('identify_document', { document_type: spec.type });
+      return parsedToolCall('identify_document', { document_type: spec.type });
     case 'unknown':
-      return call('delete_document', { id: 'another' });
+      return parsedToolCall('delete_document', { id: 'another' });
     case 'bad args':
       // The provider's arguments were no JSON object: the loop gets `{}` and the reason.
       return { id: 'call', name: 'extract_fields', args: {}, argsError: 'not a JSON object' };
     default:
-      return call(spec.tool, {});
+      return parsedToolCall(spec.tool, {});
   }
 }
 

@@ -16,6 +16,7 @@ import type { LlmToolCall } from '@tandem/llm';
 import { createLibsqlStore, type Store } from '@tandem/store';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsedToolCall } from '../testing/tool-call';
 import { runToolCall } from '../tool-agent';
 import { createStackTools } from './stack-tools';
 import type { AgentTool } from './tool';
@@ -188,10 +189,6 @@ const docId = (pick: DocPick): string =>
       ? outsideDoc
       : pick.other;
 
-/** The arguments as they reach a tool: parsed from the model's JSON text. */
-const wire = (value: unknown): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-
 /** A row's cells and confidences for the table's columns, with the call's one fault. */
 function rowFor(table: Table, row: RowSpec) {
   const first = table.columns[0]?.name;
@@ -221,22 +218,17 @@ function rowFor(table: Table, row: RowSpec) {
 }
 
 function callOf(spec: CallSpec, table: Table): LlmToolCall {
-  const call = (name: string, args: unknown): LlmToolCall => ({
-    id: 'call',
-    name,
-    args: wire(args),
-  });
   switch (spec.tool) {
     case 'define_columns':
-      return call('define_columns', { columns: spec.columns });
+      return parsedToolCall('define_columns', { columns: spec.columns });
     case 'extract_row':
-      return call('extract_row', { doc_id: docId(spec.doc), ...rowFor(table, spec.row) });
+      return parsedToolCall('extract_row', { doc_id: docId(spec.doc), ...rowFor(table, spec.row) });
     case 'update_cell': {
       const column =
         typeof spec.column === 'number'
           ? (table.columns[spec.column % Math.max(table.columns.length, 1)]?.name ?? 'total')
           : spec.column;
-      return call('update_cell', {
+      return parsedToolCall('update_cell', {
         doc_id: docId(spec.doc),
         column,
         ...(spec.value === undefined ? {} : { value: spec.value }),
@@ -244,11 +236,11 @@ function callOf(spec: CallSpec, table: Table): LlmToolCall {
       });
     }
     case 'unknown':
-      return call('delete_rows', {});
+      return parsedToolCall('delete_rows', {});
     case 'bad args':
       return { id: 'call', name: 'extract_row', args: {}, argsError: 'not a JSON object' };
     default:
-      return call(spec.tool, {});
+      return parsedToolCall(spec.tool, {});
   }
 }
 

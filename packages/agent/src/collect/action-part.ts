@@ -53,7 +53,9 @@ export const collectPart: ActionPart = {
     });
     // Counts, and why an item was refused; duplicates only as a count (people scan the live
     // view, and a long extraction repeats items on every page).
-    const refused = result.outcomes.filter((o) => o.status === 'invalid').map((o) => o.message);
+    const refused = result.outcomes
+      .filter((o) => o.status === 'invalid' || o.status === 'conflict')
+      .map((o) => o.message);
     const duplicates = result.outcomes.filter((o) => o.status === 'duplicate').length;
     const carry = {
       collectedCounts: result.counts,

@@ -87,7 +87,7 @@ describe('CollectService.collect', () => {
       'job',
       'url',
       { url: 'https://j.example/a', title: 'A' },
-      { url: 'https://j.example/a', title: 'B' },
+      { url: 'https://j.example/a', title: 'A, remote' },
       'https://j.example/a',
     ],
     [
@@ -163,6 +163,43 @@ describe('CollectService.collect', () => {
       data: { title: 'Night Nurse', company: 'Lakeside Clinic' },
     });
     expect(c).toMatchObject({ status: 'collected', message: 'Collected job #2' });
+  });
+
+  it('refuses, and says so, an item whose key is already another item’s: a made-up id or URL', async () => {
+    const task = await newTask();
+    // A model that numbers the cards of each page from 1, and gives every card the page's URL.
+    const page = (titles: string[], n: number) =>
+      service.collectMany({
+        ...task,
+        items: titles.map((title, i) => ({
+          type: 'job',
+          data: { id: String(i + 1), title, company: 'Acme' },
+        })),
+        sourceUrl: PAGE(n),
+      });
+    await page(['Data Engineer', 'Night Nurse'], 1);
+    const second = await page(['Line Cook', 'Night Nurse (reposted)'], 2);
+    expect(second.outcomes.map((o) => o.status)).toStrictEqual(['conflict', 'duplicate']);
+    expect(second.outcomes[0]?.message).toBe(
+      "job not stored: its key 1 is already another job's (the names differ). Give each item the id or url the page shows for it, or leave those fields out.",
+    );
+    expect(second.message).toBe(
+      'collect: 0 stored, 1 duplicate, 1 refused (key of another item) (2 in total)',
+    );
+    const byUrl = await service.collectMany({
+      ...task,
+      items: ['Oak chair', 'Pine desk'].map((name) => ({
+        type: 'product',
+        data: { name, url: PAGE(3) },
+      })),
+    });
+    expect(byUrl.outcomes.map((o) => o.status)).toStrictEqual(['collected', 'conflict']);
+    const stored = await store.collectedItems.list(task.tenantId, task.taskId);
+    expect(stored.map((i) => i.data.title ?? i.data.name)).toStrictEqual([
+      'Data Engineer',
+      'Night Nurse',
+      'Oak chair',
+    ]);
   });
 
   it('allows duplicates when no key can be inferred (docs/specs.md, "Unique ID Inference"), and reports no key', async () => {

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { toCollectedItemEntry, UNKEYED_PREFIX } from './collected-entry';
 import type { TaskEventHub } from './event-hub';
 import { collectedTotal, limitReached } from './summary';
-import { inferUniqueKey } from './unique-key';
+import { inferUniqueKey, namesAnotherItem } from './unique-key';
 
 export type CollectErrorCode = 'INVALID_COLLECT' | 'TASK_NOT_FOUND';
 
@@ -42,7 +42,8 @@ export interface CollectInput {
   sourceUrl?: string | null;
 }
 
-export type CollectStatus = 'collected' | 'duplicate' | 'limit_reached' | 'invalid';
+/** `conflict`: the key is already another item's (by its name); nothing stored, the model told. */
+export type CollectStatus = 'collected' | 'duplicate' | 'conflict' | 'limit_reached' | 'invalid';
 
 export interface CollectOutcome {
   status: CollectStatus;
@@ -159,6 +160,7 @@ export class CollectService {
     const parts = [
       `${tally('collected')} stored`,
       tally('duplicate') ? `${tally('duplicate')} duplicate` : '',
+      tally('conflict') ? `${tally('conflict')} refused (key of another item)` : '',
       tally('limit_reached') ? `${tally('limit_reached')} over the limit` : '',
       tally('invalid') ? `${tally('invalid')} invalid` : '',
     ].filter(Boolean);
@@ -214,6 +216,16 @@ export class CollectService {
       data,
       sourceUrl,
     });
+    if (!inserted && key !== null && namesAnotherItem(item.data, data)) {
+      return {
+        status: 'conflict',
+        inserted: false,
+        type,
+        key,
+        message: `${type} not stored: its key ${key} is already another ${type}'s (the names differ). Give each item the id or url the page shows for it, or leave those fields out.`,
+        item: null,
+      };
+    }
     if (!inserted) {
       return {
         status: 'duplicate',

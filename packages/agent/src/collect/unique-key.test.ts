@@ -1,6 +1,6 @@
 // Every unique-id rule (docs/specs.md, "Unique ID Inference"), in priority order.
 import { describe, expect, it } from 'vitest';
-import { inferUniqueKey } from './unique-key';
+import { inferUniqueKey, namesAnotherItem } from './unique-key';
 
 describe('inferUniqueKey — job', () => {
   const full = {
@@ -80,5 +80,21 @@ describe('inferUniqueKey — what counts as an id', () => {
     for (const id of [{ v: 1 }, [1], true, Number.NaN, null]) {
       expect(inferUniqueKey('default', { id, url: 'u' }), JSON.stringify(id)).toBe('u');
     }
+  });
+});
+
+describe('namesAnotherItem', () => {
+  it('tells another item by a plainly different title or name, whatever the case and spacing', () => {
+    expect(namesAnotherItem({ title: 'Data Engineer' }, { title: 'Night Nurse' })).toBe(true);
+    expect(namesAnotherItem({ name: 'Oak chair', id: 1 }, { name: 'Pine desk', id: 1 })).toBe(true);
+    expect(namesAnotherItem({ title: 'Data Engineer' }, { title: ' data  ENGINEER ' })).toBe(false);
+  });
+
+  it('keeps a repeat a duplicate: a name within the other, or a name missing on either side', () => {
+    expect(
+      namesAnotherItem({ title: 'Data Engineer' }, { title: 'Data Engineer (reposted)' }),
+    ).toBe(false);
+    expect(namesAnotherItem({ title: 'Data Engineer' }, { jobId: 'J-1' })).toBe(false);
+    expect(namesAnotherItem({ title: 7 }, { title: { text: 'x' } })).toBe(false);
   });
 });

@@ -70,3 +70,21 @@ export function inferUniqueKey(type: string, data: Data): string | null {
   }
   return null;
 }
+
+/** The fields that name an item: the same item seen again carries the same name. */
+const NAME_FIELDS = ['title', 'name'] as const;
+
+/**
+ * Whether `data` names another item than `stored`, whose key it shares: a key the model made up
+ * (a position on the page, the page's own URL for every card) that would otherwise drop it as a
+ * duplicate without a word. Only a plain difference counts: a name within the other ("Data
+ * Engineer (reposted)") and a missing name say nothing, and the item stays a duplicate.
+ */
+export function namesAnotherItem(stored: Data, data: Data): boolean {
+  return NAME_FIELDS.some((field) => {
+    const [was, now] = [scalar(stored[field]), scalar(data[field])];
+    if (was === null || now === null) return false;
+    const [a, b] = [normalizeText(was), normalizeText(now)];
+    return !a.includes(b) && !b.includes(a);
+  });
+}

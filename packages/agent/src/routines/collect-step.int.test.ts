@@ -119,6 +119,30 @@ describe('a routine that collects', () => {
     expect(await names(env, 'task-2')).toHaveLength(12);
     expect(after.collectedCounts).toEqual({ product: 12 });
   });
+
+  it('hands over when the cards it reads share one key under different names', async () => {
+    const env = await collectEnv();
+    const withSku = productsOn(0, 12).map((p, i) => ({
+      ...p,
+      data: { ...p.data, sku: `P-${1001 + i}` },
+    }));
+    const trace = await collectedTrace(env, {
+      goal: goal(10),
+      count: 10,
+      url: URL,
+      items: withSku,
+    });
+    const routine = saved(10, trace);
+    const first = await rerun(env, routine, 'task-2', 8, catalogPageHtml(0, 12, 1));
+    expect(first.status).toBe('completed');
+    // The page now writes one SKU on every card: read as keys, all but one would be dropped.
+    const oneSku = catalogPageHtml(40, 12, 1).replace(/data-sku="[^"]*"/g, 'data-sku="P-0"');
+    const after = await rerun(env, routine, 'task-3', 5, oneSku);
+    expect((after.routineRun as RoutineRun).fellBack).toMatch(
+      /step 1 read 11 items whose key is another item's/,
+    );
+    expect(routeAfterRoutineStep(after)).toBe('action_generation');
+  });
 });
 
 describe('a routine that collected every item of a list, page by page', () => {

@@ -265,6 +265,19 @@ export async function collectRead(
     duplicates,
     how: read.how,
   });
+  // A key shared by items of other names (a recipe reading one URL for every card) would
+  // store part of the list as the whole: the model reads this page instead.
+  const conflicts = result.outcomes.filter((o) => o.status === 'conflict').length;
+  if (conflicts > 0)
+    return {
+      ...fallBackUpdate(
+        deps,
+        state,
+        run,
+        `step ${k + 1} read ${conflicts} items whose key is another item's: ${result.message}`,
+      ),
+      ...cleared,
+    };
   if (stored + duplicates === 0)
     return {
       ...fallBackUpdate(deps, state, run, `step ${k + 1}'s items were refused: ${result.message}`),

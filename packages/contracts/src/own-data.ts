@@ -25,8 +25,10 @@ export function jsonDataProblem(value: unknown, maxDepth = ANSWER_MAX_DEPTH): st
   while (stack.length > 0) {
     const [item, path, depth] = stack.pop() as [unknown, string, number];
     if (item === null || typeof item !== 'object') continue;
-    const at = path === '' ? '' : ` (at ${path.slice(0, MAX_PATH_CHARS)})`;
-    if (depth >= maxDepth) return `The JSON is nested deeper than ${maxDepth} levels${at}.`;
+    if (depth >= maxDepth) {
+      const at = path === '' ? '' : ` (at ${path.slice(0, MAX_PATH_CHARS)})`;
+      return `The JSON is nested deeper than ${maxDepth} levels${at}.`;
+    }
     if (Array.isArray(item)) {
       item.forEach((entry, i) => stack.push([entry, `${path}[${i}]`, depth + 1]));
       continue;
